@@ -1,0 +1,66 @@
+"""The one exception of Amicus Desktop, carrying a code from CONTRACT section 5.
+
+Hierarchy (there is deliberately only one class; the *code* is what callers branch on)::
+
+    Exception
+     └── AmicusError(code, message)
+          code ∈ ErrorCode:
+            QUERY_INVALID                      no I/O happened
+            DB_NOT_FOUND / EXTENSION_NOT_LOADED / DB_INVALID     the database
+            OFFLINE                            the proxy could not be reached (transport)
+            EMBED_FAILED                       the proxy answered, but badly
+            DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
+
+The error is raised at the edge where the cause is known (the store, the embed client). Its
+message is a sentence for a human that says what happened and what to do; it never holds the
+query text, a token or a key.
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class ErrorCode(str, enum.Enum):
+    """Error codes of CONTRACT section 5, in the order in which checks run."""
+
+    QUERY_INVALID = "QUERY_INVALID"
+    DB_NOT_FOUND = "DB_NOT_FOUND"
+    EXTENSION_NOT_LOADED = "EXTENSION_NOT_LOADED"
+    DB_INVALID = "DB_INVALID"
+    OFFLINE = "OFFLINE"
+    EMBED_FAILED = "EMBED_FAILED"
+    DIMENSION_MISMATCH = "DIMENSION_MISMATCH"
+    MODEL_MISMATCH = "MODEL_MISMATCH"
+
+    def __str__(self) -> str:  # so f"{code}" prints "OFFLINE", not "ErrorCode.OFFLINE"
+        return self.value
+
+
+class AmicusError(Exception):
+    """A failure with a contract error code and a human sentence.
+
+    ``retryable`` marks errors worth one more try by the embed client (transport failures and
+    bad answers); ``retry_after`` carries a server's ``Retry-After`` hint in seconds.
+    """
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        retryable: bool = False,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = ErrorCode(code)
+        self.message = message
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        """The contract's failure object: ``{"error": {"code": ..., "message": ...}}``."""
+        return {"error": {"code": self.code.value, "message": self.message}}
+
+    def __repr__(self) -> str:
+        return f"AmicusError({self.code.value}, {self.message!r})"
