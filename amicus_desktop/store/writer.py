@@ -1,0 +1,222 @@
+"""Writing a contract-shaped scripture.db: used by ``build-db``, the benchmark and the tests.
+
+The app itself never writes a scripture.db; this module is for the tools that make one. A build
+writes to a temporary file beside the target and renames it into place only when it finished, so an
+interrupted build leaves nothing at the target path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as _dt
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+import numpy as np
+
+from ..core.types import ChunkMetadata
+from .sqlite import connect
+
+SCHEMA_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class ChunkRecord:
+    """One chunk to store: its text, identity and metadata."""
+
+    chunk_id: str
+    source_type: str
+    source_id: str
+    text: str
+    metadata: ChunkMetadata = ChunkMetadata()
+
+
+class ScriptureWriter:
+    """Build a scripture.db atomically.
+
+    ``full_schema=True`` adds what the project's own builder writes: vec0 metadata columns for
+    filtered KNN, ``books``/``verses`` for the reader, and an FTS5 index over chunk text.
+    ``full_schema=False`` writes exactly the contract's minimal schema.
+
+    Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
+    exception the temporary file is deleted and ``path`` is left as it was.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        model_id: str,
+        dims: int,
+        full_schema: bool = True,
+        corpus_name: str | None = None,
+        page_size: int = 65536,
+        extra_meta: dict[str, str] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.tmp_path = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
+        self.model_id = model_id
+        self.dims = int(dims)
+        self.full_schema = full_schema
+        self.corpus_name = corpus_name
+        self.page_size = page_size
+        self.extra_meta = dict(extra_meta or {})
+        self.chunk_count = 0
+        self._next_rowid = 1
+        self._con = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+    def __enter__(self) -> ScriptureWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            self.tmp_path.unlink()
+        con = connect(self.tmp_path, readonly=False)
+        # Page size must be set before the first table; 64 KiB pages build and filter faster.
+        con.execute(f"PRAGMA page_size={int(self.page_size)}")
+        con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a crash discards it anyway
+        con.execute("PRAGMA synchronous=OFF")
+        con.execute("PRAGMA cache_size=-262144")  # 256 MiB while building
+        self._con = con
+        self._create_schema()
+        con.execute("BEGIN")
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        con = self._con
+        self._con = None
+        if con is None:
+            return
+        if exc_type is not None:
+            with contextlib.suppress(Exception):
+                con.execute("ROLLBACK")
+            con.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.tmp_path.unlink()
+            return
+        try:
+            self._finish(con)
+        except BaseException:
+            con.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.tmp_path.unlink()
+            raise
+        con.close()
+        with open(self.tmp_path, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(self.tmp_path, self.path)
+
+    # -- schema ----------------------------------------------------------------------------
+    def _create_schema(self) -> None:
+        con = self._con
+        assert con is not None
+        meta_cols = (
+            ", source_type text, scholar_id text, tradition text, book_id text, chapter_num integer"
+            if self.full_schema
+            else ""
+        )
+        con.execute(
+            f"CREATE VIRTUAL TABLE embeddings USING vec0("
+            f"embedding float[{self.dims}] distance_metric=cosine{meta_cols})"
+        )
+        con.execute(
+            """CREATE TABLE chunk_text (
+                 rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE,
+                 source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)"""
+        )
+        con.execute(
+            """CREATE TABLE chunk_metadata (
+                 rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT,
+                 chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)"""
+        )
+        con.execute("CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        if self.full_schema:
+            con.execute(
+                """CREATE TABLE books (book_id TEXT PRIMARY KEY, name TEXT NOT NULL,
+                     ordinal INTEGER NOT NULL, chapters INTEGER NOT NULL)"""
+            )
+            con.execute(
+                """CREATE TABLE verses (book_id TEXT NOT NULL, chapter_num INTEGER NOT NULL,
+                     verse_num INTEGER NOT NULL, text TEXT NOT NULL,
+                     PRIMARY KEY (book_id, chapter_num, verse_num)) WITHOUT ROWID"""
+            )
+            con.execute(
+                "CREATE VIRTUAL TABLE chunk_fts USING fts5("
+                "text, content='chunk_text', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
+            )
+
+    # -- content ---------------------------------------------------------------------------
+    def add_books(self, books: Iterable[tuple[str, str, int, int]]) -> None:
+        """``(book_id, name, ordinal, chapters)`` rows for the reader."""
+        assert self._con is not None and self.full_schema
+        self._con.executemany("INSERT OR REPLACE INTO books VALUES (?, ?, ?, ?)", books)
+
+    def add_verses(self, verses: Iterable[tuple[str, int, int, str]]) -> None:
+        """``(book_id, chapter_num, verse_num, text)`` rows for the reader."""
+        assert self._con is not None and self.full_schema
+        self._con.executemany("INSERT OR REPLACE INTO verses VALUES (?, ?, ?, ?)", verses)
+
+    def add_chunks(self, records: Sequence[ChunkRecord], vectors: np.ndarray) -> None:
+        """Store chunks with their vectors (one row of ``vectors`` per record, any float dtype)."""
+        con = self._con
+        assert con is not None
+        vecs = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vecs.ndim != 2 or vecs.shape != (len(records), self.dims):
+            raise ValueError(f"vectors must be shaped ({len(records)}, {self.dims}), got {vecs.shape}")
+        text_rows = []
+        meta_rows = []
+        vec_rows = []
+        for rec, vec in zip(records, vecs, strict=True):
+            rowid = self._next_rowid
+            self._next_rowid += 1
+            m = rec.metadata
+            text_rows.append((rowid, rec.chunk_id, rec.source_type, rec.source_id, rec.text))
+            meta_rows.append(
+                (rowid, m.scholar_id, m.tradition, m.book_id, m.chapter_num,
+                 m.verse_start, m.verse_end, m.panel_type)
+            )
+            blob = vec.tobytes()
+            if self.full_schema:
+                # vec0 metadata columns cannot hold NULL: absent values are '' / 0.
+                vec_rows.append(
+                    (rowid, blob, rec.source_type, m.scholar_id or "", m.tradition or "",
+                     m.book_id or "", m.chapter_num or 0)
+                )
+            else:
+                vec_rows.append((rowid, blob))
+        con.executemany("INSERT INTO chunk_text VALUES (?, ?, ?, ?, ?)", text_rows)
+        con.executemany("INSERT INTO chunk_metadata VALUES (?, ?, ?, ?, ?, ?, ?, ?)", meta_rows)
+        if self.full_schema:
+            con.executemany(
+                "INSERT INTO embeddings(rowid, embedding, source_type, scholar_id, tradition, "
+                "book_id, chapter_num) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                vec_rows,
+            )
+        else:
+            con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
+        self.chunk_count += len(records)
+
+    def _finish(self, con) -> None:  # noqa: ANN001 - apsw.Connection
+        meta = {
+            "schema_version": SCHEMA_VERSION,
+            "embedding_model": self.model_id,
+            "embedding_dims": str(self.dims),
+            "distance_metric": "cosine",
+            "built_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+            "chunk_count": str(self.chunk_count),
+        }
+        if self.corpus_name:
+            meta["corpus_name"] = self.corpus_name
+        meta.update(self.extra_meta)
+        con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        if self.full_schema:
+            con.execute("INSERT INTO chunk_fts(chunk_fts) VALUES ('rebuild')")
+        con.execute("COMMIT")
+        con.execute("PRAGMA journal_mode=DELETE")
