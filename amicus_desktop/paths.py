@@ -1,0 +1,46 @@
+"""Where Amicus Desktop keeps its files, via platformdirs (never inside an installed bundle).
+
+``AMICUS_HOME`` overrides everything (tests and portable installs): config, data and logs then live
+in sub-folders of it.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "amicus-desktop"
+HOME_ENV = "AMICUS_HOME"
+
+
+def _base(kind: str) -> Path:
+    home = os.environ.get(HOME_ENV)
+    if home:
+        return Path(home) / kind
+    if kind == "config":
+        return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
+    if kind == "data":
+        return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
+
+
+def config_dir() -> Path:
+    return _base("config")
+
+
+def data_dir() -> Path:
+    return _base("data")
+
+
+def log_dir() -> Path:
+    return _base("logs")
+
+
+def default_db_path() -> Path:
+    """Where ``build-db`` puts the demo database and where the app looks first."""
+    return data_dir() / "scripture.db"
+
+
+DEFAULT_PROXY_URL = "http://127.0.0.1:8731"
