@@ -53,7 +53,11 @@ def connect(path: str | Path, *, readonly: bool, load_extension: bool = True) ->
     # A busy writer elsewhere should delay a read briefly, not fail it at once.
     con.set_busy_timeout(2000)
     if load_extension:
-        load_vec(con)
+        try:
+            load_vec(con)
+        except BaseException:
+            con.close()
+            raise
     return con
 
 

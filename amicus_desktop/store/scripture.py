@@ -1,0 +1,361 @@
+"""Reading scripture.db: validation, KNN and row fetches (CONTRACT section 1).
+
+A :class:`ScriptureStore` owns one read-only apsw connection. It is not shared between threads:
+the app gives the store its own worker thread (see ``amicus_desktop.retrieval.Retriever``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import apsw
+import numpy as np
+
+from ..core.errors import AmicusError, ErrorCode
+from ..core.types import Candidate, ChunkMetadata
+from .sqlite import connect
+
+log = logging.getLogger("amicus.store")
+
+SUPPORTED_SCHEMA_VERSIONS = ("1",)
+REQUIRED_META_KEYS = ("schema_version", "embedding_model", "embedding_dims", "distance_metric")
+REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "chunk_text": ("chunk_id", "source_type", "source_id", "text"),
+    "chunk_metadata": (
+        "scholar_id", "tradition", "book_id", "chapter_num", "verse_start", "verse_end", "panel_type",
+    ),
+    "db_meta": ("key", "value"),
+}
+#: Optional vec0 metadata columns that let a filter run inside the KNN.
+VEC_FILTER_COLUMNS = ("source_type", "scholar_id", "tradition", "book_id", "chapter_num")
+
+_VEC_DIMS = re.compile(r"\bembedding\s+float\s*\[\s*(\d+)\s*\]", re.I)
+_VEC_METRIC = re.compile(r"distance_metric\s*=\s*(\w+)", re.I)
+
+
+@dataclass(frozen=True)
+class StoreInfo:
+    """What a validated scripture.db holds (for the status bar and ``doctor``)."""
+
+    path: Path
+    model_id: str
+    dims: int
+    schema_version: str
+    chunk_count: int
+    meta: Mapping[str, str]
+    vec_filter_columns: tuple[str, ...] = ()
+    has_books: bool = False
+    has_verses: bool = False
+    fts_table: str | None = None
+    vec_version: str = ""
+    optional_tables: tuple[str, ...] = field(default=())
+
+
+@dataclass(frozen=True)
+class BookRow:
+    book_id: str
+    name: str
+    ordinal: int
+    chapters: int
+
+
+def _invalid(message: str, exc: BaseException | None = None) -> AmicusError:
+    err = AmicusError(ErrorCode.DB_INVALID, message)
+    if exc is not None:
+        err.__cause__ = exc
+    return err
+
+
+def _db_error(path: Path, exc: apsw.Error) -> AmicusError:
+    """Turn an apsw error met while reading into the contract's DB code."""
+    if isinstance(exc, apsw.NotADBError):
+        return _invalid(f"{path.name} is not a SQLite database. Choose a scripture.db file.", exc)
+    if isinstance(exc, apsw.CorruptError):
+        return _invalid(
+            f"{path.name} is damaged ({exc}). Rebuild it with 'amicus-desktop build-db' or restore a copy.",
+            exc,
+        )
+    if isinstance(exc, apsw.BusyError):
+        return _invalid(f"{path.name} is locked by another program; close it and try again.", exc)
+    if "no such module: vec0" in str(exc):
+        return AmicusError(
+            ErrorCode.EXTENSION_NOT_LOADED,
+            "The database needs the sqlite-vec extension, which is not loaded. Reinstall sqlite-vec.",
+        )
+    return _invalid(f"{path.name} could not be read ({exc}).", exc)
+
+
+class ScriptureStore:
+    """A validated, read-only scripture.db."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._con: apsw.Connection | None = None
+        self.info = self._open()
+
+    # -- opening and validation -------------------------------------------------------------
+    def _open(self) -> StoreInfo:
+        path = self.path
+        if not path.exists():
+            raise AmicusError(
+                ErrorCode.DB_NOT_FOUND,
+                f"No database at {path}. Build the demo with 'amicus-desktop build-db' or pass --db PATH.",
+            )
+        if not path.is_file():
+            raise _invalid(f"{path} is not a file. Choose a scripture.db file.")
+        try:
+            con = connect(path, readonly=True)
+        except apsw.CantOpenError as exc:
+            raise _invalid(f"{path.name} cannot be opened ({exc}); check its permissions.", exc) from exc
+        except apsw.Error as exc:
+            raise _db_error(path, exc) from exc
+        self._con = con
+        try:
+            (vec_version,) = con.execute("select vec_version()").fetchone()
+            return self._validate(con, str(vec_version))
+        except apsw.Error as exc:
+            self.close()
+            raise _db_error(path, exc) from exc
+        except AmicusError:
+            self.close()
+            raise
+
+    def _validate(self, con: apsw.Connection, vec_version: str) -> StoreInfo:
+        path = self.path
+        (page_size,) = con.execute("PRAGMA page_size").fetchone()
+        (page_count,) = con.execute("PRAGMA page_count").fetchone()
+        size = os.path.getsize(path)
+        if size < page_size * page_count:
+            raise _invalid(
+                f"{path.name} is truncated: {size:,} bytes on disk, {page_size * page_count:,} expected. "
+                "Rebuild it or restore a complete copy."
+            )
+        objects = {
+            name: (kind, sql or "")
+            for name, kind, sql in con.execute("SELECT name, type, sql FROM sqlite_master")
+        }
+        missing = [t for t in ("embeddings", *REQUIRED_COLUMNS) if t not in objects]
+        if missing:
+            raise _invalid(
+                f"{path.name} is not a scripture.db: missing table(s) {', '.join(missing)}."
+            )
+        vec_sql = objects["embeddings"][1]
+        if "vec0" not in vec_sql.lower():
+            raise _invalid(f"{path.name}: 'embeddings' is not a sqlite-vec vec0 table.")
+        for table, cols in REQUIRED_COLUMNS.items():
+            have = {row[1] for row in con.execute(f"PRAGMA table_info({table})")}
+            lacking = [c for c in cols if c not in have]
+            if lacking:
+                raise _invalid(f"{path.name}: table {table} lacks column(s) {', '.join(lacking)}.")
+        meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM db_meta")}
+        lacking = [k for k in REQUIRED_META_KEYS if k not in meta]
+        if lacking:
+            raise _invalid(f"{path.name}: db_meta lacks required key(s) {', '.join(lacking)}.")
+        if meta["schema_version"] not in SUPPORTED_SCHEMA_VERSIONS:
+            raise _invalid(
+                f"{path.name} has schema_version {meta['schema_version']!r}; this version of "
+                f"Amicus Desktop reads schema_version {', '.join(SUPPORTED_SCHEMA_VERSIONS)}. "
+                "Update Amicus Desktop or rebuild the database."
+            )
+        try:
+            dims = int(meta["embedding_dims"])
+            if dims <= 0:
+                raise ValueError
+        except ValueError:
+            raise _invalid(
+                f"{path.name}: db_meta embedding_dims is {meta['embedding_dims']!r}, not a positive integer."
+            ) from None
+        if meta["distance_metric"].lower() != "cosine":
+            raise _invalid(
+                f"{path.name}: distance_metric is {meta['distance_metric']!r}; only 'cosine' is supported."
+            )
+        m = _VEC_DIMS.search(vec_sql)
+        if m and int(m.group(1)) != dims:
+            raise _invalid(
+                f"{path.name}: db_meta says {dims} dimensions but the embeddings table holds "
+                f"{m.group(1)}. The database is inconsistent; rebuild it."
+            )
+        metric = _VEC_METRIC.search(vec_sql)
+        if not metric or metric.group(1).lower() != "cosine":
+            raise _invalid(
+                f"{path.name}: the embeddings table does not declare distance_metric=cosine, "
+                "so 1 - distance would not be a cosine similarity. Rebuild it."
+            )
+        # Touch the vec0 table and the text table so a broken module or page fails now, not mid-search.
+        con.execute("SELECT rowid FROM embeddings LIMIT 1").fetchall()
+        (max_rowid,) = con.execute("SELECT max(rowid) FROM chunk_text").fetchone()
+        try:
+            chunk_count = int(meta["chunk_count"])
+        except (KeyError, ValueError):
+            (chunk_count,) = con.execute("SELECT count(*) FROM chunk_text").fetchone()
+        vec_cols = tuple(
+            row[1] for row in con.execute("PRAGMA table_info(embeddings)") if row[1] in VEC_FILTER_COLUMNS
+        )
+        fts = next(
+            (
+                name
+                for name, (kind, sql) in objects.items()
+                if kind == "table" and "using fts5" in sql.lower() and "chunk_text" in sql.lower()
+            ),
+            None,
+        )
+        optional = tuple(t for t in ("books", "verses") if t in objects) + ((fts,) if fts else ())
+        log.info(
+            "opened scripture.db",
+            extra={"dims": dims, "chunks": chunk_count, "max_rowid": max_rowid, "optional": optional},
+        )
+        return StoreInfo(
+            path=path,
+            model_id=meta["embedding_model"],
+            dims=dims,
+            schema_version=meta["schema_version"],
+            chunk_count=chunk_count,
+            meta=meta,
+            vec_filter_columns=vec_cols,
+            has_books="books" in objects,
+            has_verses="verses" in objects,
+            fts_table=fts,
+            vec_version=vec_version,
+            optional_tables=optional,
+        )
+
+    # -- queries ---------------------------------------------------------------------------
+    @property
+    def con(self) -> apsw.Connection:
+        if self._con is None:
+            raise AmicusError(ErrorCode.DB_INVALID, f"{self.path.name} is closed.")
+        return self._con
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return list(self.con.execute(sql, params))
+        except apsw.Error as exc:
+            raise _db_error(self.path, exc) from exc
+
+    def knn(
+        self,
+        vector: np.ndarray,
+        k: int,
+        filters: Mapping[str, str | int] | None = None,
+    ) -> list[tuple[int, float]]:
+        """The ``k`` nearest rows as ``(rowid, distance)``, nearest first.
+
+        ``filters`` (column → value) run inside the KNN, so ``k`` rows still come back when enough
+        match; that needs the optional vec0 metadata columns. Filtering on a joined table after the
+        KNN would silently return fewer rows, so it is refused instead.
+        """
+        query = np.ascontiguousarray(vector, dtype=np.float32)  # float64 would read as 2× dims
+        if query.shape != (self.info.dims,):
+            raise AmicusError(
+                ErrorCode.DIMENSION_MISMATCH,
+                f"The query vector has {query.size} dimensions; the database holds {self.info.dims}.",
+            )
+        sql = "SELECT rowid, distance FROM embeddings WHERE embedding MATCH ? AND k = ?"
+        params: list[Any] = [query.tobytes(), int(k)]
+        for column, value in (filters or {}).items():
+            if column not in self.info.vec_filter_columns:
+                raise ValueError(
+                    f"cannot filter on {column!r}: the database has no such vec0 metadata column"
+                )
+            sql += f" AND {column} = ?"
+            params.append(value)
+        sql += " ORDER BY distance"
+        rows = self._rows(sql, params)
+        dropped = sum(1 for _, d in rows if d is None)
+        if dropped:  # a zero vector in the DB has no cosine distance
+            log.warning("skipped rows without a distance", extra={"count": dropped})
+        return [(int(r), float(d)) for r, d in rows if d is not None]
+
+    def fetch(self, rowids: Iterable[int]) -> dict[int, tuple[str, str, str, str, ChunkMetadata]]:
+        """Text and metadata for ``rowids``: ``rowid → (chunk_id, source_type, source_id, text, meta)``."""
+        ids = list(dict.fromkeys(int(r) for r in rowids))
+        out: dict[int, tuple[str, str, str, str, ChunkMetadata]] = {}
+        # SQLite's default limit on host parameters is 32766; chunk to stay far below it.
+        for start in range(0, len(ids), 500):
+            part = ids[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for row in self._rows(
+                f"""SELECT t.rowid, t.chunk_id, t.source_type, t.source_id, t.text,
+                           m.scholar_id, m.tradition, m.book_id, m.chapter_num,
+                           m.verse_start, m.verse_end, m.panel_type
+                    FROM chunk_text t LEFT JOIN chunk_metadata m ON m.rowid = t.rowid
+                    WHERE t.rowid IN ({marks})""",
+                part,
+            ):
+                meta = ChunkMetadata(*(None if v is None else v for v in row[5:]))
+                out[int(row[0])] = (str(row[1]), str(row[2]), str(row[3]), str(row[4]), meta)
+        return out
+
+    def candidates(
+        self, vector: np.ndarray, k: int, filters: Mapping[str, str | int] | None = None
+    ) -> list[Candidate]:
+        """KNN rows joined with their text and metadata, nearest first."""
+        hits = self.knn(vector, k, filters)
+        rows = self.fetch(r for r, _ in hits)
+        missing = [r for r, _ in hits if r not in rows]
+        if missing:
+            log.warning("KNN rows without chunk_text", extra={"count": len(missing)})
+        return [
+            Candidate(rowid, *rows[rowid][:4], metadata=rows[rowid][4], distance=distance)
+            for rowid, distance in hits
+            if rowid in rows
+        ]
+
+    # -- reader and facets -----------------------------------------------------------------
+    def books(self) -> list[BookRow]:
+        """Books for the reader, in canonical order (empty without the optional ``books`` table)."""
+        if not self.info.has_books:
+            return []
+        return [BookRow(*r) for r in self._rows("SELECT book_id, name, ordinal, chapters FROM books ORDER BY ordinal")]
+
+    def chapter(self, book_id: str, chapter: int) -> list[tuple[int, str]]:
+        """``(verse_num, text)`` of one chapter, in order (empty without ``verses``)."""
+        if not self.info.has_verses:
+            return []
+        return [
+            (int(v), str(t))
+            for v, t in self._rows(
+                "SELECT verse_num, text FROM verses WHERE book_id = ? AND chapter_num = ? ORDER BY verse_num",
+                (book_id, int(chapter)),
+            )
+        ]
+
+    def book_ids(self) -> set[str]:
+        """Every ``book_id`` the chunks or the reader know."""
+        ids = {r[0] for r in self._rows("SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL")}
+        if self.info.has_books:
+            ids |= {r[0] for r in self._rows("SELECT book_id FROM books")}
+        return ids
+
+    def facets(self) -> dict[str, list[tuple[str, int]]]:
+        """Scholars and traditions present, with chunk counts, for the profile editor."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for column in ("scholar_id", "tradition"):
+            out[column] = [
+                (str(v), int(n))
+                for v, n in self._rows(
+                    f"SELECT {column}, count(*) FROM chunk_metadata WHERE {column} IS NOT NULL "
+                    f"GROUP BY {column} ORDER BY {column}"
+                )
+            ]
+        return out
+
+    def source_type_counts(self) -> dict[str, int]:
+        return {str(t): int(n) for t, n in self._rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")}
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def __enter__(self) -> ScriptureStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,152 @@
+"""A scripted embed proxy on 127.0.0.1 that speaks CONTRACT section 2 over real HTTP.
+
+The real proxy (``amicus-desktop proxy``) is used wherever it can produce what a test needs. This
+server exists for what the real one never does on purpose: answer NaN, the wrong dims or model,
+malformed JSON, hang, drop the connection, rate limit on cue, or return exact vectors chosen by
+the test (ties, boosts). Each behaviour is a function of the request, set by the test.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import numpy as np
+
+
+def text_vector(text: str, dims: int) -> list[float]:
+    """A deterministic unit vector for ``text`` (seeded by its SHA-256)."""
+    seed = int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "little")
+    v = np.random.default_rng(seed).standard_normal(dims).astype(np.float32)
+    return (v / np.linalg.norm(v)).tolist()
+
+
+Reply = tuple[int, dict[str, str], bytes]
+
+
+class ScriptedProxy:
+    """Start with ``with ScriptedProxy(dims=8) as proxy: ... proxy.url``.
+
+    ``vectors`` maps an input text to the vector to answer (else :func:`text_vector`);
+    ``behaviour`` (``request_body_dict -> Reply | "hang" | "close" | None``) overrides the normal
+    answer for the next requests (``None`` means answer normally).
+    """
+
+    def __init__(self, dims: int = 8, model: str = "test-model", port: int = 0) -> None:
+        self.dims = dims
+        self.model = model
+        self.vectors: dict[str, list[float]] = {}
+        self.behaviour: Callable[[dict[str, Any]], Reply | str | None] | None = None
+        self.embed_requests = 0
+        self.health_requests = 0
+        self.last_headers: dict[str, str] = {}
+        self._release = threading.Event()
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: object) -> None:  # keep test output quiet
+                pass
+
+            def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_GET(self) -> None:  # noqa: N802
+                proxy.health_requests += 1
+                if self.path != "/health":
+                    self._send(404, b'{"error":{"code":"NOT_FOUND","message":"no such path"}}')
+                    return
+                if proxy._apply({"health": True}, self):
+                    return
+                self._send(200, json.dumps({"status": "ok", "model": proxy.model, "dims": proxy.dims}).encode())
+
+            def do_POST(self) -> None:  # noqa: N802
+                proxy.embed_requests += 1
+                proxy.last_headers = dict(self.headers)
+                length = int(self.headers.get("Content-Length", "0"))
+                try:
+                    body = json.loads(self.rfile.read(length) or b"null")
+                except ValueError:
+                    body = None
+                if proxy._apply(body if isinstance(body, dict) else {}, self):
+                    return
+                if not isinstance(body, dict) or "input" not in body:
+                    self._send(400, b'{"error":{"code":"BAD_REQUEST","message":"expected {\\"input\\": ...}"}}')
+                    return
+                inputs = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                data = [
+                    {"index": i, "embedding": proxy.vectors.get(t) or text_vector(t, proxy.dims)}
+                    for i, t in enumerate(inputs)
+                ]
+                self._send(200, json.dumps({"model": proxy.model, "dims": proxy.dims, "data": data}).encode())
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 128  # the stdlib default of 5 queues too few
+
+        self._server = Server(("127.0.0.1", port), Handler)
+        self.port = self._server.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread: threading.Thread | None = None
+
+    def _apply(self, body: dict[str, Any], handler: BaseHTTPRequestHandler) -> bool:
+        if self.behaviour is None:
+            return False
+        action = self.behaviour(body)
+        if action is None:
+            return False
+        if action == "hang":  # accept, read, never answer (until the test ends)
+            self._release.wait(60)
+            handler.close_connection = True
+            return True
+        if action == "close":  # drop the connection without a word
+            handler.close_connection = True
+            handler.connection.shutdown(2)
+            return True
+        status, headers, payload = action
+        handler._send(status, payload, headers)  # type: ignore[attr-defined]
+        return True
+
+    def start(self) -> ScriptedProxy:
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> ScriptedProxy:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def reply_json(status: int, obj: Any, headers: dict[str, str] | None = None) -> Reply:
+    return status, headers or {}, json.dumps(obj).encode()
+
+
+def reply_raw(status: int, payload: bytes, headers: dict[str, str] | None = None) -> Reply:
+    return status, headers or {}, payload
+
+
+def after_delay(seconds: float, reply: Reply) -> Callable[[dict[str, Any]], Reply]:
+    def behaviour(_body: dict[str, Any]) -> Reply:
+        time.sleep(seconds)
+        return reply
+
+    return behaviour
