@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import math
+import socket
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -214,7 +215,8 @@ class EmbedClient:
                 raise ValueError(f"'dims' says {dims!r} but the vector has {len(values)} values")
         except (KeyError, TypeError, ValueError) as exc:
             raise _failed(url, f"its answer has the wrong shape ({_short(exc, 100)})") from None
-        vector = np.asarray(values, dtype=np.float32)
+        with np.errstate(over="ignore"):  # a value past float32's range becomes inf, refused below
+            vector = np.asarray(values, dtype=np.float32)
         if not np.all(np.isfinite(vector)):
             raise _failed(url, "the vector overflows 32-bit floats")
         norm = float(np.linalg.norm(vector))
@@ -239,11 +241,21 @@ def _retry_after_seconds(value: str | None) -> float | None:
     return seconds if math.isfinite(seconds) and seconds >= 0 else None
 
 
-def _connect_reason(exc: Exception) -> str:
-    text = str(exc).lower()
+def _connect_reason(exc: BaseException) -> str:
     if isinstance(exc, httpx.ConnectTimeout):
         return f"no connection within {CONNECT_TIMEOUT:.0f} s"
-    if "name or service not known" in text or "nodename nor servname" in text or "getaddrinfo" in text or "name resolution" in text:
+    chain: list[BaseException] = []
+    cur: BaseException | None = exc
+    while cur is not None and cur not in chain:
+        chain.append(cur)
+        cur = cur.__cause__ or cur.__context__
+    for err in chain:
+        if isinstance(err, socket.gaierror):
+            return "its host name does not resolve"
+        if isinstance(err, ConnectionRefusedError):
+            return "connection refused"
+    text = " ".join(str(e).lower() for e in chain)
+    if "name or service not known" in text or "nodename nor servname" in text or "name resolution" in text:
         return "its host name does not resolve"
     if "refused" in text:
         return "connection refused"

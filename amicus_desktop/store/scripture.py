@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
 from ..core.types import Candidate, ChunkMetadata
-from .sqlite import connect
+from .sqlite import connect, vec_version
 
 log = logging.getLogger("amicus.store")
 
@@ -91,6 +91,36 @@ def _db_error(path: Path, exc: apsw.Error) -> AmicusError:
     return _invalid(f"{path.name} could not be read ({exc}).", exc)
 
 
+_MAGIC = b"SQLite format 3\x00"
+
+
+def _check_header(path: Path) -> None:
+    """Refuse a file that is not SQLite, or whose header promises more pages than it holds.
+
+    Read straight from the header (before SQLite or the extension touch the file), so a truncated
+    copy gets a message that says so rather than "malformed".
+    """
+    size = path.stat().st_size
+    if size == 0:
+        raise _invalid(f"{path.name} is empty: it is not a scripture.db.")
+    try:
+        with open(path, "rb") as fh:
+            header = fh.read(100)
+    except OSError as exc:
+        raise _invalid(f"{path.name} cannot be read ({exc.strerror}); check its permissions.") from exc
+    if len(header) < 100 or not header.startswith(_MAGIC):
+        raise _invalid(f"{path.name} is not a SQLite database. Choose a scripture.db file.")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    page_count = int.from_bytes(header[28:32], "big")
+    counter_valid = header[24:28] == header[92:96]
+    if counter_valid and page_count and size < page_size * page_count:
+        raise _invalid(
+            f"{path.name} is truncated: {size:,} bytes on disk, {page_size * page_count:,} expected. "
+            "Rebuild it or restore a complete copy."
+        )
+
+
 class ScriptureStore:
     """A validated, read-only scripture.db."""
 
@@ -109,6 +139,8 @@ class ScriptureStore:
             )
         if not path.is_file():
             raise _invalid(f"{path} is not a file. Choose a scripture.db file.")
+        vec_version()  # EXTENSION_NOT_LOADED comes before anything about the file's content
+        _check_header(path)
         try:
             con = connect(path, readonly=True)
         except apsw.CantOpenError as exc:
@@ -117,8 +149,8 @@ class ScriptureStore:
             raise _db_error(path, exc) from exc
         self._con = con
         try:
-            (vec_version,) = con.execute("select vec_version()").fetchone()
-            return self._validate(con, str(vec_version))
+            (version,) = con.execute("select vec_version()").fetchone()
+            return self._validate(con, str(version))
         except apsw.Error as exc:
             self.close()
             raise _db_error(path, exc) from exc
@@ -128,14 +160,6 @@ class ScriptureStore:
 
     def _validate(self, con: apsw.Connection, vec_version: str) -> StoreInfo:
         path = self.path
-        (page_size,) = con.execute("PRAGMA page_size").fetchone()
-        (page_count,) = con.execute("PRAGMA page_count").fetchone()
-        size = os.path.getsize(path)
-        if size < page_size * page_count:
-            raise _invalid(
-                f"{path.name} is truncated: {size:,} bytes on disk, {page_size * page_count:,} expected. "
-                "Rebuild it or restore a complete copy."
-            )
         objects = {
             name: (kind, sql or "")
             for name, kind, sql in con.execute("SELECT name, type, sql FROM sqlite_master")

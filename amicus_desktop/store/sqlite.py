@@ -24,9 +24,19 @@ def extension_path() -> str:
     return os.environ.get(EXTENSION_ENV) or sqlite_vec.loadable_path()
 
 
-def load_vec(con: apsw.Connection) -> str:
-    """Load sqlite-vec into ``con`` and return its version, or raise ``EXTENSION_NOT_LOADED``."""
+_proven: dict[str, str] = {}
+
+
+def vec_version() -> str:
+    """Prove sqlite-vec loads (in a memory database) and return its version.
+
+    Raises ``EXTENSION_NOT_LOADED``. Proving it apart from the user's file matters: loading into
+    a connection to a damaged file fails too, and that is the file's fault, not the extension's.
+    """
     path = extension_path()
+    if path in _proven:
+        return _proven[path]
+    con = apsw.Connection(":memory:")
     try:
         con.enable_load_extension(True)
         con.load_extension(path)
@@ -38,8 +48,24 @@ def load_vec(con: apsw.Connection) -> str:
             "Reinstall the sqlite-vec package (pip install --force-reinstall 'sqlite-vec>=0.1.9').",
         ) from exc
     finally:
+        con.close()
+    _proven[path] = str(version)
+    return _proven[path]
+
+
+def load_vec(con: apsw.Connection) -> str:
+    """Load sqlite-vec into ``con`` and return its version.
+
+    ``EXTENSION_NOT_LOADED`` when the library itself does not load; an ``apsw.Error`` (for the
+    caller to classify) when it loads elsewhere but not into this file's connection.
+    """
+    version = vec_version()
+    con.enable_load_extension(True)
+    try:
+        con.load_extension(extension_path())
+    finally:
         con.enable_load_extension(False)
-    return str(version)
+    return version
 
 
 def connect(path: str | Path, *, readonly: bool, load_extension: bool = True) -> apsw.Connection:
