@@ -47,8 +47,8 @@ class LocalMiniLMBackend:
 
     def __init__(self, *, model_path: str | os.PathLike[str] | None = None,
                  tokenizer_path: str | os.PathLike[str] | None = None,
-                 threads: int | None = None, batch_size: int = 32,
-                 max_batch_tokens: int = 4096, max_tokens: int = MAX_TOKENS) -> None:
+                 threads: int | None = None, batch_size: int = 16,
+                 max_batch_tokens: int = 2048, max_tokens: int = MAX_TOKENS) -> None:
         self._model_path = Path(model_path) if model_path else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else TOKENIZER_PATH
         self.threads = threads or default_threads()
