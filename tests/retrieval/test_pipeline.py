@@ -1,0 +1,119 @@
+"""Retriever: stage order, timings, logging, re-ranking without re-embedding, reopen on replace."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import shutil
+import socket
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.types import ChapterRef, Profile, RetrievalContext
+from amicus_desktop.retrieval import Retriever, rerank_result, resolve_chapter, retrieve
+from tests.support.dbs import build_db, random_chunks
+from tests.support.scripted_proxy import ScriptedProxy
+
+
+@pytest.fixture
+def proxy():
+    with ScriptedProxy(dims=16) as p:
+        yield p
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return build_db(tmp_path / "s.db", random_chunks(200, 16, seed=3))
+
+
+def test_retrieve_and_timings(db: Path, proxy: ScriptedProxy) -> None:
+    result = retrieve(RetrievalContext("grace and peace"), db=db, proxy=proxy.url)
+    assert len(result.results) == 10 and len(result.candidates) == 40
+    t = result.timings
+    assert t.total >= t.embed + t.search + t.rerank - 1e-6
+    assert min(t.embed, t.search, t.rerank) >= 0
+    assert result.context is not None and result.context.query == "grace and peace"
+
+
+def test_logs_structured_timings_never_query(db: Path, proxy: ScriptedProxy, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="amicus")
+    retrieve(RetrievalContext("Zerubbabel's secret question"), db=db, proxy=proxy.url)
+    records = [r for r in caplog.records if r.name == "amicus.retrieval" and r.getMessage() == "retrieved"]
+    assert len(records) == 1 and records[0].levelno == logging.INFO
+    assert set(records[0].timing_ms) == {"embed", "search", "rerank", "total"}  # type: ignore[attr-defined]
+    for r in caplog.records:
+        assert "Zerubbabel" not in r.getMessage() and "Zerubbabel" not in str(r.__dict__)
+
+
+def test_rerank_result_applies_new_chapter_and_profile_without_io(db: Path, proxy: ScriptedProxy) -> None:
+    async def go():
+        r = Retriever(db, proxy.url)
+        try:
+            first = await r.retrieve(RetrievalContext("faith"))
+            calls = r.embedder.calls
+            chap = first.results[5].candidate.metadata
+            ctx = first.context.replace(
+                chapter=ChapterRef(chap.book_id, chap.chapter_num) if chap.book_id and chap.chapter_num else None,
+                profile=Profile.of(["a"]),
+            )
+            second = rerank_result(first, ctx)
+            again = await r.retrieve(ctx)  # same query: the vector comes from the cache
+            return first, second, again, calls, r.embedder.calls
+        finally:
+            await r.aclose()
+
+    first, second, again, calls_before, calls_after = asyncio.run(go())
+    assert calls_before == calls_after == 1 and proxy.embed_requests == 1
+    assert second.candidates == first.candidates
+    assert [x.chunk_id for x in second.results] == [x.chunk_id for x in again.results]
+    assert [x.score for x in second.results] == [x.score for x in again.results]
+    assert [x.chunk_id for x in second.results] != [x.chunk_id for x in first.results]
+
+
+def test_error_order_db_before_proxy(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with pytest.raises(AmicusError) as ei:
+        retrieve(RetrievalContext("x"), db=tmp_path / "none.db", proxy=f"http://127.0.0.1:{port}")
+    assert ei.value.code is ErrorCode.DB_NOT_FOUND
+
+
+def test_limits_are_usage_errors(db: Path, proxy: ScriptedProxy) -> None:
+    for k, c in ((0, 40), (51, 60), (10, 5), (10, 4097)):
+        with pytest.raises(ValueError):
+            retrieve(RetrievalContext("x", k=k, candidates=c), db=db, proxy=proxy.url)
+
+
+def test_database_replaced_while_open_is_reopened(db: Path, proxy: ScriptedProxy, tmp_path: Path) -> None:
+    async def go():
+        r = Retriever(db, proxy.url)
+        try:
+            a = await r.retrieve(RetrievalContext("faith", candidates=50, k=10))
+            other = build_db(tmp_path / "o.db", random_chunks(7, 16, seed=11))
+            shutil.move(other, db)
+            b = await r.retrieve(RetrievalContext("faith", candidates=50, k=10))
+            db.unlink()
+            with pytest.raises(AmicusError) as ei:
+                await r.retrieve(RetrievalContext("faith"))
+            return a, b, ei.value.code
+        finally:
+            await r.aclose()
+
+    a, b, code = asyncio.run(go())
+    assert len(a.candidates) == 50 and len(b.candidates) == 7
+    assert code is ErrorCode.DB_NOT_FOUND
+
+
+def test_resolve_chapter() -> None:
+    ids = {"romans", "1-corinthians", "john", "song-of-solomon"}
+    assert resolve_chapter("ROMANS:9", ids) == ChapterRef("romans", 9)
+    assert resolve_chapter("rom:9", ids) == ChapterRef("romans", 9)
+    assert resolve_chapter("1cor:13", ids) == ChapterRef("1-corinthians", 13)
+    assert resolve_chapter("Song of Songs 2", ids) == ChapterRef("song-of-solomon", 2)
+    assert resolve_chapter("Narnia:3", ids) == ChapterRef("narnia", 3)  # boosts nothing; not an error
+    for bad in ("romans", "romans:", ":9", "romans:0", ""):
+        with pytest.raises(ValueError):
+            resolve_chapter(bad, ids)

@@ -1,0 +1,54 @@
+"""The core knows nothing of Qt: only ``amicus_desktop/ui/`` may import PySide6 or qasync."""
+
+from __future__ import annotations
+
+import ast
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import amicus_desktop
+
+PACKAGE = Path(amicus_desktop.__file__).parent
+QT_MODULES = ("PySide6", "shiboken6", "qasync", "PyQt5", "PyQt6")
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_no_qt_import_outside_ui() -> None:
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "ui":
+            continue
+        for name in imported_modules(path):
+            if name.split(".")[0] in QT_MODULES:
+                offenders.append(f"{rel}: {name}")
+    assert offenders == []
+
+
+def test_importing_every_core_module_loads_no_qt() -> None:
+    modules = [
+        m.name
+        for m in pkgutil.walk_packages([str(PACKAGE)], prefix="amicus_desktop.")
+        if not m.name.startswith("amicus_desktop.ui") and m.name != "amicus_desktop.__main__"
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for m in {modules!r}: importlib.import_module(m)\n"
+        f"bad = [m for m in sys.modules if m.split('.')[0] in {QT_MODULES!r}]\n"
+        "print(bad); raise SystemExit(1 if bad else 0)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert len(modules) > 10
