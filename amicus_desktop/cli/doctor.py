@@ -1,0 +1,124 @@
+"""``amicus-desktop doctor``: what this installation has, and what to fix.
+
+Each check prints one line: ✓ (fine), ! (works, but worth knowing) or ✗ (broken, with a sentence
+on how to fix it). Exit 1 when any check fails. Qt is *not* imported: its version comes from the
+package metadata, so ``doctor`` runs on a machine without a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import platform
+import sys
+from dataclasses import asdict, dataclass
+from importlib import metadata
+
+from .. import __version__
+from ..core.errors import AmicusError
+from ..embed.client import EmbedClient
+from ..store.scripture import ScriptureStore
+from ..store.sqlite import extension_path, sqlite_version, vec_version
+from .common import add_connection_args, connection_from_args
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+MARK = {OK: "✓", WARN: "!", FAIL: "✗"}
+
+
+@dataclass
+class Check:
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("doctor", help="check the installation, the database and the proxy")
+    add_connection_args(p)
+    p.add_argument("--json", action="store_true", help="print the checks as JSON")
+    p.set_defaults(func=run)
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def run_checks(args: argparse.Namespace) -> list[Check]:
+    db_path, proxy_url, token = connection_from_args(args)
+    checks = [
+        Check("Amicus Desktop", OK, __version__),
+        Check("Python", OK if sys.version_info >= (3, 11) else FAIL, f"{platform.python_version()} ({sys.executable})",
+              "" if sys.version_info >= (3, 11) else "Install Python 3.11 or newer."),
+    ]
+    qt = _version("PySide6-Essentials") or _version("PySide6")
+    if qt is None:
+        checks.append(Check("Qt (PySide6)", FAIL, "not installed", "pip install 'PySide6-Essentials>=6.11.3'"))
+    elif sys.version_info < (3, 12) and qt.startswith("6.12"):
+        checks.append(Check("Qt (PySide6)", FAIL, qt, "PySide6 6.12 crashes Python 3.11: install 'PySide6-Essentials<6.12'."))
+    else:
+        checks.append(Check("Qt (PySide6)", OK, qt))
+    checks.append(Check("SQLite (apsw)", OK, f"{sqlite_version()} (apsw {_version('apsw')})"))
+    try:
+        version = vec_version()
+        checks.append(Check("sqlite-vec", OK, f"{version} loads from {extension_path()}"))
+    except AmicusError as err:
+        checks.append(Check("sqlite-vec", FAIL, err.code.value, err.message))
+
+    info = None
+    try:
+        with ScriptureStore(db_path) as store:
+            info = store.info
+            types = store.source_type_counts()
+        optional = ", ".join(info.optional_tables) or "none"
+        filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
+        checks.append(Check("Database", OK, str(db_path)))
+        checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
+        checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
+        checks.append(Check("  chunks by type", OK, ", ".join(f"{k} {v:,}" for k, v in sorted(types.items())) or "none"))
+    except AmicusError as err:
+        checks.append(Check("Database", FAIL, f"{db_path}: {err.code.value}", err.message))
+
+    async def health():
+        client = EmbedClient(proxy_url, token)
+        try:
+            return await client.health()
+        finally:
+            await client.aclose()
+
+    try:
+        model = asyncio.run(health())
+    except AmicusError as err:
+        checks.append(Check("Embed proxy", FAIL, f"{proxy_url}: {err.code.value}", err.message))
+    else:
+        checks.append(Check("Embed proxy", OK, f"{proxy_url} · {model.id} · {model.dims} dims"))
+        if info is not None:
+            if model.dims != info.dims:
+                checks.append(Check("  matches database", FAIL, f"proxy {model.dims} dims, database {info.dims}",
+                                    "Run a proxy serving the database's model, or open a database built with this one."))
+            elif model.id != info.model_id:
+                checks.append(Check("  matches database", FAIL, f"proxy {model.id!r}, database {info.model_id!r}",
+                                    "Run a proxy serving the database's model, or rebuild the database."))
+            else:
+                checks.append(Check("  matches database", OK, "same model and dims"))
+    return checks
+
+
+def run(args: argparse.Namespace) -> int:
+    checks = run_checks(args)
+    failed = any(c.status == FAIL for c in checks)
+    if args.json:
+        print(json.dumps({"ok": not failed, "checks": [asdict(c) for c in checks]}, ensure_ascii=False))
+    else:
+        width = max(len(c.name) for c in checks)
+        for c in checks:
+            print(f"{MARK[c.status]} {c.name:<{width}}  {c.detail}")
+            if c.fix:
+                print(f"  {'':<{width}}  → {c.fix}")
+        print()
+        print("Something needs fixing (see →)." if failed else "All good.")
+    return 1 if failed else 0

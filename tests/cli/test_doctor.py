@@ -1,0 +1,58 @@
+"""``amicus-desktop doctor`` as a subprocess: green on a good setup, red with a fix otherwise."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.dbs import build_db, random_chunks
+from tests.support.scripted_proxy import ScriptedProxy
+
+
+def doctor(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "doctor", "--json", *args],
+        capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})},
+    )
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def by_name(report: dict) -> dict[str, dict]:
+    return {c["name"].strip(): c for c in report["checks"]}
+
+
+def test_all_green(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "s.db", random_chunks(30, 8))
+    with ScriptedProxy(dims=8) as p:
+        code, report = doctor("--db", str(db), "--proxy", p.url)
+    assert code == 0 and report["ok"]
+    checks = by_name(report)
+    assert all(c["status"] == "ok" for c in checks.values())
+    assert "30 chunks" in checks["model"]["detail"] and "8 dims" in checks["model"]["detail"]
+    assert "books" in checks["optional tables"]["detail"]
+    assert checks["sqlite-vec"]["detail"].startswith("v0.1")
+
+
+def test_reports_each_problem_with_a_fix(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    code, report = doctor("--db", str(tmp_path / "none.db"), "--proxy", f"http://127.0.0.1:{port}")
+    assert code == 1 and not report["ok"]
+    checks = by_name(report)
+    assert checks["Database"]["status"] == "fail" and "build-db" in checks["Database"]["fix"]
+    assert checks["Embed proxy"]["status"] == "fail" and "OFFLINE" in checks["Embed proxy"]["detail"]
+
+
+def test_model_mismatch_and_missing_extension(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "s.db", random_chunks(30, 8), model="other")
+    with ScriptedProxy(dims=8) as p:
+        code, report = doctor("--db", str(db), "--proxy", p.url)
+        assert code == 1 and by_name(report)["matches database"]["status"] == "fail"
+        code, report = doctor("--db", str(db), "--proxy", p.url, env={"AMICUS_SQLITE_VEC_PATH": str(tmp_path / "x.so")})
+    checks = by_name(report)
+    assert code == 1 and checks["sqlite-vec"]["status"] == "fail" and "Reinstall" in checks["sqlite-vec"]["fix"]
