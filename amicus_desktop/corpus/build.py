@@ -1,0 +1,288 @@
+"""Building scripture.db from the installed public-domain SWORD modules. No Qt.
+
+:func:`build_database` is what ``amicus-desktop build-db`` runs and what the desktop app's "build
+the demo database" action calls on a worker thread. It reads every source for the chosen books,
+embeds the chunks in batches and writes them through :class:`~amicus_desktop.store.writer.ScriptureWriter`,
+which writes a temporary file and renames it into place only at the end: a cancelled, failed or
+interrupted (Ctrl-C) build leaves nothing at ``out`` (and an existing file there untouched).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+
+from .. import __version__
+from ..core.books import BY_ID
+from ..core.types import SOURCE_TYPES
+from ..store.writer import ChunkRecord, ScriptureWriter
+from .library import MODULES, Library
+from .sources.commentaries import mhcc_chunks, read_scofield, scofield_chunks, tdavid_chunks
+from .sources.common import DEMO_BOOKS, BibleText, Scope
+from .sources.faq import faq_chunks
+from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
+from .sources.threads import nave_chunks, scofield_thread_chunks
+
+log = logging.getLogger("amicus.corpus")
+
+DEFAULT_BATCH = 64
+
+
+class Embedder(Protocol):
+    model_id: str
+    dims: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class BuildCancelled(Exception):
+    """The build was cancelled through its ``cancel`` event; nothing was written at ``out``."""
+
+
+@dataclass(frozen=True)
+class BuildProgress:
+    """Where a build is. ``rate`` is items per second in this stage; ``eta`` seconds left (None
+    while unknown)."""
+
+    stage: str
+    done: int
+    total: int
+    rate: float = 0.0
+    eta: float | None = None
+
+    @property
+    def fraction(self) -> float:
+        return self.done / self.total if self.total else 0.0
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What a finished build wrote."""
+
+    path: Path
+    counts: dict[str, int]
+    seconds: float
+    size_bytes: int
+    model_id: str
+    dims: int
+    books: tuple[str, ...]
+    verses: int
+    stage_seconds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def chunk_count(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def size_mb(self) -> float:
+        return self.size_bytes / 1_000_000
+
+    def summary(self) -> str:
+        lines = [f"Built {self.path} in {self.seconds:.1f} s ({self.size_mb:.1f} MB), "
+                 f"{self.chunk_count} chunks, {self.verses} verses, model {self.model_id} "
+                 f"({self.dims} dims)."]
+        width = max(len(t) for t in SOURCE_TYPES)
+        for source_type in SOURCE_TYPES:
+            lines.append(f"  {source_type:<{width}}  {self.counts.get(source_type, 0):>7}")
+        return "\n".join(lines)
+
+
+def scope_books(books: Sequence[str] | None = None, *, demo: bool = False) -> list[str] | None:
+    """The ``books`` argument of :func:`build_database` for the CLI's scopes
+    (``None`` = all 66 books)."""
+    if demo:
+        return list(DEMO_BOOKS)
+    return list(books) if books is not None else None
+
+
+def collect_chunks(scope: Scope, library: Library | None = None, *,
+                   cancel: threading.Event | None = None,
+                   progress: Callable[[BuildProgress], None] | None = None,
+                   ) -> tuple[BibleText, list[ChunkRecord]]:
+    """Read every source for ``scope``: the WEB's verses and all chunk records (validated)."""
+    library = library or Library()
+    missing = library.check()
+    if missing:
+        raise FileNotFoundError("\n".join(missing))
+
+    records: list[ChunkRecord] = []
+    bible: BibleText | None = None
+    lexicon: Lexicon | None = None
+    scofield = None
+
+    def load_bible() -> None:
+        nonlocal bible
+        bible = BibleText.load(library, scope.books)
+
+    def lexicon_entries() -> Iterable[ChunkRecord]:
+        nonlocal lexicon
+        lexicon = Lexicon(library)
+        assert bible is not None
+        numbers = (
+            set(lexicon.numbers("G")) | set(lexicon.numbers("H")) if scope.full
+            else used_numbers(bible, scope)
+        )
+        return lexicon_chunks(lexicon, numbers)
+
+    def scofield_notes() -> Iterable[ChunkRecord]:
+        nonlocal scofield
+        scofield = read_scofield(library, scope)
+        return scofield_chunks(scofield)
+
+    steps: list[tuple[str, Callable[[], Iterable[ChunkRecord] | None]]] = [
+        ("World English Bible", load_bible),
+        ("Matthew Henry", lambda: mhcc_chunks(library, scope)),
+        ("Scofield", scofield_notes),
+        ("Treasury of David", lambda: tdavid_chunks(library, scope)),
+        ("Strong's", lexicon_entries),
+        ("word studies", lambda: word_study_chunks(bible, lexicon, scope)),  # type: ignore[arg-type]
+        ("Scofield chains", lambda: scofield_thread_chunks(scofield, scope)),  # type: ignore[arg-type]
+        ("Nave's", lambda: nave_chunks(library, scope)),
+        ("help texts", faq_chunks),
+    ]
+    started = time.monotonic()
+    for i, (name, step) in enumerate(steps):
+        if cancel is not None and cancel.is_set():
+            raise BuildCancelled("the build was cancelled")
+        if progress:
+            elapsed = time.monotonic() - started
+            progress(BuildProgress(f"reading {name}", i, len(steps),
+                                   rate=i / elapsed if elapsed > 0 else 0.0))
+        produced = step()
+        if produced is not None:
+            records.extend(produced)
+    if progress:
+        elapsed = time.monotonic() - started
+        progress(BuildProgress("reading sources", len(steps), len(steps),
+                               rate=len(steps) / elapsed if elapsed else 0.0, eta=0.0))
+    validate(records)
+    assert bible is not None
+    return bible, records
+
+
+def validate(records: Sequence[ChunkRecord]) -> None:
+    """Unique chunk ids, known source types, non-empty text: else ``ValueError``."""
+    seen: set[str] = set()
+    for rec in records:
+        if rec.chunk_id in seen:
+            raise ValueError(f"duplicate chunk id {rec.chunk_id}")
+        seen.add(rec.chunk_id)
+        if rec.source_type not in SOURCE_TYPES:
+            raise ValueError(f"{rec.chunk_id}: unknown source_type {rec.source_type}")
+        if not rec.text.strip():
+            raise ValueError(f"{rec.chunk_id}: empty text")
+
+
+def embedding_text(rec: ChunkRecord) -> str:
+    """What is embedded: commentary text gets its reference in front ("Romans 9:1-5: …"), since
+    the note itself rarely names the passage it comments on. The stored text stays as it is."""
+    m = rec.metadata
+    if rec.source_type in ("section_panel", "chapter_panel") and m.book_id in BY_ID:
+        return f"{m.reference(BY_ID[m.book_id].name)}: {rec.text}"
+    return rec.text
+
+
+def build_database(
+    out: Path,
+    books: Sequence[str] | None,
+    embedder: Embedder,
+    *,
+    progress: Callable[[BuildProgress], None] | None = None,
+    cancel: threading.Event | None = None,
+    batch: int = DEFAULT_BATCH,
+    library: Library | None = None,
+) -> BuildReport:
+    """Build ``out`` for ``books`` (book ids or names; ``None`` = all 66) with ``embedder``.
+
+    ``progress`` is called from this thread (stage, done, total, rate, ETA). Setting ``cancel``
+    stops the build at the next batch with :class:`BuildCancelled`; nothing is left at ``out``.
+    """
+    t0 = time.monotonic()
+    out = Path(out)
+    scope = Scope.of(books)
+    stage_seconds: dict[str, float] = {}
+    bible, records = collect_chunks(scope, library, cancel=cancel, progress=progress)
+    stage_seconds["read"] = time.monotonic() - t0
+    log.info("read %d chunks and %d verses for %s in %.1f s", len(records), len(bible.verses),
+             scope.describe(), stage_seconds["read"])
+
+    model_id = str(embedder.model_id)
+    dims = int(embedder.dims)
+    counts = Counter(r.source_type for r in records)
+    extra = {
+        "corpus_books": ",".join(b.book_id for b in scope.books),
+        "corpus_sources": ", ".join(
+            f"{spec.module} ({spec.title}; {spec.licence})" for spec in MODULES.values()
+        ),
+        "chunk_counts": json.dumps({t: counts.get(t, 0) for t in SOURCE_TYPES}),
+        "builder": f"amicus-desktop build-db {__version__}",
+    }
+    corpus_name = (
+        "Amicus public-domain corpus (all 66 books)" if scope.full
+        else f"Amicus public-domain corpus ({scope.describe()})"
+    )
+    batch = max(1, int(batch))
+    t_embed = time.monotonic()
+    with ScriptureWriter(out, model_id=model_id, dims=dims, corpus_name=corpus_name,
+                         extra_meta=extra) as writer:
+        writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
+        writer.add_verses(bible.rows())
+        total = len(records)
+        done = 0
+        if progress:
+            progress(BuildProgress("embedding", 0, total))
+        for start in range(0, total, batch):
+            if cancel is not None and cancel.is_set():
+                raise BuildCancelled("the build was cancelled")
+            chunk = records[start: start + batch]
+            vectors = np.asarray(embedder.embed([embedding_text(r) for r in chunk]), dtype=np.float32)
+            if vectors.shape != (len(chunk), dims):
+                raise ValueError(
+                    f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"
+                )
+            writer.add_chunks(chunk, vectors)
+            done += len(chunk)
+            if progress:
+                elapsed = time.monotonic() - t_embed
+                rate = done / elapsed if elapsed > 0 else 0.0
+                eta = (total - done) / rate if rate > 0 else None
+                progress(BuildProgress("embedding", done, total, rate, eta))
+        if cancel is not None and cancel.is_set():
+            raise BuildCancelled("the build was cancelled")
+        stage_seconds["embed"] = time.monotonic() - t_embed
+        if progress:
+            progress(BuildProgress("finishing", 0, 1))
+        t_finish = time.monotonic()
+    stage_seconds["finish"] = time.monotonic() - t_finish
+    seconds = time.monotonic() - t0
+    if progress:
+        progress(BuildProgress("done", 1, 1, eta=0.0))
+    return BuildReport(
+        path=out, counts={t: counts.get(t, 0) for t in SOURCE_TYPES}, seconds=seconds,
+        size_bytes=out.stat().st_size, model_id=model_id, dims=dims,
+        books=tuple(b.book_id for b in scope.books), verses=len(bible.verses),
+        stage_seconds=stage_seconds,
+    )
+
+
+__all__ = [
+    "BuildCancelled",
+    "BuildProgress",
+    "BuildReport",
+    "DEMO_BOOKS",
+    "Embedder",
+    "build_database",
+    "collect_chunks",
+    "embedding_text",
+    "scope_books",
+    "validate",
+]

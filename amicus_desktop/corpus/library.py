@@ -1,0 +1,74 @@
+"""The installed SWORD modules the corpus is built from, opened lazily and once."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from .sword import ModuleConf, ZLDModule, ZVerseModule, find_module, get_versification
+
+
+@dataclass(frozen=True)
+class ModuleSpec:
+    key: str          # our name
+    module: str       # SWORD module name (the .conf section)
+    package: str      # Debian package that installs it
+    title: str
+    licence: str = "Public Domain"
+
+
+MODULES: dict[str, ModuleSpec] = {
+    spec.key: spec
+    for spec in (
+        ModuleSpec("web", "engWEB2015eb", "sword-text-web", "World English Bible (2015 edition, with Strong's tags)"),
+        ModuleSpec("mhcc", "MHCC", "sword-comm-mhcc", "Matthew Henry's Concise Commentary on the Whole Bible"),
+        ModuleSpec("scofield", "Scofield", "sword-comm-scofield", "Scofield Reference Notes (1917 edition)"),
+        ModuleSpec("tdavid", "TDavid", "sword-comm-tdavid", "C. H. Spurgeon's Treasury of David"),
+        ModuleSpec("greek", "StrongsGreek", "sword-dict-strongs-greek", "Strong's Greek Dictionary of Bible Words"),
+        ModuleSpec("hebrew", "StrongsHebrew", "sword-dict-strongs-hebrew", "Strong's Hebrew Bible Dictionary"),
+        ModuleSpec("nave", "Nave", "sword-dict-naves", "Nave's Topical Bible"),
+    )
+}
+
+
+class Library:
+    """Opens each module on first use (thread-safe); ``conf(key)`` gives its ``.conf``."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[str, object] = {}
+        self._confs: dict[str, ModuleConf] = {}
+
+    def conf(self, key: str) -> ModuleConf:
+        spec = MODULES[key]
+        with self._lock:
+            if key not in self._confs:
+                self._confs[key] = find_module(spec.module, package=spec.package)
+            return self._confs[key]
+
+    def verse_module(self, key: str) -> ZVerseModule:
+        conf = self.conf(key)
+        with self._lock:
+            if key not in self._open:
+                self._open[key] = ZVerseModule(
+                    conf.data_path, get_versification(conf.versification), encoding=conf.encoding
+                )
+            return self._open[key]  # type: ignore[return-value]
+
+    def dictionary(self, key: str) -> ZLDModule:
+        conf = self.conf(key)
+        with self._lock:
+            if key not in self._open:
+                # Some confs omit Encoding although the data is UTF-8: the reader sniffs it.
+                self._open[key] = ZLDModule(conf.data_path, encoding=conf.encoding)
+            return self._open[key]  # type: ignore[return-value]
+
+    def check(self) -> list[str]:
+        """Messages for every module that is missing (empty when all are installed)."""
+        missing = []
+        for key in MODULES:
+            try:
+                self.conf(key)
+            except FileNotFoundError as exc:
+                missing.append(str(exc))
+        return missing

@@ -1,0 +1,399 @@
+"""Commentary chunks: Matthew Henry Concise, Scofield 1917, Spurgeon's Treasury of David.
+
+Each note keeps the verse range it sits on in the module (a note stored once and linked over
+verses 1-5 covers 1-5) or, where the module heads it "Verses 1-5", that range. Long notes become
+several chunks with the same range (``#1``, ``#2`` … in the chunk id).
+
+Attribution: a chunk carries a scholar only for that scholar's own words. Quotations of other
+writers that the notes mark (``"…"--Bunyan`` in Scofield, paragraphs ending ``—John Calvin.`` in
+Spurgeon) are cut out; Scofield's become separate ``quotation`` chunks with no scholar, and
+Spurgeon's "Explanatory Notes and Quaint Sayings" (collected quotations) and "Hints to the Village
+Preacher" are not used at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from ...core.books import BY_OSIS, Book
+from ...store.writer import ChunkRecord
+from ..chunking import split_text, word_count
+from ..library import Library
+from ..sword import to_text
+from .common import Scope, VerseRef, meta, parse_loose_ref, record, ref
+
+# ------------------------------------------------------------------------------------------------
+# Matthew Henry's Concise Commentary
+# ------------------------------------------------------------------------------------------------
+
+_MH_BOOK = "\x10BOOK\x10"
+_MH_CHAPTER = "\x10CHAPTER\x10"
+_MH_VERSES = re.compile(r"<hi type=\"bold\">\s*Verses?\s+(\d+)(?:\s*[-–,]\s*(\d+))?\.?\s*</hi>", re.I)
+_MH_MARK = re.compile(r"\x10(BOOK|CHAPTER|V (\d+) (\d+))\x10")
+
+
+def _mh_marked(raw: str) -> str:
+    raw = re.sub(r"<title type=\"x-ms\">[^<]*</title>", _MH_BOOK, raw)
+    raw = re.sub(r"<title type=\"x-s2\">[^<]*</title>", _MH_CHAPTER, raw)
+    return _MH_VERSES.sub(
+        lambda m: f"\x10V {m.group(1)} {m.group(2) or m.group(1)}\x10", raw
+    )
+
+
+def _outline(text: str) -> str:
+    """MHCC's chapter outline: 'Chapter Outline', then topic / '(1-5)' pairs → 'topic (1-5)' lines."""
+    lines = [ln.strip() for ln in text.replace("\n\n", "\n").split("\n") if ln.strip()]
+    if lines and lines[0].lower().startswith("chapter outline"):
+        lines = lines[1:]
+    out: list[str] = []
+    for ln in lines:
+        if re.fullmatch(r"\(\s*[\d\s,–-]+\)", ln) and out:
+            out[-1] += " " + ln.replace(" ", "")
+        else:
+            out.append(ln)
+    return "\n".join(out)
+
+
+def mhcc_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
+    module = library.verse_module("mhcc")
+    v11n = module.v11n
+    for book in scope.books:
+        book_intro_done = False
+        for entry in module.entries(book.osis):
+            if entry.chapter == 0 or entry.verse == 0:
+                continue  # heading slots hold only markup in this module
+            text = to_text(_mh_marked(entry.raw))
+            # segments: (kind, start, end, text)
+            pieces = _MH_MARK.split(text)
+            kind, start, end = "note", entry.verse, entry.verse_end
+            current = pieces[0]
+            segments: list[tuple[str, int, int, str]] = []
+            i = 1
+            while i < len(pieces):
+                segments.append((kind, start, end, current))
+                tag, a, b = pieces[i], pieces[i + 1], pieces[i + 2]
+                current = pieces[i + 3]
+                i += 4
+                if tag == "BOOK":
+                    kind, start, end = "book_intro", 0, 0
+                elif tag == "CHAPTER":
+                    kind, start, end = "outline", 1, v11n.verse_count(book.osis, entry.chapter)
+                else:
+                    kind, start, end = "note", int(a), int(b)
+            segments.append((kind, start, end, current))
+            last = v11n.verse_count(book.osis, entry.chapter)
+            for kind, start, end, body in segments:
+                body = body.strip()
+                if not body or word_count(body) < 3:
+                    continue
+                if kind == "book_intro":
+                    if book_intro_done:
+                        continue
+                    book_intro_done = True
+                    for n, part in enumerate(split_text(body), start=1):
+                        yield record(
+                            f"mhcc:{book.book_id}:intro#{n}", "chapter_panel",
+                            f"MHCC:{book.osis}", part,
+                            meta("matthew-henry", book_id=book.book_id, panel_type="book_intro"),
+                        )
+                elif kind == "outline":
+                    yield record(
+                        f"mhcc:{book.book_id}:{entry.chapter}:outline", "chapter_panel",
+                        f"MHCC:{book.osis}.{entry.chapter}", _outline(body),
+                        meta("matthew-henry", book_id=book.book_id, chapter_num=entry.chapter,
+                             verse_start=1, verse_end=last, panel_type="outline"),
+                    )
+                else:
+                    start = max(1, min(start, last))
+                    end = max(start, min(end, last))
+                    for n, part in enumerate(split_text(body), start=1):
+                        yield record(
+                            f"mhcc:{book.book_id}:{entry.chapter}:{start}-{end}#{n}",
+                            "section_panel",
+                            f"MHCC:{book.osis}.{entry.chapter}.{start}-{end}", part,
+                            meta("matthew-henry", book_id=book.book_id, chapter_num=entry.chapter,
+                                 verse_start=start, verse_end=end, panel_type="note"),
+                        )
+
+
+# ------------------------------------------------------------------------------------------------
+# Scofield Reference Notes (1917)
+# ------------------------------------------------------------------------------------------------
+
+_SC_SEE = re.compile(
+    r"\(?\s*(?:<hi type=\"italic\">)?\s*\(?See Scofield\s*\"?\s*<reference osisRef=\"Scofield:([^\"]+)\">[^<]*</reference>\s*\"?\s*\)?\s*(?:</hi>)?\s*\.?",
+    re.I,
+)
+_SC_CF = re.compile(
+    r"\(?\bCf\b\.?\)?\s*((?:<reference osisRef=\"[^\"]+\">[^<]*</reference>[\s;,.]*)+)", re.I
+)
+_SC_REF = re.compile(r"<reference osisRef=\"([^\"]+)\">")
+# The module's inserted Greek words are often wrong (ἀπόλλυμι for "writer"): drop them.
+_SC_GREEK = re.compile(r"\(\s*\(?\s*Greek\s*-\s*\"?\s*<w [^>]*>[^<]*</w>\s*\"?\s*[,=-]?\s*", re.I)
+_SC_W = re.compile(r"<w [^>]*>[^<]*</w>")
+# Links to an online topic database the module was made from; they lead nowhere here.
+_SC_OTHER_VIEW = re.compile(r"For Another Point of View:\s*See Topic\s*\d+\.?", re.I)
+_SC_HEAD = re.compile(r"<hi type=\"bold\">([^<]{1,80})</hi>")
+# A quotation of another writer: "…"--Bunyan.  /  "…" --Heinrich A. W. Meyer.
+_QUOTE = re.compile(r"[\"“]([^\"“”]{20,}?)[\"”]\s*[-—–]{1,2}\s*([A-Z][A-Za-z.' ]{1,40}?[A-Za-z])\.?(?=\s|$)")
+
+
+@dataclass
+class ScofieldLink:
+    """A note that points to a target (See Scofield …) or compares a passage (Cf. …)."""
+
+    source: VerseRef
+    headword: str
+    kind: str  # "see" or "cf"
+
+
+@dataclass
+class ScofieldData:
+    """Scofield's notes read once: chunk records plus the chains for cross-reference threads."""
+
+    records: list[ChunkRecord] = field(default_factory=list)
+    links: dict[VerseRef, list[ScofieldLink]] = field(default_factory=dict)  # target → links
+    notes: dict[VerseRef, tuple[str, str]] = field(default_factory=dict)  # (verse) → (headword, text)
+
+
+def _scofield_notes(raw: str) -> list[tuple[str, str]]:
+    """An entry's notes as (headword, markup) pairs; a headword is a bold phrase."""
+    heads = list(_SC_HEAD.finditer(raw))
+    if not heads:
+        return [("", raw)]
+    out = []
+    lead = raw[: heads[0].start()]
+    if to_text(lead).strip():
+        out.append(("", lead))
+    for i, m in enumerate(heads):
+        body = raw[m.end(): heads[i + 1].start() if i + 1 < len(heads) else len(raw)]
+        out.append((" ".join(m.group(1).split()), body))
+    return out
+
+
+def read_scofield(library: Library, scope: Scope) -> ScofieldData:
+    """Notes of the chosen books, and 'See'/'Cf.' links of *all* books (chains cross books)."""
+    module = library.verse_module("scofield")
+    data = ScofieldData()
+    used: dict[str, int] = {}
+    for book_osis in BY_OSIS:
+        book = BY_OSIS[book_osis]
+        in_scope = book in scope
+        short: list[tuple[VerseRef, str, str]] = []  # pending short notes of one chapter
+
+        def flush_short() -> Iterator[ChunkRecord]:
+            if not short:
+                return
+            first, last = short[0][0], short[-1][0]
+            lines = [f"{r.short()} {h}: {t}" if h else f"{r.short()} {t}" for r, h, t in short]
+            yield record(
+                f"scofield:{book.book_id}:{first.chapter}:{_span(first.verse, last.verse_end)}#notes",
+                "section_panel", f"Scofield:{book.osis}.{first.chapter}.{_span(first.verse, last.verse_end)}",
+                "\n".join(lines),
+                meta("c-i-scofield", book_id=book.book_id, chapter_num=first.chapter,
+                     verse_start=first.verse, verse_end=max(r.verse_end for r, _, _ in short),
+                     panel_type="note"),
+            )
+            short.clear()
+
+        for entry in module.entries(book.osis):
+            if entry.chapter == 0 or entry.verse == 0:
+                continue
+            here = VerseRef(book.ordinal, entry.chapter, entry.verse, entry.verse_end)
+            raw = _SC_GREEK.sub("(Greek: ", entry.raw)
+            raw = _SC_W.sub("", raw)
+            if "Book Introduction" in raw:
+                if in_scope:
+                    body = to_text(re.sub(r"<title[^>]*>.*?</title>", "", raw))
+                    body = re.sub(r"^Read first chapter of \w[\w ]*\s*", "", body)
+                    yield_intro = list(_quotes_out(body, book, here, "intro"))
+                    data.records.extend(_intro_records(book, yield_intro))
+                continue
+            for headword, body in _scofield_notes(raw):
+                for m in _SC_SEE.finditer(body):
+                    target = parse_loose_ref(m.group(1))
+                    if target:
+                        data.links.setdefault(target, []).append(ScofieldLink(here, headword, "see"))
+                for m in _SC_CF.finditer(body):
+                    for target_raw in _SC_REF.findall(m.group(1)):
+                        target = parse_loose_ref(target_raw)
+                        if target and target != here:
+                            data.links.setdefault(target, []).append(ScofieldLink(here, headword, "cf"))
+                text = to_text(_SC_SEE.sub(" ", _SC_OTHER_VIEW.sub(" ", body)))
+                text = re.sub(r"\(\s*\)|\(\s*\.\s*\)", "", text).strip(" .\n")
+                if text:
+                    data.notes.setdefault(here, (headword, text))
+                if not in_scope or not text or word_count(text) < 2:
+                    continue
+                own_parts = list(_quotes_out(text, book, here, "note"))
+                own = "\n\n".join(p for kind, p in own_parts if kind == "own").strip()
+                for kind, part in own_parts:
+                    if kind == "quote":
+                        data.records.append(part)  # type: ignore[arg-type]
+                if not own:
+                    continue
+                if word_count(own) < 40:
+                    if short and (short[0][0].chapter != here.chapter
+                                  or sum(word_count(t) for _, _, t in short) > 120):
+                        data.records.extend(flush_short())
+                    short.append((here, headword, own))
+                    continue
+                data.records.extend(flush_short())
+                body_text = f"{headword}: {own}" if headword else own
+                base = (f"scofield:{book.book_id}:{here.chapter}:{_span(here.verse, here.verse_end)}"
+                        f":{_slug(headword)}")
+                used[base] = used.get(base, 0) + 1
+                if used[base] > 1:  # the same headword twice on one verse
+                    base += f"-{used[base]}"
+                for n, part in enumerate(split_text(body_text), start=1):
+                    data.records.append(record(
+                        f"{base}#{n}",
+                        "section_panel", f"Scofield:{here.key()}", part,
+                        meta("c-i-scofield", book_id=book.book_id, chapter_num=here.chapter,
+                             verse_start=here.verse, verse_end=here.verse_end, panel_type="note"),
+                    ))
+            if short and short[-1][0].chapter != entry.chapter:
+                data.records.extend(flush_short())
+        if in_scope:
+            data.records.extend(flush_short())
+    return data
+
+
+def _span(start: int, end: int) -> str:
+    return str(start) if start == end else f"{start}-{end}"
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "note"
+
+
+def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[tuple[str, object]]:
+    """Scofield's own text (``("own", str)``) and, separately, quotation chunks of other writers
+    (``("quote", ChunkRecord)``, no scholar)."""
+    pos = 0
+    n = 0
+    own = []
+    for m in _QUOTE.finditer(text):
+        own.append(text[pos: m.start()])
+        pos = m.end()
+        n += 1
+        author = m.group(2).strip()
+        quote = " ".join(m.group(1).split())
+        place = ref(book, here.chapter, here.verse, here.verse_end) if where == "note" else book.name
+        yield "quote", record(
+            f"scofield:{book.book_id}:{here.chapter}:{here.verse}:{where}:quote#{n}", "section_panel",
+            f"Scofield:{here.key()}",
+            f"Quoted by C. I. Scofield (note on {place}), from {author}: “{quote}”",
+            meta(None, book_id=book.book_id, chapter_num=here.chapter if where == "note" else None,
+                 verse_start=here.verse if where == "note" else None,
+                 verse_end=here.verse_end if where == "note" else None, panel_type="quotation"),
+        )
+    own.append(text[pos:])
+    yield "own", "".join(own)
+
+
+def _intro_records(book: Book, parts: list[tuple[str, object]]) -> Iterator[ChunkRecord]:
+    own = "".join(p for kind, p in parts if kind == "own")  # type: ignore[misc]
+    for n, part in enumerate(split_text(own), start=1):
+        yield record(
+            f"scofield:{book.book_id}:intro#{n}", "chapter_panel", f"Scofield:{book.osis}", part,
+            meta("c-i-scofield", book_id=book.book_id, panel_type="book_intro"),
+        )
+    for kind, rec in parts:
+        if kind == "quote":
+            yield rec  # type: ignore[misc]
+
+
+def scofield_chunks(data: ScofieldData) -> Iterator[ChunkRecord]:
+    yield from data.records
+
+
+# ------------------------------------------------------------------------------------------------
+# Spurgeon's Treasury of David (Psalms)
+# ------------------------------------------------------------------------------------------------
+
+_TD_TITLE = re.compile(r"<title type=\"x-s\">([^<]*)</title>")
+_TD_VERSE = re.compile(
+    r"(?:^|\n)\s*(?:Verses?|Vers?\.?)\s+(\d+)(?:\s*(?:[-–]|,|to|and)\s*(\d+))?\s*(?:\.\s*|\s+)", re.I
+)
+# A paragraph that ends by naming another writer: "… —John Calvin."  "… —Alfred Edersheim."
+_ATTRIBUTED = re.compile(r"(?:—|--|–)\s*[A-Z][A-Za-z.'’ ,]{2,60}\.?\s*$")
+#: sections of the Treasury that are Spurgeon's own writing.
+_TD_OWN = ("OVERVIEW", "TITLE", "DIVISION", "EXPOSITION", "SUBJECT", "AUTHOR")
+
+
+def _own_paragraphs(text: str) -> str:
+    """Drop paragraphs that end with an attribution to another writer."""
+    return "\n\n".join(
+        p for p in text.split("\n\n") if p.strip() and not _ATTRIBUTED.search(p.strip())
+    )
+
+
+def tdavid_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
+    if "Ps" not in scope.osis:
+        return
+    module = library.verse_module("tdavid")
+    v11n = module.v11n
+    book = BY_OSIS["Ps"]
+    for entry in module.entries("Ps"):
+        if entry.chapter == 0 or entry.verse == 0:
+            continue
+        psalm = entry.chapter
+        last = v11n.verse_count("Ps", psalm)
+        parts = _TD_TITLE.split(entry.raw)
+        # parts: [before, title1, body1, title2, body2, ...]
+        counters: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        for i in range(1, len(parts), 2):
+            title = " ".join(parts[i].split()).rstrip(".").upper()
+            section = next((s for s in _TD_OWN if s in title), None)
+            if title.startswith("PSALM") and not section:
+                section = "OVERVIEW"  # Ps 119 opens with "Psalms 119"
+            if section is None:
+                continue  # quaint sayings, hints to preachers, works upon the psalm, …
+            text = _own_paragraphs(to_text(parts[i + 1]))
+            if not text.strip():
+                continue
+            if section != "EXPOSITION":
+                panel = {"DIVISION": "outline", "TITLE": "title"}.get(section, "intro")
+                n0 = counters.get(panel, 0)
+                for n, part in enumerate(split_text(text), start=n0 + 1):
+                    counters[panel] = n
+                    yield record(
+                        f"tdavid:psalms:{psalm}:{panel}#{n}", "chapter_panel",
+                        f"TDavid:Ps.{psalm}", part,
+                        meta("charles-spurgeon", book_id=book.book_id, chapter_num=psalm,
+                             verse_start=1, verse_end=last, panel_type=panel),
+                    )
+                continue
+            yield from _td_exposition(text, psalm, last, book, seen)
+
+
+def _td_exposition(text: str, psalm: int, last: int, book: Book,
+                   seen: dict[str, int]) -> Iterator[ChunkRecord]:
+    marks = list(_TD_VERSE.finditer(text))
+    sections: list[tuple[int, int, str]] = []
+    if not marks or marks[0].start() > 0 and text[: marks[0].start()].strip():
+        head = text[: marks[0].start()] if marks else text
+        if head.strip():
+            sections.append((1, last, head))
+    for i, m in enumerate(marks):
+        start = int(m.group(1))
+        end = int(m.group(2) or start)
+        body = text[m.end(): marks[i + 1].start() if i + 1 < len(marks) else len(text)]
+        start = max(1, min(start, last))
+        end = max(start, min(end, last))
+        sections.append((start, end, body))
+    for start, end, body in sections:
+        if not body.strip():
+            continue
+        base = f"tdavid:psalms:{psalm}:{_span(start, end)}"
+        for part in split_text(body):
+            seen[base] = seen.get(base, 0) + 1
+            yield record(
+                f"{base}#{seen[base]}", "section_panel", f"TDavid:Ps.{psalm}.{_span(start, end)}", part,
+                meta("charles-spurgeon", book_id=book.book_id, chapter_num=psalm,
+                     verse_start=start, verse_end=end, panel_type="note"),
+            )
