@@ -117,7 +117,8 @@ def create_app(backend: EmbeddingBackend, *, token: str | None = None,
             response = await _embed(request)
         except ProxyError as exc:
             response = error_response(exc.status, exc.code, exc.message, exc.headers)
-        except BackendError as exc:
+        except BackendError as exc:  # its message is safe to show: no input, key or internals
+            log.warning("embedding failed: %s: %s", exc.code, exc.message)
             headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
             response = error_response(exc.status, exc.code, exc.message, headers)
         except ClientDisconnect:

