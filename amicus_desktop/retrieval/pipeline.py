@@ -49,6 +49,12 @@ def validate_query(query: str) -> str:
             ErrorCode.QUERY_INVALID,
             f"The question is {len(query):,} characters long; the limit is {MAX_QUERY_CHARS:,}. Shorten it.",
         )
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: not text any proxy can embed
+        raise AmicusError(
+            ErrorCode.QUERY_INVALID, "The question holds characters that are not valid text. Retype it."
+        ) from None
     return query.strip()
 
 

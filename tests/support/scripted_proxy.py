@@ -8,6 +8,7 @@ the test (ties, boosts). Each behaviour is a function of the request, set by the
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
@@ -46,6 +47,7 @@ class ScriptedProxy:
         self.health_requests = 0
         self.last_headers: dict[str, str] = {}
         self._release = threading.Event()
+        self._connections: set = set()
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -53,6 +55,14 @@ class ScriptedProxy:
 
             def log_message(self, *args: object) -> None:  # keep test output quiet
                 pass
+
+            def setup(self) -> None:
+                super().setup()
+                proxy._connections.add(self.connection)
+
+            def finish(self) -> None:
+                proxy._connections.discard(self.connection)
+                super().finish()
 
             def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
                 self.send_response(status)
@@ -125,9 +135,13 @@ class ScriptedProxy:
         return self
 
     def stop(self) -> None:
+        """Stop like a process that exits: the listener and every open connection close."""
         self._release.set()
         self._server.shutdown()
         self._server.server_close()
+        for conn in list(self._connections):
+            with contextlib.suppress(OSError):
+                conn.shutdown(2)
 
     def __enter__(self) -> ScriptedProxy:
         return self.start()
@@ -150,3 +164,56 @@ def after_delay(seconds: float, reply: Reply) -> Callable[[dict[str, Any]], Repl
         return reply
 
     return behaviour
+
+
+def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] | None:
+    """``ok``, ``hang``, ``close``, ``status:503``, ``delay:5``, ``malformed``, ``nan`` or ``big:50``
+    (a body of that many MB). Health answers normally in every mode but ``hang`` and ``close``."""
+    name, _, arg = mode.partition(":")
+    def embed_only(action: Callable[[], Reply | str]) -> Callable[[dict[str, Any]], Reply | str | None]:
+        return lambda body: None if body.get("health") else action()
+    if name == "ok":
+        return None
+    if name in ("hang", "close"):
+        return lambda body: name
+    if name == "status":
+        code = int(arg)
+        return embed_only(lambda: reply_json(code, {"error": {"code": "SCRIPTED", "message": f"scripted {code}"}},
+                                             {"Retry-After": "1"} if code == 429 else None))
+    if name == "delay":
+        return lambda body: (time.sleep(float(arg)), None)[1]
+    if name == "malformed":
+        return embed_only(lambda: reply_raw(200, b'{"model": "m", "data": [{"index": 0, "embedding": [0.1, '))
+    if name == "nan":
+        return embed_only(lambda: reply_raw(200, b'{"model": "m", "dims": 2, "data": [{"index": 0, "embedding": [NaN, 1.0]}]}'))
+    if name == "big":
+        size = int(float(arg) * 1024 * 1024)
+        return embed_only(lambda: reply_raw(200, b'{"model": "m", "data": [{"index": 0, "embedding": [' + b"0.1," * (size // 4) + b"0.1]}]}"))
+    raise ValueError(f"unknown mode {mode!r}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run as a process (``python -m tests.support.scripted_proxy --port P --mode hang``) so a test
+    can kill it for real, mid-request."""
+    import argparse
+    import signal
+    import sys
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--dims", type=int, default=8)
+    p.add_argument("--model", default="test-model")
+    p.add_argument("--mode", default="ok")
+    args = p.parse_args(argv)
+    proxy = ScriptedProxy(dims=args.dims, model=args.model, port=args.port)
+    proxy.behaviour = _behaviour_for(args.mode)
+    print(f"listening on {proxy.url}", flush=True)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        proxy._server.serve_forever()
+    finally:
+        proxy._release.set()
+
+
+if __name__ == "__main__":
+    main()
