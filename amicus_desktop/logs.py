@@ -1,0 +1,133 @@
+"""Logging setup: named loggers per area, a rotating file under ``paths.log_dir()``. No Qt.
+
+Loggers are ``amicus.<area>`` (``amicus.ui``, ``amicus.qt``, ``amicus.retrieval``, ``amicus.embed``,
+``amicus.store``, ``amicus.connectivity``, ``amicus.settings``, …); :func:`setup_logging` attaches
+handlers to the ``amicus`` parent only, so libraries and tests keep their own configuration.
+
+What is never logged: query text, tokens, API keys. Call sites log lengths and codes, not text; as a
+second line of defence :class:`RedactFilter` drops ``extra`` fields with sensitive names and masks
+bearer tokens and ``key=…``-shaped secrets in messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import logging.handlers
+import re
+import sys
+from pathlib import Path
+
+from . import paths
+
+LOG_FILE = "amicus-desktop.log"
+MAX_BYTES = 1_000_000
+BACKUPS = 3
+
+#: ``extra`` keys that are never written, whatever their value.
+SENSITIVE_KEYS = frozenset({"query", "text", "token", "api_key", "key", "authorization", "password", "secret"})
+
+_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
+
+_SECRETS = (
+    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]+"), r"\1 ***"),
+    (re.compile(r"(?i)\b(token|api[_-]?key|password|secret)(\s*[=:]\s*)[^\s&,;'\"]+"), r"\1\2***"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"), "sk-***"),
+)
+
+
+def redact(text: str) -> str:
+    """``text`` with bearer tokens and ``token=…``-style secrets masked."""
+    for pattern, repl in _SECRETS:
+        text = pattern.sub(repl, text)
+    return text
+
+
+class RedactFilter(logging.Filter):
+    """Masks secrets in the message and removes sensitive ``extra`` fields from the record."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        for key in list(vars(record)):
+            if key.lower() in SENSITIVE_KEYS and key not in _STANDARD_ATTRS:
+                delattr(record, key)
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if record.args:
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in _as_tuple(record.args))
+        return True
+
+
+def _as_tuple(args: object) -> tuple[object, ...]:
+    return args if isinstance(args, tuple) else (args,)
+
+
+class ExtraFormatter(logging.Formatter):
+    """``time level logger: message key=value …`` — the ``extra`` fields are the useful part."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        base = super().format(record)
+        extras = {k: v for k, v in vars(record).items() if k not in _STANDARD_ATTRS and not k.startswith("_")}
+        if extras:
+            base += " " + " ".join(f"{k}={v}" for k, v in sorted(extras.items()))
+        return redact(base)
+
+
+_installed: list[logging.Handler] = []
+
+
+def setup_logging(
+    level: int = logging.INFO, *, log_dir: Path | None = None, stderr_level: int | None = logging.WARNING
+) -> Path | None:
+    """Attach a rotating file handler (and a stderr handler) to the ``amicus`` logger.
+
+    Returns the log file path, or ``None`` when the log directory cannot be written (the app then
+    logs to stderr only and keeps running). Calling it again replaces the handlers it added.
+    """
+    root = logging.getLogger("amicus")
+    for handler in _installed:
+        root.removeHandler(handler)
+        with contextlib.suppress(Exception):
+            handler.close()
+    _installed.clear()
+    root.setLevel(level)
+    root.propagate = False
+    formatter = ExtraFormatter()
+    log_path: Path | None = None
+    directory = log_dir if log_dir is not None else paths.log_dir()
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        log_path = directory / LOG_FILE
+        file_handler = logging.handlers.RotatingFileHandler(
+            log_path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
+        )
+    except OSError:
+        log_path = None
+    else:
+        file_handler.setFormatter(formatter)
+        file_handler.addFilter(RedactFilter())
+        root.addHandler(file_handler)
+        _installed.append(file_handler)
+    if stderr_level is not None:
+        console = logging.StreamHandler(sys.stderr)
+        console.setLevel(stderr_level)
+        console.setFormatter(formatter)
+        console.addFilter(RedactFilter())
+        root.addHandler(console)
+        _installed.append(console)
+    if log_path is None:
+        root.warning("log directory %s is not writable; logging to stderr only", directory)
+    return log_path
+
+
+def shutdown_logging() -> None:
+    """Detach and close the handlers :func:`setup_logging` added."""
+    root = logging.getLogger("amicus")
+    for handler in _installed:
+        root.removeHandler(handler)
+        with contextlib.suppress(Exception):
+            handler.close()
+    _installed.clear()
+    root.propagate = True

@@ -1,0 +1,165 @@
+"""The ask box: the current context, the profile, the question and the busy state."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.types import MAX_QUERY_CHARS, Profile
+from .theme import scaled_font
+
+
+class AskBar(QFrame):
+    """Emits :attr:`askRequested` with the question text."""
+
+    askRequested = Signal(str)
+    profileClicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.context_label = QLabel("Context: none")
+        self.context_label.setAccessibleName("Current chapter context")
+        self.context_label.setToolTip("Results from this chapter get the chapter boost (×1.5)")
+        self.context_label.setFont(scaled_font(self.font(), 1.0, bold=True))
+        self.profile_button = QToolButton()
+        self.profile_button.setAutoRaise(True)
+        self.profile_button.setAccessibleName("Edit profile")
+        self.profile_button.setToolTip("Choose preferred scholars and traditions")
+        self.profile_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.status_label = QLabel()
+        self.status_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.status_label.setAccessibleName("Search status")
+
+        self.edit = QLineEdit()
+        self.edit.setPlaceholderText("Ask a question about the text…")
+        self.edit.setAccessibleName("Question")
+        self.edit.setClearButtonEnabled(True)
+        self.edit.setMaxLength(MAX_QUERY_CHARS + 1000)  # over-long input gets a message, not a silent cut
+        self.edit.setMinimumHeight(32)
+        self.button = QPushButton("Ask")
+        self.button.setDefault(True)
+        self.button.setAccessibleName("Ask")
+        self.button.setMinimumHeight(32)
+        self.button.setMinimumWidth(84)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setTextVisible(False)
+        self.busy.setFixedHeight(3)
+        self.busy.setAccessibleName("Searching")
+        self.busy.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.busy_spacer = QWidget()
+        self.busy_spacer.setFixedHeight(3)
+        self.busy.hide()
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setAccessibleName("Question problem")
+        self.error_label.hide()
+
+        top = QHBoxLayout()
+        top.setSpacing(10)
+        top.addWidget(self.context_label)
+        top.addWidget(_dot())
+        top.addWidget(self.profile_button)
+        top.addStretch(1)
+        top.addWidget(self.status_label)
+        row = QHBoxLayout()
+        row.setSpacing(8)
+        row.addWidget(self.edit, 1)
+        row.addWidget(self.button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 8)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addLayout(row)
+        layout.addWidget(self.busy)
+        layout.addWidget(self.busy_spacer)
+        layout.addWidget(self.error_label)
+
+        self.button.clicked.connect(self._ask)
+        self.edit.returnPressed.connect(self._ask)
+        self.edit.textChanged.connect(self._text_changed)
+        self.profile_button.clicked.connect(self.profileClicked)
+        self._enabled = True
+        self._update_button()
+
+    # -- state -----------------------------------------------------------------------------
+    def set_context(self, label: str) -> None:
+        self.context_label.setText(f"Context: {label}" if label else "Context: no chapter")
+
+    def set_profile(self, profile: Profile) -> None:
+        parts = []
+        if profile.preferred_scholars:
+            parts.append(_plural(len(profile.preferred_scholars), "scholar"))
+        if profile.preferred_traditions:
+            parts.append(_plural(len(profile.preferred_traditions), "tradition"))
+        self.profile_button.setText("Profile: " + (", ".join(parts) if parts else "no preferences"))
+        names = sorted(profile.preferred_scholars) + sorted(profile.preferred_traditions)
+        self.profile_button.setToolTip(
+            ("Preferred: " + ", ".join(names) if names else "No preferred scholars or traditions")
+            + "\nClick to edit (Ctrl+Shift+P)"
+        )
+
+    def set_available(self, available: bool, reason: str = "") -> None:
+        """Enable or disable asking; ``reason`` replaces the placeholder while disabled."""
+        self._enabled = available
+        self.edit.setEnabled(available)
+        self.edit.setPlaceholderText("Ask a question about the text…" if available else reason)
+        self._update_button()
+
+    def set_busy(self, busy: bool, text: str = "Searching…") -> None:
+        self.busy.setVisible(busy)
+        self.busy_spacer.setVisible(not busy)
+        if busy:
+            self.status_label.setText(text)
+        elif self.status_label.text() == text:
+            self.status_label.setText("")
+
+    def set_status(self, text: str) -> None:
+        self.status_label.setText(text)
+
+    def show_error(self, message: str) -> None:
+        self.error_label.setText(message)
+        self.error_label.setForegroundRole(QPalette.ColorRole.BrightText)
+        self.error_label.show()
+
+    def clear_error(self) -> None:
+        self.error_label.hide()
+
+    def focus(self) -> None:
+        self.edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.edit.selectAll()
+
+    # -- internals -------------------------------------------------------------------------
+    def _ask(self) -> None:
+        if not self._enabled:
+            return
+        self.askRequested.emit(self.edit.text())
+
+    def _text_changed(self, _text: str) -> None:
+        self.clear_error()
+        self._update_button()
+
+    def _update_button(self) -> None:
+        self.button.setEnabled(self._enabled and bool(self.edit.text().strip()))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _dot() -> QLabel:
+    dot = QLabel("·")
+    dot.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+    return dot

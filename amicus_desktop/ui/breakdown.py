@@ -1,0 +1,153 @@
+"""The score breakdown of one chunk: a small waterfall chart and the same steps in words."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+
+from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from . import describe
+from .theme import accent, blend, muted_text, scaled_font
+
+
+class BreakdownChart(QWidget):
+    """distance → similarity → × chapter → × scholar → × tradition → final, one bar per step.
+
+    A boost's gain is drawn hatched on top of the running bar, and every row carries its label and
+    value as text, so the chart reads without colour.
+    """
+
+    ROW = 22
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._steps: list[describe.Step] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName("Score breakdown chart")
+        self.setMinimumHeight(self.ROW * 6 + 8)
+
+    def set_steps(self, steps: list[describe.Step]) -> None:
+        self._steps = steps
+        self.setAccessibleDescription(" ".join(s.words for s in steps))
+        self.updateGeometry()
+        self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(320, self.ROW * max(len(self._steps), 6) + 8)
+
+    def paintEvent(self, _event: object) -> None:  # noqa: N802
+        if not self._steps:
+            return
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        fm = QFontMetrics(self.font())
+        label_w = max(fm.horizontalAdvance(s.label) for s in self._steps) + 12
+        value_w = fm.horizontalAdvance("0.0000") + 10
+        left = label_w
+        width = max(40, self.width() - left - value_w - 4)
+        scale_max = max(1.0, *(s.value for s in self._steps)) * 1.02
+        text = pal.color(QPalette.ColorRole.WindowText)
+        muted = muted_text(pal)
+        window = pal.color(QPalette.ColorRole.Window)
+        bar = blend(window, pal.color(QPalette.ColorRole.Highlight), 0.55)
+        gain = accent(pal, "ok")
+        loss = accent(pal, "warning")
+        track = blend(window, text, 0.07)
+        prev = 0.0
+        y = 4
+        for step in self._steps:
+            row = QRectF(left, y + 4, width, self.ROW - 8)
+            painter.setPen(muted if step.label == "distance" else text)
+            bold = step.label in ("similarity", "final")
+            painter.setFont(scaled_font(self.font(), 1.0, bold=bold))
+            painter.drawText(QRectF(0, y, label_w - 8, self.ROW), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), step.label)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(track)
+            painter.drawRoundedRect(row, 2, 2)
+            if step.label == "distance":
+                painter.setBrush(blend(window, text, 0.22))
+                painter.drawRoundedRect(QRectF(row.left(), row.top(), row.width() * min(step.value, scale_max) / scale_max, row.height()), 2, 2)
+            else:
+                base = min(prev, step.value) if step.factor is not None else step.value
+                painter.setBrush(bar)
+                painter.drawRoundedRect(QRectF(row.left(), row.top(), row.width() * base / scale_max, row.height()), 2, 2)
+                if step.factor is not None and step.factor != 1.0:
+                    lo, hi = sorted((prev, step.value))
+                    seg = QRectF(row.left() + row.width() * lo / scale_max, row.top(), row.width() * (hi - lo) / scale_max, row.height())
+                    color = gain if step.factor > 1.0 else loss
+                    painter.setBrush(blend(window, color, 0.45))
+                    painter.drawRect(seg)
+                    painter.setBrush(Qt.BrushStyle.BDiagPattern)
+                    painter.setPen(QPen(color, 1))
+                    painter.drawRect(seg)
+                    painter.setPen(Qt.PenStyle.NoPen)
+                prev = step.value
+            painter.setPen(text)
+            painter.drawText(QRectF(left + width + 6, y, value_w, self.ROW), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), f"{step.value:.4f}")
+            y += self.ROW
+        painter.end()
+
+
+class BreakdownPanel(QFrame):
+    """Header, chart and words for the selected result (or rejected candidate)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.title = QLabel("Why this rank")
+        self.title.setFont(scaled_font(self.font(), 1.0, bold=True))
+        self.subtitle = QLabel("Select a result to see how its score was made.")
+        self.subtitle.setWordWrap(True)
+        self.subtitle.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.chart = BreakdownChart()
+        self.words = QLabel()
+        self.words.setWordWrap(True)
+        self.words.setTextFormat(Qt.TextFormat.PlainText)
+        self.words.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.words.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.words.setAccessibleName("Score breakdown in words")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 10, 12, 10)
+        layout.setSpacing(6)
+        layout.addWidget(self.title)
+        layout.addWidget(self.subtitle)
+        layout.addWidget(self.chart)
+        layout.addWidget(self.words, 1)
+        self.clear()
+
+    def clear(self, message: str = "Select a result to see how its score was made.") -> None:
+        self.subtitle.setText(message)
+        self.chart.set_steps([])
+        self.chart.hide()
+        self.words.clear()
+
+    def show_chunk(
+        self,
+        item: RetrievedChunk | RejectedChunk,
+        ctx: RetrievalContext | None,
+        book_name: describe.BookName | None,
+        *,
+        total: int = 0,
+        reason: str | None = None,
+    ) -> None:
+        breakdown = item.breakdown
+        ref = describe.reference(item.candidate, book_name) or item.candidate.chunk_id
+        if isinstance(item, RetrievedChunk):
+            self.subtitle.setText(f"#{item.rank} of {total} · {ref}")
+        else:
+            self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
+        if breakdown is None:  # below threshold: never scored
+            self.chart.hide()
+            self.words.setText(
+                f"Similarity {item.similarity:.4f} was below the minimum, so no boost was applied "
+                "and it was dropped before ranking."
+            )
+            return
+        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name)
+        self.chart.set_steps(steps)
+        self.chart.show()
+        lines = [s.words for s in steps[1:]]
+        if isinstance(item, RejectedChunk) and reason:
+            lines.append(f"Not shown: {reason}.")
+        self.words.setText("\n".join(lines))

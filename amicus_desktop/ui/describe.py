@@ -1,0 +1,214 @@
+"""Words for what the engine computed: boosts, breakdowns, rejections, rank moves. No Qt.
+
+The UI never recomputes a score; these functions only put the engine's numbers into sentences, so
+every boost and every rejection is written out, never conveyed by colour alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..core.types import (
+    Candidate,
+    ChapterRef,
+    RejectedChunk,
+    RejectReason,
+    RetrievalContext,
+    RetrievedChunk,
+    ScoreBreakdown,
+)
+
+SOURCE_LABELS = {
+    "section_panel": "Section note",
+    "chapter_panel": "Chapter note",
+    "word_study": "Word study",
+    "lexicon_entry": "Lexicon entry",
+    "debate_topic": "Debate topic",
+    "cross_ref_thread_note": "Cross-reference",
+    "journey_stop": "Journey stop",
+    "meta_faq": "FAQ",
+}
+
+BookName = Callable[[str], str]
+
+
+def source_label(source_type: str) -> str:
+    return SOURCE_LABELS.get(source_type, source_type.replace("_", " ").capitalize())
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def fmt_boost(value: float) -> str:
+    return f"×{value:g}"
+
+
+def boost_labels(b: ScoreBreakdown) -> list[str]:
+    """The boosts applied, written out: ``["×1.5 chapter", "×1.1 scholar"]`` (empty if none)."""
+    out = []
+    for value, name in ((b.chapter_boost, "chapter"), (b.scholar_boost, "scholar"), (b.tradition_boost, "tradition")):
+        if value != 1.0:
+            out.append(f"{fmt_boost(value)} {name}")
+    return out
+
+
+def boosts_text(b: ScoreBreakdown | None) -> str:
+    if b is None:
+        return "not scored"
+    labels = boost_labels(b)
+    return ", ".join(labels) if labels else "none"
+
+
+def reference(candidate: Candidate, book_name: BookName | None = None) -> str:
+    meta = candidate.metadata
+    if not meta.book_id:
+        return ""
+    return meta.reference(book_name(meta.book_id) if book_name else None)
+
+
+def move_text(rank: int, previous: Mapping[str, int] | None, chunk_id: str) -> tuple[str, str, int]:
+    """(short text, sentence, sort value) for how a result's rank moved in the last re-rank."""
+    if previous is None:
+        return "", "", 0
+    before = previous.get(chunk_id)
+    if before is None:
+        return "new", "New in the top results", 1000
+    delta = before - rank
+    if delta > 0:
+        return f"▲ {delta}", f"Up {delta} (was #{before})", delta
+    if delta < 0:
+        return f"▼ {-delta}", f"Down {-delta} (was #{before})", delta
+    return "=", f"Unchanged (#{before})", 0
+
+
+def cause_text(cause: str) -> str:
+    return {
+        "chapter": "the chapter changed",
+        "profile": "the profile changed",
+        "settings": "the settings changed",
+    }.get(cause, "")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a breakdown: a label, the multiplier (``None`` for non-multiplying steps),
+    the running value after it, and a sentence."""
+
+    label: str
+    factor: float | None
+    value: float
+    words: str
+
+
+def breakdown_steps(
+    b: ScoreBreakdown,
+    candidate: Candidate,
+    ctx: RetrievalContext | None,
+    book_name: BookName | None = None,
+) -> list[Step]:
+    """distance → similarity → each multiplier → final, with a reason per step."""
+    meta = candidate.metadata
+    chapter = ctx.chapter if ctx else None
+    profile = ctx.profile if ctx else None
+    steps = [
+        Step("distance", None, b.distance, f"Cosine distance to the question: {b.distance:.4f}."),
+        Step("similarity", None, b.similarity, f"Similarity = 1 − {b.distance:.4f} = {b.similarity:.4f}."),
+    ]
+    value = b.similarity
+    # chapter
+    value *= b.chapter_boost
+    chunk_ch = _chapter_name(meta.book_id, meta.chapter_num, book_name)
+    current = _ref_name(chapter, book_name)
+    if b.chapter_boost != 1.0:
+        why = f"it is about {chunk_ch}, the chapter you are reading"
+    elif chapter is None:
+        why = "no chapter is open, so nothing gets the chapter boost"
+    elif not chunk_ch:
+        why = "it is not tied to a chapter"
+    else:
+        why = f"it is about {chunk_ch}, not {current}"
+    steps.append(Step(f"{fmt_boost(b.chapter_boost)} chapter", b.chapter_boost, value,
+                      f"{fmt_boost(b.chapter_boost)} chapter: {why} → {value:.4f}."))
+    # scholar
+    value *= b.scholar_boost
+    if b.scholar_boost != 1.0:
+        why = f"{meta.scholar_id} is one of your preferred scholars"
+    elif meta.scholar_id is None:
+        why = "no scholar is named for it"
+    elif profile is not None and not profile.preferred_scholars:
+        why = "your profile prefers no scholar"
+    else:
+        why = f"{meta.scholar_id} is not among your preferred scholars"
+    steps.append(Step(f"{fmt_boost(b.scholar_boost)} scholar", b.scholar_boost, value,
+                      f"{fmt_boost(b.scholar_boost)} scholar: {why} → {value:.4f}."))
+    # tradition
+    value *= b.tradition_boost
+    if b.tradition_boost != 1.0:
+        why = f"{meta.tradition} is one of your preferred traditions"
+    elif meta.tradition is None:
+        why = "no tradition is named for it"
+    elif profile is not None and not profile.preferred_traditions:
+        why = "your profile prefers no tradition"
+    else:
+        why = f"{meta.tradition} is not among your preferred traditions"
+    steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
+                      f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
+    return steps
+
+
+def reject_reason(
+    rej: RejectedChunk,
+    ctx: RetrievalContext | None,
+    cutoff_position: int | None = None,
+) -> str:
+    """Why a candidate is not shown: "3rd chunk by matthew-henry: scholar cap"."""
+    if rej.reason is RejectReason.SCHOLAR_CAP:
+        nth = ordinal(rej.nth_by_scholar) if rej.nth_by_scholar else "another"
+        cap = ctx.weights.per_scholar_cap if ctx else 2
+        return f"{nth} chunk by {rej.candidate.metadata.scholar_id}: scholar cap (at most {cap} per scholar)"
+    if rej.reason is RejectReason.BELOW_CUTOFF:
+        k = ctx.k if ctx else 10
+        where = f"{ordinal(cutoff_position)} after the cap" if cutoff_position else "past the cut-off"
+        return f"{where}: below the top-{k} cut-off"
+    if rej.reason is RejectReason.BELOW_THRESHOLD:
+        floor = f"{ctx.min_similarity:.2f}" if ctx and ctx.min_similarity is not None else "the minimum"
+        return f"similarity {rej.similarity:.4f} is below {floor}: below threshold"
+    return str(rej.reason)
+
+
+def reject_short(rej: RejectedChunk) -> str:
+    return {
+        RejectReason.SCHOLAR_CAP: "scholar cap",
+        RejectReason.BELOW_CUTOFF: "below cut-off",
+        RejectReason.BELOW_THRESHOLD: "below threshold",
+    }.get(rej.reason, str(rej.reason))
+
+
+def cutoff_positions(rejected: tuple[RejectedChunk, ...] | list[RejectedChunk], k: int) -> dict[str, int]:
+    """For ``below_cutoff`` rejections: their position among the survivors of the cap (k+1, k+2, …)."""
+    out: dict[str, int] = {}
+    n = k
+    for rej in rejected:
+        if rej.reason is RejectReason.BELOW_CUTOFF:
+            n += 1
+            out[rej.chunk_id] = n
+    return out
+
+
+def result_sentence(r: RetrievedChunk, total: int) -> str:
+    return f"Rank {r.rank} of {total}."
+
+
+def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
+    if not book_id or chapter is None:
+        return ""
+    name = book_name(book_id) if book_name else book_id.replace("-", " ").title()
+    return f"{name} {chapter}"
+
+
+def _ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
+    return _chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""

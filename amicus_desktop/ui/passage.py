@@ -1,0 +1,130 @@
+"""The selected chunk's full text, with its verse range as a link that opens it in the reader."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QUrl, Signal
+from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
+
+from ..core.types import Candidate
+from . import describe
+from .theme import muted_text, serif_font
+
+SCHEME = "amicus"
+
+
+def passage_url(c: Candidate) -> QUrl | None:
+    m = c.metadata
+    if not m.book_id or m.chapter_num is None:
+        return None
+    url = QUrl()
+    url.setScheme(SCHEME)
+    url.setHost("passage")
+    path = f"/{m.book_id}/{m.chapter_num}"
+    if m.verse_start is not None:
+        path += f"/{m.verse_start}/{m.verse_end if m.verse_end is not None else m.verse_start}"
+    url.setPath(path)
+    return url
+
+
+def parse_passage_url(url: QUrl) -> tuple[str, int, int | None, int | None] | None:
+    if url.scheme() != SCHEME or url.host() != "passage":
+        return None
+    parts = [p for p in url.path().split("/") if p]
+    try:
+        book, chapter = parts[0], int(parts[1])
+        start = int(parts[2]) if len(parts) > 2 else None
+        end = int(parts[3]) if len(parts) > 3 else start
+    except (IndexError, ValueError):
+        return None
+    return book, chapter, start, end
+
+
+class PassagePanel(QWidget):
+    """Shows one chunk; emits :attr:`passageRequested` (book, chapter, start, end) on its link."""
+
+    passageRequested = Signal(str, int, int, int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.view = QTextBrowser()
+        self.view.setOpenLinks(False)
+        self.view.setOpenExternalLinks(False)
+        self.view.setAccessibleName("Selected passage")
+        self.view.setFrameShape(QTextBrowser.Shape.NoFrame)
+        self.view.document().setDocumentMargin(12)
+        self.view.setFont(serif_font(max(11.0, self.font().pointSizeF() * 1.12)))
+        self.view.anchorClicked.connect(self._clicked)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+        self._candidate: Candidate | None = None
+        self._book_name: describe.BookName | None = None
+        self._note = ""
+        self.clear()
+
+    def clear(self, message: str = "The selected result's full text appears here.") -> None:
+        self._candidate = None
+        muted = muted_text(self.palette()).name()
+        self.view.setHtml(f"<p style='color:{muted}; font-style:italic'>{html.escape(message)}</p>")
+
+    def show_candidate(self, c: Candidate, book_name: describe.BookName | None, note: str = "") -> None:
+        self._candidate = c
+        self._book_name = book_name
+        self._note = note
+        self._render()
+
+    @property
+    def link(self) -> QUrl | None:
+        return passage_url(self._candidate) if self._candidate else None
+
+    def _render(self) -> None:
+        c = self._candidate
+        if c is None:
+            return
+        pal = self.palette()
+        muted = muted_text(pal).name()
+        ref = describe.reference(c, self._book_name)
+        url = passage_url(c)
+        if ref and url is not None:
+            head = f"<a href='{url.toString()}' style='text-decoration:none; font-weight:600'>{html.escape(ref)}</a>"
+            head += f" <span style='color:{muted}'>— open in reader</span>"
+        elif ref:
+            head = f"<b>{html.escape(ref)}</b>"
+        else:
+            head = "<b>Not tied to a passage</b>"
+        m = c.metadata
+        facts = [describe.source_label(c.source_type)]
+        if m.scholar_id:
+            facts.append(m.scholar_id)
+        if m.tradition:
+            facts.append(m.tradition)
+        facts.append(c.chunk_id)
+        body = "".join(f"<p style='line-height:145%'>{html.escape(p)}</p>" for p in c.text.split("\n\n") if p.strip())
+        note = f"<p style='color:{muted}'><i>{html.escape(self._note)}</i></p>" if self._note else ""
+        self.view.setHtml(
+            f"<p style='margin-bottom:2px'>{head}</p>"
+            f"<p style='color:{muted}; margin-top:0; font-size:small'>{html.escape(' · '.join(facts))}</p>"
+            f"{note}{body}"
+        )
+
+    def _clicked(self, url: QUrl) -> None:
+        parsed = parse_passage_url(url)
+        if parsed is not None:
+            book, chapter, start, end = parsed
+            self.passageRequested.emit(book, chapter, start or 0, end or 0)
+
+    def open_link(self) -> bool:
+        """Activate the verse link (keyboard path); ``False`` when the chunk has none."""
+        url = self.link
+        if url is None:
+            return False
+        self._clicked(url)
+        return True
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._render()
+        super().changeEvent(event)
+

@@ -1,0 +1,214 @@
+"""The reading pane: book and chapter navigation and the chapter's text in a serif face."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QSizePolicy,
+    QSpinBox,
+    QStyle,
+    QTextBrowser,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.types import ChapterRef
+from ..store.scripture import BookRow
+from .theme import blend, muted_text, serif_font
+
+
+class ReaderPane(QWidget):
+    """Shows one chapter. Emits :attr:`chapterRequested` when the user navigates."""
+
+    chapterRequested = Signal(object)  # ChapterRef
+    stepRequested = Signal(int)  # -1 previous, +1 next
+    referenceEntered = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._books: list[BookRow] = []
+        self._ref: ChapterRef | None = None
+        self._title = ""
+        self._verses: list[tuple[int, str]] = []
+        self._highlight: tuple[int, int] | None = None
+        self._note = ""
+        self._rendered: tuple[ChapterRef | None, int] | None = None
+
+        self.book_combo = QComboBox()
+        self.book_combo.setAccessibleName("Book")
+        self.book_combo.setToolTip("Book")
+        self.book_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.book_combo.setMinimumContentsLength(12)
+        self.chapter_spin = QSpinBox()
+        self.chapter_spin.setAccessibleName("Chapter")
+        self.chapter_spin.setToolTip("Chapter")
+        self.chapter_spin.setMinimum(1)
+        self.chapter_spin.setKeyboardTracking(False)
+        self.prev_button = QToolButton()
+        self.prev_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
+        self.prev_button.setAccessibleName("Previous chapter")
+        self.prev_button.setToolTip("Previous chapter")
+        self.prev_button.setAutoRaise(True)
+        self.next_button = QToolButton()
+        self.next_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowForward))
+        self.next_button.setAccessibleName("Next chapter")
+        self.next_button.setToolTip("Next chapter")
+        self.next_button.setAutoRaise(True)
+        self.goto_edit = QLineEdit()
+        self.goto_edit.setPlaceholderText("Go to… (Rom 9, John 3:16)")
+        self.goto_edit.setAccessibleName("Go to reference")
+        self.goto_edit.setClearButtonEnabled(True)
+        self.goto_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.goto_error = QLabel()
+        self.goto_error.setWordWrap(True)
+        self.goto_error.hide()
+
+        nav = QHBoxLayout()
+        nav.setSpacing(6)
+        nav.addWidget(self.prev_button)
+        nav.addWidget(self.book_combo)
+        nav.addWidget(self.chapter_spin)
+        nav.addWidget(self.next_button)
+        nav.addSpacing(8)
+        nav.addWidget(self.goto_edit, 1)
+
+        self.text = QTextBrowser()
+        self.text.setOpenLinks(False)
+        self.text.setFrameShape(QTextBrowser.Shape.NoFrame)
+        self.text.setAccessibleName("Chapter text")
+        self.text.document().setDocumentMargin(18)
+        self.text.setFont(serif_font(max(12.0, self.font().pointSizeF() * 1.25)))
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 10, 6, 6)
+        layout.setSpacing(8)
+        layout.addLayout(nav)
+        layout.addWidget(self.goto_error)
+        layout.addWidget(self.text, 1)
+
+        self.book_combo.activated.connect(self._book_chosen)
+        self.chapter_spin.valueChanged.connect(self._chapter_chosen)
+        self.prev_button.clicked.connect(lambda: self.stepRequested.emit(-1))
+        self.next_button.clicked.connect(lambda: self.stepRequested.emit(1))
+        self.goto_edit.returnPressed.connect(self._goto)
+        self.goto_edit.textEdited.connect(lambda _t: self.goto_error.hide())
+
+    # -- inputs ----------------------------------------------------------------------------
+    def set_books(self, books: list[BookRow]) -> None:
+        self._books = list(books)
+        self.book_combo.blockSignals(True)
+        self.book_combo.clear()
+        for b in self._books:
+            self.book_combo.addItem(b.name, b.book_id)
+        self.book_combo.blockSignals(False)
+        self._sync_nav()
+
+    def set_chapter(self, ref: ChapterRef | None, title: str) -> None:
+        """The current chapter changed: update navigation; text follows in :meth:`show_text`."""
+        if ref != self._ref:
+            self._highlight = None
+        self._ref = ref
+        self._title = title
+        self._sync_nav()
+
+    def show_text(self, ref: ChapterRef, title: str, verses: list[tuple[int, str]], note: str = "") -> None:
+        self._ref = ref
+        self._title = title
+        self._verses = verses
+        self._note = note
+        self._sync_nav()
+        self._render()
+
+    def show_message(self, title: str, message: str) -> None:
+        self._verses = []
+        self._title = title
+        self._note = message
+        self._render()
+
+    def highlight(self, start: int | None, end: int | None = None) -> None:
+        """Mark verses ``start..end`` and scroll to them (``None`` clears)."""
+        self._highlight = (start, end or start) if start else None
+        self._render()
+        if start:
+            self.text.scrollToAnchor(f"v{start}")
+
+    def focus_goto(self) -> None:
+        self.goto_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.goto_edit.selectAll()
+
+    def show_goto_error(self, message: str) -> None:
+        self.goto_error.setText(message)
+        self.goto_error.setForegroundRole(QPalette.ColorRole.BrightText)
+        self.goto_error.show()
+
+    # -- internals -------------------------------------------------------------------------
+    def _sync_nav(self) -> None:
+        ref = self._ref
+        self.book_combo.blockSignals(True)
+        self.chapter_spin.blockSignals(True)
+        if ref is not None:
+            i = self.book_combo.findData(ref.book_id)
+            if i >= 0:
+                self.book_combo.setCurrentIndex(i)
+            book = next((b for b in self._books if b.book_id == ref.book_id), None)
+            self.chapter_spin.setMaximum(max(1, book.chapters if book else 999))
+            self.chapter_spin.setValue(ref.chapter)
+            ids = [b.book_id for b in self._books]
+            first = bool(ids) and ref.book_id == ids[0] and ref.chapter <= 1
+            last = bool(ids) and ref.book_id == ids[-1] and book is not None and ref.chapter >= book.chapters
+            self.prev_button.setEnabled(not first)
+            self.next_button.setEnabled(not last)
+        self.book_combo.blockSignals(False)
+        self.chapter_spin.blockSignals(False)
+
+    def _book_chosen(self, index: int) -> None:
+        book_id = self.book_combo.itemData(index)
+        if book_id and (self._ref is None or book_id != self._ref.book_id):
+            self.chapterRequested.emit(ChapterRef(book_id, 1))
+
+    def _chapter_chosen(self, value: int) -> None:
+        book_id = self.book_combo.currentData()
+        if book_id:
+            self.chapterRequested.emit(ChapterRef(book_id, value))
+
+    def _goto(self) -> None:
+        text = self.goto_edit.text().strip()
+        if text:
+            self.referenceEntered.emit(text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
+            self._render()
+        super().changeEvent(event)
+
+    def _render(self) -> None:
+        pal = self.palette()
+        muted = muted_text(pal).name()
+        mark = blend(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Highlight), 0.22).name()
+        parts = [f"<h2 style='font-weight:600; margin-bottom:14px'>{html.escape(self._title)}</h2>"]
+        if self._note:
+            parts.append(f"<p style='color:{muted}; font-style:italic'>{html.escape(self._note)}</p>")
+        if self._verses:
+            lo, hi = self._highlight or (0, -1)
+            spans = []
+            for n, text in self._verses:
+                body = html.escape(text)
+                num = f"<a name='v{n}'></a><sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;"
+                if lo <= n <= hi:
+                    body = f"<span style='background-color:{mark}'>{body}</span>"
+                spans.append(num + body)
+            parts.append("<p style='line-height:160%'>" + " &nbsp;".join(spans) + "</p>")
+        same = self._rendered == (self._ref, len(self._verses))
+        scroll = self.text.verticalScrollBar().value() if same else 0
+        self.text.setHtml("".join(parts))
+        self._rendered = (self._ref, len(self._verses))
+        if self._highlight is None:
+            self.text.verticalScrollBar().setValue(scroll)

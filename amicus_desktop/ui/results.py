@@ -1,0 +1,313 @@
+"""Item models for results and rejected candidates, and the delegate that paints the score bar.
+
+:class:`ResultsModel` is a ``QAbstractTableModel`` over the engine's ``RetrievedChunk`` tuple;
+:data:`ChunkRole` returns the raw object and :data:`SortRole` a number, so a
+``QSortFilterProxyModel`` can sort any column correctly. Text always names the boost
+("×1.5 chapter"); colour is never the only carrier of meaning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from . import describe
+from .session import ResultView
+from .theme import blend
+
+ChunkRole = Qt.ItemDataRole.UserRole + 1
+SortRole = Qt.ItemDataRole.UserRole + 2
+ScoreFractionRole = Qt.ItemDataRole.UserRole + 3
+
+Index = QModelIndex | QPersistentModelIndex
+BookName = Callable[[str], str]
+
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+
+class ResultsModel(QAbstractTableModel):
+    """The top-k results of the last ask (re-ranked as the chapter and profile change)."""
+
+    COLUMNS = ("#", "Move", "Reference", "Source", "Scholar", "Tradition", "Similarity", "Boosts", "Final score")
+    RANK, MOVE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(9)
+
+    def __init__(self, book_name: BookName | None = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[RetrievedChunk, ...] = ()
+        self._view: ResultView | None = None
+        self._book_name = book_name
+        self._max_score = 1.0
+
+    # -- data in ---------------------------------------------------------------------------
+    def set_view(self, view: ResultView | None) -> None:
+        self.beginResetModel()
+        self._view = view
+        self._rows = view.result.results if view is not None else ()
+        self._max_score = max((r.score for r in self._rows), default=1.0) or 1.0
+        self.endResetModel()
+
+    @property
+    def view(self) -> ResultView | None:
+        return self._view
+
+    def chunk(self, row: int) -> RetrievedChunk | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, chunk_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
+
+    # -- QAbstractTableModel ---------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _HEADER_TIPS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if section in (self.RANK, self.SIMILARITY, self.FINAL) else _LEFT
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or not 0 <= index.column() < len(self.COLUMNS):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == ChunkRole:
+            return r
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._text(r, col, accessible=role == Qt.ItemDataRole.AccessibleTextRole)
+        if role == SortRole:
+            return self._sort(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, col)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (self.RANK, self.SIMILARITY, self.FINAL):
+                return _RIGHT
+            if col == self.MOVE:
+                return _CENTER
+            return _LEFT
+        if role == ScoreFractionRole and col == self.FINAL:
+            return r.score / self._max_score
+        return None
+
+    # -- cells -----------------------------------------------------------------------------
+    def _move(self, r: RetrievedChunk) -> tuple[str, str, int]:
+        prev = self._view.previous_ranks if self._view else None
+        return describe.move_text(r.rank, prev, r.chunk_id)
+
+    def _text(self, r: RetrievedChunk, col: int, *, accessible: bool = False) -> str:
+        c = r.candidate
+        m = c.metadata
+        if col == self.RANK:
+            return str(r.rank)
+        if col == self.MOVE:
+            short, sentence, _ = self._move(r)
+            return sentence if accessible else short
+        if col == self.REFERENCE:
+            return describe.reference(c, self._book_name) or "—"
+        if col == self.SOURCE:
+            return describe.source_label(c.source_type)
+        if col == self.SCHOLAR:
+            return m.scholar_id or "—"
+        if col == self.TRADITION:
+            return m.tradition or "—"
+        if col == self.SIMILARITY:
+            return f"{r.breakdown.similarity:.4f}"
+        if col == self.BOOSTS:
+            return describe.boosts_text(r.breakdown)
+        if col == self.FINAL:
+            return f"{r.score:.4f}"
+        return ""
+
+    def _sort(self, r: RetrievedChunk, col: int) -> Any:
+        if col == self.RANK:
+            return r.rank
+        if col == self.MOVE:
+            return self._move(r)[2]
+        if col == self.SIMILARITY:
+            return r.breakdown.similarity
+        if col == self.FINAL:
+            return r.score
+        if col == self.BOOSTS:
+            b = r.breakdown
+            return b.chapter_boost * b.scholar_boost * b.tradition_boost
+        return self._text(r, col).lower()
+
+    def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
+        c = r.candidate
+        if col == self.MOVE:
+            short, sentence, _ = self._move(r)
+            why = describe.cause_text(self._view.cause) if self._view else ""
+            return f"{sentence} after {why}" if sentence and why else sentence or None
+        if col == self.SOURCE:
+            return f"{c.source_type} · {c.source_id}"
+        if col == self.FINAL:
+            b = r.breakdown
+            return (f"{b.similarity:.4f} similarity × {b.chapter_boost:g} chapter × {b.scholar_boost:g} scholar "
+                    f"× {b.tradition_boost:g} tradition = {b.final:.4f}")
+        if col == self.REFERENCE:
+            return c.chunk_id
+        return None
+
+
+_HEADER_TIPS = (
+    "Rank after re-ranking (1 = best)",
+    "How the rank moved at the last chapter or profile change",
+    "The passage the chunk is about",
+    "Kind of source",
+    "Scholar (the scholar boost and the per-scholar cap use this)",
+    "Tradition (the tradition boost uses this)",
+    "1 − cosine distance between the question and the chunk",
+    "Multipliers applied: chapter, scholar, tradition",
+    "Similarity × every boost: what the ranking sorts by",
+)
+
+
+class RejectedModel(QAbstractTableModel):
+    """Candidates that were found but not shown, each with its reason in words."""
+
+    COLUMNS = ("Reference", "Scholar", "Similarity", "Score", "Why it is not shown")
+    REFERENCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(5)
+
+    def __init__(self, book_name: BookName | None = None, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[RejectedChunk, ...] = ()
+        self._ctx: RetrievalContext | None = None
+        self._positions: dict[str, int] = {}
+        self._book_name = book_name
+
+    def set_view(self, view: ResultView | None) -> None:
+        self.beginResetModel()
+        self._rows = view.result.rejected if view is not None else ()
+        self._ctx = view.result.context if view is not None else None
+        k = self._ctx.k if self._ctx else 10
+        self._positions = describe.cutoff_positions(self._rows, k)
+        self.endResetModel()
+
+    def item(self, row: int) -> RejectedChunk | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def reason(self, rej: RejectedChunk) -> str:
+        return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id))
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if section in (self.SIMILARITY, self.SCORE) else _LEFT
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows) or not 0 <= index.column() < len(self.COLUMNS):
+            return None
+        rej = self._rows[index.row()]
+        col = index.column()
+        if role == ChunkRole:
+            return rej
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            if role == Qt.ItemDataRole.ToolTipRole and col not in (self.REASON, self.REFERENCE):
+                return None
+            if col == self.REFERENCE:
+                text = describe.reference(rej.candidate, self._book_name) or "—"
+                return rej.chunk_id if role == Qt.ItemDataRole.ToolTipRole else text
+            if col == self.SCHOLAR:
+                return rej.candidate.metadata.scholar_id or "—"
+            if col == self.SIMILARITY:
+                return f"{rej.similarity:.4f}"
+            if col == self.SCORE:
+                return f"{rej.score:.4f}"
+            if col == self.REASON:
+                return self.reason(rej)
+        if role == SortRole:
+            if col == self.SIMILARITY:
+                return rej.similarity
+            if col == self.SCORE:
+                return rej.score
+            return str(self.data(index)).lower()
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if col in (self.SIMILARITY, self.SCORE) else _LEFT
+        return None
+
+
+class SortProxy(QSortFilterProxyModel):
+    """Sorts by :data:`SortRole` so numbers sort as numbers."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SortRole)
+
+
+class ScoreBarDelegate(QStyledItemDelegate):
+    """Paints the final score as a bar behind its number (the number is always drawn)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        fraction = index.data(ScoreFractionRole)
+        rect = opt.rect.adjusted(4, 5, -4, -5)
+        painter.save()
+        if isinstance(fraction, float) and rect.width() > 0:
+            palette: QPalette = opt.palette
+            selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+            base = palette.color(QPalette.ColorRole.Highlight if not selected else QPalette.ColorRole.HighlightedText)
+            back = palette.color(QPalette.ColorRole.Base if not selected else QPalette.ColorRole.Highlight)
+            bar = blend(back, base, 0.30)
+            track = blend(back, base, 0.08)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(track)
+            painter.drawRoundedRect(rect, 3, 3)
+            filled = QRect(rect)
+            filled.setWidth(max(2, round(rect.width() * max(0.0, min(1.0, fraction)))))
+            painter.setBrush(bar)
+            painter.drawRoundedRect(filled, 3, 3)
+        role = QPalette.ColorRole.HighlightedText if opt.state & QStyle.StateFlag.State_Selected else QPalette.ColorRole.Text
+        painter.setPen(opt.palette.color(role))
+        painter.setFont(opt.font)
+        painter.drawText(rect.adjusted(0, 0, -4, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> Any:  # noqa: N802
+        size = super().sizeHint(option, index)
+        size.setWidth(max(size.width(), 110))
+        return size
+
+
+def stale_color(palette: QPalette) -> QColor:
+    return blend(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.35)

@@ -1,0 +1,170 @@
+"""The settings dialog: database, proxy, token and ranking weights."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from .. import paths
+from ..core.types import MAX_CANDIDATES, MAX_K
+from ..settings import Settings, validate
+
+DB_FILTER = "Scripture databases (*.db *.sqlite *.sqlite3);;All files (*)"
+
+
+def choose_database(parent: QWidget | None, start: str = "") -> str | None:
+    path, _ = QFileDialog.getOpenFileName(parent, "Open a scripture database", start or str(paths.data_dir()), DB_FILTER)
+    return path or None
+
+
+class SettingsDialog(QDialog):
+    """Edits a copy of :class:`Settings`; :meth:`result_settings` returns the edited copy."""
+
+    def __init__(self, settings: Settings, *, writable: bool = True, notice: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Settings")
+        self._settings = settings
+
+        self.db_edit = QLineEdit(settings.db_path or "")
+        self.db_edit.setPlaceholderText(str(paths.default_db_path()))
+        self.db_edit.setAccessibleName("Database file")
+        browse = QPushButton("Browse…")
+        browse.setAccessibleName("Browse for a database file")
+        browse.clicked.connect(self._browse)
+        db_row = QHBoxLayout()
+        db_row.addWidget(self.db_edit, 1)
+        db_row.addWidget(browse)
+
+        self.proxy_edit = QLineEdit(settings.proxy_url)
+        self.proxy_edit.setPlaceholderText(paths.DEFAULT_PROXY_URL)
+        self.proxy_edit.setAccessibleName("Proxy URL")
+        self.token_edit = QLineEdit(settings.token or "")
+        self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.token_edit.setPlaceholderText("none")
+        self.token_edit.setAccessibleName("Proxy token")
+        self.show_token = QCheckBox("Show")
+        self.show_token.toggled.connect(
+            lambda on: self.token_edit.setEchoMode(QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password)
+        )
+        token_row = QHBoxLayout()
+        token_row.addWidget(self.token_edit, 1)
+        token_row.addWidget(self.show_token)
+
+        conn = QGroupBox("Connection")
+        form = QFormLayout(conn)
+        form.addRow("Database:", db_row)
+        form.addRow("Embed proxy URL:", self.proxy_edit)
+        form.addRow("Proxy token:", token_row)
+        token_note = QLabel("The token is stored in your settings file, readable only by you.")
+        token_note.setWordWrap(True)
+        form.addRow("", token_note)
+
+        self.chapter_spin = _boost_spin(settings.chapter_boost, "Chapter boost")
+        self.scholar_spin = _boost_spin(settings.scholar_boost, "Scholar boost")
+        self.tradition_spin = _boost_spin(settings.tradition_boost, "Tradition boost")
+        self.cap_spin = _int_spin(settings.per_scholar_cap, 1, 50, "Chunks per scholar")
+        self.k_spin = _int_spin(settings.k, 1, MAX_K, "Results shown")
+        self.candidates_spin = _int_spin(settings.candidates, 1, MAX_CANDIDATES, "Candidates searched")
+        ranking = QGroupBox("Ranking")
+        rform = QFormLayout(ranking)
+        rform.addRow("Chapter boost (×):", self.chapter_spin)
+        rform.addRow("Scholar boost (×):", self.scholar_spin)
+        rform.addRow("Tradition boost (×):", self.tradition_spin)
+        rform.addRow("At most per scholar:", self.cap_spin)
+        rform.addRow("Results shown (k):", self.k_spin)
+        rform.addRow("Candidates searched:", self.candidates_spin)
+
+        self.error = QLabel()
+        self.error.setWordWrap(True)
+        self.error.hide()
+        self.notice = QLabel(notice or "")
+        self.notice.setWordWrap(True)
+        self.notice.setVisible(bool(notice) or not writable)
+        if not writable and not notice:
+            self.notice.setText("Settings cannot be saved on this computer; changes last until the app closes.")
+
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+                                   | QDialogButtonBox.StandardButton.RestoreDefaults)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        buttons.button(QDialogButtonBox.StandardButton.RestoreDefaults).clicked.connect(self._defaults)
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.notice)
+        layout.addWidget(conn)
+        layout.addWidget(ranking)
+        layout.addWidget(self.error)
+        layout.addWidget(buttons)
+        self.resize(560, self.sizeHint().height())
+
+    def result_settings(self) -> Settings:
+        return self._settings
+
+    def edited(self) -> Settings:
+        return self._settings.replace(
+            db_path=self.db_edit.text().strip() or None,
+            proxy_url=self.proxy_edit.text().strip() or paths.DEFAULT_PROXY_URL,
+            token=self.token_edit.text() or None,
+            chapter_boost=self.chapter_spin.value(),
+            scholar_boost=self.scholar_spin.value(),
+            tradition_boost=self.tradition_spin.value(),
+            per_scholar_cap=self.cap_spin.value(),
+            k=self.k_spin.value(),
+            candidates=max(self.candidates_spin.value(), self.k_spin.value()),
+        )
+
+    def _accept(self) -> None:
+        try:
+            self._settings = validate(self.edited())
+        except ValueError as exc:
+            self.error.setText(f"Please correct: {exc}.")
+            self.error.show()
+            return
+        self.accept()
+
+    def _defaults(self) -> None:
+        d = Settings()
+        self.proxy_edit.setText(d.proxy_url)
+        self.chapter_spin.setValue(d.chapter_boost)
+        self.scholar_spin.setValue(d.scholar_boost)
+        self.tradition_spin.setValue(d.tradition_boost)
+        self.cap_spin.setValue(d.per_scholar_cap)
+        self.k_spin.setValue(d.k)
+        self.candidates_spin.setValue(d.candidates)
+
+    def _browse(self) -> None:
+        path = choose_database(self, self.db_edit.text())
+        if path:
+            self.db_edit.setText(path)
+
+
+def _boost_spin(value: float, name: str) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(0.1, 10.0)
+    spin.setDecimals(2)
+    spin.setSingleStep(0.05)
+    spin.setValue(value)
+    spin.setAccessibleName(name)
+    return spin
+
+
+def _int_spin(value: int, lo: int, hi: int, name: str) -> QSpinBox:
+    spin = QSpinBox()
+    spin.setRange(lo, hi)
+    spin.setValue(value)
+    spin.setAccessibleName(name)
+    return spin

@@ -1,0 +1,105 @@
+"""Every keyboard shortcut in one table: it creates the window's actions and feeds the help window."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+
+Key = QKeySequence.StandardKey | str
+
+
+@dataclass(frozen=True)
+class Shortcut:
+    """``keys``: standard keys first (platform conventions), then explicit fallbacks."""
+
+    id: str
+    title: str
+    keys: tuple[Key, ...]
+    group: str
+
+
+SHORTCUTS: tuple[Shortcut, ...] = (
+    Shortcut("focus_ask", "Focus the question box", (QKeySequence.StandardKey.Find, "Ctrl+K"), "Ask"),
+    Shortcut("ask", "Ask the question (in the question box)", ("Return",), "Ask"),
+    Shortcut("goto", "Go to a reference (Rom 9, John 3:16)", ("Ctrl+L", "Ctrl+G"), "Read"),
+    Shortcut("prev_chapter", "Previous chapter", ("Ctrl+PgUp", "Alt+Left"), "Read"),
+    Shortcut("next_chapter", "Next chapter", ("Ctrl+PgDown", "Alt+Right"), "Read"),
+    Shortcut("focus_results", "Focus the results", ("Ctrl+2",), "Results"),
+    Shortcut("focus_reader", "Focus the chapter text", ("Ctrl+1",), "Read"),
+    Shortcut("show_rejected", "Show the rejected candidates", ("Ctrl+3",), "Results"),
+    Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
+    Shortcut("retry", "Check the proxy now", (QKeySequence.StandardKey.Refresh, "F5"), "Connection"),
+    Shortcut("open_db", "Open a database…", (QKeySequence.StandardKey.Open,), "File"),
+    Shortcut("settings", "Settings…", (QKeySequence.StandardKey.Preferences, "Ctrl+,"), "File"),
+    Shortcut("help", "Keyboard shortcuts", (QKeySequence.StandardKey.HelpContents, "Ctrl+/"), "Help"),
+    Shortcut("quit", "Quit", (QKeySequence.StandardKey.Quit, "Ctrl+Q"), "File"),
+)
+
+BY_ID = {s.id: s for s in SHORTCUTS}
+
+
+def sequences(shortcut: Shortcut) -> list[QKeySequence]:
+    """The key sequences of ``shortcut`` on this platform, without duplicates or empties."""
+    out: list[QKeySequence] = []
+    for key in shortcut.keys:
+        seqs = QKeySequence.keyBindings(key) if isinstance(key, QKeySequence.StandardKey) else [QKeySequence(key)]
+        for seq in seqs:
+            if not seq.isEmpty() and all(seq != s for s in out):
+                out.append(seq)
+    return out
+
+
+def key_text(shortcut: Shortcut) -> str:
+    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences(shortcut))
+
+
+def make_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
+    """One QAction per shortcut with a handler; added to ``parent`` so they work window-wide."""
+    actions: dict[str, QAction] = {}
+    for sc in SHORTCUTS:
+        handler = handlers.get(sc.id)
+        if handler is None:
+            continue
+        action = QAction(sc.title, parent)
+        action.setShortcuts(sequences(sc))
+        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.triggered.connect(handler)
+        parent.addAction(action)
+        actions[sc.id] = action
+    return actions
+
+
+class ShortcutsDialog(QDialog):
+    """Lists every shortcut of :data:`SHORTCUTS`."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Keyboard shortcuts")
+        self.setAccessibleName("Keyboard shortcuts")
+        self.table = QTableWidget(len(SHORTCUTS), 3)
+        self.table.setHorizontalHeaderLabels(["Area", "Action", "Keys"])
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.setShowGrid(False)
+        for row, sc in enumerate(SHORTCUTS):
+            for col, text in enumerate((sc.group, sc.title, key_text(sc))):
+                self.table.setItem(row, col, QTableWidgetItem(text))
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        note = QLabel("In tables, the arrow keys move between rows; Enter on a result opens its passage in the reader.")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.table)
+        layout.addWidget(note)
+        layout.addWidget(buttons)
+        self.resize(560, 460)

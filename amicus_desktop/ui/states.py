@@ -1,0 +1,165 @@
+"""What each state and error means to the user, and what they can do about it. No Qt.
+
+Every error code of CONTRACT section 5 has its own title and advice here; the engine's message
+(which already says what happened) is shown beneath the title.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..connectivity import Connectivity, ProxyState
+from ..core.errors import AmicusError, ErrorCode
+
+# Actions the UI knows how to perform (buttons are made from these ids).
+RETRY = "retry"
+SETTINGS = "settings"
+OPEN_DB = "open_db"
+BUILD_DEMO = "build_demo"
+RELOAD = "reload"
+
+ACTION_LABELS = {
+    RETRY: "Retry now",
+    SETTINGS: "Settings…",
+    OPEN_DB: "Open a database…",
+    BUILD_DEMO: "Build the demo database",
+    RELOAD: "Try again",
+}
+
+
+@dataclass(frozen=True)
+class StateText:
+    """``kind`` is ``info``/``warning``/``error``; ``actions`` are ids from :data:`ACTION_LABELS`."""
+
+    kind: str
+    title: str
+    body: str
+    advice: str
+    actions: tuple[str, ...]
+
+
+DB_TEXTS: dict[ErrorCode, tuple[str, str, tuple[str, ...]]] = {
+    ErrorCode.DB_NOT_FOUND: (
+        "The database file is missing",
+        "Open another scripture.db, or build the demo database (it takes a few minutes and needs no network).",
+        (OPEN_DB, BUILD_DEMO, RELOAD),
+    ),
+    ErrorCode.DB_INVALID: (
+        "This file is not a usable scripture database",
+        "Choose another file, or build the demo database. If this file used to work, it may have been "
+        "damaged or written by a newer version of Amicus Desktop.",
+        (OPEN_DB, BUILD_DEMO, RELOAD),
+    ),
+    ErrorCode.EXTENSION_NOT_LOADED: (
+        "The vector search extension could not be loaded",
+        "Amicus needs the sqlite-vec extension to search. Reinstall it with "
+        "pip install --force-reinstall 'sqlite-vec>=0.1.9', then press Try again.",
+        (RELOAD, OPEN_DB),
+    ),
+}
+
+
+def db_text(err: AmicusError) -> StateText:
+    title, advice, actions = DB_TEXTS.get(
+        err.code, ("The database could not be opened", "Open another file or try again.", (OPEN_DB, RELOAD))
+    )
+    return StateText("error", title, err.message, advice, actions)
+
+
+def welcome_text(path: str) -> StateText:
+    return StateText(
+        "info",
+        "Welcome to Amicus Desktop",
+        "Amicus reads scripture beside commentary, and shows exactly why each passage was found: "
+        "every similarity, boost and cut-off is on screen.",
+        f"To begin it needs a scripture database. Build the demo (public-domain texts, built on this "
+        f"computer, no network needed) or open a database you already have. The demo is saved to {path}.",
+        (BUILD_DEMO, OPEN_DB),
+    )
+
+
+def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
+    """The banner for the proxy's state (``None`` when all is well)."""
+    err = c.error
+    if c.state is ProxyState.OFFLINE:
+        why = _last_error(err)
+        when = _next_check(c, seconds)
+        return StateText(
+            "warning",
+            "Search is unavailable: the embed proxy cannot be reached",
+            f"Amicus turns questions into vectors through the proxy at {c.url}. Last error: {why}",
+            "Start it with 'amicus-desktop proxy', or correct the proxy URL in Settings. Reading "
+            f"still works, and earlier results stay on screen. {when}",
+            (RETRY, SETTINGS),
+        )
+    if c.state is ProxyState.EMBED_FAILED and err is not None:
+        return StateText(
+            "warning",
+            "The proxy answered, but gave no usable vector",
+            err.message,
+            "Ask again to retry. If it keeps failing, check the proxy's log and its upstream, and "
+            "that the token in Settings is right.",
+            (RETRY, SETTINGS),
+        )
+    if c.state is ProxyState.MISMATCH and err is not None:
+        if err.code is ErrorCode.DIMENSION_MISMATCH:
+            title = "Search is disabled: the proxy's vectors have the wrong size for this database"
+        else:
+            title = "Search is disabled: the proxy serves a different model than this database"
+        return StateText(
+            "error",
+            title,
+            err.message,
+            "Open a database built with the proxy's model, or point Settings at a proxy serving the "
+            "database's model. Reading still works.",
+            (OPEN_DB, SETTINGS, RETRY),
+        )
+    return None
+
+
+def ask_disabled_reason(c: Connectivity, db_ready: bool) -> str:
+    """The placeholder of a disabled ask box."""
+    if not db_ready:
+        return "Open a database to ask questions"
+    if c.state is ProxyState.CHECKING:
+        return f"Connecting to the embed proxy at {c.url}…"
+    if c.state is ProxyState.OFFLINE:
+        return "Search is unavailable while the embed proxy is offline"
+    if c.state is ProxyState.MISMATCH:
+        return "Search is disabled: the proxy's model does not match the database"
+    return ""
+
+
+def query_error_text(err: AmicusError) -> str:
+    return err.message
+
+
+def proxy_status(c: Connectivity) -> str:
+    """Short status-bar text (words, not only a coloured dot)."""
+    host = c.url.split("://", 1)[-1]
+    return {
+        ProxyState.CHECKING: f"Proxy: checking {host}…",
+        ProxyState.ONLINE: f"Proxy: online ({host})",
+        ProxyState.OFFLINE: f"Proxy: offline ({host})",
+        ProxyState.EMBED_FAILED: f"Proxy: failing ({host})",
+        ProxyState.MISMATCH: f"Proxy: wrong model ({host})",
+    }[c.state]
+
+
+def _last_error(err: AmicusError | None) -> str:
+    if err is None:
+        return "no answer."
+    msg = err.message
+    # The engine's OFFLINE message reads "The embed proxy at URL cannot be reached (why). Start it…";
+    # the banner already names the URL and the remedy, so keep the reason.
+    if "(" in msg and ")" in msg and err.code is ErrorCode.OFFLINE:
+        return msg[msg.index("(") + 1 : msg.index(")")] + "."
+    return msg
+
+
+def _next_check(c: Connectivity, seconds: int | None) -> str:
+    if c.probing or seconds is None:
+        return "Checking now…"
+    if seconds <= 0:
+        return "Checking again now…"
+    return f"Next check in {seconds} s."

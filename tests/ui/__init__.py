@@ -1,0 +1,1 @@
+"""Tests of the desktop app (amicus_desktop.ui), its settings, connectivity and logging."""

@@ -1,0 +1,153 @@
+"""Each error state renders its own message and tells the user what to do.
+
+Faults the real proxy cannot produce on purpose (HTTP 500, another model, other dims) come from the
+scripted contract-speaking server; database faults from real files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop import paths
+from amicus_desktop.connectivity import ProxyState
+from amicus_desktop.core.errors import ErrorCode
+from amicus_desktop.ui import states
+from amicus_desktop.ui.session import DbStatus
+from tests.support.proxy import free_port
+from tests.support.scripted_proxy import ScriptedProxy, reply_json
+
+from .conftest import wait_for
+
+
+def visible_text(window) -> str:  # noqa: ANN001
+    """Everything a user can read in the banner, the start page and the ask box."""
+    parts = []
+    for w in (window.banner.title, window.banner.body, window.banner.detail, window.start_page.title,
+              window.start_page.body, window.start_page.advice, window.ask.error_label):
+        if w.isVisibleTo(window):
+            parts.append(w.text())
+    if not window.ask.edit.isEnabled():
+        parts.append(window.ask.edit.placeholderText())
+    return "\n".join(parts)
+
+
+def test_welcome_when_no_database_at_the_default_path(harness, qtbot) -> None:
+    window = harness.open()
+    wait_for(qtbot, lambda: window.session.db.status is DbStatus.MISSING)
+    assert window.stack.currentWidget() is window.start_page
+    assert window.start_page.title.text() == "Welcome to Amicus Desktop"
+    assert str(paths.default_db_path()) in window.start_page.advice.text()
+    assert window.start_page.button(states.BUILD_DEMO) is not None
+    assert window.start_page.button(states.OPEN_DB) is not None
+    assert not window.ask.edit.isEnabled()
+
+
+def test_db_not_found_at_a_chosen_path(harness, qtbot, tmp_path: Path) -> None:
+    window = harness.open(db=tmp_path / "nope.db")
+    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    assert window.start_page.code == "DB_NOT_FOUND"
+    text = visible_text(window)
+    assert "The database file is missing" in text and "nope.db" in text
+    assert window.start_page.button(states.OPEN_DB) and window.start_page.button(states.BUILD_DEMO)
+
+
+def test_db_invalid(harness, qtbot, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_bytes(b"this is not sqlite" * 100)
+    window = harness.open(db=bad)
+    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    assert window.start_page.code == "DB_INVALID"
+    assert "not a usable scripture database" in visible_text(window)
+    assert "not a SQLite database" in window.start_page.body.text()
+
+
+def test_extension_not_loaded(harness, qtbot, small_db: Path, monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AMICUS_SQLITE_VEC_PATH", str(tmp_path / "missing-vec0.so"))
+    window = harness.open(db=small_db)
+    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    assert window.start_page.code == "EXTENSION_NOT_LOADED"
+    text = visible_text(window)
+    assert "vector search extension could not be loaded" in text and "pip install" in text
+
+
+def test_offline(harness, qtbot, small_db: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    window = harness.open(db=small_db, proxy=url)
+    wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE)
+    wait_for(qtbot, window.banner.isVisible)
+    text = visible_text(window)
+    assert "cannot be reached" in text and url in text and "connection refused" in text
+    assert "amicus-desktop proxy" in text and ("Next check in" in text or "Checking" in text)
+    assert window.banner.button("Retry now") is not None
+    assert not window.ask.edit.isEnabled() and not window.ask.button.isEnabled()
+    assert "offline" in window.proxy_status.text()
+
+
+def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> None:
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url)
+        wait_for(qtbot, lambda: window.session.can_ask)
+        proxy.behaviour = lambda body: None if body.get("health") else reply_json(500, {"error": {"code": "UPSTREAM", "message": "boom"}})
+        window.ask.edit.setText("grace")
+        window.ask.button.click()
+        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.EMBED_FAILED, timeout=10)
+        text = visible_text(window)
+        assert "gave no usable vector" in text and "HTTP 500" in text
+        assert window.ask.edit.isEnabled()  # the proxy is up: asking again is allowed
+        assert "failing" in window.proxy_status.text()
+        proxy.behaviour = None
+        window.ask.button.click()
+        wait_for(qtbot, lambda: window.session.view is not None and window.session.connectivity.state is ProxyState.ONLINE)
+        assert not window.banner.isVisible()
+
+
+@pytest.mark.parametrize(("dims", "model", "code", "words"), [
+    (16, "test-model", ErrorCode.DIMENSION_MISMATCH, "wrong size"),
+    (8, "another-model", ErrorCode.MODEL_MISMATCH, "different model"),
+])
+def test_model_and_dimension_mismatch(harness, qtbot, small_db: Path, dims: int, model: str, code: ErrorCode, words: str) -> None:
+    with ScriptedProxy(dims=dims, model=model) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url)
+        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.MISMATCH)
+        assert window.session.connectivity.code is code
+        text = visible_text(window)
+        assert words in text and "Open a database built with" in text
+        assert not window.ask.edit.isEnabled()
+        assert "wrong model" in window.proxy_status.text()
+
+
+def test_query_invalid_shows_inline(harness, qtbot, small_db: Path) -> None:
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url)
+        wait_for(qtbot, lambda: window.session.can_ask)
+        window.ask.edit.setText("x" * 2500)
+        window.ask.button.click()
+        assert window.ask.error_label.isVisibleTo(window)
+        assert "2,500 characters" in window.ask.error_label.text()
+        assert proxy.embed_requests == 0
+        assert not window.banner.isVisible()
+        window.ask.edit.setText("   ")
+        assert not window.ask.button.isEnabled()
+
+
+def test_database_deleted_mid_session(harness, qtbot, small_db: Path) -> None:
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url)
+        wait_for(qtbot, lambda: window.session.can_ask)
+        small_db.unlink()
+        window.ask.edit.setText("grace")
+        window.ask.button.click()
+        wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+        assert window.start_page.code == "DB_NOT_FOUND"
+
+
+def test_corrupt_settings_are_set_aside_and_the_user_told(harness, qtbot, small_db: Path) -> None:
+    cfg = paths.config_dir()
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "settings.json").write_text("{ not json")
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
+    wait_for(qtbot, window.notice_banner.isVisible)
+    assert "damaged" in window.notice_banner.body.text()
+    assert (cfg / "settings.json.bak").read_text() == "{ not json"
