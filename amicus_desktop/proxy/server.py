@@ -147,11 +147,9 @@ def create_app(backend: EmbeddingBackend, *, token: str | None = None,
         if vectors.shape != (len(texts), dims) or not np.isfinite(vectors).all():
             raise BackendError("The embedding model produced no usable vectors.",
                                status=502, code="EMBED_FAILED")
-        return JSONResponse({
-            "model": backend.model_id,
-            "dims": dims,
-            "data": [{"index": i, "embedding": row} for i, row in enumerate(vectors.tolist())],
-        })
+        # 64 x 384 floats take some milliseconds to render: do it off the event loop too
+        content = await run_in_threadpool(_render, backend.model_id, dims, vectors)
+        return Response(content, media_type="application/json")
 
     async def http_error(request: Request, exc: Exception) -> Response:
         status = getattr(exc, "status_code", 500)
@@ -175,6 +173,12 @@ def create_app(backend: EmbeddingBackend, *, token: str | None = None,
         ],
         exception_handlers={HTTPException: http_error, Exception: internal_error},
     )
+
+
+def _render(model: str, dims: int, vectors: np.ndarray) -> bytes:
+    data = [{"index": i, "embedding": row} for i, row in enumerate(vectors.tolist())]
+    return json.dumps({"model": model, "dims": dims, "data": data},
+                      separators=(",", ":"), allow_nan=False).encode("utf-8")
 
 
 def _internal_error() -> JSONResponse:
