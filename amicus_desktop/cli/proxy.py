@@ -8,6 +8,7 @@ cleanly (exit 0) on SIGTERM or SIGINT. ``--port 0`` picks a free port and prints
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import os
 import signal
@@ -98,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
               f"{exc.strerror or exc}", file=sys.stderr)
         return 1
 
+    if not token and not _is_loopback(sock.getsockname()[0]):
+        log.warning("listening beyond this machine without a token: anyone who can reach it can "
+                    "use it (set $%s)", args.token_env)
+
     import uvicorn
 
     from ..proxy.server import create_app
@@ -166,6 +171,13 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.close()
         raise
     return sock
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _safe_url(url: str | None) -> str:
