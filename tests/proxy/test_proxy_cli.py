@@ -79,23 +79,23 @@ def _listening_addresses(port: int) -> set[str]:
     return found
 
 
-def test_restart_on_same_port_after_kill() -> None:
-    with ProxyProcess("--rate-limit", "0") as proxy:
-        url = proxy.url
-        payload = {"input": "the peace of God"}
-        before = httpx.post(f"{url}/ai/embed", json=payload, timeout=10, trust_env=False).json()
-        assert proxy.kill() == -signal.SIGKILL
-        with pytest.raises(httpx.ConnectError):
-            httpx.get(f"{url}/health", timeout=2, trust_env=False)
-        proxy.start()
-        assert proxy.url == url
-        after = httpx.post(f"{url}/ai/embed", json=payload, timeout=10, trust_env=False).json()
-        assert after == before
-        assert proxy.stop() == 0
-        proxy.start()  # and again after a clean stop
-        assert httpx.get(f"{url}/health", timeout=10, trust_env=False).status_code == 200
+def test_restart_on_same_port_after_kill(proxy_process: ProxyProcess) -> None:
+    proxy = proxy_process
+    url = proxy.url
+    payload = {"input": "the peace of God"}
+    before = httpx.post(f"{url}/ai/embed", json=payload, timeout=10, trust_env=False).json()
+    assert proxy.kill() == -signal.SIGKILL
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{url}/health", timeout=2, trust_env=False)
+    proxy.start()
+    assert proxy.url == url
+    after = httpx.post(f"{url}/ai/embed", json=payload, timeout=10, trust_env=False).json()
+    assert after == before
+    assert proxy.stop() == 0
     assert not proxy.running
-    proxy.close()
+    proxy.start()  # and again after a clean stop
+    assert httpx.get(f"{url}/health", timeout=10, trust_env=False).status_code == 200
+    assert proxy.output().count("listening on") == 3
 
 
 def test_port_in_use_exits_1() -> None:
