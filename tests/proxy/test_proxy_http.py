@@ -130,7 +130,7 @@ def test_twenty_concurrent_requests(proxy: ProxyProcess, expected) -> None:
 
 def test_health_answers_while_embedding(proxy: ProxyProcess) -> None:
     """Embedding runs in a worker thread: /health is not stuck behind a big batch."""
-    texts = [f"{i} " + "long text about the covenant and the promise " * 30 for i in range(12)]
+    texts = [f"{i} " + "long text about the covenant and the promise " * 30 for i in range(32)]
 
     async def main() -> tuple[float, float]:
         async with httpx.AsyncClient(timeout=60.0, trust_env=False) as ac:
@@ -140,7 +140,7 @@ def test_health_answers_while_embedding(proxy: ProxyProcess) -> None:
                 return time.monotonic()
 
             async def health() -> float:
-                await asyncio.sleep(0.3)  # the batch (~3k word pieces) is under way by now
+                await asyncio.sleep(0.05)  # the batch (~8k word pieces) is under way by now
                 h = await ac.get(f"{proxy.url}/health")
                 assert h.status_code == 200
                 return time.monotonic()
