@@ -1,0 +1,166 @@
+"""``amicus-desktop build-db``: build scripture.db from the installed public-domain SWORD modules.
+
+::
+
+    amicus-desktop build-db [--out PATH] [--books romans,john | --demo | --all]
+                            [--proxy URL] [--batch N]
+
+Scope: ``--demo`` (the default) is Romans and John; ``--books`` takes book ids, names or
+abbreviations separated by commas; ``--all`` is the whole Bible. Without ``--proxy`` the chunks
+are embedded in-process with the local backend (the same model the proxy serves by default);
+with it, through the proxy's ``/ai/embed`` (token from ``AMICUS_PROXY_TOKEN``), so the database
+records exactly the model id that proxy reports.
+
+Progress goes to stderr (``\\r``-updated on a terminal, a line every few seconds otherwise); the
+summary to stdout. Ctrl-C or an error leaves nothing at ``--out``. Exit 0 on success, 1 on
+failure, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TextIO
+
+from .. import paths
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "build-db",
+        help="build scripture.db from the public-domain SWORD modules",
+        description="Build scripture.db from the installed public-domain SWORD modules "
+        "(World English Bible, Matthew Henry, Scofield, Treasury of David, Strong's, Nave's).",
+    )
+    p.add_argument("--out", metavar="PATH", type=Path, default=None,
+                   help=f"where to write the database (default: {paths.default_db_path()})")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--books", metavar="LIST",
+                       help="comma-separated books, e.g. romans,john or 'Rom,1 Cor,jude'")
+    scope.add_argument("--demo", action="store_true", help="Romans and John (the default)")
+    scope.add_argument("--all", action="store_true", help="all 66 books (takes about an hour)")
+    p.add_argument("--proxy", metavar="URL",
+                   help="embed through this proxy's /ai/embed instead of the local model")
+    p.add_argument("--batch", metavar="N", type=_positive, default=64,
+                   help="chunks per embedding batch (default 64)")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _books(args: argparse.Namespace) -> list[str] | None:
+    from ..corpus.build import scope_books
+
+    if args.all:
+        return None
+    if args.books:
+        return [b for b in (x.strip() for x in args.books.split(",")) if b]
+    return scope_books(demo=True)
+
+
+class ProgressPrinter:
+    """A plain-text progress bar with rate and ETA on a stream (stderr)."""
+
+    def __init__(self, stream: TextIO, *, interval: float = 3.0) -> None:
+        self.stream = stream
+        self.tty = bool(getattr(stream, "isatty", lambda: False)())
+        self.interval = interval
+        self._last_line = 0.0
+        self._last_stage = ""
+        self._width = 0
+
+    def __call__(self, p) -> None:  # noqa: ANN001 - BuildProgress
+        now = time.monotonic()
+        stage_changed = p.stage != self._last_stage
+        if p.stage == "embedding" and p.total:
+            bar_len = 28
+            filled = int(bar_len * p.done / p.total)
+            bar = "#" * filled + "-" * (bar_len - filled)
+            eta = _duration(p.eta) if p.eta is not None else "?"
+            line = (f"embedding [{bar}] {p.done}/{p.total} chunks  "
+                    f"{p.rate:5.1f}/s  ETA {eta}")
+        else:
+            line = p.stage if p.stage in ("finishing", "done") else f"{p.stage} ({p.done}/{p.total})"
+        if self.tty:
+            pad = max(0, self._width - len(line))
+            self.stream.write("\r" + line + " " * pad)
+            self._width = len(line)
+            if p.stage == "done":
+                self.stream.write("\n")
+            self.stream.flush()
+        elif stage_changed or now - self._last_line >= self.interval or p.done == p.total:
+            if p.stage != "done":
+                self.stream.write(line + "\n")
+                self.stream.flush()
+            self._last_line = now
+        self._last_stage = p.stage
+
+    def end(self) -> None:
+        if self.tty and self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds >= 3600:
+        return f"{seconds // 3600}h{seconds % 3600 // 60:02d}m"
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def make_embedder(proxy: str | None):  # noqa: ANN201 - an Embedder
+    if proxy:
+        from ..corpus.embedders import ProxyEmbedder
+
+        return ProxyEmbedder(proxy)
+    from ..proxy.backends import get_backend
+
+    return get_backend("local")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..corpus.build import BuildCancelled, build_database
+    from ..corpus.embedders import EmbedderError
+
+    out = args.out or paths.default_db_path()
+    books = _books(args)
+    printer = None if args.quiet else ProgressPrinter(sys.stderr)
+    embedder = None
+    try:
+        embedder = make_embedder(args.proxy)
+        report = build_database(out, books, embedder, progress=printer, batch=args.batch)
+    except KeyboardInterrupt:
+        if printer:
+            printer.end()
+        print(f"build-db: interrupted; nothing was written to {out}", file=sys.stderr)
+        return 130
+    except (BuildCancelled, EmbedderError, FileNotFoundError, ValueError, OSError) as exc:
+        if printer:
+            printer.end()
+        print(f"build-db: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # a backend's own error type (model missing, …)
+        if printer:
+            printer.end()
+        print(f"build-db: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        close = getattr(embedder, "close", None)
+        if callable(close):
+            close()
+    if printer:
+        printer.end()
+    print(report.summary())
+    return 0
