@@ -1,0 +1,316 @@
+"""The benchmark driver: build or reuse each synthetic database, measure it in a child process.
+
+Per ``N × D`` it runs two children (see :mod:`amicus_desktop.bench.worker`): ``build`` when no
+matching database is cached in the output directory, then ``measure``. One ``bandwidth`` child at
+the start measures the machine's single-thread sequential read bandwidth for the floor column.
+Every child gets ``OPENBLAS_NUM_THREADS=1`` (and the OMP/MKL equivalents) before numpy loads:
+on the 2-core machines this project is measured on, 2 BLAS threads made numpy several times slower.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..store.scripture import ScriptureStore
+from ..store.sqlite import vec_version
+from . import synth
+
+#: The seed's budgets (milliseconds).
+BUDGETS = {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
+
+DEFAULT_SIZES = (10_000, 50_000, 200_000)
+DEFAULT_DIMS = (384, 1536)
+DEFAULT_QUERIES = 40
+
+
+class BenchError(RuntimeError):
+    """A child process failed; the message says which and how."""
+
+
+@dataclass
+class BenchConfig:
+    sizes: Sequence[int] = DEFAULT_SIZES
+    dims: Sequence[int] = DEFAULT_DIMS
+    queries: int = DEFAULT_QUERIES
+    out_dir: Path | None = None
+    keep: bool = False
+    seed: int = 0
+    real_proxy: bool = False
+    log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = "1"  # OPENBLAS_CORETYPE, when the machine sets it, is left alone
+    # Children must import this same package even when it is not installed (a source checkout).
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+    return env
+
+
+def run_worker(args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
+    cmd = [sys.executable, "-m", "amicus_desktop.bench.worker", *args]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None, env=env, text=True, check=False)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    if proc.returncode != 0 or not lines:
+        raise BenchError(f"benchmark step {' '.join(args[:1])} failed (exit {proc.returncode}): "
+                         + (proc.stdout[-2000:] or "no output"))
+    return json.loads(lines[-1])
+
+
+def machine_info() -> dict[str, Any]:
+    import apsw
+    import numpy as np
+
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    ram_gib = None
+    try:
+        ram_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError, AttributeError):
+        pass
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "ram_gib": round(ram_gib, 1) if ram_gib else None,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "sqlite": apsw.sqlite_lib_version(),
+        "apsw": apsw.apsw_version(),
+        "sqlite_vec": vec_version(),
+        "numpy": np.__version__,
+        "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),
+    }
+
+
+def _cached_build(path: Path, n: int, dims: int, seed: int) -> dict[str, Any] | None:
+    """The recorded build of a reusable database at ``path``, or ``None`` to build it anew."""
+    side = synth.sidecar(path)
+    if not path.exists() or not side.exists():
+        return None
+    try:
+        with ScriptureStore(path) as store:
+            meta = store.info.meta
+            ok = (
+                meta.get("bench_format") == synth.FORMAT_VERSION
+                and meta.get("bench_seed") == str(seed)
+                and meta.get("bench_rows") == str(n)
+                and store.info.dims == dims
+                and store.info.model_id == synth.model_id(dims)
+                and store.info.chunk_count == n
+            )
+        return {**json.loads(side.read_text()), "cached": True} if ok else None
+    except Exception:  # noqa: BLE001 - anything wrong with a cache file means: rebuild it
+        return None
+
+
+def _loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (OSError, AttributeError):
+        return None
+
+
+def verdict(p50: float, p95: float, budget: float) -> str:
+    """✓ when p50 and p95 are both under ``budget``; ✗ otherwise, saying which missed."""
+    if p95 < budget:
+        return "✓"
+    return "✗ p95" if p50 < budget else "✗"
+
+
+def total_verdict(p50: float, p95: float) -> str:
+    ok50, ok95 = p50 < BUDGETS["total_p50"], p95 < BUDGETS["total_p95"]
+    if ok50 and ok95:
+        return "✓"
+    return "✗ p95" if ok50 else ("✗ p50" if ok95 else "✗")
+
+
+def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
+    """Run every ``size × dims`` configuration and return the report (see :func:`format_report`)."""
+    t_start = time.perf_counter()
+    log = cfg.log
+    env = child_env()
+    load_start = _loadavg()
+    made_dir = cfg.out_dir is None
+    out_dir = Path(tempfile.mkdtemp(prefix="amicus-bench-")) if made_dir else Path(cfg.out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    built: list[Path] = []
+    results: list[dict[str, Any]] = []
+    try:
+        log("amicus-desktop bench: measuring sequential read bandwidth")
+        bw = run_worker(["bandwidth"], env)
+        gbps = float(bw["bandwidth_gbps"])
+        for n in cfg.sizes:
+            for dims in cfg.dims:
+                label = f"{human_n(n)} × {dims}"
+                path = out_dir / synth.db_name(n, dims, cfg.seed)
+                build = _cached_build(path, n, dims, cfg.seed)
+                if build is None:
+                    log(f"{label}: building {path}")
+                    build = {**run_worker(
+                        ["build", "--path", str(path), "--n", str(n), "--dims", str(dims),
+                         "--seed", str(cfg.seed)], env), "cached": False}
+                    built.append(path)
+                else:
+                    log(f"{label}: reusing {path}")
+                log(f"{label}: measuring ({cfg.queries} queries per stage)")
+                args = ["measure", "--path", str(path), "--n", str(n), "--dims", str(dims),
+                        "--seed", str(cfg.seed), "--queries", str(cfg.queries)]
+                if cfg.real_proxy:
+                    args.append("--real-proxy")
+                m = run_worker(args, env)
+                m["label"] = label
+                m["build"] = build
+                m["db_bytes"] = path.stat().st_size
+                m["floor_ms"] = m["matrix_bytes"] / (gbps * 1e9) * 1000
+                m["ratio_p50"] = m["knn"]["p50"] / m["numpy"]["p50"]
+                m["ratio_p95"] = m["knn"]["p95"] / m["numpy"]["p95"]
+                m["verdicts"] = {
+                    "search": verdict(m["search"]["p50"], m["search"]["p95"], BUDGETS["search"]),
+                    "rerank": verdict(m["rerank"]["p50"], m["rerank"]["p95"], BUDGETS["rerank"]),
+                    "total": total_verdict(m["e2e"]["total"]["p50"], m["e2e"]["total"]["p95"]),
+                }
+                results.append(m)
+                log(
+                    f"{label}: KNN p50 {fmt_ms(m['knn']['p50'])} ms, numpy {fmt_ms(m['numpy']['p50'])} ms, "
+                    f"end to end p50 {fmt_ms(m['e2e']['total']['p50'])} ms"
+                )
+    finally:
+        if not cfg.keep:
+            for path in built:
+                for f in (path, synth.sidecar(path)):
+                    f.unlink(missing_ok=True)
+            if made_dir:
+                shutil.rmtree(out_dir, ignore_errors=True)
+    return {
+        "machine": machine_info(),
+        "config": {
+            "sizes": list(cfg.sizes), "dims": list(cfg.dims), "queries": cfg.queries,
+            "warmup": results[0]["warmup"] if results else None, "k": results[0]["k"] if results else None,
+            "seed": cfg.seed, "out_dir": str(out_dir), "kept": cfg.keep,
+            "blas_threads": env["OPENBLAS_NUM_THREADS"],
+        },
+        "budgets_ms": BUDGETS,
+        "bandwidth": bw,
+        "results": results,
+        "loadavg": {"start": load_start, "end": _loadavg()},
+        "runtime_s": time.perf_counter() - t_start,
+    }
+
+
+# -- formatting -------------------------------------------------------------------------------
+def human_n(n: int) -> str:
+    if n >= 1000 and n % 1000 == 0:
+        return f"{n // 1000}k"
+    if n >= 1000:
+        return f"{n / 1000:.1f}k"
+    return str(n)
+
+
+def fmt_ms(v: float | None) -> str:
+    if v is None:
+        return "–"
+    if v < 1:
+        return f"{v:.2f}"
+    if v < 100:
+        return f"{v:.1f}"
+    return f"{v:.0f}"
+
+
+def _pp(s: dict[str, float]) -> str:
+    return f"{fmt_ms(s['p50'])} / {fmt_ms(s['p95'])}"
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
+
+    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
+    return "\n".join([line(header), sep, *(line(r) for r in rows)])
+
+
+def knn_table(report: dict[str, Any]) -> str:
+    header = ["N × D", "DB MB", "build s", "sqlite-vec KNN p50 / p95", "numpy p50 / p95",
+              "ratio p50", "bandwidth floor", "KNN ÷ floor", "one-book KNN p50 / p95 (rows)",
+              "top-40 = numpy", "CPU share"]
+    rows = []
+    for m in report["results"]:
+        b = m["build"]
+        build = f"{b['build_s']:.1f}" + (" (cached)" if b.get("cached") else "")
+        ob = m["knn_one_book"]
+        rows.append([
+            m["label"], f"{m['db_bytes'] / 2**20:.0f}", build, _pp(m["knn"]), _pp(m["numpy"]),
+            f"{m['ratio_p50']:.1f}×", fmt_ms(m["floor_ms"]), f"{m['knn']['p50'] / m['floor_ms']:.1f}×",
+            f"{_pp(ob)} ({ob['rows_in_book']:,})", f"{m['recall_vs_numpy'] * 100:.0f} %",
+            f"{m['cpu_share']:.2f}",
+        ])
+    return _table(header, rows)
+
+
+def pipeline_table(report: dict[str, Any]) -> str:
+    b = report["budgets_ms"]
+    has_real = any("e2e_real" in m and "total" in m["e2e_real"] for m in report["results"])
+    header = ["N × D", "fetch p50", f"search p50 / p95 (<{b['search']:.0f})", "budget",
+              f"re-rank p50 / p95 (<{b['rerank']:.0f})", "budget",
+              "embed p50", f"total p50 / p95 (<{b['total_p50']:.0f} / <{b['total_p95']:.0f})", "budget"]
+    if has_real:
+        header.append("real model: embed p50, total p50 / p95")
+    header.append("peak RSS MB (sqlite / +numpy)")
+    rows = []
+    for m in report["results"]:
+        e = m["e2e"]
+        v = m["verdicts"]
+        row = [m["label"], fmt_ms(m["fetch"]["p50"]), _pp(m["search"]), v["search"], _pp(m["rerank"]),
+               v["rerank"], fmt_ms(e["embed"]["p50"]), _pp(e["total"]), v["total"]]
+        if has_real:
+            real = m.get("e2e_real", {})
+            row.append(f"{fmt_ms(real['embed']['p50'])}, {_pp(real['total'])}" if "total" in real else "–")
+        row.append(f"{m['rss_after_e2e_mb']:.0f} / {m['peak_rss_mb']:.0f}")
+        rows.append(row)
+    return _table(header, rows)
+
+
+def format_report(report: dict[str, Any]) -> str:
+    mc = report["machine"]
+    cfg = report["config"]
+    bw = report["bandwidth"]
+    lines = [
+        f"Machine: {mc['cpu']}, {mc['cores']} cores, {mc['ram_gib']} GiB RAM, {mc['os']}",
+        f"Python {mc['python']}, SQLite {mc['sqlite']} (apsw {mc['apsw']}), sqlite-vec {mc['sqlite_vec']}, "
+        f"numpy {mc['numpy']} (BLAS threads {cfg['blas_threads']})",
+        f"Sequential read bandwidth (1 thread): {bw['bandwidth_gbps']:.1f} GB/s; "
+        f"k = {cfg['k']}, {cfg['queries']} distinct queries per stage after {cfg['warmup']} warm-up; times in ms",
+        "",
+        "KNN (k = 40, warm), sqlite-vec vs numpy brute force over the same vectors",
+        knn_table(report),
+        "",
+        "Pipeline vs the seed's budgets (search = KNN + fetch of the 40 rows; total = "
+        "Retriever.retrieve through a loopback HTTP proxy, a distinct query each time)",
+        pipeline_table(report),
+        "",
+        "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
+        "of the KNN loop (1.00 = a core to itself). Load average start/end: "
+        f"{report['loadavg']['start']} / {report['loadavg']['end']}. Runtime {report['runtime_s']:.0f} s.",
+    ]
+    return "\n".join(lines)

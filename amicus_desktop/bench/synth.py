@@ -1,0 +1,217 @@
+"""A synthetic scripture.db for the benchmark: realistic metadata, random unit vectors.
+
+Everything is a pure function of ``(n, dims, seed)``, so the numpy brute force of a measuring
+process regenerates exactly the vectors the database holds (reading 200k×1536 vectors back out
+through vec0 takes ~50 s) and a database built by an earlier run can be reused.
+
+* Vectors: independent standard-normal rows, L2-normalised, float32, generated in fixed batches
+  of :data:`BATCH` rows (batch ``b`` from ``default_rng([seed, dims, 0, b])``). The cost of an
+  exact KNN does not depend on how the vectors are distributed, so random vectors are fine for
+  timing (not for recall studies of approximate indexes).
+* Metadata: the 8 source types in a corpus-like mix; ``book_id`` weighted by each book's chapter
+  count, a chapter and verse span inside it; 24 scholars with Zipf-like weights, each with a
+  tradition, so a 40-row candidate list has several chunks of the same scholar and the
+  per-scholar cap rejects some; lexicon entries and FAQs have no book or scholar (NULL).
+* Text: ~90 words from a small vocabulary (about 600 bytes), enough for realistic row sizes and an
+  FTS5 index that is not trivial.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..core.books import BOOKS
+from ..core.types import ChunkMetadata
+from ..store.writer import ChunkRecord, ScriptureWriter
+
+#: Rows per generated batch (also the batch handed to the writer): bounds the builder's memory.
+BATCH = 8192
+#: Bumped whenever the generated content changes, so a cached database is not reused wrongly.
+FORMAT_VERSION = "1"
+MODEL_PREFIX = "bench-synthetic"
+
+SOURCE_TYPE_WEIGHTS: dict[str, float] = {
+    "section_panel": 0.34,
+    "chapter_panel": 0.14,
+    "word_study": 0.12,
+    "lexicon_entry": 0.10,
+    "debate_topic": 0.05,
+    "cross_ref_thread_note": 0.13,
+    "journey_stop": 0.06,
+    "meta_faq": 0.06,
+}
+#: Types that carry no book, chapter or scholar (their metadata is NULL).
+UNANCHORED = frozenset({"lexicon_entry", "meta_faq"})
+
+SCHOLARS: tuple[tuple[str, str], ...] = (
+    ("matthew-henry", "reformed"), ("spurgeon", "baptist"), ("calvin", "reformed"),
+    ("wesley", "methodist"), ("scofield", "dispensational"), ("luther", "lutheran"),
+    ("chrysostom", "orthodox"), ("augustine", "catholic"), ("aquinas", "catholic"),
+    ("gill", "baptist"), ("clarke", "methodist"), ("barnes", "reformed"),
+    ("jfb", "reformed"), ("keil-delitzsch", "lutheran"), ("lightfoot", "anglican"),
+    ("westcott", "anglican"), ("bengel", "lutheran"), ("poole", "reformed"),
+    ("origen", "orthodox"), ("jerome", "catholic"), ("bede", "catholic"),
+    ("edwards", "reformed"), ("ryle", "anglican"), ("moule", "anglican"),
+)
+PANEL_TYPES = ("exposition", "context", "application", "language", None)
+
+WORDS = (
+    "grace faith law covenant spirit flesh righteousness sin death life promise israel gentiles "
+    "mercy judgment kingdom heaven earth father son lord christ god people temple sacrifice blood "
+    "priest prophet king david moses abraham word truth light darkness love hope peace joy "
+    "salvation redemption creation glory power wisdom fear obedience commandment servant nations "
+    "church body bread wine water baptism resurrection cross suffering patience election calling "
+    "adoption inheritance worship prayer psalm wilderness exile return city jerusalem zion mountain "
+    "shepherd sheep vine branch fruit seed harvest field house altar tabernacle ark land rest "
+    "the of and to in that he is for it with as his was on be this by which not they are from"
+).split()
+
+
+@dataclass(frozen=True)
+class BuildStats:
+    path: Path
+    rows: int
+    dims: int
+    seconds: float
+    bytes: int
+    peak_rss_mb: float
+
+
+def model_id(dims: int) -> str:
+    return f"{MODEL_PREFIX}-{dims}"
+
+
+def db_name(n: int, dims: int, seed: int) -> str:
+    return f"bench-{n}x{dims}-seed{seed}-v{FORMAT_VERSION}.db"
+
+
+def sidecar(path: Path) -> Path:
+    """The JSON file beside a built database that remembers its build time and builder RSS."""
+    return path.with_name(path.name + ".build.json")
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set size so far, in MiB."""
+    try:
+        import resource  # not on Windows
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / (1024 * 1024) if sys.platform == "darwin" else peak / 1024  # bytes vs KiB
+
+
+def _unit_rows(rng: np.random.Generator, rows: int, dims: int) -> np.ndarray:
+    v = rng.standard_normal((rows, dims), dtype=np.float32)
+    v /= np.linalg.norm(v, axis=1, keepdims=True)
+    return v
+
+
+def vector_batches(n: int, dims: int, seed: int) -> Iterator[np.ndarray]:
+    """The database's vectors, ``BATCH`` rows at a time, rowid order (row 0 is rowid 1)."""
+    for b, start in enumerate(range(0, n, BATCH)):
+        rows = min(BATCH, n - start)
+        yield _unit_rows(np.random.default_rng([seed, dims, 0, b]), rows, dims)
+
+
+def vector_matrix(n: int, dims: int, seed: int) -> np.ndarray:
+    """All ``n`` vectors as one C-contiguous float32 matrix (``n × dims × 4`` bytes)."""
+    mat = np.empty((n, dims), dtype=np.float32)
+    for b, batch in enumerate(vector_batches(n, dims, seed)):
+        mat[b * BATCH : b * BATCH + len(batch)] = batch
+    return mat
+
+
+def query_vector(text: str, dims: int) -> np.ndarray:
+    """A unit vector determined by ``text`` (what the bench proxy answers for it)."""
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    rng = np.random.default_rng(int.from_bytes(digest[:16], "little"))
+    return _unit_rows(rng, 1, dims)[0]
+
+
+def query_vectors(count: int, dims: int, seed: int) -> np.ndarray:
+    """``count`` distinct unit query vectors, independent of the database's."""
+    return _unit_rows(np.random.default_rng([seed, dims, 1]), count, dims)
+
+
+_BOOK_IDS = np.array([b.book_id for b in BOOKS])
+_BOOK_CHAPTERS = np.array([b.chapters for b in BOOKS])
+_BOOK_P = _BOOK_CHAPTERS / _BOOK_CHAPTERS.sum()
+_TYPES = np.array(list(SOURCE_TYPE_WEIGHTS))
+_TYPE_P = np.array(list(SOURCE_TYPE_WEIGHTS.values()))
+_TYPE_P = _TYPE_P / _TYPE_P.sum()
+_SCHOLAR_P = 1.0 / np.arange(1, len(SCHOLARS) + 1) ** 0.9
+_SCHOLAR_P = _SCHOLAR_P / _SCHOLAR_P.sum()
+_WORD_ARR = np.array(WORDS)
+
+
+def record_batch(start: int, rows: int, seed: int) -> list[ChunkRecord]:
+    """Chunk records for rows ``start .. start+rows-1`` (0-based), deterministic per batch."""
+    rng = np.random.default_rng([seed, 0, 2, start])
+    types = rng.choice(_TYPES, size=rows, p=_TYPE_P)
+    books = rng.choice(len(BOOKS), size=rows, p=_BOOK_P)
+    chapter_u = rng.random(rows)
+    verse_start = rng.integers(1, 30, size=rows)
+    verse_len = rng.integers(0, 8, size=rows)
+    scholars = rng.choice(len(SCHOLARS), size=rows, p=_SCHOLAR_P)
+    no_scholar = rng.random(rows) < 0.08  # some anchored chunks are editorial (no scholar)
+    panels = rng.integers(0, len(PANEL_TYPES), size=rows)
+    lengths = rng.integers(60, 120, size=rows)
+    words = rng.integers(0, len(_WORD_ARR), size=int(lengths.sum()))
+    out: list[ChunkRecord] = []
+    pos = 0
+    for i in range(rows):
+        st = str(types[i])
+        text = " ".join(_WORD_ARR[words[pos : pos + lengths[i]]])
+        pos += lengths[i]
+        rowno = start + i
+        if st in UNANCHORED:
+            meta = ChunkMetadata()
+            source_id = f"{st}-{rowno}"
+        else:
+            b = int(books[i])
+            book = str(_BOOK_IDS[b])
+            chapter = 1 + int(chapter_u[i] * int(_BOOK_CHAPTERS[b]))
+            vs = int(verse_start[i])
+            scholar, tradition = (None, None) if no_scholar[i] else SCHOLARS[int(scholars[i])]
+            panel = PANEL_TYPES[int(panels[i])] if st in ("section_panel", "chapter_panel") else None
+            meta = ChunkMetadata(
+                scholar_id=scholar, tradition=tradition, book_id=book, chapter_num=chapter,
+                verse_start=vs, verse_end=vs + int(verse_len[i]), panel_type=panel,
+            )
+            source_id = f"{book}-{chapter}"
+        out.append(ChunkRecord(f"{st}:{rowno:07d}", st, source_id, text, meta))
+    return out
+
+
+def build(path: Path, n: int, dims: int, seed: int, *, progress: bool = False) -> BuildStats:
+    """Write the synthetic database for ``(n, dims, seed)`` to ``path`` (atomically)."""
+    t0 = time.perf_counter()
+    with ScriptureWriter(
+        path,
+        model_id=model_id(dims),
+        dims=dims,
+        full_schema=True,
+        corpus_name=f"amicus-bench synthetic {n}x{dims}",
+        extra_meta={"bench_format": FORMAT_VERSION, "bench_seed": str(seed), "bench_rows": str(n)},
+    ) as writer:
+        writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in BOOKS)
+        done = 0
+        live = progress and sys.stderr.isatty()  # rewrite one line on a terminal only
+        for vecs in vector_batches(n, dims, seed):
+            writer.add_chunks(record_batch(done, len(vecs), seed), vecs)
+            done += len(vecs)
+            if live:
+                print(f"\r  building {path.name}: {done:,}/{n:,} rows", end="", file=sys.stderr, flush=True)
+        if progress:
+            print(("" if live else f"  building {path.name}: {done:,}/{n:,} rows")
+                  + " — indexing text…", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(" done", file=sys.stderr, flush=True)
+    return BuildStats(path, n, dims, time.perf_counter() - t0, path.stat().st_size, peak_rss_mb())

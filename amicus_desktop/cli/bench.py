@@ -1,0 +1,83 @@
+"""``amicus-desktop bench``: the retrieval benchmark (see ``docs/PERFORMANCE.md``).
+
+A command, not a test: it builds synthetic databases (or reuses those in ``--out-dir``), measures
+them and prints p50/p95 tables next to numpy brute force and the memory-bandwidth floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _int_list(text: str) -> list[int]:
+    try:
+        values = [int(v.replace("_", "")) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated integers, not {text!r}") from None
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"expected positive integers, not {text!r}")
+    return values
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from ..bench.runner import DEFAULT_DIMS, DEFAULT_QUERIES, DEFAULT_SIZES
+
+    p = sub.add_parser(
+        "bench",
+        help="benchmark retrieval on synthetic databases",
+        description=(
+            "Build synthetic scripture.db files (SIZES chunks × DIMS dimensions), then print p50/p95 "
+            "of KNN, one-book filtered KNN, fetch, re-rank and end-to-end retrieval through a "
+            "loopback HTTP proxy, beside numpy brute force over the same vectors and the "
+            "memory-bandwidth floor, with the seed's budgets. Takes minutes at the default sizes."
+        ),
+    )
+    p.add_argument("--sizes", type=_int_list, default=list(DEFAULT_SIZES), metavar="N,N,...",
+                   help=f"chunk counts (default {','.join(map(str, DEFAULT_SIZES))})")
+    p.add_argument("--dims", type=_int_list, default=list(DEFAULT_DIMS), metavar="D,D,...",
+                   help=f"vector dimensions (default {','.join(map(str, DEFAULT_DIMS))})")
+    p.add_argument("--queries", type=_positive, default=DEFAULT_QUERIES, metavar="N",
+                   help=f"distinct queries per measured stage (default {DEFAULT_QUERIES})")
+    p.add_argument("--out-dir", type=Path, metavar="DIR",
+                   help="where the databases go; matching ones already there are reused "
+                        "(default: a new temporary directory)")
+    p.add_argument("--keep", action="store_true",
+                   help="keep the databases built in this run (else they are deleted at the end)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic data (default 0)")
+    p.add_argument("--real-proxy", action="store_true",
+                   help="also run end to end through the project's own proxy and local model "
+                        "(384-dim configurations only)")
+    p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
+    p.set_defaults(func=run, parser=p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..bench import BenchConfig, BenchError, format_report, run_benchmark
+
+    cfg = BenchConfig(
+        sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
+        keep=args.keep, seed=args.seed, real_proxy=args.real_proxy,
+    )
+    try:
+        report = run_benchmark(cfg)
+    except BenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+    else:
+        print(format_report(report))
+    return 0

@@ -1,0 +1,58 @@
+"""``amicus-desktop bench`` runs end to end on a tiny configuration (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _bench(*args: str, out_dir: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "bench", "--sizes", "300,500", "--dims", "16",
+         "--queries", "5", "--out-dir", str(out_dir), *args],
+        capture_output=True, text=True, timeout=240, cwd=ROOT, check=False,
+    )
+
+
+def test_bench_smoke(tmp_path: Path) -> None:
+    dbs = tmp_path / "dbs"
+    proc = _bench("--json", "--keep", out_dir=dbs)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    report = json.loads(proc.stdout)
+    assert report["budgets_ms"] == {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
+    assert report["bandwidth"]["bandwidth_gbps"] > 0
+    assert report["config"]["blas_threads"] == "1"
+    assert [(m["n"], m["dims"]) for m in report["results"]] == [(300, 16), (500, 16)]
+    for m in report["results"]:
+        for stage in ("knn", "fetch", "search", "rerank", "numpy", "knn_one_book"):
+            assert m[stage]["n"] == 5, stage
+            assert 0 < m[stage]["p50"] <= m[stage]["p95"], stage
+        e2e = m["e2e"]
+        assert e2e["total"]["n"] == 5 and e2e["total"]["p50"] > 0 and e2e["embed"]["p50"] > 0
+        # Every retrieval (warm-up included) embedded over HTTP: no vector-cache hits.
+        assert e2e["http_embed_calls"] == e2e["retrievals"] == 5 + m["warmup"]
+        assert m["same_vectors"] is True
+        assert m["recall_vs_numpy"] == 1.0  # exact KNN: the same 40 rows as numpy
+        assert m["knn_one_book"]["min_returned"] == min(40, m["knn_one_book"]["rows_in_book"])
+        assert m["floor_ms"] > 0 and m["ratio_p50"] > 0 and m["db_bytes"] > 0
+        assert m["peak_rss_mb"] > 0 and m["build"]["build_s"] > 0 and not m["build"]["cached"]
+        assert set(m["verdicts"]) == {"search", "rerank", "total"}
+    kept = sorted(p.name for p in dbs.glob("*.db"))
+    assert kept == ["bench-300x16-seed0-v1.db", "bench-500x16-seed0-v1.db"]
+
+    # Second run, table output: reuses the kept databases (and, not having built them, keeps them).
+    proc = _bench(out_dir=dbs)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout
+    for heading in ("sqlite-vec KNN p50 / p95", "numpy p50 / p95", "ratio p50", "bandwidth floor",
+                    "one-book KNN", "search p50 / p95 (<50)", "re-rank p50 / p95 (<10)",
+                    "total p50 / p95 (<250 / <500)", "peak RSS MB"):
+        assert heading in out, heading
+    rows = [ln for ln in out.splitlines() if ln.startswith(("| 300 × 16", "| 500 × 16"))]
+    assert len(rows) == 4  # one row per configuration in each of the two tables
+    assert sum("(cached)" in r for r in rows) == 2
+    assert sorted(p.name for p in dbs.glob("*.db")) == kept
