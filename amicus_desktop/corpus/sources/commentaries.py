@@ -137,7 +137,10 @@ _SC_W = re.compile(r"<w [^>]*>[^<]*</w>")
 _SC_OTHER_VIEW = re.compile(r"For Another Point of View:\s*See Topic\s*\d+\.?", re.I)
 _SC_HEAD = re.compile(r"<hi type=\"bold\">([^<]{1,80})</hi>")
 # A quotation of another writer: "…"--Bunyan.  /  "…" --Heinrich A. W. Meyer.
-_QUOTE = re.compile(r"[\"“]([^\"“”]{20,}?)[\"”]\s*[-—–]{1,2}\s*([A-Z][A-Za-z.' ]{1,40}?[A-Za-z])\.?(?=\s|$)")
+_QUOTE = re.compile(
+    r"[\"“]([^\"“”]{20,}?)[\"”]\s*[-—–]{1,2}\s*"
+    r"((?:(?:[A-Z]\.|[A-Z][a-z']+)\s?){0,3}[A-Z][a-z']+)\.?(?=\s|$)"
+)
 
 
 @dataclass
