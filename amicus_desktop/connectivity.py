@@ -25,7 +25,6 @@ one via qasync in the app) and calls listeners on that loop.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import enum
 import logging
 import time
@@ -207,8 +206,8 @@ class ConnectivityMonitor:
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            # asyncio.wait, not "await task": a cancellation of the *caller* must still propagate.
+            await asyncio.wait([task])
 
     # -- the probe task --------------------------------------------------------------------
     async def _run(self) -> None:

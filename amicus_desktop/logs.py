@@ -50,15 +50,14 @@ class RedactFilter(logging.Filter):
         for key in list(vars(record)):
             if key.lower() in SENSITIVE_KEYS and key not in _STANDARD_ATTRS:
                 delattr(record, key)
-        if isinstance(record.msg, str):
-            record.msg = redact(record.msg)
-        if record.args:
-            record.args = tuple(redact(a) if isinstance(a, str) else a for a in _as_tuple(record.args))
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a malformed call: keep it, masked, rather than lose it
+            message = f"{record.msg} {record.args}"
+        # Format first, then mask: masking the template could break its placeholders.
+        record.msg = redact(message)
+        record.args = None
         return True
-
-
-def _as_tuple(args: object) -> tuple[object, ...]:
-    return args if isinstance(args, tuple) else (args,)
 
 
 class ExtraFormatter(logging.Formatter):

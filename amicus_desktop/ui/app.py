@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 
 import qasync  # noqa: E402
 
-from .. import __version__  # noqa: E402
+from .. import __version__, resources  # noqa: E402
 from ..logs import setup_logging  # noqa: E402
 from ..settings import SettingsStore  # noqa: E402
 from .main_window import MainWindow, window_settings  # noqa: E402
@@ -33,8 +33,6 @@ from .theme import install_theme  # noqa: E402
 
 log = logging.getLogger("amicus.ui")
 
-ICON_DIRS = (Path(__file__).resolve().parents[2] / "resources" / "icons",)
-
 
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance() or QApplication(argv if argv is not None else sys.argv[:1])
@@ -43,7 +41,7 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     app.setApplicationDisplayName("Amicus Desktop")
     app.setOrganizationName("Amicus")
     app.setApplicationVersion(__version__)
-    app.setDesktopFileName("amicus-desktop")
+    app.setDesktopFileName(resources.APP_ID)
     icon = _app_icon()
     if icon is not None:
         app.setWindowIcon(icon)
@@ -52,12 +50,16 @@ def make_application(argv: list[str] | None = None) -> QApplication:
 
 
 def _app_icon() -> QIcon | None:
-    for directory in ICON_DIRS:
-        for name in ("amicus-desktop.svg", "amicus-desktop.png", "amicus-desktop-256.png"):
-            path = directory / name
-            if path.is_file():
-                return QIcon(str(path))
-    return None
+    """The application icon at every size shipped in ``resources/icons`` (none is fatal)."""
+    try:
+        pngs = [resources.app_icon_png(size) for size in resources.ICON_SIZES]
+    except (FileNotFoundError, ValueError):
+        return None
+    icon = QIcon()
+    for png in pngs:
+        if png.is_file():
+            icon.addFile(str(png))
+    return None if icon.isNull() else icon
 
 
 def _excepthook(kind: type[BaseException], value: BaseException, tb: types.TracebackType | None) -> None:

@@ -32,6 +32,7 @@ from .. import __version__, paths
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.types import ChapterRef, Profile, RejectedChunk, RetrievedChunk
+from ..settings import Settings
 from . import describe, shortcuts, states
 from .ask import AskBar
 from .banner import Banner
@@ -75,6 +76,13 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
 
+        self._pending_item: RetrievedChunk | RejectedChunk | None = None
+        self.shown: tuple[object, object] | None = None  # (item, view) in the detail panes
+        self._detail_timer = QTimer(self)
+        self._detail_timer.setSingleShot(True)
+        self._detail_timer.setInterval(0)
+        self._detail_timer.timeout.connect(self._render_detail)
+
         self.countdown = QTimer(self)
         self.countdown.setInterval(500)
         self.countdown.timeout.connect(self._tick)
@@ -83,6 +91,7 @@ class MainWindow(QMainWindow):
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
             self._restore_layout()
+        self._render_result(None)
         self._render_db(session.db)
         self._render_connectivity(session.connectivity)
         self.ask.set_profile(session.profile)
@@ -200,7 +209,7 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(1, 3)
         self.main_split.setSizes([520, 960])
         self.main_split.setChildrenCollapsible(False)
-        self.right_split.setSizes([430, 330])
+        self.right_split.setSizes([350, 470])
         self.detail_split.setSizes([540, 420])
 
         self.start_page = StartPage({
@@ -293,11 +302,12 @@ class MainWindow(QMainWindow):
         s.chapterChanged.connect(self._render_chapter)
         s.chapterLoaded.connect(self._render_chapter_text)
         s.booksLoaded.connect(self.reader.set_books)
-        s.facetsLoaded.connect(lambda facets: self.profile_panel.set_facets(facets, s.profile))
+        s.facetsLoaded.connect(self._render_facets)
         s.profileChanged.connect(self._render_profile)
-        s.settingsChanged.connect(lambda st: self.profile_panel.set_weights(st.weights))
+        s.settingsChanged.connect(self._render_settings)
         s.settingsNotice.connect(self.show_notice)
-        self.reader.chapterRequested.connect(lambda ref: s.set_chapter(ref))
+        # Bound methods (not lambdas) so Qt drops these connections when the window is destroyed.
+        self.reader.chapterRequested.connect(s.set_chapter)
         self.reader.stepRequested.connect(s.step_chapter)
         self.reader.referenceEntered.connect(self.goto_reference)
         self.ask.askRequested.connect(self._ask)
@@ -456,6 +466,12 @@ class MainWindow(QMainWindow):
         )
         self.reader.show_text(ref, label, verses, note)
 
+    def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
+        self.profile_panel.set_facets(facets, self.session.profile)
+
+    def _render_settings(self, settings: Settings) -> None:
+        self.profile_panel.set_weights(settings.weights)
+
     def _render_profile(self, profile: Profile) -> None:
         self.ask.set_profile(profile)
         self.profile_panel.set_profile(profile)
@@ -475,16 +491,19 @@ class MainWindow(QMainWindow):
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
         if view is None:
             self.results_stack.setCurrentWidget(self.empty_results)
+            self.detail_split.hide()
             self.results_title.setText("")
             self.results_note.hide()
             self.stale_note.clear()
             self.passage.clear()
             self.breakdown.clear()
+            self.shown = None
             self.tabs.setTabText(0, "Results")
             self.tabs.setTabText(1, "Rejected")
             return
         r = view.result
         self.results_stack.setCurrentWidget(self.tabs)
+        self.detail_split.show()
         self.tabs.setTabText(0, f"Results ({len(r.results)})")
         self.tabs.setTabText(1, f"Rejected ({len(r.rejected)})")
         asked = time.strftime("%H:%M:%S", time.localtime(view.asked_at))
@@ -537,6 +556,7 @@ class MainWindow(QMainWindow):
         if self.results_proxy.rowCount() == 0:
             self.passage.clear("No result passed the ranking. See the Rejected tab for why.")
             self.breakdown.clear("")
+            self.shown = None
             return
         row = self.results_model.row_of(chunk_id) if chunk_id else -1
         source = self.results_model.index(max(row, 0), 0)
@@ -544,7 +564,7 @@ class MainWindow(QMainWindow):
         self.results_view.selectionModel().setCurrentIndex(
             index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         )
-        self._show_item(index.data(ChunkRole))
+        self._show_item(index.data(ChunkRole))  # also when the current row did not change
 
     def _result_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
         if current.isValid():
@@ -563,9 +583,22 @@ class MainWindow(QMainWindow):
             view.selectRow(0)
 
     def _show_item(self, item: RetrievedChunk | RejectedChunk | None) -> None:
+        """Show ``item`` in the passage and breakdown panes, on the next turn of the event loop.
+
+        Deferring lets the new table paint first, so a new result set costs two short UI-thread
+        slices instead of one long one (see the stall test), and repeated calls coalesce.
+        """
+        self._pending_item = item
+        self._detail_timer.start()
+
+    def _render_detail(self) -> None:
+        item, self._pending_item = self._pending_item, None
         view = self.results_model.view
         if item is None or view is None:
             return
+        if self.shown is not None and self.shown[0] is item and self.shown[1] is view:
+            return
+        self.shown = (item, view)
         ctx = view.result.context
         book_name = self.session.book_name
         if isinstance(item, RetrievedChunk):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, QUrl, Signal
+from PySide6.QtGui import QShowEvent, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from ..core.types import Candidate
@@ -108,6 +109,15 @@ class PassagePanel(QWidget):
             f"<p style='color:{muted}; margin-top:0; font-size:small'>{html.escape(' · '.join(facts))}</p>"
             f"{note}{body}"
         )
+        self._to_top()
+
+    def _to_top(self) -> None:
+        self.view.moveCursor(QTextCursor.MoveOperation.Start)
+        self.view.verticalScrollBar().setValue(0)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+        super().showEvent(event)
+        self._to_top()  # a panel shown after being filled would otherwise keep a stale offset
 
     def _clicked(self, url: QUrl) -> None:
         parsed = parse_passage_url(url)

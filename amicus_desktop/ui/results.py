@@ -50,7 +50,8 @@ class ResultsModel(QAbstractTableModel):
         self.beginResetModel()
         self._view = view
         self._rows = view.result.results if view is not None else ()
-        self._max_score = max((r.score for r in self._rows), default=1.0) or 1.0
+        # One scale for every question: 1.0 (a perfect match, unboosted) or the top score if boosted past it.
+        self._max_score = max([1.0, *(r.score for r in self._rows)])
         self.endResetModel()
 
     @property

@@ -147,6 +147,7 @@ class Session(QObject):
         self._ask_task: asyncio.Task[None] | None = None
         self._ask_gen = 0
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._closing: list[Any] = []  # monitors/retrievers being closed
         self._open_gen = 0
         self._closed = False
 
@@ -210,13 +211,19 @@ class Session(QObject):
         log.info("session closed")
 
     async def _teardown(self) -> None:
+        """Close the monitor and retriever. Each stays in ``_closing`` until it is fully closed, so
+        a teardown interrupted by cancellation is finished by the next one (and by :meth:`aclose`)."""
         self._cancel_ask()
-        monitor, self.monitor = self.monitor, None
-        retriever, self.retriever = self.retriever, None
-        if monitor is not None:
-            await monitor.aclose()
-        if retriever is not None:
-            await retriever.aclose()
+        for obj in (self.monitor, self.retriever):
+            if obj is not None:
+                self._closing.append(obj)
+        self.monitor = None
+        self.retriever = None
+        while self._closing:
+            obj = self._closing[0]
+            await obj.aclose()
+            if self._closing and self._closing[0] is obj:
+                self._closing.pop(0)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
@@ -233,6 +240,8 @@ class Session(QObject):
             log.error("background task failed", exc_info=exc)
 
     async def _open(self) -> None:
+        if self._closed:
+            return
         self._open_gen += 1
         gen = self._open_gen
         path = self.db_path
@@ -291,7 +300,7 @@ class Session(QObject):
         for text in candidates:
             ref = self.resolve_chapter_text(text) if text else None
             if ref is not None:
-                self.set_chapter(ref, save=False)
+                self.set_chapter(ref, save=text != self.settings.last_chapter)
                 return
         if self.books:
             self.set_chapter(ChapterRef(self.books[0].book_id, 1), save=False)

@@ -21,7 +21,11 @@ class StartPage(QWidget):
         self.code = ""
         self.card = QFrame()
         self.card.setObjectName("startCard")
-        self.card.setMaximumWidth(640)
+        self.card.setMaximumWidth(680)
+        # palette() roles keep the card right in light and dark schemes.
+        self.card.setStyleSheet(
+            "#startCard { background-color: palette(base); border: 1px solid palette(mid); border-radius: 10px; }"
+        )
         self.icon = QLabel()
         self.title = QLabel()
         self.title.setFont(serif_font(max(18.0, self.font().pointSizeF() * 1.9)))

@@ -72,8 +72,9 @@ def welcome_text(path: str) -> StateText:
         "Welcome to Amicus Desktop",
         "Amicus reads scripture beside commentary, and shows exactly why each passage was found: "
         "every similarity, boost and cut-off is on screen.",
-        f"To begin it needs a scripture database. Build the demo (public-domain texts, built on this "
-        f"computer, no network needed) or open a database you already have. The demo is saved to {path}.",
+        "To begin it needs a scripture database. The demo holds Romans and John with public-domain "
+        "commentary (Matthew Henry, Scofield), Strong's lexicon and Nave's topics; it is built on this "
+        f"computer in a few minutes, with no network. It is saved to {path}. Or open a database you already have.",
         (BUILD_DEMO, OPEN_DB),
     )
 

@@ -1,0 +1,128 @@
+"""Typed settings (atomic, 0600, corrupt → .bak, unwritable → told) and logging (no secrets, no queries)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop import paths
+from amicus_desktop.core.types import BoostWeights, Profile
+from amicus_desktop.logs import RedactFilter, redact, setup_logging, shutdown_logging
+from amicus_desktop.settings import Settings, SettingsStore, from_json, validate
+
+
+def test_defaults_on_first_run(amicus_home: Path) -> None:
+    store = SettingsStore()
+    s = store.load()
+    assert s == Settings() and store.notice is None and store.writable
+    assert s.resolved_db_path() == paths.default_db_path()
+    assert s.proxy_url == paths.DEFAULT_PROXY_URL
+    assert s.weights == BoostWeights() and s.profile == Profile()
+
+
+def test_round_trip_is_atomic_and_private(amicus_home: Path) -> None:
+    store = SettingsStore()
+    s = Settings(db_path="/x/y.db", token="s3cret", preferred_scholars=("b", "a"), k=12, last_chapter="romans:9")
+    assert store.save(s.with_profile(Profile.of(["b", "a"], ["t"])))
+    path = paths.config_dir() / "settings.json"
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+    loaded = SettingsStore().load()
+    assert loaded.preferred_scholars == ("a", "b") and loaded.preferred_traditions == ("t",)
+    assert loaded.token == "s3cret" and loaded.k == 12 and loaded.last_chapter == "romans:9"
+    assert "s3cret" not in repr(loaded)
+    assert json.loads(path.read_text())["version"] == 1
+
+
+def test_corrupt_file_is_kept_aside_and_defaults_restored(amicus_home: Path) -> None:
+    path = paths.config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"\xff\xfe not json")
+    store = SettingsStore()
+    assert store.load() == Settings()
+    assert "damaged" in store.notice and "settings.json.bak" in store.notice
+    assert (path.parent / "settings.json.bak").read_bytes() == b"\xff\xfe not json"
+    assert not path.exists()
+
+
+def test_bad_values_are_reset_one_by_one(amicus_home: Path) -> None:
+    s, notes = from_json({"k": 500, "proxy_url": "ftp://x", "chapter_boost": "big", "scholar_boost": 1.2,
+                          "preferred_scholars": ["a", 3], "unknown": True})
+    assert s.k == Settings().k and s.proxy_url == paths.DEFAULT_PROXY_URL and s.chapter_boost == 1.5
+    assert s.scholar_boost == 1.2 and s.preferred_scholars == ()
+    assert len(notes) == 4
+    with pytest.raises(ValueError):
+        validate(Settings(proxy_url="nope"))
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root can write anywhere")
+def test_unwritable_directory_is_reported_not_fatal(amicus_home: Path) -> None:
+    cfg = paths.config_dir()
+    cfg.mkdir(parents=True)
+    cfg.chmod(0o500)
+    try:
+        store = SettingsStore()
+        store.load()
+        assert not store.writable and "cannot be saved" in store.notice
+        assert store.save(Settings(k=3)) is False
+    finally:
+        cfg.chmod(0o700)
+
+
+def test_unwritable_path_is_reported_not_fatal(amicus_home: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    store = SettingsStore(blocker / "settings.json")  # its "directory" is a file: cannot be created
+    store.load()
+    assert store.save(Settings(k=3)) is False
+    assert not store.writable and "cannot be saved" in store.notice
+
+
+def test_read_only_store_never_writes(amicus_home: Path) -> None:
+    store = SettingsStore(read_only=True)
+    store.load()
+    assert store.save(Settings(k=3)) is False
+    assert not (paths.config_dir() / "settings.json").exists()
+
+
+def test_redaction() -> None:
+    assert "abc123" not in redact("Authorization: Bearer abc123")
+    assert "hunter2" not in redact("token=hunter2 and more")
+    assert "sk-" in redact("key sk-ABCDEFGHIJKLMNOP") and "ABCDEFGH" not in redact("key sk-ABCDEFGHIJKLMNOP")
+
+
+def test_log_file_never_holds_tokens_or_query_text(amicus_home: Path) -> None:
+    path = setup_logging(stderr_level=None)
+    try:
+        assert path is not None and path.parent == paths.log_dir()
+        log = logging.getLogger("amicus.ui")
+        log.info("asked", extra={"query": "what is grace", "query_chars": 13, "token": "s3cret"})
+        log.warning("upstream said Bearer s3cret-token")
+        for handler in logging.getLogger("amicus").handlers:
+            handler.flush()
+        text = path.read_text()
+        assert "query_chars=13" in text
+        assert "what is grace" not in text and "s3cret" not in text
+    finally:
+        shutdown_logging()
+
+
+def test_unwritable_log_dir_falls_back_to_stderr(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    try:
+        assert setup_logging(log_dir=blocker / "logs") is None
+    finally:
+        shutdown_logging()
+
+
+def test_redact_filter_keeps_records_flowing() -> None:
+    record = logging.LogRecord("amicus.x", logging.INFO, __file__, 1, "token=%s", ("abc",), None)
+    record.query = "secret question"
+    assert RedactFilter().filter(record)
+    assert not hasattr(record, "query") and "abc" not in record.getMessage()
