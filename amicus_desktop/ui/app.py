@@ -96,8 +96,10 @@ async def _main(args: argparse.Namespace) -> int:
     _quit_on_sigint(window)
     window.show()
     session.start()
+    pending = None
     if getattr(args, "query", None) and not screenshot:
         window.ask.edit.setText(args.query)
+        pending = asyncio.ensure_future(_ask_when_ready(session, args.query))
     rc = 0
     try:
         if screenshot:
@@ -111,9 +113,23 @@ async def _main(args: argparse.Namespace) -> int:
         else:
             await closed.wait()
     finally:
+        if pending is not None:
+            pending.cancel()
+            await asyncio.wait([pending])
         await session.aclose()
         window.deleteLater()
     return rc
+
+
+async def _ask_when_ready(session: Session, query: str, timeout: float = 15.0) -> None:
+    """``--query`` without ``--screenshot``: ask once the database is open and the proxy answers."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not session.can_ask:
+        if loop.time() > deadline or session.db.status.value in ("missing", "error"):
+            return  # the window already says why asking is not possible
+        await asyncio.sleep(0.05)
+    session.ask(query)
 
 
 def _quit_on_sigint(window: MainWindow) -> None:

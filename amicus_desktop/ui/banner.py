@@ -6,6 +6,7 @@ own window colour as a secondary cue, so it reads the same in light and dark sch
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, Qt
@@ -46,6 +47,7 @@ class Banner(QFrame):
         self.detail.setWordWrap(True)
         self.detail.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         texts = QVBoxLayout()
+        self.texts = texts
         texts.setSpacing(3)
         texts.addWidget(self.title)
         texts.addWidget(self.body)
@@ -57,6 +59,7 @@ class Banner(QFrame):
         row.setSpacing(12)
         row.addWidget(self.stripe)
         inner = QHBoxLayout()
+        self.inner = inner
         inner.setContentsMargins(0, 10, 0, 10)
         inner.setSpacing(12)
         inner.addWidget(self.icon)
@@ -73,10 +76,23 @@ class Banner(QFrame):
         body: str,
         actions: list[tuple[str, Callable[[], None]]] = (),  # type: ignore[assignment]
         detail: str = "",
+        *,
+        compact: bool = False,
     ) -> None:
+        """``compact`` puts the title and body on one line with tighter margins (a note, not an alarm)."""
         self.kind = kind
-        self.title.setText(title)
-        self.body.setText(body)
+        self.inner.setContentsMargins(0, 5 if compact else 10, 0, 5 if compact else 10)
+        if compact:
+            self.title.setFont(self.font())
+            self.title.setTextFormat(Qt.TextFormat.RichText)
+            self.title.setText(f"<b>{html.escape(title)}</b>&nbsp; {html.escape(body)}")
+            self.body.clear()
+        else:
+            self.title.setFont(scaled_font(self.font(), 1.05, bold=True))
+            self.title.setTextFormat(Qt.TextFormat.PlainText)
+            self.title.setText(title)
+            self.body.setText(body)
+        self.body.setVisible(bool(self.body.text()))
         self.set_detail(detail)
         size = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize) + 8
         self.icon.setPixmap(self.style().standardIcon(ICONS[kind]).pixmap(size, size))

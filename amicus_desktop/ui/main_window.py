@@ -125,10 +125,12 @@ class MainWindow(QMainWindow):
         self.rejected_proxy.setSourceModel(self.rejected_model)
         self.rejected_view = _table(self.rejected_proxy, "Rejected candidates")
         rh = self.rejected_view.horizontalHeader()
-        for col, width in ((RejectedModel.REFERENCE, 128), (RejectedModel.SCHOLAR, 118),
-                           (RejectedModel.SIMILARITY, 78), (RejectedModel.SCORE, 78)):
+        for col, width in ((RejectedModel.REFERENCE, 124), (RejectedModel.SOURCE, 108), (RejectedModel.SCHOLAR, 112),
+                           (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
             self.rejected_view.setColumnWidth(col, width)
         rh.setSectionResizeMode(RejectedModel.REASON, QHeaderView.ResizeMode.Stretch)
+        # Nearest misses first: what a curator looks for.
+        self.rejected_view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
 
         self.results_title = QLabel()
         self.results_title.setFont(scaled_font(self.font(), 1.0, bold=True))
@@ -209,7 +211,7 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(1, 3)
         self.main_split.setSizes([520, 960])
         self.main_split.setChildrenCollapsible(False)
-        self.right_split.setSizes([350, 470])
+        self.right_split.setSizes([385, 435])
         self.detail_split.setSizes([540, 420])
 
         self.start_page = StartPage({
@@ -230,6 +232,8 @@ class MainWindow(QMainWindow):
         self.profile_dock.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.profile_dock)
         self.profile_dock.hide()
+        self._sizes_before_dock: list[int] | None = None
+        self.profile_dock.visibilityChanged.connect(self._dock_visibility)
 
     def _build_actions(self) -> None:
         handlers = {
@@ -338,9 +342,26 @@ class MainWindow(QMainWindow):
 
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
-        self.profile_dock.setVisible(visible)
         if visible:
+            self._sizes_before_dock = self.main_split.sizes()
+            results_width = self._sizes_before_dock[1]
+            self.profile_dock.setVisible(True)
+            self.resizeDocks([self.profile_dock], [250], Qt.Orientation.Horizontal)
+            # The dock's width comes out of the reader, not the results table.
+            QTimer.singleShot(0, self, lambda: self._keep_results_width(results_width))
             self.profile_panel.scholars.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        else:
+            self.profile_dock.setVisible(False)
+
+    def _dock_visibility(self, visible: bool) -> None:
+        if not visible and self._sizes_before_dock is not None:
+            sizes, self._sizes_before_dock = self._sizes_before_dock, None
+            QTimer.singleShot(0, self, lambda: self.main_split.setSizes(sizes))
+
+    def _keep_results_width(self, width: int) -> None:
+        total = sum(self.main_split.sizes())
+        reader = max(280, total - width)
+        self.main_split.setSizes([reader, max(0, total - reader)])
 
     def retry_now(self) -> None:
         self.session.retry_now()
@@ -415,7 +436,7 @@ class MainWindow(QMainWindow):
                 self.start_page.show_state(states.welcome_text(str(db.path)), "WELCOME")
             else:
                 assert db.error is not None
-                self.start_page.show_state(states.db_text(db.error), db.error.code.value)
+                self.start_page.show_state(states.db_text(db.error, str(db.path)), db.error.code.value)
             self.stack.setCurrentWidget(self.start_page)
         self._update_ask_availability()
 
@@ -528,9 +549,9 @@ class MainWindow(QMainWindow):
             self.results_note.hide()
         if view.stale:
             self.stale_note.show_message(
-                "info", "These results are from before the proxy went away",
-                f"They were asked at {asked}. Changing the chapter or profile still re-ranks them; a new "
-                "question needs the proxy.",
+                "info", f"These results are from before the proxy went away (asked {asked}).",
+                "Changing the chapter or profile still re-ranks them; a new question needs the proxy.",
+                compact=True,
             )
         else:
             self.stale_note.clear()

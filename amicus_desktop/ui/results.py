@@ -186,8 +186,8 @@ _HEADER_TIPS = (
 class RejectedModel(QAbstractTableModel):
     """Candidates that were found but not shown, each with its reason in words."""
 
-    COLUMNS = ("Reference", "Scholar", "Similarity", "Score", "Why it is not shown")
-    REFERENCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(5)
+    COLUMNS = ("Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
+    REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(6)
 
     def __init__(self, book_name: BookName | None = None, parent: Any = None) -> None:
         super().__init__(parent)
@@ -243,6 +243,8 @@ class RejectedModel(QAbstractTableModel):
             if col == self.REFERENCE:
                 text = describe.reference(rej.candidate, self._book_name) or "—"
                 return rej.chunk_id if role == Qt.ItemDataRole.ToolTipRole else text
+            if col == self.SOURCE:
+                return describe.source_label(rej.candidate.source_type)
             if col == self.SCHOLAR:
                 return rej.candidate.metadata.scholar_id or "—"
             if col == self.SIMILARITY:

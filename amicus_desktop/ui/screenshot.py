@@ -56,7 +56,11 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
     await asyncio.sleep(SETTLE)
     QApplication.processEvents()
     pixmap = window.grab()
-    out.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        log.error("screenshot folder cannot be created", extra={"path": str(out.parent), "error": type(exc).__name__})
+        return False
     ok = pixmap.save(str(out), "PNG")
     log.info("screenshot saved" if ok else "screenshot failed", extra={"path": str(out)})
     return ok

@@ -28,15 +28,15 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("goto", "Go to a reference (Rom 9, John 3:16)", ("Ctrl+L", "Ctrl+G"), "Read"),
     Shortcut("prev_chapter", "Previous chapter", ("Ctrl+PgUp", "Alt+Left"), "Read"),
     Shortcut("next_chapter", "Next chapter", ("Ctrl+PgDown", "Alt+Right"), "Read"),
-    Shortcut("focus_results", "Focus the results", ("Ctrl+2",), "Results"),
     Shortcut("focus_reader", "Focus the chapter text", ("Ctrl+1",), "Read"),
+    Shortcut("focus_results", "Focus the results", ("Ctrl+2",), "Results"),
     Shortcut("show_rejected", "Show the rejected candidates", ("Ctrl+3",), "Results"),
     Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
     Shortcut("retry", "Check the proxy now", (QKeySequence.StandardKey.Refresh, "F5"), "Connection"),
     Shortcut("open_db", "Open a database…", (QKeySequence.StandardKey.Open,), "File"),
     Shortcut("settings", "Settings…", (QKeySequence.StandardKey.Preferences, "Ctrl+,"), "File"),
-    Shortcut("help", "Keyboard shortcuts", (QKeySequence.StandardKey.HelpContents, "Ctrl+/"), "Help"),
     Shortcut("quit", "Quit", (QKeySequence.StandardKey.Quit, "Ctrl+Q"), "File"),
+    Shortcut("help", "Keyboard shortcuts", (QKeySequence.StandardKey.HelpContents, "Ctrl+/"), "Help"),
 )
 
 BY_ID = {s.id: s for s in SHORTCUTS}
@@ -53,8 +53,15 @@ def sequences(shortcut: Shortcut) -> list[QKeySequence]:
     return out
 
 
+def _typeable(seq: QKeySequence) -> bool:
+    """Keys a person can press on an ordinary keyboard (not dedicated "Find"/"Open" media keys)."""
+    text = seq.toString(QKeySequence.SequenceFormat.PortableText)
+    return "+" in text or len(text) <= 3 or text in ("Return", "Enter", "Esc", "Tab", "Space")
+
+
 def key_text(shortcut: Shortcut) -> str:
-    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in sequences(shortcut))
+    shown = [s for s in sequences(shortcut) if _typeable(s)] or sequences(shortcut)
+    return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in shown)
 
 
 def make_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
@@ -87,6 +94,8 @@ class ShortcutsDialog(QDialog):
         self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
         self.table.setAlternatingRowColors(True)
         self.table.setShowGrid(False)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.verticalHeader().setDefaultSectionSize(max(24, self.table.fontMetrics().height() + 10))
         for row, sc in enumerate(SHORTCUTS):
             for col, text in enumerate((sc.group, sc.title, key_text(sc))):
                 self.table.setItem(row, col, QTableWidgetItem(text))
@@ -102,4 +111,4 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(note)
         layout.addWidget(buttons)
-        self.resize(560, 460)
+        self.resize(600, 560)

@@ -59,10 +59,12 @@ DB_TEXTS: dict[ErrorCode, tuple[str, str, tuple[str, ...]]] = {
 }
 
 
-def db_text(err: AmicusError) -> StateText:
+def db_text(err: AmicusError, path: str = "") -> StateText:
     title, advice, actions = DB_TEXTS.get(
         err.code, ("The database could not be opened", "Open another file or try again.", (OPEN_DB, RELOAD))
     )
+    if path:
+        advice += f"\n\nFile: {path}"
     return StateText("error", title, err.message, advice, actions)
 
 
@@ -111,8 +113,7 @@ def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
             "error",
             title,
             err.message,
-            "Open a database built with the proxy's model, or point Settings at a proxy serving the "
-            "database's model. Reading still works.",
+            "Reading still works. Search comes back by itself once the proxy and the database use the same model.",
             (OPEN_DB, SETTINGS, RETRY),
         )
     return None

