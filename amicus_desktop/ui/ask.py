@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.types import MAX_QUERY_CHARS, Profile
+from ..core.types import Profile
 from .theme import scaled_font
 
 
@@ -46,7 +46,6 @@ class AskBar(QFrame):
         self.edit.setPlaceholderText("Ask a question about the text…")
         self.edit.setAccessibleName("Question")
         self.edit.setClearButtonEnabled(True)
-        self.edit.setMaxLength(MAX_QUERY_CHARS + 1000)  # over-long input gets a message, not a silent cut
         self.edit.setMinimumHeight(32)
         self.button = QPushButton("Ask")
         self.button.setDefault(True)

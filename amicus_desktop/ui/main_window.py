@@ -33,7 +33,7 @@ from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.types import ChapterRef, Profile, RejectedChunk, RetrievedChunk
 from ..settings import Settings
-from . import describe, shortcuts, states
+from . import shortcuts, states
 from .ask import AskBar
 from .banner import Banner
 from .breakdown import BreakdownPanel
@@ -474,6 +474,7 @@ class MainWindow(QMainWindow):
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
         label = self.session.chapter_label(ref)
+        self.setWindowTitle(f"{label} — Amicus Desktop" if label else "Amicus Desktop")
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
         if ref is not None and not self.session.db.ready:

@@ -111,4 +111,4 @@ class ShortcutsDialog(QDialog):
         layout.addWidget(self.table)
         layout.addWidget(note)
         layout.addWidget(buttons)
-        self.resize(600, 560)
+        self.resize(600, 480)

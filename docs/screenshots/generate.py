@@ -44,6 +44,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--build-dialog", action="store_true",
+                        help="also start a real demo build (into a temporary folder), capture its dialog, cancel it")
     args = parser.parse_args()
 
     from amicus_desktop import paths
@@ -78,8 +80,6 @@ def main() -> int:
             cli_shot("error-dimension-mismatch.png", "--db", str(db), "--proxy", wide.url, "--chapter", "romans:9",
                      "--query", QUESTION, out=out)
         # /health answers with the DB's model; /ai/embed fails with an upstream error.
-        import sqlite3  # noqa: F401  (only to show the model id is read through the app, not here)
-
         from amicus_desktop.store.scripture import ScriptureStore
 
         with ScriptureStore(db) as store:
@@ -89,16 +89,17 @@ def main() -> int:
                 502, {"error": {"code": "UPSTREAM_ERROR", "message": "the upstream embedding service failed"}})
             cli_shot("error-embed-failed.png", "--db", str(db), "--proxy", failing.url, "--chapter", "romans:9",
                      "--query", QUESTION, out=out)
-        interactive_shots(db, proxy, out)
+        interactive_shots(db, proxy, out, build_dialog=args.build_dialog)
     return 0
 
 
-def interactive_shots(db: Path, proxy: object, out: Path) -> None:
+def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool = False) -> None:
     """States reached by user actions, driven in-process with the real window."""
     os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
     import qasync
     from PySide6.QtWidgets import QApplication
 
+    from amicus_desktop import paths
     from amicus_desktop.core.types import ChapterRef, Profile
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application
@@ -163,6 +164,18 @@ def interactive_shots(db: Path, proxy: object, out: Path) -> None:
         dialog.grab().save(str(out / "shortcuts.png"))
         print("shortcuts.png: ok")
         dialog.close()
+        if build_dialog:
+            from amicus_desktop.ui.build_dialog import BuildDialog
+
+            build = BuildDialog(paths.default_db_path(), parent=window)
+            build.show()
+            task = build.start()
+            await until(lambda: "Embedding" in build.stage.text() and build.bar.value() > 0, timeout=180)
+            await asyncio.sleep(1.5)
+            build.grab().save(str(out / "build-demo.png"))
+            print("build-demo.png: ok")
+            build.cancel_button.click()
+            await asyncio.wait([task], timeout=60)
         window.close()
         await session.aclose()
 
