@@ -364,6 +364,12 @@ class MainWindow(QMainWindow):
         self.main_split.setSizes([reader, max(0, total - reader)])
 
     def retry_now(self) -> None:
+        """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
+        c = self.session.connectivity
+        text = self.ask.edit.text()
+        if c.state is ProxyState.EMBED_FAILED and text.strip() and not self.session.busy:
+            self._ask(text)
+            return
         self.session.retry_now()
         self._render_connectivity(self.session.connectivity)
 

@@ -100,7 +100,7 @@ def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
             "warning",
             "The proxy answered, but gave no usable vector",
             err.message,
-            "Ask again to retry. If it keeps failing, check the proxy's log and its upstream, and "
+            "Retry now asks again. If it keeps failing, check the proxy's log and its upstream, and "
             "that the token in Settings is right.",
             (RETRY, SETTINGS),
         )

@@ -98,7 +98,7 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
         assert window.ask.edit.isEnabled()  # the proxy is up: asking again is allowed
         assert "failing" in window.proxy_status.text()
         proxy.behaviour = None
-        window.ask.button.click()
+        window.banner.button("Retry now").click()  # after a failed answer, Retry now asks again
         wait_for(qtbot, lambda: window.session.view is not None and window.session.connectivity.state is ProxyState.ONLINE)
         assert not window.banner.isVisible()
 

@@ -245,3 +245,19 @@ def test_session_closes_cleanly_without_a_window(qtbot, aloop, small_db: Path) -
     assert session.ask("grace") is None  # offline or checking: nothing is started
     run(qtbot, session.aclose())
     assert session.retriever is None and session.monitor is None
+
+
+def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Path) -> None:
+    """A DB with exactly the contract's minimal schema (no books, no verses): navigation still sets
+    the chapter context from the canon, and the reader says there is no text."""
+    db = build_db(tmp_path / "minimal.db", demo_like_chunks(dims=8), full_schema=False)
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=db, proxy=proxy.url, chapter="rom 9")
+        wait_for(qtbot, lambda: window.session.can_ask and window.session.loaded_chapter == ChapterRef("romans", 9))
+        assert [b.book_id for b in window.session.books] == ["john", "romans"]  # from the chunks, in canon order
+        assert "no text for this chapter" in window.reader.text.toPlainText()
+        window.session.ask("grace")
+        wait_for(qtbot, lambda: window.session.view is not None)
+        assert any(r.breakdown.chapter_boost == 1.5 for r in window.session.view.result.results) or all(
+            (r.candidate.metadata.book_id, r.candidate.metadata.chapter_num) != ("romans", 9)
+            for r in window.session.view.result.results)
