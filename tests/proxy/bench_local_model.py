@@ -1,4 +1,4 @@
-"""Measure the local embedding backend: ``python tests/proxy/bench_local_model.py [N_CHUNKS]``.
+"""Measure the local embedding backend: ``python tests/proxy/bench_local_model.py [N [THREADS]]``.
 
 Not a test (pytest does not collect it). Prints query latency (one short text, warm) and batch
 throughput on N chunks of 40..200 words of English prose-like text taken from the standard
@@ -44,7 +44,8 @@ def corpus(n: int) -> list[str]:
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 400
     chunks = corpus(n)
-    backend = get_backend("local")
+    threads = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    backend = get_backend("local", threads=threads)
     t = time.perf_counter()
     backend.load()
     load_s = time.perf_counter() - t
@@ -57,13 +58,14 @@ def main() -> None:
         latencies.append((time.perf_counter() - t) * 1000)
     words = sum(len(c.split()) for c in chunks)
     pieces = sum(len(e.ids) for e in backend._tokenizer.encode_batch(chunks))
-    t = time.perf_counter()
+    t, cpu = time.perf_counter(), time.process_time()
     backend.embed(chunks)
-    took = time.perf_counter() - t
+    took, cpu = time.perf_counter() - t, time.process_time() - cpu
     print(f"{backend.model_id}: load {load_s:.2f} s; query p50 {statistics.median(latencies):.1f} ms"
           f" (p95 {sorted(latencies)[int(0.95 * len(latencies))]:.1f} ms); {n} chunks, {words}"
           f" words in {took:.1f} s = {words / took:.0f} words/s, {pieces / took:.0f} pieces/s"
-          f" ({backend.threads} threads)")
+          f" ({backend.threads} threads; {words / cpu:.0f} words per CPU-second, which other"
+          f" load on the machine barely changes)")
 
 
 if __name__ == "__main__":

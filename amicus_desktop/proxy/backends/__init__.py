@@ -24,7 +24,7 @@ def get_backend(name: str = "local", **options: Any) -> EmbeddingBackend:
     """A new backend by name; cheap (nothing is loaded or contacted until first use).
 
     ``local`` options: ``model_path``, ``tokenizer_path``, ``threads``, ``batch_size``,
-    ``max_batch_tokens``. ``openai`` options: ``upstream`` (base URL, required), ``model``
+    ``max_batch_tokens``, ``spin``. ``openai`` options: ``upstream`` (base URL, required), ``model``
     (required), ``api_key`` or ``api_key_env`` (default ``OPENAI_API_KEY``), ``dims``,
     ``timeout``, ``max_batch``.
     """

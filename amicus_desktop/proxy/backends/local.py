@@ -51,10 +51,12 @@ class LocalMiniLMBackend:
     def __init__(self, *, model_path: str | os.PathLike[str] | None = None,
                  tokenizer_path: str | os.PathLike[str] | None = None,
                  threads: int | None = None, batch_size: int = 16,
-                 max_batch_tokens: int = 2048, max_tokens: int = MAX_TOKENS) -> None:
+                 max_batch_tokens: int = 2048, max_tokens: int = MAX_TOKENS,
+                 spin: bool | None = None) -> None:
         self._model_path = Path(model_path) if model_path else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else TOKENIZER_PATH
         self.threads = threads or default_threads()
+        self.spin = spin if spin is not None else os.environ.get("AMICUS_EMBED_SPIN") == "1"
         self.batch_size = max(1, int(batch_size))
         self.max_batch_tokens = max(max_tokens, int(max_batch_tokens))
         self.max_tokens = int(max_tokens)
@@ -107,6 +109,10 @@ class LocalMiniLMBackend:
             options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             options.log_severity_level = 3  # errors only: no chatter on stderr
+            # Idle worker threads sleep instead of spinning: on a 2-core desktop that shares its
+            # cores (the UI, build-db's other work) spinning made queries 2-3x slower.
+            options.add_session_config_entry("session.intra_op.allow_spinning",
+                                             "1" if self.spin else "0")
             session = ort.InferenceSession(
                 str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
             )
