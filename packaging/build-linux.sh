@@ -66,8 +66,10 @@ say "Installing Amicus Desktop (not editable) and PyInstaller into the build env
 
 say "Running PyInstaller (packaging/amicus-desktop.spec)"
 rm -rf "$DIST/amicus-desktop"
-"$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
-  --distpath "$DIST" --workpath "$WORK" packaging/amicus-desktop.spec
+# The console script, not `python -m PyInstaller`: -m would put this checkout on sys.path and
+# bundle the source tree (and its stale egg-info) instead of the installed package.
+"$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
+  --distpath "$DIST" --workpath "$WORK" "$ROOT/packaging/amicus-desktop.spec"
 
 BUNDLE="$DIST/amicus-desktop"
 [ -x "$BUNDLE/amicus-desktop" ] || { echo "PyInstaller made no $BUNDLE/amicus-desktop" >&2; exit 1; }
