@@ -64,8 +64,7 @@ def main() -> None:
     print(f"{backend.model_id}: load {load_s:.2f} s; query p50 {statistics.median(latencies):.1f} ms"
           f" (p95 {sorted(latencies)[int(0.95 * len(latencies))]:.1f} ms); {n} chunks, {words}"
           f" words in {took:.1f} s = {words / took:.0f} words/s, {pieces / took:.0f} pieces/s"
-          f" ({backend.threads} threads; {words / cpu:.0f} words per CPU-second, which other"
-          f" load on the machine barely changes)")
+          f" ({backend.threads} threads; {words / cpu:.0f} words per CPU-second)")
 
 
 if __name__ == "__main__":
