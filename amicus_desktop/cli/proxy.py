@@ -14,6 +14,8 @@ import os
 import signal
 import socket
 import sys
+import threading
+import time
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -120,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
         server_header=False,
     )
     server = _make_server(config)
+    _exit_with_parent(server)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     where = f"via {_safe_url(args.upstream)}" if args.backend == "openai" else "local"
@@ -153,6 +156,29 @@ def _make_server(config: Any) -> Any:
                 self.should_exit = True
 
     return Server(config)
+
+
+#: set to a process id, the proxy stops when that process is gone (test harnesses set it so a
+#: killed test run leaves no proxy behind).
+PARENT_ENV = "AMICUS_PROXY_PARENT_PID"
+
+
+def _exit_with_parent(server: Any) -> None:
+    value = os.environ.get(PARENT_ENV, "")
+    if not value.isdigit() or os.getppid() != int(value):
+        return
+    parent = int(value)
+
+    def watch() -> None:
+        while not server.should_exit:
+            if os.getppid() != parent:  # re-parented: the parent died
+                log.warning("parent process %d is gone: stopping", parent)
+                server.should_exit = True
+                time.sleep(10)
+                os._exit(1)  # graceful shutdown hung
+            time.sleep(0.5)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
 def _bind(host: str, port: int) -> socket.socket:

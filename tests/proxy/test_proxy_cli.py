@@ -154,3 +154,37 @@ def test_empty_token_variable_means_no_token() -> None:
         r = httpx.post(f"{proxy.url}/ai/embed", json={"input": "x"}, timeout=10, trust_env=False)
         assert r.status_code == 200
     proxy.close()
+
+
+def test_no_orphan_when_the_test_process_dies() -> None:
+    """ProxyProcess's proxy stops by itself when the process that started it is SIGKILLed."""
+    script = (
+        "import os, signal, sys\n"
+        f"sys.path.insert(0, {str(ROOT)!r})\n"
+        "from tests.support.proxy import ProxyProcess\n"
+        "p = ProxyProcess('--rate-limit', '0').start()\n"
+        "print(p.pid, p.port, flush=True)\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    parent = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60, cwd=str(ROOT))
+    assert parent.returncode == -signal.SIGKILL, parent.stderr
+    pid, port = (int(x) for x in parent.stdout.split())
+    deadline = time.monotonic() + 10
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            pytest.fail("the orphaned proxy kept running")
+        time.sleep(0.1)
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"http://127.0.0.1:{port}/health", timeout=2, trust_env=False)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie (exited, not yet reaped by init) counts as gone
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")

@@ -108,6 +108,7 @@ class ProxyProcess:
         env["PYTHONPATH"] = os.pathsep.join(
             p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p
         )
+        env["AMICUS_PROXY_PARENT_PID"] = str(os.getpid())  # no orphan if this process dies
         env.pop("AMICUS_PROXY_TOKEN", None)
         if self.token is not None:
             env["AMICUS_PROXY_TOKEN"] = self.token
