@@ -14,7 +14,8 @@
     ProxyProcess("--backend", "openai", "--upstream", url, "--upstream-model", "m",
                  env={"OPENAI_API_KEY": "sk-..."})
 
-Every process started here is killed at interpreter exit even if a test forgets ``stop()``.
+Every process started here is killed at interpreter exit even if a test forgets ``stop()``, and
+stops by itself within a second if the test process is SIGKILLed (``AMICUS_PROXY_PARENT_PID``).
 Output (stdout + stderr) goes to a temporary file: :meth:`ProxyProcess.output` reads it.
 """
 
