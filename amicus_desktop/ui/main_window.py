@@ -666,9 +666,22 @@ class MainWindow(QMainWindow):
         if not self._is_closed:
             self._is_closed = True
             self.countdown.stop()
+            self._detail_timer.stop()
             self.save_layout()
+            self._disconnect_internal()
             self.closed.emit()
         event.accept()
+
+    def _disconnect_internal(self) -> None:
+        """Children emit signals while Qt destroys them (a tab widget reports its current tab
+        changing, a dock its visibility); slots of a half-destroyed window must not run then."""
+        for signal, slot in (
+            (self.tabs.currentChanged, self._tab_changed),
+            (self.profile_dock.visibilityChanged, self._dock_visibility),
+            (self.results_view.selectionModel().currentRowChanged, self._result_selected),
+            (self.rejected_view.selectionModel().currentRowChanged, self._rejected_selected),
+        ):
+            signal.disconnect(slot)
 
 
 def _table(model: SortProxy, name: str) -> QTableView:

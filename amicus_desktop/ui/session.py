@@ -260,6 +260,10 @@ class Session(QObject):
             if gen == self._open_gen:
                 self._db_failed(err)
             return
+        except RuntimeError:
+            if gen != self._open_gen:  # a newer open already closed this retriever's thread
+                return
+            raise
         if gen != self._open_gen:
             return
         monitor.set_expected(ModelInfo(info.model_id, info.dims))

@@ -83,7 +83,7 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         assert any(": scholar cap" in r for r in reasons) and any("cut-off" in r for r in reasons)
         # the top result is selected and explained
         assert window.results_view.currentIndex().row() == 0
-        assert window.breakdown.chart.isVisibleTo(window)
+        wait_for(qtbot, lambda: window.breakdown.chart.isVisibleTo(window))  # drawn a turn after the table
         words = window.breakdown.words.text()
         assert "Similarity = 1 −" in words and "chapter" in words and "Final score" in words
         boosts = [window.results_model.index(r, 7).data() for r in range(10)]
