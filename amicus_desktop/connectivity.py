@@ -40,6 +40,8 @@ OFFLINE_BACKOFF: tuple[float, ...] = (1.0, 2.0, 4.0)
 ONLINE_INTERVAL = 10.0
 #: re-probe period while the proxy answers but is unusable (bad answers, other model).
 TROUBLE_INTERVAL = 4.0
+#: a /health that takes longer than this counts as a bad answer (a loopback answer takes ms).
+PROBE_TIMEOUT = 5.0
 
 
 class ProxyState(str, enum.Enum):
@@ -126,8 +128,10 @@ class ConnectivityMonitor:
         online_interval: float = ONLINE_INTERVAL,
         trouble_interval: float = TROUBLE_INTERVAL,
         clock: Callable[[], float] = time.monotonic,
+        probe_timeout: float = PROBE_TIMEOUT,
     ) -> None:
         self._probe = probe
+        self._probe_timeout = probe_timeout
         self._expected = expected
         self._backoff = backoff
         self._online_interval = online_interval
@@ -230,7 +234,18 @@ class ConnectivityMonitor:
         self.probes += 1
         self._set(self._state.state, probing=True, next_check_at=None)
         try:
-            model = await self._probe()
+            model = await asyncio.wait_for(self._probe(), self._probe_timeout)
+        except asyncio.TimeoutError:
+            # Reached (the connection was accepted) but silent: not offline, and not to be
+            # waited on for the client's full read timeout either.
+            self._checks += 1
+            err = AmicusError(
+                ErrorCode.EMBED_FAILED,
+                f"The embed proxy at {self._state.url} accepted the connection but did not answer its "
+                f"health check within {self._probe_timeout:g} s.",
+            )
+            self._set(ProxyState.EMBED_FAILED, error=err, offline_since=None, probing=False)
+            return
         except AmicusError as err:
             self._checks += 1
             if err.code is ErrorCode.OFFLINE:

@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import sys
+import time
 import types
 from pathlib import Path
 
@@ -69,6 +70,8 @@ def _excepthook(kind: type[BaseException], value: BaseException, tb: types.Trace
 
 def run_app(args: argparse.Namespace) -> int:
     """Open the main window; with ``args.screenshot`` save it as PNG and exit 0."""
+    started_at = time.monotonic()
+    args.started_at = started_at
     screenshot = getattr(args, "screenshot", None)
     setup_logging()
     sys.excepthook = _excepthook
@@ -105,7 +108,8 @@ async def _main(args: argparse.Namespace) -> int:
         if screenshot:
             from .screenshot import take_screenshot
 
-            ok = await take_screenshot(window, session, Path(screenshot), getattr(args, "query", None))
+            ok = await take_screenshot(window, session, Path(screenshot), getattr(args, "query", None),
+                                       started_at=getattr(args, "started_at", None))
             rc = 0 if ok else 1
             if not ok:
                 print(f"error: could not write {screenshot}", file=sys.stderr)

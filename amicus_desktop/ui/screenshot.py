@@ -30,9 +30,14 @@ async def _wait(cond: Callable[[], bool], deadline: float, step: float = 0.03) -
 
 
 async def take_screenshot(window: MainWindow, session: Session, out: Path, query: str | None,
-                          timeout: float = TIMEOUT) -> bool:
-    """Drive the window to a settled state and save it. ``True`` when the PNG was written."""
-    deadline = time.monotonic() + timeout - 0.8  # leave time to render and save
+                          timeout: float = TIMEOUT, started_at: float | None = None) -> bool:
+    """Drive the window to a settled state and save it. ``True`` when the PNG was written.
+
+    ``started_at`` (``time.monotonic()``) is when the app started: the 15 s count from there, less
+    a margin for the interpreter's own start, rendering and saving.
+    """
+    start = started_at if started_at is not None else time.monotonic()
+    deadline = start + timeout - 2.0
     await _wait(lambda: session.db.status is not DbStatus.LOADING, deadline)
     if session.db.ready:
         # the first /health answer, and the chapter text

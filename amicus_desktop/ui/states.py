@@ -98,7 +98,7 @@ def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
     if c.state is ProxyState.EMBED_FAILED and err is not None:
         return StateText(
             "warning",
-            "The proxy answered, but gave no usable vector",
+            "The embed proxy is reachable but not giving usable answers",
             err.message,
             "Retry now asks again. If it keeps failing, check the proxy's log and its upstream, and "
             "that the token in Settings is right.",

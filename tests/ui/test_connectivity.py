@@ -251,3 +251,17 @@ def test_listener_errors_are_contained() -> None:
         await mon.aclose()
 
     asyncio.run(main())
+
+
+def test_a_silent_proxy_is_embed_failed_not_offline_and_not_waited_on() -> None:
+    async def main() -> None:
+        proxy = FakeProxy(delay=10.0)
+        mon = monitor_for(proxy, probe_timeout=0.2)
+        mon.start()
+        t0 = time.monotonic()
+        await until(lambda: mon.state.state is ProxyState.EMBED_FAILED, timeout=2)
+        assert time.monotonic() - t0 < 1.0
+        assert "did not answer" in mon.state.error.message and mon.state.can_search
+        await mon.aclose()
+
+    asyncio.run(main())
