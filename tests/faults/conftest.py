@@ -104,3 +104,18 @@ def leak_guard(amicus_home: Path) -> Iterator[_Collect]:
     for text in texts:
         for secret in SECRETS:
             assert secret not in text, f"a log line holds a secret: {text[:300]}"
+
+
+# -- figures for docs/RELIABILITY.md -----------------------------------------------------------
+from tests.support.figures import FIGURES, record_figure  # noqa: E402,F401
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ANN001
+    passed = [r for r in terminalreporter.stats.get("passed", []) if "tests/faults/" in r.nodeid]
+    failed = [r for r in terminalreporter.stats.get("failed", []) if "tests/faults/" in r.nodeid]
+    if not (FIGURES or passed or failed):
+        return
+    terminalreporter.section("fault suite figures")
+    terminalreporter.write_line(f"fault tests: {len(passed)} passed, {len(failed)} failed")
+    for name, value in FIGURES.items():
+        terminalreporter.write_line(f"{name}: {value}")

@@ -20,6 +20,7 @@ from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import RetrievalContext
 from amicus_desktop.retrieval import Retriever
 from tests.faults.conftest import SECRET_QUERY, SECRET_TOKEN, SECRETS
+from tests.support.figures import record_figure
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, reply_raw
 
@@ -271,7 +272,7 @@ def test_flapping_proxy_for_30_seconds(guarded_db: Path) -> None:
         stop.set()
         flapper.join()
         proxy.stop()
-    print(f"flapping: {cycles['n']} up/down cycles, outcomes {outcomes}")
+    record_figure("pipeline flapping: up/down cycles, outcomes", f"{cycles['n']}, {outcomes}")
     assert cycles["n"] >= 5
     assert outcomes.get("ok", 0) > 0 and outcomes.get("OFFLINE", 0) > 0, outcomes
     assert threading.active_count() <= threads_before + 1

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import RetrievalContext
 from amicus_desktop.retrieval import Retriever
+from tests.support.figures import record_figure
 from tests.support.proxy import ProxyProcess
 
 NASTY = [
@@ -67,5 +68,5 @@ def test_thousand_generated_queries(guarded_db: Path, fast_proxy: ProxyProcess) 
         loop.run_until_complete(retriever.aclose())
         loop.close()
     total = sum(outcomes.values())
-    print(f"fuzzed {total} queries: {dict(outcomes)}")
+    record_figure("queries fuzzed (outcomes)", f"{total} {dict(outcomes)}")
     assert total >= 1000 and outcomes["ok"] > 500
