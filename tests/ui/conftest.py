@@ -6,6 +6,7 @@ The root conftest already gives every test its own ``AMICUS_HOME`` and offscreen
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
@@ -33,6 +34,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def collect_on_the_qt_thread() -> Iterator[None]:
+    """As the app does (``ui/gcguard.py``): no automatic GC, which could run in a worker thread and
+    free a QObject there (its timers then crash the next event loop turn); collect here instead."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.collect()
+        if was_enabled:
+            gc.enable()
+
+
+@pytest.fixture(autouse=True)
+def collect_after_each_test() -> Iterator[None]:
+    yield
+    gc.collect()
 
 
 @pytest.fixture

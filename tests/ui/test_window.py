@@ -261,3 +261,28 @@ def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Pa
         assert any(r.breakdown.chapter_boost == 1.5 for r in window.session.view.result.results) or all(
             (r.candidate.metadata.book_id, r.candidate.metadata.chapter_num) != ("romans", 9)
             for r in window.session.view.result.results)
+
+
+def test_garbage_is_collected_on_the_qt_thread(qapp) -> None:
+    import gc
+
+    from amicus_desktop.ui.gcguard import MainThreadGC
+
+    was = gc.isenabled()
+    gc.enable()
+    collector = MainThreadGC(interval_ms=10).start()
+    try:
+        assert not gc.isenabled()
+        cycles = []
+        for _ in range(gc.get_threshold()[0] + 50):
+            a: list[object] = []
+            a.append(a)
+            cycles.append(1)
+        before = gc.get_count()[0]
+        collector.check()
+        assert gc.get_count()[0] < before
+    finally:
+        collector.stop()
+        assert gc.isenabled()
+        if not was:
+            gc.disable()
