@@ -286,7 +286,9 @@ class SettingsStore:
         probe = directory
         while not probe.exists() and probe != probe.parent:
             probe = probe.parent
-        if not os.access(probe, os.W_OK) or (self.path.exists() and not os.access(self.path, os.W_OK)):
+        if not probe.is_dir():  # a file where a folder should be: nothing can be created there
+            self._unwritable(NotADirectoryError(20, "not a directory"))
+        elif not os.access(probe, os.W_OK) or (self.path.exists() and not os.access(self.path, os.W_OK)):
             self._unwritable(PermissionError(13, "permission denied"))
 
     def _unwritable(self, exc: OSError) -> None:
