@@ -18,12 +18,8 @@ from .. import __version__
 SUBCOMMANDS = ("query", "doctor", "proxy", "build_db", "bench")
 
 
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse exits 2 on usage errors, as the contract wants; this keeps it so in sub-parsers."""
-
-
 def build_parser() -> argparse.ArgumentParser:
-    parser = ArgumentParser(
+    parser = argparse.ArgumentParser(
         prog="amicus-desktop",
         description="A desktop study companion with retrieval you can see into.",
     )
@@ -34,15 +30,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", metavar="PNG", help="save the main window as PNG and exit")
     parser.add_argument("--query", metavar="TEXT", help="question to ask at start-up")
     parser.add_argument("--chapter", metavar="BOOK:CHAPTER", help="chapter to open, e.g. romans:9")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=ArgumentParser)
+    # argparse exits 2 on bad flags, as the contract wants for usage errors.
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        try:
-            module = importlib.import_module(f".{name}", __name__)
-        except ModuleNotFoundError as exc:  # a sub-command whose module is not written yet
-            if exc.name != f"{__name__}.{name}":
-                raise
-            continue
-        module.register(sub)
+        importlib.import_module(f".{name}", __name__).register(sub)
     return parser
 
 
