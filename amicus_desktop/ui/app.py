@@ -27,7 +27,7 @@ import qasync  # noqa: E402
 from .. import __version__, resources  # noqa: E402
 from ..logs import setup_logging  # noqa: E402
 from ..settings import SettingsStore  # noqa: E402
-from .gcguard import MainThreadGC  # noqa: E402
+from .gcguard import ensure_started  # noqa: E402
 from .main_window import MainWindow, window_settings  # noqa: E402
 from .qtlog import install_qt_message_handler  # noqa: E402
 from .session import Overrides, Session  # noqa: E402
@@ -79,7 +79,7 @@ def run_app(args: argparse.Namespace) -> int:
     app = make_application()
     install_qt_message_handler()
     app.setQuitOnLastWindowClosed(False)  # the main coroutine decides when to stop
-    collector = MainThreadGC(app).start()  # QObjects must never be freed by a worker thread's GC
+    collector = ensure_started()  # QObjects must never be freed by a worker thread's GC
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     log.info("starting", extra={"version": __version__, "screenshot": bool(screenshot)})

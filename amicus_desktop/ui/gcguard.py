@@ -13,7 +13,8 @@ from __future__ import annotations
 import gc
 import logging
 
-from PySide6.QtCore import QObject, QTimer
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
 log = logging.getLogger("amicus.ui")
 
@@ -51,3 +52,18 @@ class MainThreadGC(QObject):
                 gc.collect(1)
                 if g2 > t2:
                     gc.collect(2)
+
+
+_instance: MainThreadGC | None = None
+
+
+def ensure_started() -> MainThreadGC:
+    """The process-wide collector, parented to the QApplication (created and started once).
+
+    Every :class:`~amicus_desktop.ui.main_window.MainWindow` calls this, so any program or test
+    suite that shows the window is protected, not only ``run_app``.
+    """
+    global _instance
+    if _instance is None or not shiboken6.isValid(_instance):
+        _instance = MainThreadGC(QCoreApplication.instance()).start()
+    return _instance

@@ -33,7 +33,7 @@ from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.types import ChapterRef, Profile, RejectedChunk, RetrievedChunk
 from ..settings import Settings
-from . import shortcuts, states
+from . import gcguard, shortcuts, states
 from .ask import AskBar
 from .banner import Banner
 from .breakdown import BreakdownPanel
@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, session: Session, *, qsettings: QSettings | None = None, restore: bool = True) -> None:
         super().__init__()
+        gcguard.ensure_started()  # before any of this window's QObjects can end up in a cycle
         self.session = session
         self.qsettings = qsettings
         self._is_closed = False

@@ -103,14 +103,14 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
     from amicus_desktop.core.types import ChapterRef, Profile
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application
-    from amicus_desktop.ui.gcguard import MainThreadGC
+    from amicus_desktop.ui.gcguard import ensure_started
     from amicus_desktop.ui.main_window import MainWindow
     from amicus_desktop.ui.session import Overrides, Session
     from amicus_desktop.ui.shortcuts import ShortcutsDialog
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
-    MainThreadGC(app).start()
+    ensure_started()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
 

@@ -37,23 +37,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session", autouse=True)
-def collect_on_the_qt_thread() -> Iterator[None]:
-    """As the app does (``ui/gcguard.py``): no automatic GC, which could run in a worker thread and
-    free a QObject there (its timers then crash the next event loop turn); collect here instead."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.collect()
-        if was_enabled:
-            gc.enable()
+def collect_on_the_qt_thread(qapp: Any) -> None:
+    """As the app does (``ui/gcguard.py``, also started by every MainWindow): no automatic GC, which
+    could run in a worker thread and free a QObject there (its timers then crash the next event
+    loop turn); collection runs on the Qt thread instead."""
+    from amicus_desktop.ui.gcguard import ensure_started
+
+    ensure_started()
 
 
 @pytest.fixture(autouse=True)
 def collect_after_each_test() -> Iterator[None]:
     yield
-    gc.collect()
+    gc.collect()  # on the Qt thread, after the test's windows are closed
 
 
 @pytest.fixture

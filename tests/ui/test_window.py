@@ -266,23 +266,13 @@ def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Pa
 def test_garbage_is_collected_on_the_qt_thread(qapp) -> None:
     import gc
 
-    from amicus_desktop.ui.gcguard import MainThreadGC
+    from amicus_desktop.ui.gcguard import MainThreadGC, ensure_started
 
-    was = gc.isenabled()
-    gc.enable()
-    collector = MainThreadGC(interval_ms=10).start()
-    try:
-        assert not gc.isenabled()
-        cycles = []
-        for _ in range(gc.get_threshold()[0] + 50):
-            a: list[object] = []
-            a.append(a)
-            cycles.append(1)
-        before = gc.get_count()[0]
-        collector.check()
-        assert gc.get_count()[0] < before
-    finally:
-        collector.stop()
-        assert gc.isenabled()
-        if not was:
-            gc.disable()
+    assert ensure_started() is ensure_started() and not gc.isenabled()
+    collector = MainThreadGC(interval_ms=10)
+    for _ in range(gc.get_threshold()[0] + 50):
+        a: list[object] = []
+        a.append(a)
+    before = gc.get_count()[0]
+    collector.check()
+    assert gc.get_count()[0] < before
