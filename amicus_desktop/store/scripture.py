@@ -7,7 +7,6 @@ the app gives the store its own worker thread (see ``amicus_desktop.retrieval.Re
 from __future__ import annotations
 
 import logging
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field

@@ -21,6 +21,7 @@ from amicus_desktop.core.types import RetrievalContext
 from amicus_desktop.retrieval import Retriever
 from tests.faults.conftest import SECRET_QUERY, SECRET_TOKEN, SECRETS
 from tests.support.figures import record_figure
+from tests.support.flapping import Flapper
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, reply_raw
 
@@ -224,18 +225,6 @@ def test_flapping_proxy_for_30_seconds(guarded_db: Path) -> None:
     or file-descriptor growth, and a working answer once it stays up."""
     port = free_port()
     proxy = ProxyProcess(port=port)
-    stop = threading.Event()
-    cycles = {"n": 0}
-
-    def flap() -> None:
-        while not stop.is_set():
-            proxy.start()
-            cycles["n"] += 1
-            if stop.wait(1.0):
-                break
-            proxy.kill()
-            stop.wait(1.0)
-
     outcomes: dict[str, int] = {}
 
     async def scenario() -> None:
@@ -253,10 +242,7 @@ def test_flapping_proxy_for_30_seconds(guarded_db: Path) -> None:
                     assert err.code in (ErrorCode.OFFLINE, ErrorCode.EMBED_FAILED), err
                     outcomes[err.code.value] = outcomes.get(err.code.value, 0) + 1
                 await asyncio.sleep(0.1)
-            stop.set()
-            flapper.join()
-            if not proxy.running:
-                proxy.start()
+            flapper.settle()
             result = await ask(r, "after the storm")
             assert result.results
         finally:
@@ -264,16 +250,14 @@ def test_flapping_proxy_for_30_seconds(guarded_db: Path) -> None:
 
     threads_before = threading.active_count()
     fds_before = len(os.listdir("/proc/self/fd"))
-    flapper = threading.Thread(target=flap, daemon=True)
-    flapper.start()
+    flapper = Flapper(proxy).start()
     try:
         asyncio.run(scenario())
     finally:
-        stop.set()
-        flapper.join()
-        proxy.stop()
-    record_figure("pipeline flapping: up/down cycles, outcomes", f"{cycles['n']}, {outcomes}")
-    assert cycles["n"] >= 5
+        flapper.settle()
+        proxy.close()
+    record_figure("pipeline flapping: up/down cycles, outcomes", f"{flapper.cycles}, {outcomes}")
+    assert flapper.cycles >= 5
     assert outcomes.get("ok", 0) > 0 and outcomes.get("OFFLINE", 0) > 0, outcomes
     assert threading.active_count() <= threads_before + 1
     assert len(os.listdir("/proc/self/fd")) <= fds_before + 10

@@ -6,7 +6,6 @@ as a subprocess, the database is the guarded real-model one from ``conftest.py``
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from pathlib import Path
@@ -21,9 +20,10 @@ from amicus_desktop.settings import Settings, SettingsStore
 from amicus_desktop.ui.session import DbStatus
 from tests.faults.conftest import SECRET_QUERY, SECRET_TOKEN
 from tests.support.figures import record_figure
+from tests.support.flapping import Flapper
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
-from tests.ui.conftest import OFFSCREEN_NOISE, aloop, harness, wait_for  # noqa: F401 (fixtures)
+from tests.ui.conftest import OFFSCREEN_NOISE, wait_for
 
 pytestmark = [pytest.mark.qt_log_ignore(OFFSCREEN_NOISE), pytest.mark.slow]
 
@@ -124,22 +124,10 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path)
     port = free_port()
     proxy = ProxyProcess("--rate-limit", "0", port=port, token=SECRET_TOKEN)
     SettingsStore().save(Settings(token=SECRET_TOKEN))  # the app sends it from its settings
-    stop = threading.Event()
-    cycles = {"n": 0}
-
-    def flap() -> None:
-        while not stop.is_set():
-            proxy.start()
-            cycles["n"] += 1
-            if stop.wait(1.0):
-                break
-            proxy.kill()
-            stop.wait(1.0)
-
+    flapper = Flapper(proxy)
     try:
         window = harness.open(db=guarded_db, proxy=f"http://127.0.0.1:{port}")
         threads_before = threading.active_count()
-        flapper = threading.Thread(target=flap, daemon=True)
         flapper.start()
         states: set[ProxyState] = set()
         asked = 0
@@ -156,15 +144,12 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path)
                 asked += 1
             else:
                 window.retry_now()
-        stop.set()
-        flapper.join()
-        if not proxy.running:
-            proxy.start()
+        flapper.settle()
         t0 = time.monotonic()
         wait_for(qtbot, lambda: window.session.can_ask and not window.session.busy, timeout=10)
         record_figure("seconds to settle after 30 s of flapping", round(time.monotonic() - t0, 2))
-        record_figure("flapping: up/down cycles, questions asked", f"{cycles['n']}, {asked}")
-        assert cycles["n"] >= 5 and asked >= 3 and answered
+        record_figure("flapping: up/down cycles, questions asked", f"{flapper.cycles}, {asked}")
+        assert flapper.cycles >= 5 and asked >= 3 and answered
         assert all(e.code in (ErrorCode.OFFLINE, ErrorCode.EMBED_FAILED) for e in errors), errors
         assert {ProxyState.ONLINE, ProxyState.OFFLINE} <= states
         assert window.session.monitor.max_in_flight == 1
@@ -173,7 +158,7 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path)
         wait_for(qtbot, lambda: window.session.view is not None and not window.session.view.stale
                  and window.session.view.cause == "ask", timeout=20)
     finally:
-        stop.set()
+        flapper.settle()
         proxy.close()
 
 
