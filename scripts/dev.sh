@@ -78,9 +78,17 @@ setup() {
 proxy_url() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_PROXY_URL") or paths.DEFAULT_PROXY_URL)'; }
 db_path() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_DB") or paths.default_db_path())'; }
 
+PROXY_PID=""
+stop_proxy() {
+  if [ -n "$PROXY_PID" ]; then
+    kill "$PROXY_PID" 2>/dev/null || true
+    wait "$PROXY_PID" 2>/dev/null || true
+  fi
+}
+
 cmd_run() {
   setup
-  local db url port pid=""
+  local db url port
   db="$(db_path)"
   url="$(proxy_url)"
   port="${url##*:}"; port="${port%%/*}"
@@ -93,11 +101,11 @@ cmd_run() {
   else
     say "Starting the local embed proxy at $url"
     "$VENV/bin/amicus-desktop" proxy --port "$port" &
-    pid=$!
-    trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true' EXIT
+    PROXY_PID=$!
+    trap stop_proxy EXIT
     for _ in $(seq 1 100); do
       "$PY" -c "import httpx,sys; sys.exit(0 if httpx.get('$url/health', timeout=1).status_code == 200 else 1)" 2>/dev/null && break
-      kill -0 "$pid" 2>/dev/null || { echo "The embed proxy did not start." >&2; exit 1; }
+      kill -0 "$PROXY_PID" 2>/dev/null || { echo "The embed proxy did not start." >&2; exit 1; }
       sleep 0.2
     done
   fi
