@@ -55,7 +55,7 @@ def test_offline_at_start_recovers_within_five_seconds(harness, qtbot, guarded_d
         t0 = time.monotonic()
         wait_for(qtbot, lambda: window.session.can_ask, timeout=6)
         recovered = time.monotonic() - t0
-        record_figure("seconds to re-enable asking after the proxy came back", round(recovered, 2))
+        record_figure("seconds from the proxy answering /health again to asking re-enabled", round(recovered, 2))
         assert recovered < 5.5 and window.ask.edit.isEnabled() and not window.banner.isVisible()
         ask(window, qtbot)
         wait_for(qtbot, lambda: window.session.view is not None and window.session.view.cause == "ask", timeout=20)
