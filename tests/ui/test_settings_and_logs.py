@@ -60,18 +60,46 @@ def test_bad_values_are_reset_one_by_one(amicus_home: Path) -> None:
         validate(Settings(proxy_url="nope"))
 
 
-@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root can write anywhere")
-def test_unwritable_directory_is_reported_not_fatal(amicus_home: Path) -> None:
-    cfg = paths.config_dir()
-    cfg.mkdir(parents=True)
-    cfg.chmod(0o500)
+_UNWRITABLE_CHECK = """
+import os
+from amicus_desktop.settings import Settings, SettingsStore  # imported first: nobody can't read ~root
+if os.geteuid() == 0:  # root writes anywhere: become nobody so the permission bits count
+    os.setgid(65534); os.setuid(65534)
+store = SettingsStore()
+store.load()
+saved = store.save(Settings(k=3))
+print(store.writable, saved, store.notice)
+"""
+
+
+def test_unwritable_directory_is_reported_not_fatal(tmp_path: Path) -> None:
+    """A config folder with no write permission, checked in a child process that is not root
+    (root ignores permission bits), so it runs on every machine."""
+    import subprocess
+    import sys
+    import tempfile
+
+    home = Path(tempfile.mkdtemp(prefix="amicus-ro-"))  # under /tmp, reachable by any user
     try:
-        store = SettingsStore()
-        store.load()
-        assert not store.writable and "cannot be saved" in store.notice
-        assert store.save(Settings(k=3)) is False
+        home.chmod(0o755)
+        cfg = home / "config"
+        cfg.mkdir()
+        cfg.chmod(0o555)
+        root = Path(__file__).resolve().parents[2]
+        proc = subprocess.run(
+            [sys.executable, "-c", _UNWRITABLE_CHECK], capture_output=True, text=True, timeout=60,
+            env={**os.environ, "AMICUS_HOME": str(home), "PYTHONPATH": str(root)}, cwd="/",
+        )
+        assert proc.returncode == 0, proc.stderr
+        writable, saved, notice = proc.stdout.strip().split(" ", 2)
+        assert (writable, saved) == ("False", "False")
+        assert "cannot be saved" in notice and "permission denied" in notice.lower()
+        assert not (cfg / "settings.json").exists()
     finally:
-        cfg.chmod(0o700)
+        (home / "config").chmod(0o755)
+        import shutil
+
+        shutil.rmtree(home)
 
 
 def test_unwritable_path_is_reported_not_fatal(amicus_home: Path, tmp_path: Path) -> None:
