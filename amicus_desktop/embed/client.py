@@ -112,9 +112,6 @@ class EmbedClient:
             self._cache.popitem(last=False)
         return result
 
-    def cached(self, text: str) -> Embedding | None:
-        return self._cache.get(text)
-
     async def health(self) -> ModelInfo:
         """``GET /health`` once (no retry: callers that poll retry on their own schedule)."""
         body = await self._request("GET", "/health")
