@@ -32,7 +32,28 @@ _CENTER = int(Qt.AlignmentFlag.AlignCenter)
 _LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
 
 
-class ResultsModel(QAbstractTableModel):
+class _RowsModel(QAbstractTableModel):
+    """A flat, read-only table over a tuple of rows: what both result tables share."""
+
+    COLUMNS: tuple[str, ...] = ()
+    _rows: tuple[Any, ...] = ()
+
+    def _in_range(self, index: Index) -> bool:
+        return index.isValid() and 0 <= index.row() < len(self._rows) and 0 <= index.column() < len(self.COLUMNS)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class ResultsModel(_RowsModel):
     """The top-k results of the last ask (re-ranked as the chapter and profile change)."""
 
     COLUMNS = ("#", "Move", "Reference", "Source", "Scholar", "Tradition", "Similarity", "Boosts", "Final score")
@@ -65,12 +86,6 @@ class ResultsModel(QAbstractTableModel):
         return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
 
     # -- QAbstractTableModel ---------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
@@ -82,13 +97,8 @@ class ResultsModel(QAbstractTableModel):
             return _RIGHT if section in (self.RANK, self.SIMILARITY, self.FINAL) else _LEFT
         return None
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows) or not 0 <= index.column() < len(self.COLUMNS):
+        if not self._in_range(index):
             return None
         r = self._rows[index.row()]
         col = index.column()
@@ -183,7 +193,7 @@ _HEADER_TIPS = (
 )
 
 
-class RejectedModel(QAbstractTableModel):
+class RejectedModel(_RowsModel):
     """Candidates that were found but not shown, each with its reason in words."""
 
     COLUMNS = ("Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
@@ -210,12 +220,6 @@ class RejectedModel(QAbstractTableModel):
     def reason(self, rej: RejectedChunk) -> str:
         return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id))
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
@@ -225,13 +229,8 @@ class RejectedModel(QAbstractTableModel):
             return _RIGHT if section in (self.SIMILARITY, self.SCORE) else _LEFT
         return None
 
-    def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
-
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows) or not 0 <= index.column() < len(self.COLUMNS):
+        if not self._in_range(index):
             return None
         rej = self._rows[index.row()]
         col = index.column()
