@@ -23,6 +23,8 @@ def _base(kind: str) -> Path:
         return Path(platformdirs.user_config_dir(APP_NAME, appauthor=False))
     if kind == "data":
         return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+    if kind == "cache":
+        return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
     return Path(platformdirs.user_log_dir(APP_NAME, appauthor=False))
 
 
@@ -36,6 +38,11 @@ def data_dir() -> Path:
 
 def log_dir() -> Path:
     return _base("logs")
+
+
+def cache_dir() -> Path:
+    """Files the app can rebuild at any time (e.g. a keyword index for a database without one)."""
+    return _base("cache")
 
 
 def default_db_path() -> Path:

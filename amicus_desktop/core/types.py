@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,28 @@ DEFAULT_CANDIDATES = 40
 MAX_K = 50
 MAX_CANDIDATES = 4096
 MAX_QUERY_CHARS = 2000
+#: CONTRACT section 6: covering chunks that join the pool per detected reference.
+REFERENCE_POOL = 20
+
+
+class SearchMode(str, enum.Enum):
+    """How candidates are found and what the ``base`` score is (CONTRACT section 6)."""
+
+    SEMANTIC = "semantic"  # dense KNN; base = similarity
+    HYBRID = "hybrid"  # dense and keyword candidates fused into one base
+    KEYWORD = "keyword"  # full-text BM25 only; needs no embed proxy
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def embeds(self) -> bool:
+        """Whether the question must be embedded (and so whether the proxy must be up)."""
+        return self is not SearchMode.KEYWORD
+
+    @property
+    def label(self) -> str:
+        return self.value.capitalize()
 
 
 @dataclass(frozen=True)
@@ -54,18 +77,138 @@ class Profile:
 
 
 @dataclass(frozen=True)
+class PassageRef:
+    """A scripture reference found in a question: a chapter, or verses of one chapter.
+
+    ``verse_start``/``verse_end`` are ``None`` for a whole chapter; a single verse has
+    ``verse_end == verse_start``. ``text`` is how the question wrote it ("Rom 9:11").
+    """
+
+    book_id: str
+    chapter: int
+    verse_start: int | None = None
+    verse_end: int | None = None
+    text: str = ""
+
+    @property
+    def chapter_ref(self) -> ChapterRef:
+        return ChapterRef(self.book_id, self.chapter)
+
+    def covers(self, meta: ChunkMetadata) -> bool:
+        """Whether a chunk with ``meta`` covers this passage (CONTRACT section 6).
+
+        Same book and chapter, and verse ranges overlapping; a whole-chapter reference is covered by
+        any chunk of the chapter, and a chunk without verses covers any verse of its chapter.
+        """
+        if meta.book_id != self.book_id or meta.chapter_num != self.chapter:
+            return False
+        if self.verse_start is None or meta.verse_start is None:
+            return True
+        chunk_end = meta.verse_end if meta.verse_end is not None else meta.verse_start
+        ref_end = self.verse_end if self.verse_end is not None else self.verse_start
+        return meta.verse_start <= ref_end and self.verse_start <= chunk_end
+
+    def label(self, book_name: str | None = None) -> str:
+        """``"Romans 9:11"``, ``"Romans 9"``, ``"1 Corinthians 13:4-7"``."""
+        name = book_name or self.book_id.replace("-", " ").title()
+        ref = f"{name} {self.chapter}"
+        if self.verse_start is not None:
+            ref += f":{self.verse_start}"
+            if self.verse_end is not None and self.verse_end != self.verse_start:
+                ref += f"-{self.verse_end}"
+        return ref
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "book_id": self.book_id,
+            "chapter_num": self.chapter,
+            "verse_start": self.verse_start,
+            "verse_end": self.verse_end,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which chunks may be candidates (CONTRACT section 6): OR within a kind, AND across kinds.
+
+    An empty kind does not filter. Values are as stored (``book_id``s already resolved).
+    """
+
+    source_types: tuple[str, ...] = ()
+    books: tuple[str, ...] = ()
+    scholars: tuple[str, ...] = ()
+    traditions: tuple[str, ...] = ()
+
+    @classmethod
+    def of(
+        cls,
+        source_types: Iterable[str] = (),
+        books: Iterable[str] = (),
+        scholars: Iterable[str] = (),
+        traditions: Iterable[str] = (),
+    ) -> Filters:
+        """Filters with duplicates dropped and the order of first mention kept."""
+        return cls(*(tuple(dict.fromkeys(v)) for v in (source_types, books, scholars, traditions)))
+
+    @property
+    def active(self) -> bool:
+        return bool(self.source_types or self.books or self.scholars or self.traditions)
+
+    def matches(self, source_type: str, meta: ChunkMetadata) -> bool:
+        """Whether a chunk passes every kind that is set (a NULL value never matches a set kind)."""
+        return (
+            (not self.source_types or source_type in self.source_types)
+            and (not self.books or meta.book_id in self.books)
+            and (not self.scholars or meta.scholar_id in self.scholars)
+            and (not self.traditions or meta.tradition in self.traditions)
+        )
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {
+            "source_type": list(self.source_types),
+            "book": list(self.books),
+            "scholar": list(self.scholars),
+            "tradition": list(self.traditions),
+        }
+
+
+@dataclass(frozen=True)
 class BoostWeights:
-    """Multipliers of CONTRACT section 3 step 4, and the per-scholar cap of step 6."""
+    """Multipliers of CONTRACT sections 3 and 6, and the per-scholar cap of section 3 step 6."""
 
     chapter: float = 1.5
     scholar: float = 1.1
     tradition: float = 1.05
     per_scholar_cap: int = 2
+    reference: float = 1.25
+
+
+class FusionMethod(str, enum.Enum):
+    """How ``hybrid`` turns a chunk's similarity and keyword score into one ``base``."""
+
+    CONVEX = "convex"  # alpha × similarity + (1 − alpha) × lexical
+    RRF = "rrf"  # reciprocal rank fusion: 1/(k + rank by similarity) + 1/(k + rank by lexical)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Fusion:
+    """The hybrid fusion and its constants (chosen by the relevance benchmark; docs/RELEVANCE.md)."""
+
+    method: FusionMethod = FusionMethod.CONVEX
+    alpha: float = 0.5
+    rrf_k: int = 60
 
 
 @dataclass(frozen=True)
 class RetrievalContext:
-    """Everything one retrieval depends on besides the database and the proxy."""
+    """Everything one retrieval depends on besides the database and the proxy.
+
+    References are not here: they are read from ``query`` (see :mod:`amicus_desktop.understand`).
+    """
 
     query: str
     profile: Profile = Profile()
@@ -74,6 +217,11 @@ class RetrievalContext:
     candidates: int = DEFAULT_CANDIDATES
     min_similarity: float | None = None
     weights: BoostWeights = BoostWeights()
+    mode: SearchMode = SearchMode.SEMANTIC
+    filters: Filters = Filters()
+    #: chunk ids pinned by the reader, in the order given (CONTRACT section 6).
+    pins: tuple[str, ...] = ()
+    fusion: Fusion = Fusion()
 
     def replace(self, **changes: Any) -> RetrievalContext:
         return dataclasses.replace(self, **changes)
@@ -109,9 +257,26 @@ class ChunkMetadata:
         return ref
 
 
+class Origin(str, enum.Enum):
+    """What put a candidate in the pool (a chunk can have several origins)."""
+
+    DENSE = "dense"
+    KEYWORD = "keyword"
+    REFERENCE = "reference"
+    PIN = "pin"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class Candidate:
-    """One KNN row joined with its text and metadata: the input of re-ranking."""
+    """A chunk in the candidate pool with what was measured of it: the input of re-ranking.
+
+    ``distance`` is the exact cosine distance to the question's vector (``None`` when no vector was
+    made, in ``keyword`` mode); ``lexical`` the normalised keyword score in [0, 1] (``None`` when not
+    computed, in ``semantic`` mode). Scores are measured once; re-ranking only combines them.
+    """
 
     rowid: int
     chunk_id: str
@@ -119,22 +284,65 @@ class Candidate:
     source_id: str
     text: str
     metadata: ChunkMetadata
-    distance: float
+    distance: float | None
+    lexical: float | None = None
+    origins: frozenset[Origin] = frozenset({Origin.DENSE})
+
+    @property
+    def similarity(self) -> float | None:
+        """``1 - distance`` (cosine similarity; the DB declares ``distance_metric=cosine``)."""
+        return None if self.distance is None else 1.0 - self.distance
+
+    def with_origin(self, origin: Origin) -> Candidate:
+        return dataclasses.replace(self, origins=self.origins | {origin})
 
 
 @dataclass(frozen=True)
 class ScoreBreakdown:
-    """How a candidate's final score was made: data, not a string."""
+    """How a candidate's final score was made: data, not a string.
 
-    distance: float
-    similarity: float
+    ``final = base × chapter_boost × scholar_boost × tradition_boost × reference_boost``; in
+    ``semantic`` mode ``base == similarity`` (CONTRACT sections 3 and 6).
+    """
+
+    distance: float | None
+    similarity: float | None
     chapter_boost: float
     scholar_boost: float
     tradition_boost: float
     final: float
+    mode: SearchMode = SearchMode.SEMANTIC
+    base: float | None = None
+    lexical: float | None = None
+    reference_boost: float = 1.0
 
-    def to_json(self) -> dict[str, float]:
-        return dataclasses.asdict(self)
+    def __post_init__(self) -> None:
+        if self.base is None:  # semantic: the base is the similarity
+            object.__setattr__(self, "base", self.similarity)
+
+    @property
+    def boosts(self) -> dict[str, float]:
+        """The multipliers by name, in the order they are applied."""
+        return {
+            "chapter": self.chapter_boost,
+            "scholar": self.scholar_boost,
+            "tradition": self.tradition_boost,
+            "reference": self.reference_boost,
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "distance": self.distance,
+            "similarity": self.similarity,
+            "chapter_boost": self.chapter_boost,
+            "scholar_boost": self.scholar_boost,
+            "tradition_boost": self.tradition_boost,
+            "final": self.final,
+            "mode": self.mode.value,
+            "base": self.base,
+            "lexical": self.lexical,
+            "reference_boost": self.reference_boost,
+        }
 
 
 @dataclass(frozen=True)
@@ -152,6 +360,7 @@ class RetrievedChunk:
     rank: int
     candidate: Candidate
     breakdown: ScoreBreakdown
+    pinned: bool = False
 
     @property
     def score(self) -> float:
@@ -161,9 +370,11 @@ class RetrievedChunk:
     def chunk_id(self) -> str:
         return self.candidate.chunk_id
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, *, with_pinned: bool = True) -> dict[str, Any]:
+        """The contract's result object. ``with_pinned=False`` leaves out ``pinned`` (a question without
+        pins keeps section 4's exact keys)."""
         c = self.candidate
-        return {
+        out: dict[str, Any] = {
             "rank": self.rank,
             "chunk_id": c.chunk_id,
             "source_type": c.source_type,
@@ -173,6 +384,9 @@ class RetrievedChunk:
             "metadata": c.metadata.to_json(),
             "breakdown": self.breakdown.to_json(),
         }
+        if with_pinned:
+            out["pinned"] = self.pinned
+        return out
 
 
 class RejectReason(str, enum.Enum):
@@ -191,6 +405,7 @@ class RejectedChunk:
     """A candidate that was dropped, and why.
 
     ``score`` is the final score, or the similarity for ``below_threshold`` (no boost applied).
+    ``similarity`` is ``None`` in ``keyword`` mode, where no vector is made.
     ``candidate`` and ``breakdown`` let a curator see the whole row; ``breakdown`` is ``None`` for
     ``below_threshold``. ``nth_by_scholar`` is, for ``scholar_cap``, which chunk of that scholar
     this was in ranking order (3 = the third).
@@ -198,7 +413,7 @@ class RejectedChunk:
 
     chunk_id: str
     reason: RejectReason
-    similarity: float
+    similarity: float | None
     score: float
     candidate: Candidate
     breakdown: ScoreBreakdown | None = None
@@ -223,23 +438,119 @@ class ModelInfo:
 
 @dataclass
 class Timings:
-    """Milliseconds spent per stage of one retrieval."""
+    """Milliseconds spent per stage of one retrieval.
+
+    ``search`` is all candidate generation on the database thread (CONTRACT section 4); ``dense``,
+    ``keyword`` and ``references`` are its parts.
+    """
 
     embed: float = 0.0
     search: float = 0.0
     rerank: float = 0.0
     total: float = 0.0
+    dense: float = 0.0
+    keyword: float = 0.0
+    references: float = 0.0
 
     def to_json(self) -> dict[str, float]:
-        return {k: round(v, 3) for k, v in dataclasses.asdict(self).items()}
+        """CONTRACT section 4's ``timing_ms`` (exactly its four keys)."""
+        return {k: round(getattr(self, k), 3) for k in ("embed", "search", "rerank", "total")}
+
+    def stages_json(self) -> dict[str, float]:
+        """The parts of ``search``, for the diagnostics."""
+        return {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
+
+
+class WarningCode(str, enum.Enum):
+    """Warnings of the retrieval bundle (CONTRACT section 7): the answer stands, but read it with care."""
+
+    NO_STRONG_MATCH = "no_strong_match"
+    FEW_RESULTS = "few_results"
+    REFERENCE_NOT_IN_CORPUS = "reference_not_in_corpus"
+    PIN_NOT_FOUND = "pin_not_found"
+    SINGLE_SOURCE_TYPE = "single_source_type"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class RetrievalWarning:
+    """One warning: a code, a sentence for a person (what happened and what to do), and optional data.
+
+    ``suggestion`` is a re-spelt question for ``no_strong_match`` when a word is unknown to the index.
+    """
+
+    code: WarningCode
+    message: str
+    suggestion: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code.value, "message": self.message}
+        if self.suggestion is not None:
+            out["suggestion"] = self.suggestion
+        return out
+
+
+@dataclass(frozen=True)
+class QueryTrace:
+    """How the question was understood (CONTRACT section 7 ``query_trace``)."""
+
+    mode: SearchMode
+    references: tuple[PassageRef, ...] = ()
+    filters: Filters = Filters()
+    pins: tuple[str, ...] = ()
+    candidates_requested: int = DEFAULT_CANDIDATES
+    #: the words the keyword search looked for, after stop-words (empty in semantic mode).
+    keywords: tuple[str, ...] = ()
+    #: whether the question's vector came from the session cache (no new embed).
+    embedding_cached: bool = False
+    #: where the keyword index lives: ``database``, ``cache`` or ``memory`` (``None``: not used).
+    keyword_index: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode.value,
+            "references": [r.to_json() for r in self.references],
+            "filters": self.filters.to_json(),
+            "pins": list(self.pins),
+            "candidates_requested": self.candidates_requested,
+            "keywords": list(self.keywords),
+            "embedding_cached": self.embedding_cached,
+            "keyword_index": self.keyword_index,
+        }
+
+
+@dataclass(frozen=True)
+class Diagnostics:
+    """Counts over the candidate pool and the rejected list (CONTRACT section 7 ``diagnostics``).
+
+    Pins are not counted. ``by_origin`` says which search found the pool's chunks (a chunk found by
+    two counts in both).
+    """
+
+    candidates: int
+    by_source_type: Mapping[str, int]
+    rejected_by_reason: Mapping[str, int]
+    by_origin: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "candidates": self.candidates,
+            "by_source_type": dict(self.by_source_type),
+            "rejected_by_reason": dict(self.rejected_by_reason),
+            "by_origin": dict(self.by_origin),
+        }
 
 
 @dataclass(frozen=True)
 class RetrievalResult:
-    """The outcome of one retrieval.
+    """The outcome of one retrieval: the retrieval bundle (CONTRACT sections 4 and 7).
 
-    ``candidates`` keeps the KNN rows so that a new chapter or profile can be re-ranked without
-    embedding or searching again (see :func:`amicus_desktop.rerank.rerank`).
+    ``candidates`` keeps the pool (and ``pinned`` the pinned chunks, scored) so that a new chapter,
+    profile or weight can be re-ranked without embedding or searching again (see
+    :func:`amicus_desktop.retrieval.rerank_result`). ``lasting_warnings`` are the warnings that do not
+    depend on the ranking (unknown pins, references not in the corpus); re-ranking keeps them.
     """
 
     query: str
@@ -249,12 +560,32 @@ class RetrievalResult:
     timings: Timings
     candidates: tuple[Candidate, ...] = field(default=(), repr=False)
     context: RetrievalContext | None = field(default=None, repr=False)
+    trace: QueryTrace = QueryTrace(SearchMode.SEMANTIC)
+    warnings: tuple[RetrievalWarning, ...] = ()
+    diagnostics: Diagnostics = Diagnostics(0, {}, {})
+    pinned: tuple[Candidate, ...] = field(default=(), repr=False)
+    lasting_warnings: tuple[RetrievalWarning, ...] = field(default=(), repr=False)
+    #: an index word close to each query word the index does not know (for the spelling suggestion).
+    spelling: Mapping[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def mode(self) -> SearchMode:
+        return self.trace.mode
+
+    @property
+    def ranked(self) -> tuple[RetrievedChunk, ...]:
+        """The results without the pinned ones."""
+        return tuple(r for r in self.results if not r.pinned)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "query": self.query,
             "model": {"id": self.model.id, "dims": self.model.dims},
-            "results": [r.to_json() for r in self.results],
+            "results": [r.to_json(with_pinned=bool(self.trace.pins)) for r in self.results],
             "rejected": [r.to_json() for r in self.rejected],
             "timing_ms": self.timings.to_json(),
+            "mode": self.trace.mode.value,
+            "query_trace": self.trace.to_json(),
+            "warnings": [w.to_json() for w in self.warnings],
+            "diagnostics": {**self.diagnostics.to_json(), "search_ms": self.timings.stages_json()},
         }

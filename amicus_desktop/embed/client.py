@@ -15,6 +15,7 @@ never put in an error message.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import math
@@ -45,6 +46,8 @@ class Embedding:
 
     vector: np.ndarray  # float32, shape (dims,)
     model: ModelInfo
+    #: answered from the session cache (no request made)
+    cached: bool = False
 
 
 def _offline(url: str, why: str) -> AmicusError:
@@ -105,7 +108,7 @@ class EmbedClient:
         hit = self._cache.get(text)
         if hit is not None:
             self._cache.move_to_end(text)
-            return hit
+            return dataclasses.replace(hit, cached=True)
         result = await self._with_retry(lambda: self._embed_once(text))
         self._cache[text] = result
         if len(self._cache) > self._cache_size:

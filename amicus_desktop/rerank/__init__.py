@@ -6,19 +6,22 @@ profile changes, so nothing is embedded or searched twice.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 from ..core.types import (
     Candidate,
+    PassageRef,
     RejectedChunk,
     RetrievalContext,
     RetrievedChunk,
     ScoreBreakdown,
     ScoredCandidate,
 )
+from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
 from .ordering import order, order_key
+from .reference import reference_boost
 from .scholar import scholar_boost
 from .scholar_cap import apply_scholar_cap
 from .similarity import similarity
@@ -29,9 +32,11 @@ __all__ = [
     "apply_cutoff",
     "apply_scholar_cap",
     "apply_threshold",
+    "base_scores",
     "chapter_boost",
     "order",
     "order_key",
+    "reference_boost",
     "rerank",
     "scholar_boost",
     "score",
@@ -40,35 +45,61 @@ __all__ = [
 ]
 
 
-def score(candidate: Candidate, ctx: RetrievalContext) -> ScoreBreakdown:
-    """Step 3–4 for one candidate: similarity times each boost, multiplied left to right."""
+def score(
+    candidate: Candidate,
+    ctx: RetrievalContext,
+    base: float | None = None,
+    references: Sequence[PassageRef] = (),
+) -> ScoreBreakdown:
+    """Step 4 for one candidate: the base times each boost, multiplied left to right.
+
+    ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3).
+    """
     w = ctx.weights
     meta = candidate.metadata
-    sim = similarity(candidate.distance)
+    sim = candidate.similarity
+    if base is None:
+        if sim is None:
+            raise ValueError(f"candidate {candidate.chunk_id!r} has no similarity to score by")
+        base = sim
     cb = chapter_boost(meta, ctx.chapter, w.chapter)
     sb = scholar_boost(meta, ctx.profile, w.scholar)
     tb = tradition_boost(meta, ctx.profile, w.tradition)
+    rb = reference_boost(meta, references, w.reference)
     return ScoreBreakdown(
         distance=candidate.distance,
         similarity=sim,
         chapter_boost=cb,
         scholar_boost=sb,
         tradition_boost=tb,
-        final=sim * cb * sb * tb,
+        final=base * cb * sb * tb * rb,
+        mode=ctx.mode,
+        base=base,
+        lexical=candidate.lexical,
+        reference_boost=rb,
     )
 
 
 def rerank(
-    candidates: Iterable[Candidate], ctx: RetrievalContext
+    candidates: Sequence[Candidate],
+    ctx: RetrievalContext,
+    pinned: Sequence[Candidate] = (),
+    references: Sequence[PassageRef] = (),
 ) -> tuple[list[RetrievedChunk], list[RejectedChunk]]:
-    """Threshold, score, order, cap per scholar and cut off at ``ctx.k``.
+    """Threshold, score, order, cap per scholar and cut off at ``ctx.k``; pins first.
 
-    Returns the results (ranked 1..k) and every rejected candidate with its reason, in the order
-    they were dropped: ``below_threshold`` first, then ``scholar_cap`` by rank order, then
-    ``below_cutoff``.
+    Returns the results — the ``pinned`` chunks in the order given (ranks 1..p, ``pinned=True``), then
+    the ranked ones (ranks p+1..p+k) — and every rejected candidate with its reason, in the order they
+    were dropped: ``below_threshold`` first, then ``scholar_cap`` by rank order, then ``below_cutoff``.
+    Pins are exempt from the threshold and the cap and do not count toward either or toward ``k``.
     """
+    bases = base_scores([*candidates, *pinned], ctx.mode, ctx.fusion)
+    pins = [
+        RetrievedChunk(rank, c, score(c, ctx, bases[c.chunk_id], references), pinned=True)
+        for rank, c in enumerate(pinned, start=1)
+    ]
     kept, rejected_threshold = apply_threshold(candidates, ctx.min_similarity)
-    ordered = order(ScoredCandidate(c, score(c, ctx)) for c in kept)
+    ordered = order(ScoredCandidate(c, score(c, ctx, bases[c.chunk_id], references)) for c in kept)
     survivors, rejected_cap = apply_scholar_cap(ordered, ctx.weights.per_scholar_cap)
-    results, rejected_cutoff = apply_cutoff(survivors, ctx.k)
-    return results, rejected_threshold + rejected_cap + rejected_cutoff
+    results, rejected_cutoff = apply_cutoff(survivors, ctx.k, first_rank=len(pins) + 1)
+    return pins + results, rejected_threshold + rejected_cap + rejected_cutoff

@@ -8,12 +8,12 @@ from ..core.types import RejectedChunk, RejectReason, RetrievedChunk, ScoredCand
 
 
 def apply_cutoff(
-    survivors: Sequence[ScoredCandidate], k: int
+    survivors: Sequence[ScoredCandidate], k: int, *, first_rank: int = 1
 ) -> tuple[list[RetrievedChunk], list[RejectedChunk]]:
-    """Rank the first ``k`` survivors 1..k and reject the others with ``below_cutoff``."""
+    """Rank the first ``k`` survivors from ``first_rank`` on and reject the others with ``below_cutoff``."""
     results = [
         RetrievedChunk(rank, item.candidate, item.breakdown)
-        for rank, item in enumerate(survivors[:k], start=1)
+        for rank, item in enumerate(survivors[:k], start=first_rank)
     ]
     rejected = [
         RejectedChunk(

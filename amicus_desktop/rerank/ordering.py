@@ -8,8 +8,12 @@ from ..core.types import ScoredCandidate
 
 
 def order_key(item: ScoredCandidate) -> tuple[float, float, str]:
-    """``final`` desc, then ``similarity`` desc, then ``chunk_id`` asc; exact values, no rounding."""
-    return (-item.breakdown.final, -item.breakdown.similarity, item.candidate.chunk_id)
+    """``final`` desc, then ``base`` desc, then ``chunk_id`` asc; exact values, no rounding.
+
+    In ``semantic`` mode ``base`` is the similarity, as CONTRACT section 3 step 5 orders.
+    """
+    base = item.breakdown.base
+    return (-item.breakdown.final, -(base if base is not None else 0.0), item.candidate.chunk_id)
 
 
 def order(items: Iterable[ScoredCandidate]) -> list[ScoredCandidate]:

@@ -1,4 +1,12 @@
-"""``retrieve(ctx) -> RetrievalResult``: embed, search, re-rank (CONTRACT section 3), timed.
+"""``retrieve(ctx) -> RetrievalResult``: understand, embed, gather candidates, re-rank, bundle — timed.
+
+The one orchestrator of a question (CONTRACT sections 3, 6 and 7)::
+
+    understand  references and keywords of the question          (understand/, pure)
+    embed       the question's vector, unless the mode is keyword  (embed/, HTTP)
+    candidates  dense, keyword, referenced passages, pins          (candidates/, DB thread)
+    rerank      base × boosts, order, cap, cutoff; pins first      (rerank/, pure)
+    bundle      warnings and diagnostics                           (bundle/, pure)
 
 :class:`Retriever` is what the app and the CLI hold. It owns
 
@@ -19,21 +27,30 @@ import os
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
+from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
+from ..candidates.lexical import KeywordIndex
+from ..candidates.pool import gather
 from ..core.errors import AmicusError, ErrorCode
 from ..core.types import (
     MAX_CANDIDATES,
     MAX_K,
     MAX_QUERY_CHARS,
+    ModelInfo,
+    QueryTrace,
     RetrievalContext,
     RetrievalResult,
+    SearchMode,
     Timings,
 )
 from ..embed.client import EmbedClient, check_against_db
 from ..rerank import rerank
+from ..rerank.base import base_scores
 from ..store.scripture import ScriptureStore, StoreInfo
+from ..understand.query import plan
 
 log = logging.getLogger("amicus.retrieval")
 
@@ -58,6 +75,15 @@ def validate_query(query: str) -> str:
     return query.strip()
 
 
+def validate_request(ctx: RetrievalContext) -> None:
+    """Usage errors (``ValueError``) of a context, before any I/O: limits, and a threshold keyword mode cannot use."""
+    validate_limits(ctx.k, ctx.candidates)
+    if ctx.min_similarity is not None and ctx.mode is SearchMode.KEYWORD:
+        raise ValueError("a minimum similarity needs a vector: use it with semantic or hybrid search")
+    if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:
+        raise ValueError("the fusion's alpha must be in 0..1 and its rrf k at least 1")
+
+
 def validate_limits(k: int, candidates: int) -> None:
     """``k`` in 1..50, ``candidates`` in 1..4096 and at least ``k`` (a usage error otherwise)."""
     if not 1 <= k <= MAX_K:
@@ -69,25 +95,27 @@ def validate_limits(k: int, candidates: int) -> None:
 
 
 def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalResult:
-    """Re-rank a result's kept candidates for a new chapter or profile: no embedding, no search.
+    """Re-rank a result's kept candidates for a new chapter, profile or weights: no embedding, no search.
 
-    ``ctx.k`` and ``ctx.min_similarity`` apply too; a larger ``ctx.candidates`` than was searched
-    needs a new :meth:`Retriever.retrieve` (which reuses the cached vector).
+    ``ctx.k``, ``ctx.min_similarity`` and the fusion apply too; a new mode, filters, pins or a larger
+    ``ctx.candidates`` than was searched need a new :meth:`Retriever.retrieve` (which reuses the
+    cached vector).
     """
     if not 1 <= ctx.k <= MAX_K:
         raise ValueError(f"k must be between 1 and {MAX_K}, not {ctx.k}")
+    ctx = ctx.replace(mode=result.mode)
     t0 = time.perf_counter()
-    results, rejected = rerank(result.candidates, ctx)
+    results, rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references)
+    warnings = ranking_warnings(results, ctx, floor_for(result.model.id, ctx.mode), result.spelling)
     ms = (time.perf_counter() - t0) * 1000
-    timings = Timings(embed=0.0, search=0.0, rerank=ms, total=ms)
-    return RetrievalResult(
-        query=result.query,
-        model=result.model,
+    return replace(
+        result,
         results=tuple(results),
         rejected=tuple(rejected),
-        timings=timings,
-        candidates=result.candidates,
+        timings=Timings(rerank=ms, total=ms),
         context=ctx,
+        warnings=(*result.lasting_warnings, *warnings),
+        diagnostics=diagnostics(result.candidates, rejected),
     )
 
 
@@ -140,45 +168,80 @@ class Retriever:
 
     # -- retrieval -------------------------------------------------------------------------
     async def retrieve(self, ctx: RetrievalContext) -> RetrievalResult:
-        """Embed ``ctx.query``, take ``ctx.candidates`` nearest rows, re-rank to ``ctx.k``."""
+        """Answer ``ctx.query`` in ``ctx.mode``: ``ctx.candidates`` per search, re-ranked to ``ctx.k``."""
         t_start = time.perf_counter()
         text = validate_query(ctx.query)
-        validate_limits(ctx.k, ctx.candidates)
+        validate_request(ctx)
+        query_plan = plan(text)
         info = await self.open()
 
         t0 = time.perf_counter()
-        embedding = await self.embedder.embed(text)
+        vector = None
+        cached = False
+        model = ModelInfo(info.model_id, info.dims)
+        if ctx.mode.embeds:
+            embedding = await self.embedder.embed(text)
+            check_against_db(embedding, info.dims, info.model_id)
+            vector, model, cached = embedding.vector, embedding.model, embedding.cached
         t_embed = (time.perf_counter() - t0) * 1000
-        check_against_db(embedding, info.dims, info.model_id)
 
         t0 = time.perf_counter()
-        candidates = await self.run_db(lambda store: store.candidates(embedding.vector, ctx.candidates))
+        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector))
         t_search = (time.perf_counter() - t0) * 1000
 
+        floor = floor_for(model.id, ctx.mode)
+        spelling: dict[str, str] = {}
+        if floor is not None and query_plan.keywords and pool.candidates:
+            bases = base_scores(pool.candidates, ctx.mode, ctx.fusion)
+            if max(bases.values()) < floor:  # no result can be a strong match: look for misspellings
+                words = query_plan.keywords
+                spelling = await self.run_db(lambda store: KeywordIndex.for_store(store).suggestions(words))
+
         t0 = time.perf_counter()
-        results, rejected = rerank(candidates, ctx)
+        results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
+        lasting = lasting_warnings(pool.missing_references, pool.missing_pins)
+        warnings = ranking_warnings(results, ctx, floor, spelling)
         t_rerank = (time.perf_counter() - t0) * 1000
         timings = Timings(
-            embed=t_embed, search=t_search, rerank=t_rerank, total=(time.perf_counter() - t_start) * 1000
+            embed=t_embed, search=t_search, rerank=t_rerank, total=(time.perf_counter() - t_start) * 1000,
+            dense=pool.timings.get("dense", 0.0), keyword=pool.timings.get("keyword", 0.0),
+            references=pool.timings.get("references", 0.0),
         )
         log.info(
             "retrieved",
             extra={
+                "mode": ctx.mode.value,
                 "timing_ms": timings.to_json(),
-                "candidates": len(candidates),
+                "candidates": len(pool.candidates),
                 "results": len(results),
                 "rejected": len(rejected),
+                "warnings": [w.code.value for w in warnings],
                 "query_chars": len(ctx.query),
             },
         )
         return RetrievalResult(
             query=ctx.query,
-            model=embedding.model,
+            model=model,
             results=tuple(results),
             rejected=tuple(rejected),
             timings=timings,
-            candidates=tuple(candidates),
+            candidates=tuple(pool.candidates),
             context=ctx,
+            trace=QueryTrace(
+                mode=ctx.mode,
+                references=query_plan.references,
+                filters=ctx.filters,
+                pins=ctx.pins,
+                candidates_requested=ctx.candidates,
+                keywords=query_plan.keywords if ctx.mode is not SearchMode.SEMANTIC else (),
+                embedding_cached=cached,
+                keyword_index=pool.keyword_index,
+            ),
+            warnings=(*lasting, *warnings),
+            diagnostics=diagnostics(pool.candidates, rejected),
+            pinned=tuple(pool.pinned),
+            lasting_warnings=tuple(lasting),
+            spelling=spelling,
         )
 
     async def aclose(self) -> None:

@@ -255,6 +255,10 @@ class ScriptureStore:
             raise AmicusError(ErrorCode.DB_INVALID, f"{self.path.name} is closed.")
         return self._con
 
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """All rows of a read-only statement; SQLite errors become the contract's DB codes."""
+        return self._rows(sql, params)
+
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return list(self.con.execute(sql, params))

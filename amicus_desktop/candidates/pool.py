@@ -1,0 +1,152 @@
+"""One candidate pool per question: every search the mode asks for, the references' passages, the pins.
+
+:func:`gather` is the whole of candidate generation, run on the database thread:
+
+============  =====================================================  ==================================
+mode          searches                                               measured for every pooled chunk
+============  =====================================================  ==================================
+semantic      dense KNN (``candidates`` rows)                         distance
+hybrid        dense KNN and keyword BM25 (``candidates`` rows each)   distance and lexical score
+keyword       keyword BM25 (``candidates`` rows)                      lexical score
+============  =====================================================  ==================================
+
+plus, in every mode, the chunks covering each referenced passage (see :mod:`.passages`) and the
+pinned chunks. A hybrid question without words to look for (only a reference) gets no lexical
+score (``None``; see :mod:`amicus_desktop.rerank.base`). What one search found the other is measured for, so a hybrid breakdown is complete
+whatever found the chunk. Pinned chunks are measured like the rest but kept apart: they are not part
+of the pool (they are placed first by re-ranking and never counted or capped).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core.types import REFERENCE_POOL, Candidate, Origin, PassageRef, RetrievalContext, SearchMode
+from ..store.scripture import ScriptureStore
+from ..understand.query import QueryPlan
+from . import dense, passages
+from .lexical import KeywordIndex
+
+
+@dataclass
+class Pool:
+    """What candidate generation found, and what it could not find."""
+
+    candidates: list[Candidate]
+    pinned: list[Candidate]
+    missing_pins: list[str]
+    #: referenced passages no chunk in the database covers
+    missing_references: list[PassageRef]
+    #: milliseconds per search: ``dense``, ``keyword``, ``references``
+    timings: dict[str, float] = field(default_factory=dict)
+    #: where the keyword index lives (``database``, ``cache``, ``memory``), ``None`` when unused
+    keyword_index: str | None = None
+
+
+def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None) -> Pool:
+    """Generate the candidate pool of ``ctx`` for ``plan`` (``vector`` is ``None`` in keyword mode)."""
+    mode = ctx.mode
+    distance: dict[int, float] = {}
+    lexical: dict[int, float] = {}
+    origins: dict[int, set[Origin]] = {}
+    timings: dict[str, float] = {}
+
+    def add(rowid: int, origin: Origin) -> None:
+        origins.setdefault(rowid, set()).add(origin)
+
+    t0 = time.perf_counter()
+    if mode.embeds:
+        assert vector is not None
+        for rowid, d in dense.nearest(store, vector, ctx.candidates, ctx.filters):
+            distance[rowid] = d
+            add(rowid, Origin.DENSE)
+    timings["dense"] = (time.perf_counter() - t0) * 1000
+
+    t0 = time.perf_counter()
+    index: KeywordIndex | None = None
+    if mode is not SearchMode.SEMANTIC:
+        index = KeywordIndex.for_store(store)
+        for rowid, score in index.search(plan.keywords, ctx.candidates, ctx.filters):
+            lexical[rowid] = score
+            add(rowid, Origin.KEYWORD)
+    timings["keyword"] = (time.perf_counter() - t0) * 1000
+
+    t0 = time.perf_counter()
+    missing_refs: list[PassageRef] = []
+    for ref in plan.references:
+        if not passages.in_corpus(store, ref):
+            missing_refs.append(ref)
+            continue
+        rowids = passages.covering(store, ref, ctx.filters)
+        if vector is not None:
+            for rowid, d in dense.nearest_among(store, vector, rowids, REFERENCE_POOL):
+                distance[rowid] = d
+                add(rowid, Origin.REFERENCE)
+        else:
+            assert index is not None
+            for rowid, score in index.best_among(plan.keywords, rowids, REFERENCE_POOL):
+                lexical[rowid] = score
+                add(rowid, Origin.REFERENCE)
+    timings["references"] = (time.perf_counter() - t0) * 1000
+
+    pinned_rows, missing_pins = _pins(store, ctx.pins)
+    for rowid in pinned_rows:
+        add(rowid, Origin.PIN)
+
+    # Measure what no search measured: every candidate has the same scores as its neighbours.
+    everyone = list(origins)
+    if vector is not None:
+        lacking = [r for r in everyone if r not in distance]
+        if lacking:
+            distance.update(dense.distances(store, vector, lacking))
+    scored_by_words = mode is SearchMode.KEYWORD or bool(plan.keywords)
+    if scored_by_words and mode is not SearchMode.SEMANTIC:
+        assert index is not None
+        lacking = [r for r in everyone if r not in lexical]
+        if lacking:
+            lexical.update(index.scores(plan.keywords, lacking))
+
+    rows = store.fetch(everyone)
+
+    def candidate(rowid: int) -> Candidate | None:
+        if rowid not in rows or (vector is not None and rowid not in distance):
+            return None  # no text, or a zero vector: nothing to show or score
+        chunk_id, source_type, source_id, text, meta = rows[rowid]
+        return Candidate(
+            rowid, chunk_id, source_type, source_id, text, meta,
+            distance=distance.get(rowid) if vector is not None else None,
+            lexical=lexical.get(rowid, 0.0) if scored_by_words and mode is not SearchMode.SEMANTIC else None,
+            origins=frozenset(origins[rowid]),
+        )
+
+    pinned_set = set(pinned_rows)
+    pool = [c for r in everyone if r not in pinned_set and (c := candidate(r)) is not None]
+    pinned = [c for r in pinned_rows if (c := candidate(r)) is not None]
+    return Pool(
+        candidates=pool,
+        pinned=pinned,
+        missing_pins=missing_pins,
+        missing_references=missing_refs,
+        timings=timings,
+        keyword_index=index.where if index is not None else None,
+    )
+
+
+def _pins(store: ScriptureStore, pins: Iterable[str]) -> tuple[list[int], list[str]]:
+    """Rowids of the pinned chunk ids in the order given, and the ids the database does not hold."""
+    wanted = list(dict.fromkeys(pins))
+    if not wanted:
+        return [], []
+    found = {
+        str(cid): int(rowid)
+        for rowid, cid in store.rows(
+            "SELECT rowid, chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))",
+            [json.dumps(wanted)],
+        )
+    }
+    return [found[c] for c in wanted if c in found], [c for c in wanted if c not in found]

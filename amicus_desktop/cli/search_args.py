@@ -1,0 +1,155 @@
+"""The flags of a retrieval, shared by ``query`` and ``context`` (CONTRACT sections 4 and 6).
+
+:func:`add_search_args` declares them; :func:`check_search_args` turns what can be checked before any
+I/O into usage errors (exit 2); :func:`context_from_args` builds the :class:`RetrievalContext` once
+the database's book ids are known (a ``--book`` or ``--chapter`` may name a book only that database has).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Collection
+
+from ..core.books import BOOKS
+from ..core.types import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_K,
+    MAX_CANDIDATES,
+    MAX_K,
+    SOURCE_TYPES,
+    BoostWeights,
+    ChapterRef,
+    Filters,
+    Fusion,
+    FusionMethod,
+    Profile,
+    RetrievalContext,
+    SearchMode,
+)
+from ..retrieval import validate_request
+from ..understand import PassageError, parse_passage, resolve_book_name
+
+TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
+
+
+def finite_float(text: str) -> float:
+    """An argparse type: a finite number ("nan" and "inf" are usage errors)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
+    return value
+
+
+def add_search_args(p: argparse.ArgumentParser) -> None:
+    """Mode, context, filters, pins, limits and weights of one retrieval."""
+    w = BoostWeights()
+    p.add_argument(
+        "--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
+        help="semantic (embed and search by meaning, the default), hybrid (meaning and words), "
+        "keyword (words only; needs no embed proxy)",
+    )
+    p.add_argument("--chapter", metavar="BOOK:CHAPTER", help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9")
+    p.add_argument("--prefer-scholar", metavar="ID", action="append", default=[],
+                   help=f"boost this scholar ×{w.scholar:g} (repeatable)")
+    p.add_argument("--prefer-tradition", metavar="NAME", action="append", default=[],
+                   help=f"boost this tradition ×{w.tradition:g} (repeatable)")
+    filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
+    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=SOURCE_TYPES,
+                         help="only chunks of this type: " + ", ".join(SOURCE_TYPES))
+    filters.add_argument("--book", metavar="B", action="append", default=[], help="only chunks on this book (e.g. rom)")
+    filters.add_argument("--testament", metavar="OT|NT", action="append", default=[],
+                         help="only chunks on a book of the Old or New Testament (adds its books to --book)")
+    filters.add_argument("--scholar", metavar="ID", action="append", default=[], help="only chunks by this scholar")
+    filters.add_argument("--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition")
+    p.add_argument("--pin", metavar="CHUNK_ID", action="append", default=[],
+                   help="show this chunk first, whatever its rank (repeatable, in order)")
+    p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
+    p.add_argument(
+        "--candidates", type=int, default=DEFAULT_CANDIDATES,
+        help=f"rows each search returns for re-ranking, k..{MAX_CANDIDATES} (default {DEFAULT_CANDIDATES})",
+    )
+    p.add_argument("--min-similarity", type=finite_float, metavar="X",
+                   help="reject candidates whose similarity is below X (semantic and hybrid)")
+    weights = p.add_argument_group("ranking weights")
+    weights.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X",
+                         help=f"multiplier for chunks on the current chapter (default {w.chapter:g})")
+    weights.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X",
+                         help=f"multiplier for preferred scholars (default {w.scholar:g})")
+    weights.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X",
+                         help=f"multiplier for preferred traditions (default {w.tradition:g})")
+    weights.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X",
+                         help=f"multiplier for chunks on a passage the question names (default {w.reference:g})")
+    weights.add_argument("--scholar-cap", type=int, default=w.per_scholar_cap, metavar="N",
+                         help=f"at most N results per scholar (default {w.per_scholar_cap})")
+    weights.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value,
+                         help="how hybrid fuses meaning and words (default %(default)s)")
+    weights.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A",
+                         help="hybrid convex fusion: weight of the similarity, 0..1 (default %(default)s)")
+
+
+def weights_from_args(args: argparse.Namespace) -> BoostWeights:
+    return BoostWeights(
+        chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
+        per_scholar_cap=args.scholar_cap, reference=args.reference_boost,
+    )
+
+
+def check_search_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2)."""
+    for name in ("chapter_boost", "scholar_boost", "tradition_boost", "reference_boost"):
+        if getattr(args, name) <= 0:
+            parser.error(f"--{name.replace('_', '-')} must be greater than 0")
+    if args.scholar_cap < 1:
+        parser.error("--scholar-cap must be at least 1")
+    for t in args.testament:
+        if t.lower() not in TESTAMENTS:
+            parser.error(f"--testament takes OT or NT, not {t!r}")
+    try:
+        validate_request(_context(args, chapter=None, books=()))
+        if args.chapter is not None:
+            parse_passage(args.chapter, check_bounds=False)
+    except (ValueError, PassageError) as exc:
+        parser.error(str(exc))
+
+
+def resolve_books(args: argparse.Namespace, known: Collection[str], parser: argparse.ArgumentParser) -> tuple[str, ...]:
+    """``--book`` and ``--testament`` as book ids of ``known`` or the canon (an unknown book: exit 2)."""
+    books: list[str] = []
+    for name in args.book:
+        book_id = resolve_book_name(name, known)
+        if book_id is None:
+            parser.error(f"--book: no book of the Bible is called {name!r}")
+        books.append(book_id)
+    for t in args.testament:
+        books += [b.book_id for b in BOOKS if b.testament == TESTAMENTS[t.lower()]]
+    return tuple(dict.fromkeys(books))
+
+
+def context_from_args(
+    args: argparse.Namespace, known_books: Collection[str], parser: argparse.ArgumentParser
+) -> RetrievalContext:
+    """The retrieval the flags describe, with books resolved against the database's ``known_books``."""
+    chapter = None
+    if args.chapter is not None:
+        chapter = parse_passage(args.chapter, known_books, check_bounds=False).chapter_ref
+    return _context(args, chapter=chapter, books=resolve_books(args, known_books, parser))
+
+
+def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tuple[str, ...]) -> RetrievalContext:
+    return RetrievalContext(
+        query=args.text,
+        profile=Profile.of(args.prefer_scholar, args.prefer_tradition),
+        chapter=chapter,
+        k=args.k,
+        candidates=args.candidates,
+        min_similarity=args.min_similarity,
+        weights=weights_from_args(args),
+        mode=SearchMode(args.mode),
+        filters=Filters.of(args.source_type, books, args.scholar, args.tradition),
+        pins=tuple(dict.fromkeys(args.pin)),
+        fusion=Fusion(FusionMethod(args.fusion), args.alpha),
+    )

@@ -1,0 +1,84 @@
+"""What the searches look for in a question: its references, and the words for the keyword search.
+
+:func:`plan` turns the question into a :class:`QueryPlan`. The keyword search gets the question's
+words without stop-words and without the words of the references found in it (a reference is
+searched as a passage, not as the words "Rom", "9", "11"). Each word becomes an FTS5 string
+(``"word"``), joined with ``OR``: a chunk matches when it holds any of them, and characters that mean
+something to FTS5 (``" * : ^ ( ) -``, ``AND``/``OR``/``NOT``/``NEAR``) are plain text. The index's
+tokenizer stems and folds diacritics on both sides (see :mod:`amicus_desktop.store.fts`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from ..core.types import PassageRef
+from .references import find_references
+
+#: The Snowball English stop-word list (as used by NLTK and Lucene's English analyzer; BSD-licensed),
+#: plus a few question words. God, Lord, Christ and the like are never stop-words here.
+STOP_WORDS = frozenset(
+    """
+    i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her
+    hers herself it its itself they them their theirs themselves what which who whom this that these
+    those am is are was were be been being have has had having do does did doing would should could
+    ought i'm you're he's she's it's we're they're i've you've we've they've i'd you'd he'd she'd we'd
+    they'd i'll you'll he'll she'll we'll they'll isn't aren't wasn't weren't hasn't haven't hadn't
+    doesn't don't didn't won't wouldn't shan't shouldn't can't cannot couldn't mustn't let's that's
+    who's what's here's there's when's where's why's how's a an the and but if or because as until
+    while of at by for with about against between into through during before after above below to
+    from up down in out on off over under again further then once here there when where why how all
+    any both each few more most other some such no nor not only own same so than too very s t can
+    will just don should now d ll m o re ve y ain aren couldn didn doesn hadn hasn haven isn ma
+    mightn mustn needn shan shouldn wasn weren won wouldn
+    tell say says mean means meaning explain does according
+    """.split()
+)
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _fold(word: str) -> str:
+    """Lower-case without diacritics ("Agápē" → "agape"), as the index's tokenizer folds."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class QueryPlan:
+    """A question as the searches see it."""
+
+    text: str
+    references: tuple[PassageRef, ...]
+    #: the words the keyword search looks for, in the order of the question, without repeats.
+    keywords: tuple[str, ...]
+
+    @property
+    def match_expression(self) -> str | None:
+        """The FTS5 ``MATCH`` expression for :attr:`keywords` (``None``: nothing to look for)."""
+        if not self.keywords:
+            return None
+        return " OR ".join('"' + word.replace('"', '""') + '"' for word in self.keywords)
+
+
+def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, ...]:
+    """The words of ``text`` worth looking for: no stop-words, no words of the ``references``."""
+    for ref in references:
+        if ref.text:
+            text = text.replace(ref.text, " ")
+    words: dict[str, None] = {}
+    for m in _WORD.finditer(text):
+        word = m.group(0)
+        folded = _fold(word)
+        if folded in STOP_WORDS:
+            continue
+        words.setdefault(word.lower(), None)
+    return tuple(words)
+
+
+def plan(text: str) -> QueryPlan:
+    """References and keywords of a question (pure; the question is already validated)."""
+    refs = tuple(find_references(text))
+    return QueryPlan(text, refs, keywords(text, refs))
