@@ -27,3 +27,53 @@ def amicus_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     for var in ("AMICUS_DB", "AMICUS_PROXY_URL", "AMICUS_PROXY_TOKEN", "AMICUS_SQLITE_VEC_PATH"):
         monkeypatch.delenv(var, raising=False)
     return home
+
+
+# -- a real study library and the real local proxy, shared by the whole session ----------------
+@pytest.fixture(scope="session")
+def local_model():  # noqa: ANN201 - the local backend (imported lazily: it loads onnxruntime)
+    from amicus_desktop.proxy.backends import get_backend
+
+    return get_backend("local")
+
+
+@pytest.fixture(scope="session")
+def study_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:  # noqa: ANN001
+    """Romans 3, 5, 9 and friends, full schema, real vectors (see ``tests/support/study.py``)."""
+    from tests.support.study import build_study_db
+
+    path = tmp_path_factory.mktemp("study") / "scripture.db"
+    return build_study_db(path, local_model.embed, local_model.model_id, local_model.dims)
+
+
+@pytest.fixture(scope="session")
+def study_db_minimal(tmp_path_factory: pytest.TempPathFactory, study_db: Path) -> Path:
+    """The same chunks and vectors with the contract's minimal schema (no vec0 columns, no index)."""
+    from amicus_desktop.store.sqlite import connect
+    from tests.support.study import study_records, write_study_db
+
+    import numpy as np
+
+    records, verses = study_records()
+    con = connect(study_db, readonly=True)
+    try:
+        ids = {str(cid): int(rowid) for rowid, cid in con.execute("SELECT rowid, chunk_id FROM chunk_text")}
+        blobs = dict(con.execute("SELECT rowid, embedding FROM embeddings"))
+        model, dims = (dict(con.execute("SELECT key, value FROM db_meta"))[k] for k in ("embedding_model", "embedding_dims"))
+    finally:
+        con.close()
+    vectors = np.stack([np.frombuffer(blobs[ids[r.chunk_id]], dtype=np.float32) for r in records])
+    path = tmp_path_factory.mktemp("study-minimal") / "scripture.db"
+    return write_study_db(path, records, vectors, str(model), int(dims), verses, full_schema=False)
+
+
+@pytest.fixture(scope="session")
+def local_proxy():  # noqa: ANN201 - a running ProxyProcess serving the local model
+    from tests.support.proxy import ProxyProcess
+
+    proxy = ProxyProcess("--rate-limit", "0")
+    proxy.start()
+    try:
+        yield proxy
+    finally:
+        proxy.close()
