@@ -44,6 +44,16 @@ def finite_float(text: str) -> float:
     return value
 
 
+def cap_value(text: str) -> int | None:
+    """An argparse type: a whole number, or ``none`` for no cap."""
+    if text.strip().lower() == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number or 'none': {text!r}") from None
+
+
 def add_search_args(p: argparse.ArgumentParser) -> None:
     """Mode, context, filters, pins, limits and weights of one retrieval."""
     w = BoostWeights()
@@ -83,8 +93,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
                          help=f"multiplier for preferred traditions (default {w.tradition:g})")
     weights.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X",
                          help=f"multiplier for chunks on a passage the question names (default {w.reference:g})")
-    weights.add_argument("--scholar-cap", type=int, default=w.per_scholar_cap, metavar="N",
-                         help=f"at most N results per scholar (default {w.per_scholar_cap})")
+    weights.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N",
+                         help=f"at most N results per scholar, or 'none' (default {w.per_scholar_cap})")
     weights.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value,
                          help="how hybrid fuses meaning and words (default %(default)s)")
     weights.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A",
@@ -103,8 +113,8 @@ def check_search_args(args: argparse.Namespace, parser: argparse.ArgumentParser)
     for name in ("chapter_boost", "scholar_boost", "tradition_boost", "reference_boost"):
         if getattr(args, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be greater than 0")
-    if args.scholar_cap < 1:
-        parser.error("--scholar-cap must be at least 1")
+    if args.scholar_cap is not None and args.scholar_cap < 1:
+        parser.error("--scholar-cap must be at least 1 (or 'none')")
     for t in args.testament:
         if t.lower() not in TESTAMENTS:
             parser.error(f"--testament takes OT or NT, not {t!r}")

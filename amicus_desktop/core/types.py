@@ -180,7 +180,8 @@ class BoostWeights:
     chapter: float = 1.5
     scholar: float = 1.1
     tradition: float = 1.05
-    per_scholar_cap: int = 2
+    #: at most this many results per scholar; ``None``: no cap
+    per_scholar_cap: int | None = 2
     reference: float = 1.25
 
 

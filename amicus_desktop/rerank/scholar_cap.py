@@ -9,9 +9,9 @@ from ..core.types import RejectedChunk, RejectReason, ScoredCandidate
 
 
 def apply_scholar_cap(
-    ordered: Iterable[ScoredCandidate], cap: int
+    ordered: Iterable[ScoredCandidate], cap: int | None
 ) -> tuple[list[ScoredCandidate], list[RejectedChunk]]:
-    """Walk ``ordered`` keeping at most ``cap`` chunks per non-NULL ``scholar_id``.
+    """Walk ``ordered`` keeping at most ``cap`` chunks per non-NULL ``scholar_id`` (``None``: no cap).
 
     Chunks without a scholar are never capped. A dropped chunk is rejected with ``scholar_cap`` and
     remembers which of that scholar's chunks it was (3 = the third), for the curator's view.
@@ -21,7 +21,7 @@ def apply_scholar_cap(
     rejected: list[RejectedChunk] = []
     for item in ordered:
         scholar = item.candidate.metadata.scholar_id
-        if scholar is None:
+        if scholar is None or cap is None:
             kept.append(item)
             continue
         seen[scholar] += 1

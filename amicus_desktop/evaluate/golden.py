@@ -1,0 +1,188 @@
+"""Golden sets: judged questions in a plain JSON file a curator can keep in git (CONTRACT section 8).
+
+::
+
+    {"name": "...", "queries": [
+      {"id": "q1", "query": "...", "mode": "hybrid", "chapter": "romans:9",
+       "profile": {"scholars": ["..."], "traditions": ["..."]},
+       "judgments": {"<chunk_id>": 3, "<chunk_id>": 0}}]}
+
+``mode``, ``chapter`` and ``profile`` are optional; grades are 0–3. Keys the format does not name
+(a query's ``notes``, a judgment's ``why`` in ``rationale``, a set's ``provenance``) are kept as they
+are when the file is read and written again, so a curator's notes survive. :func:`load` names the line
+or the key of whatever is wrong (:class:`GoldenError`); :func:`save` writes atomically.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ..core.types import SearchMode
+
+GRADES = range(0, 4)
+
+
+class GoldenError(ValueError):
+    """A golden file that is not valid; the message names the line or the key."""
+
+
+@dataclass(frozen=True)
+class GoldenQuery:
+    """One judged question."""
+
+    id: str
+    query: str
+    judgments: dict[str, int]
+    mode: SearchMode | None = None
+    chapter: str | None = None
+    scholars: tuple[str, ...] = ()
+    traditions: tuple[str, ...] = ()
+    #: keys of the query object this format does not name, kept as they were
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def judge(self, chunk_id: str, grade: int | None) -> GoldenQuery:
+        """This query with ``chunk_id`` graded (``None`` removes the judgment)."""
+        judgments = dict(self.judgments)
+        if grade is None:
+            judgments.pop(chunk_id, None)
+        else:
+            judgments[chunk_id] = _grade(grade, f"judgment {chunk_id!r}")
+        return replace(self, judgments=judgments)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "query": self.query}
+        if self.mode is not None:
+            out["mode"] = self.mode.value
+        if self.chapter is not None:
+            out["chapter"] = self.chapter
+        if self.scholars or self.traditions:
+            out["profile"] = {"scholars": list(self.scholars), "traditions": list(self.traditions)}
+        out.update(self.extra)
+        out["judgments"] = dict(self.judgments)
+        return out
+
+
+@dataclass(frozen=True)
+class GoldenSet:
+    """A named list of judged questions."""
+
+    name: str
+    queries: tuple[GoldenQuery, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def query(self, query_id: str) -> GoldenQuery | None:
+        return next((q for q in self.queries if q.id == query_id), None)
+
+    def with_query(self, query: GoldenQuery) -> GoldenSet:
+        """This set with ``query`` added, or replacing the query with the same id."""
+        if self.query(query.id) is None:
+            return replace(self, queries=(*self.queries, query))
+        return replace(self, queries=tuple(query if q.id == query.id else q for q in self.queries))
+
+    def judged_ids(self) -> set[str]:
+        return {cid for q in self.queries for cid in q.judgments}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, **self.extra, "queries": [q.to_json() for q in self.queries]}
+
+
+def _grade(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value not in GRADES:
+        raise GoldenError(f"{where}: a grade is an integer from 0 to 3, not {value!r}")
+    return value
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise GoldenError(f"{where}: expected a list of strings")
+    return tuple(value)
+
+
+def parse(data: Any) -> GoldenSet:
+    """A :class:`GoldenSet` from decoded JSON (``GoldenError`` naming the key that is wrong)."""
+    if not isinstance(data, dict):
+        raise GoldenError("the file does not hold a JSON object")
+    name = data.get("name")
+    if not isinstance(name, str):
+        raise GoldenError("key 'name': expected a string")
+    raw_queries = data.get("queries")
+    if not isinstance(raw_queries, list):
+        raise GoldenError("key 'queries': expected a list")
+    queries: list[GoldenQuery] = []
+    seen: set[str] = set()
+    for i, q in enumerate(raw_queries):
+        where = f"queries[{i}]"
+        if not isinstance(q, dict):
+            raise GoldenError(f"{where}: expected an object")
+        qid, text = q.get("id"), q.get("query")
+        if not isinstance(qid, str) or not qid:
+            raise GoldenError(f"{where}.id: expected a non-empty string")
+        if qid in seen:
+            raise GoldenError(f"{where}.id: {qid!r} appears twice")
+        seen.add(qid)
+        if not isinstance(text, str) or not text.strip():
+            raise GoldenError(f"{where}.query: expected a non-empty string")
+        mode = q.get("mode")
+        if mode is not None and mode not in {m.value for m in SearchMode}:
+            raise GoldenError(f"{where}.mode: {mode!r} is not semantic, hybrid or keyword")
+        chapter = q.get("chapter")
+        if chapter is not None and not isinstance(chapter, str):
+            raise GoldenError(f"{where}.chapter: expected BOOK:CHAPTER as a string")
+        profile = q.get("profile", {})
+        if not isinstance(profile, dict):
+            raise GoldenError(f"{where}.profile: expected an object")
+        judgments = q.get("judgments", {})
+        if not isinstance(judgments, dict):
+            raise GoldenError(f"{where}.judgments: expected an object of chunk id → grade")
+        extra = {k: v for k, v in q.items() if k not in ("id", "query", "mode", "chapter", "profile", "judgments")}
+        queries.append(
+            GoldenQuery(
+                id=qid,
+                query=text,
+                judgments={str(cid): _grade(g, f"{where}.judgments[{cid!r}]") for cid, g in judgments.items()},
+                mode=SearchMode(mode) if mode is not None else None,
+                chapter=chapter,
+                scholars=_strings(profile.get("scholars", []), f"{where}.profile.scholars"),
+                traditions=_strings(profile.get("traditions", []), f"{where}.profile.traditions"),
+                extra=extra,
+            )
+        )
+    extra = {k: v for k, v in data.items() if k not in ("name", "queries")}
+    return GoldenSet(name, tuple(queries), extra)
+
+
+def load(path: str | Path) -> GoldenSet:
+    """Read a golden file. ``GoldenError`` for a file that is not valid (naming the line or the key);
+    ``OSError`` when it cannot be read."""
+    raw = Path(path).read_bytes()
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise GoldenError(f"{Path(path).name} is not UTF-8 text (byte {exc.start})") from None
+    except json.JSONDecodeError as exc:
+        raise GoldenError(f"{Path(path).name}, line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    return parse(data)
+
+
+def save(golden: GoldenSet, path: str | Path) -> None:
+    """Write ``golden`` to ``path`` atomically (a temporary file beside it, then a rename)."""
+    path = Path(path)
+    data = (json.dumps(golden.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

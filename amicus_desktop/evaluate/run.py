@@ -1,0 +1,154 @@
+"""Running a golden set through the retrieval pipeline under one configuration.
+
+The configuration is what a curator varies (mode, weights, the cap, the fusion, the number of
+candidates); the database — and with it the embedding model — is the :class:`Retriever`'s. Every
+question is retrieved as the app would retrieve it (its chapter open, its profile set) and scored on
+its top 10 ranked results (CONTRACT section 8).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from ..core.types import (
+    DEFAULT_CANDIDATES,
+    BoostWeights,
+    Fusion,
+    Profile,
+    RetrievalContext,
+    RetrievalResult,
+    SearchMode,
+)
+from ..retrieval import Retriever
+from ..store.scripture import ScriptureStore
+from ..understand import parse_passage
+from . import metrics
+from .golden import GoldenQuery, GoldenSet
+
+METRICS = ("ndcg@10", "mrr@10", "recall@10")
+#: Every boost at 1 and no cap: the ranking of the base score alone.
+NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """One configuration to evaluate."""
+
+    mode: SearchMode = SearchMode.SEMANTIC
+    weights: BoostWeights = BoostWeights()
+    fusion: Fusion = Fusion()
+    candidates: int = DEFAULT_CANDIDATES
+    label: str = ""
+
+    def describe(self) -> str:
+        if self.label:
+            return self.label
+        w = self.weights
+        boosts = "no boosts" if w == NO_BOOSTS else (
+            f"chapter ×{w.chapter:g}, scholar ×{w.scholar:g}, tradition ×{w.tradition:g}, "
+            f"reference ×{w.reference:g}, cap {w.per_scholar_cap or 'none'}"
+        )
+        fusion = f", {self.fusion.method.value} α {self.fusion.alpha:g}" if self.mode is SearchMode.HYBRID else ""
+        return f"{self.mode.value}{fusion}, {boosts}"
+
+    def context(self, q: GoldenQuery, book_ids: Sequence[str]) -> RetrievalContext:
+        chapter = parse_passage(q.chapter, book_ids, check_bounds=False).chapter_ref if q.chapter else None
+        return RetrievalContext(
+            query=q.query,
+            profile=Profile.of(q.scholars, q.traditions),
+            chapter=chapter,
+            candidates=self.candidates,
+            weights=self.weights,
+            mode=q.mode or self.mode,
+            fusion=self.fusion,
+        )
+
+
+@dataclass(frozen=True)
+class QueryScore:
+    """One question's scores and its top 10."""
+
+    id: str
+    query: str
+    ranked: tuple[str, ...]
+    scores: Mapping[str, float]
+    #: the best ``base`` among the ranked results (for calibrating the no-strong-match floor)
+    best_base: float | None = None
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, **self.scores, "ranked": list(self.ranked)}
+
+
+@dataclass(frozen=True)
+class EvalReport:
+    """A golden set's scores under one configuration."""
+
+    name: str
+    config: EvalConfig
+    model: str
+    queries: tuple[QueryScore, ...]
+    #: judged chunk ids the database does not hold (allowed; reported)
+    missing: tuple[str, ...] = ()
+    results: Mapping[str, RetrievalResult] = field(default_factory=dict, repr=False)
+
+    @property
+    def mean(self) -> dict[str, float]:
+        return {m: statistics.fmean(q.scores[m] for q in self.queries) if self.queries else 0.0 for m in METRICS}
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "mean": self.mean,
+            "queries": [q.to_json() for q in self.queries],
+            "config": self.config.describe(),
+            "model": self.model,
+            "missing_judged_ids": list(self.missing),
+        }
+
+
+async def evaluate(
+    retriever: Retriever,
+    golden: GoldenSet,
+    config: EvalConfig,
+    *,
+    keep_results: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> EvalReport:
+    """Retrieve every question of ``golden`` under ``config`` and score its top 10."""
+    info = await retriever.open()
+    book_ids = sorted(await retriever.run_db(lambda store: store.book_ids()))
+    judged = sorted(golden.judged_ids())
+    present = await retriever.run_db(lambda store: _present(store, judged))
+    scores: list[QueryScore] = []
+    kept: dict[str, RetrievalResult] = {}
+    for i, q in enumerate(golden.queries, start=1):
+        result = await retriever.retrieve(config.context(q, book_ids))
+        ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
+        best = max((r.breakdown.base or 0.0 for r in result.ranked), default=None)
+        scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best))
+        if keep_results:
+            kept[q.id] = result
+        if progress is not None:
+            progress(i, len(golden.queries))
+    return EvalReport(
+        name=golden.name,
+        config=config,
+        model=info.model_id,
+        queries=tuple(scores),
+        missing=tuple(c for c in judged if c not in present),
+        results=kept,
+    )
+
+
+def _present(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
+    rows = store.rows(
+        "SELECT chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))", [json.dumps(chunk_ids)]
+    )
+    return {str(r[0]) for r in rows}
+
+
+def with_mode(config: EvalConfig, mode: SearchMode) -> EvalConfig:
+    return replace(config, mode=mode)
