@@ -25,9 +25,10 @@ from .. import __version__
 from ..core.books import BY_ID
 from ..core.types import SOURCE_TYPES
 from ..store.writer import ChunkRecord, ScriptureWriter
-from .library import MODULES, Library
+from .library import Library, describe_sources
+from .sources.abbott_smith import abbott_smith_chunks
 from .sources.commentaries import mhcc_chunks, read_scofield, scofield_chunks, tdavid_chunks
-from .sources.common import DEMO_BOOKS, BibleText, Scope
+from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
 from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
 from .sources.threads import nave_chunks, scofield_thread_chunks
@@ -133,6 +134,10 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
         )
         return lexicon_chunks(lexicon, numbers)
 
+    def abbott_smith_entries() -> Iterable[ChunkRecord]:
+        assert bible is not None
+        return abbott_smith_chunks(library, None if scope.full else used_numbers(bible, scope))
+
     def scofield_notes() -> Iterable[ChunkRecord]:
         nonlocal scofield
         scofield = read_scofield(library, scope)
@@ -144,6 +149,7 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
         ("Scofield", scofield_notes),
         ("Treasury of David", lambda: tdavid_chunks(library, scope)),
         ("Strong's", lexicon_entries),
+        ("Abbott-Smith", abbott_smith_entries),
         ("word studies", lambda: word_study_chunks(bible, lexicon, scope)),  # type: ignore[arg-type]
         ("Scofield chains", lambda: scofield_thread_chunks(scofield, scope)),  # type: ignore[arg-type]
         ("Nave's", lambda: nave_chunks(library, scope)),
@@ -220,9 +226,7 @@ def build_database(
     counts = Counter(r.source_type for r in records)
     extra = {
         "corpus_books": ",".join(b.book_id for b in scope.books),
-        "corpus_sources": ", ".join(
-            f"{spec.module} ({spec.title}; {spec.licence})" for spec in MODULES.values()
-        ),
+        "corpus_sources": describe_sources(),
         "chunk_counts": json.dumps({t: counts.get(t, 0) for t in SOURCE_TYPES}),
         "builder": f"amicus-desktop build-db {__version__}",
     }
@@ -236,6 +240,7 @@ def build_database(
                          extra_meta=extra) as writer:
         writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
         writer.add_verses(bible.rows())
+        writer.add_scholars(scholars_of(records))
         total = len(records)
         done = 0
         if progress:

@@ -27,22 +27,22 @@ def sentences(paragraph: str) -> list[str]:
     return parts or [paragraph]
 
 
-def _units(text: str) -> list[tuple[int, str]]:
-    """(paragraph number, text) units: paragraphs, with paragraphs longer than MAX_WORDS cut at
-    sentence ends (the pieces keep their paragraph number, so they rejoin with a space)."""
+def _units(text: str, limit: int = MAX_WORDS) -> list[tuple[int, str]]:
+    """(paragraph number, text) units: paragraphs, with paragraphs longer than ``limit`` words cut
+    at sentence ends (the pieces keep their paragraph number, so they rejoin with a space)."""
     units: list[tuple[int, str]] = []
     for p, para in enumerate(re.split(r"\n\s*\n", text)):
         para = " ".join(para.split())
         if not para:
             continue
-        if word_count(para) <= MAX_WORDS:
+        if word_count(para) <= limit:
             units.append((p, para))
             continue
         for sent in sentences(para):
             words = sent.split()
-            while len(words) > MAX_WORDS * 1.5:  # a single over-long "sentence" is cut at words
-                units.append((p, " ".join(words[:MAX_WORDS])))
-                words = words[MAX_WORDS:]
+            while len(words) > limit * 1.5:  # a single over-long "sentence" is cut at words
+                units.append((p, " ".join(words[:limit])))
+                words = words[limit:]
             units.append((p, " ".join(words)))
     return units
 
@@ -61,9 +61,10 @@ def _join(units: list[tuple[int, str]]) -> str:
 def split_text(text: str, *, target: int = TARGET_WORDS, maximum: int = MAX_WORDS) -> list[str]:
     """``text`` as one or more chunks of balanced size (paragraphs kept whole where they fit).
 
-    Within a chunk, paragraphs are separated by blank lines.
+    Within a chunk, paragraphs are separated by blank lines. A ``maximum`` below ``MAX_WORDS`` also
+    cuts paragraphs longer than it at sentence ends (a larger one cuts them at ``MAX_WORDS``).
     """
-    units = _units(text)
+    units = _units(text, min(maximum, MAX_WORDS))
     if not units:
         return []
     total = sum(word_count(u) for _, u in units)

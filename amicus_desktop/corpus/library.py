@@ -1,9 +1,11 @@
-"""The installed SWORD modules the corpus is built from, opened lazily and once."""
+"""The installed sources the corpus is built from: SWORD modules (opened lazily and once) and a
+few plain data files that Debian packages install."""
 
 from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
 from .sword import ModuleConf, ZLDModule, ZVerseModule, find_module, get_versification
 
@@ -29,6 +31,53 @@ MODULES: dict[str, ModuleSpec] = {
         ModuleSpec("nave", "Nave", "sword-dict-naves", "Nave's Topical Bible"),
     )
 }
+
+
+@dataclass(frozen=True)
+class DataFileSpec:
+    """A source that is a plain file rather than a SWORD module, and the package installing it."""
+
+    key: str
+    paths: tuple[str, ...]  # where packages install it, first found wins
+    package: str
+    title: str
+    licence: str = "Public Domain"
+
+    @property
+    def module(self) -> str:
+        """The name ``db_meta.corpus_sources`` gives it (the file's name)."""
+        return Path(self.paths[0]).name
+
+
+DATA_FILES: dict[str, DataFileSpec] = {
+    spec.key: spec
+    for spec in (
+        DataFileSpec(
+            "abbott-smith",
+            ("/usr/share/bibledit/sources/abbott-smith/abbott-smith.tei_lemma.xml",
+             "/usr/local/share/bibledit/sources/abbott-smith/abbott-smith.tei_lemma.xml"),
+            "bibledit-data",
+            "G. Abbott-Smith, A Manual Greek Lexicon of the New Testament (1922), TEI edition",
+        ),
+    )
+}
+
+
+class DataFileNotInstalled(FileNotFoundError):
+    """A data file the build needs is not installed."""
+
+    def __init__(self, spec: DataFileSpec) -> None:
+        super().__init__(
+            f"{spec.title} is not installed (looked for {', '.join(spec.paths)}). "
+            f"Install it with: apt-get install {spec.package}."
+        )
+        self.spec = spec
+
+
+def describe_sources() -> str:
+    """Every source of a build, for ``db_meta.corpus_sources``: name (title; licence), …"""
+    specs: list[ModuleSpec | DataFileSpec] = [*MODULES.values(), *DATA_FILES.values()]
+    return ", ".join(f"{spec.module} ({spec.title}; {spec.licence})" for spec in specs)
 
 
 class Library:
@@ -63,12 +112,27 @@ class Library:
                 self._open[key] = ZLDModule(conf.data_path, encoding=conf.encoding)
             return self._open[key]  # type: ignore[return-value]
 
+    def data_file(self, key: str) -> Path:
+        """Where the data file ``key`` of :data:`DATA_FILES` is installed, or
+        :class:`DataFileNotInstalled`."""
+        spec = DATA_FILES[key]
+        for candidate in spec.paths:
+            path = Path(candidate)
+            if path.is_file():
+                return path
+        raise DataFileNotInstalled(spec)
+
     def check(self) -> list[str]:
-        """Messages for every module that is missing (empty when all are installed)."""
+        """Messages for every module or data file that is missing (empty when all are installed)."""
         missing = []
         for key in MODULES:
             try:
                 self.conf(key)
+            except FileNotFoundError as exc:
+                missing.append(str(exc))
+        for key in DATA_FILES:
+            try:
+                self.data_file(key)
             except FileNotFoundError as exc:
                 missing.append(str(exc))
         return missing

@@ -17,6 +17,8 @@ import apsw
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
+from ..core.scholars import Scholar
+from ..core.scholars import resolve as resolve_scholar
 from ..core.types import Candidate, ChunkMetadata
 from .sqlite import connect, vec_version
 
@@ -31,6 +33,8 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     ),
     "db_meta": ("key", "value"),
 }
+#: The optional ``scholars`` table (written by ``build-db``): who each ``scholar_id`` is.
+SCHOLAR_COLUMNS = ("scholar_id", "name", "tradition", "work")
 #: Optional vec0 metadata columns that let a filter run inside the KNN.
 VEC_FILTER_COLUMNS = ("source_type", "scholar_id", "tradition", "book_id", "chapter_num")
 
@@ -51,6 +55,7 @@ class StoreInfo:
     vec_filter_columns: tuple[str, ...] = ()
     has_books: bool = False
     has_verses: bool = False
+    has_scholars: bool = False
     fts_table: str | None = None
     vec_version: str = ""
     optional_tables: tuple[str, ...] = field(default=())
@@ -126,6 +131,7 @@ class ScriptureStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._con: apsw.Connection | None = None
+        self._scholars: dict[str, Scholar] | None = None
         self.info = self._open()
 
     # -- opening and validation -------------------------------------------------------------
@@ -228,7 +234,12 @@ class ScriptureStore:
             ),
             None,
         )
-        optional = tuple(t for t in ("books", "verses") if t in objects) + ((fts,) if fts else ())
+        has_scholars = "scholars" in objects and self._scholars_readable(con)
+        optional = (
+            tuple(t for t in ("books", "verses") if t in objects)
+            + (("scholars",) if has_scholars else ())
+            + ((fts,) if fts else ())
+        )
         log.info(
             "opened scripture.db",
             extra={"dims": dims, "chunks": chunk_count, "max_rowid": max_rowid, "optional": optional},
@@ -243,10 +254,20 @@ class ScriptureStore:
             vec_filter_columns=vec_cols,
             has_books="books" in objects,
             has_verses="verses" in objects,
+            has_scholars=has_scholars,
             fts_table=fts,
             vec_version=vec_version,
             optional_tables=optional,
         )
+
+    def _scholars_readable(self, con: apsw.Connection) -> bool:
+        """Whether the optional ``scholars`` table has the columns this app reads. A table that
+        does not is ignored (names then come from the built-in table), never an error."""
+        have = {row[1] for row in con.execute("PRAGMA table_info(scholars)")}
+        if {"scholar_id", "name"} <= have:
+            return True
+        log.warning("ignoring a scholars table without scholar_id and name columns")
+        return False
 
     # -- queries ---------------------------------------------------------------------------
     @property
@@ -372,6 +393,33 @@ class ScriptureStore:
                 )
             ]
         return out
+
+    def scholars(self) -> dict[str, Scholar]:
+        """Every scholar the chunks name (and every one the ``scholars`` table lists), by id.
+
+        Names come from the database's own ``scholars`` table when it has the id, else from the
+        app's table of known scholars, else from the id itself (``c-i-scofield`` → "C. I.
+        Scofield"), so a database with only the contract's minimal schema still shows names. A
+        row with an empty name is passed over; non-text traditions or works read as absent.
+        """
+        if self._scholars is None:
+            own: dict[str, Scholar] = {}
+            if self.info.has_scholars:
+                have = {row[1] for row in self._rows("PRAGMA table_info(scholars)")}
+                cols = ", ".join(c if c in have else "NULL" for c in SCHOLAR_COLUMNS)
+                for sid, name, tradition, work in self._rows(f"SELECT {cols} FROM scholars"):
+                    if isinstance(sid, str) and sid and isinstance(name, str) and name.strip():
+                        own[sid] = Scholar(
+                            sid, name.strip(),
+                            tradition if isinstance(tradition, str) and tradition else None,
+                            work if isinstance(work, str) and work else None,
+                        )
+            ids = {
+                str(r[0])
+                for r in self._rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")
+            }
+            self._scholars = {sid: resolve_scholar(sid, own) for sid in sorted(ids | set(own))}
+        return dict(self._scholars)
 
     def source_type_counts(self) -> dict[str, int]:
         return {str(t): int(n) for t, n in self._rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")}

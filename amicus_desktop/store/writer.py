@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
+import apsw
 import numpy as np
 
+from ..core.scholars import Scholar
 from ..core.types import ChunkMetadata
+from .fts import create_sql
 from .sqlite import connect
 
 SCHEMA_VERSION = "1"
@@ -38,8 +41,10 @@ class ScriptureWriter:
     """Build a scripture.db atomically.
 
     ``full_schema=True`` adds what the project's own builder writes: vec0 metadata columns for
-    filtered KNN, ``books``/``verses`` for the reader, and an FTS5 index over chunk text.
-    ``full_schema=False`` writes exactly the contract's minimal schema.
+    filtered KNN, ``books``/``verses`` for the reader, ``scholars`` (display names, traditions and
+    works of the scholar ids the chunks name) and the FTS5 index ``chunk_fts`` over chunk text
+    (declared by :mod:`amicus_desktop.store.fts`). ``full_schema=False`` writes exactly the
+    contract's minimal schema.
 
     Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
     exception the temporary file is deleted and ``path`` is left as it was.
@@ -66,7 +71,7 @@ class ScriptureWriter:
         self.extra_meta = dict(extra_meta or {})
         self.chunk_count = 0
         self._next_rowid = 1
-        self._con = None
+        self._con: apsw.Connection | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> ScriptureWriter:
@@ -91,7 +96,7 @@ class ScriptureWriter:
         tb: TracebackType | None,
     ) -> None:
         con = self._con
-        self._con = None
+        self._con: apsw.Connection | None = None
         if con is None:
             return
         if exc_type is not None:
@@ -148,9 +153,10 @@ class ScriptureWriter:
                      PRIMARY KEY (book_id, chapter_num, verse_num)) WITHOUT ROWID"""
             )
             con.execute(
-                "CREATE VIRTUAL TABLE chunk_fts USING fts5("
-                "text, content='chunk_text', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
+                """CREATE TABLE scholars (scholar_id TEXT PRIMARY KEY, name TEXT NOT NULL,
+                     tradition TEXT, work TEXT)"""
             )
+            con.execute(create_sql())
 
     # -- content ---------------------------------------------------------------------------
     def add_books(self, books: Iterable[tuple[str, str, int, int]]) -> None:
@@ -162,6 +168,14 @@ class ScriptureWriter:
         """``(book_id, chapter_num, verse_num, text)`` rows for the reader."""
         assert self._con is not None and self.full_schema
         self._con.executemany("INSERT OR REPLACE INTO verses VALUES (?, ?, ?, ?)", verses)
+
+    def add_scholars(self, scholars: Iterable[Scholar]) -> None:
+        """Rows of the optional ``scholars`` table: who each ``scholar_id`` is."""
+        assert self._con is not None and self.full_schema
+        self._con.executemany(
+            "INSERT OR REPLACE INTO scholars VALUES (?, ?, ?, ?)",
+            ((s.scholar_id, s.name, s.tradition, s.work) for s in scholars),
+        )
 
     def add_chunks(self, records: Sequence[ChunkRecord], vectors: np.ndarray) -> None:
         """Store chunks with their vectors (one row of ``vectors`` per record, any float dtype)."""
@@ -203,7 +217,7 @@ class ScriptureWriter:
             con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
         self.chunk_count += len(records)
 
-    def _finish(self, con) -> None:  # noqa: ANN001 - apsw.Connection
+    def _finish(self, con: apsw.Connection) -> None:
         meta = {
             "schema_version": SCHEMA_VERSION,
             "embedding_model": self.model_id,

@@ -6,9 +6,9 @@ several chunks with the same range (``#1``, ``#2`` … in the chunk id).
 
 Attribution: a chunk carries a scholar only for that scholar's own words. Quotations of other
 writers that the notes mark (``"…"--Bunyan`` in Scofield, paragraphs ending ``—John Calvin.`` in
-Spurgeon) are cut out; Scofield's become separate ``quotation`` chunks with no scholar, and
-Spurgeon's "Explanatory Notes and Quaint Sayings" (collected quotations) and "Hints to the Village
-Preacher" are not used at all.
+Spurgeon) are cut out of the commentator's chunks; Scofield's become separate ``quotation`` chunks
+credited to the writer quoted (:func:`quoted_writer`), and Spurgeon's "Explanatory Notes and Quaint
+Sayings" (collected quotations) and "Hints to the Village Preacher" are not used at all.
 """
 
 from __future__ import annotations
@@ -143,6 +143,27 @@ _QUOTE = re.compile(
 )
 
 
+#: The writers Scofield quotes, by the surname his notes give ("--Bunyan", "--H.A.W. Meyer").
+QUOTED_WRITERS: dict[str, str] = {
+    "bunyan": "john-bunyan",
+    "bengel": "j-a-bengel",
+    "delitzsch": "franz-delitzsch",
+    "meyer": "h-a-w-meyer",
+    "thayer": "j-h-thayer",
+    "lightfoot": "j-b-lightfoot",
+    "moorehead": "w-g-moorehead",
+    "weston": "h-g-weston",
+}
+
+
+def quoted_writer(name: str) -> str:
+    """The ``scholar_id`` of a writer a note quotes: a known surname's id, else a slug of the name
+    as the note writes it (``"A. B. Jones"`` → ``a-b-jones``)."""
+    words = re.findall(r"[A-Za-z']+", name)
+    surname = words[-1].lower() if words else ""
+    return QUOTED_WRITERS.get(surname) or _slug(name)
+
+
 @dataclass
 class ScofieldLink:
     """A note that points to a target (See Scofield …) or compares a passage (Cf. …)."""
@@ -274,7 +295,7 @@ def _slug(text: str) -> str:
 
 def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[tuple[str, object]]:
     """Scofield's own text (``("own", str)``) and, separately, quotation chunks of other writers
-    (``("quote", ChunkRecord)``, no scholar)."""
+    (``("quote", ChunkRecord)``, credited to the writer quoted)."""
     pos = 0
     n = 0
     own = []
@@ -289,7 +310,8 @@ def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[t
             f"scofield:{book.book_id}:{here.chapter}:{here.verse}:{where}:quote#{n}", "section_panel",
             f"Scofield:{here.key()}",
             f"Quoted by C. I. Scofield (note on {place}), from {author}: “{quote}”",
-            meta(None, book_id=book.book_id, chapter_num=here.chapter if where == "note" else None,
+            meta(quoted_writer(author), book_id=book.book_id,
+                 chapter_num=here.chapter if where == "note" else None,
                  verse_start=here.verse if where == "note" else None,
                  verse_end=here.verse_end if where == "note" else None, panel_type="quotation"),
         )

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ...core.books import BOOKS, BY_ID, BY_OSIS, Book, resolve_book
+from ...core.scholars import Scholar
+from ...core.scholars import resolve as resolve_scholar
 from ...core.types import ChunkMetadata
 from ...store.writer import ChunkRecord
 from ..library import Library
@@ -15,28 +17,9 @@ from ..sword import Token, verse_tokens
 DEMO_BOOKS = ("romans", "john")
 
 
-@dataclass(frozen=True)
-class Scholar:
-    scholar_id: str
-    name: str
-    tradition: str | None
-
-
-SCHOLARS: dict[str, Scholar] = {
-    s.scholar_id: s
-    for s in (
-        Scholar("matthew-henry", "Matthew Henry", "reformed"),
-        Scholar("c-i-scofield", "C. I. Scofield", "dispensational"),
-        Scholar("charles-spurgeon", "Charles H. Spurgeon", "baptist"),
-        # Nave's Topical Bible is an index, not a theological voice: no tradition.
-        Scholar("orville-nave", "Orville J. Nave", None),
-    )
-}
-
-
 def meta(scholar_id: str | None = None, **kw: object) -> ChunkMetadata:
-    """ChunkMetadata with the scholar's tradition filled in."""
-    tradition = SCHOLARS[scholar_id].tradition if scholar_id else None
+    """ChunkMetadata with the scholar's tradition filled in (``core.scholars``)."""
+    tradition = resolve_scholar(scholar_id).tradition if scholar_id else None
     return ChunkMetadata(scholar_id=scholar_id, tradition=tradition, **kw)  # type: ignore[arg-type]
 
 
@@ -212,3 +195,9 @@ def record(chunk_id: str, source_type: str, source_id: str, text: str,
            metadata: ChunkMetadata) -> ChunkRecord:
     return ChunkRecord(chunk_id=chunk_id, source_type=source_type, source_id=source_id,
                        text=text.strip(), metadata=metadata)
+
+
+def scholars_of(records: Iterable[ChunkRecord]) -> list[Scholar]:
+    """Who every ``scholar_id`` the records name is (for the database's ``scholars`` table)."""
+    ids = sorted({r.metadata.scholar_id for r in records if r.metadata.scholar_id})
+    return [resolve_scholar(scholar_id) for scholar_id in ids]

@@ -1,7 +1,9 @@
 """Strong's dictionaries → ``lexicon_entry``; Strong's × the WEB's tagged words → ``word_study``.
 
-Lexicon entries carry no scholar (a dictionary, not a voice in the debates) and no book. A scoped
-build keeps only the numbers the WEB uses in the chosen books.
+Both are credited to James Strong (``james-strong``): the entries are his dictionaries, and a word
+study is built on his number and his definition. Neither carries a tradition (a lexicon is not a
+voice in the debates), and lexicon entries have no book. A scoped build keeps only the numbers the
+WEB uses in the chosen books.
 
 A word study is one chunk per (Strong's number, book) for numbers used in at least
 ``MIN_VERSES`` verses of that book: the lemma, the gist of Strong's definition, how the WEB renders
@@ -26,6 +28,8 @@ from ..library import Library
 from ..sword import to_text
 from .common import BibleText, Scope, meta, record
 
+#: The author of the dictionaries (and so of the word studies built on them).
+STRONG = "james-strong"
 MIN_VERSES = 3
 MAX_QUOTES = 6
 #: English words the WEB's tagging attaches to neighbouring numbers; never shown as renderings.
@@ -126,7 +130,7 @@ def lexicon_chunks(lexicon: Lexicon, numbers: Iterable[str]) -> Iterator[ChunkRe
         entry = lexicon.get(number)
         if entry is None:
             continue
-        yield record(f"strongs:{number}", "lexicon_entry", number, entry.text(), meta(None))
+        yield record(f"strongs:{number}", "lexicon_entry", number, entry.text(), meta(STRONG))
 
 
 def used_numbers(bible: BibleText, scope: Scope) -> set[str]:
@@ -202,5 +206,5 @@ def _word_study(bible: BibleText, book_id: str, number: str, entry: LexEntry,
         lines.append("Also: " + ", ".join(f"{c}:{v}" for c, v in shown) + more + ".")
     return record(
         f"wordstudy:{number}:{book_id}", "word_study", f"{number}:{book_id}", "\n".join(lines),
-        meta(None, book_id=book_id, chapter_num=chapter_num),
+        meta(STRONG, book_id=book_id, chapter_num=chapter_num),
     )

@@ -1,0 +1,404 @@
+"""One-line titles, snippets and citation lines for chunks. No Qt, no I/O.
+
+A result row has to say what it is at a glance: ``δικαιόω (dikaióō, G1344) — word study in Romans``,
+``Strong's G2182 ἐφευρετής — inventor``, ``Matthew Henry, Concise Commentary — Romans 9:6-13``,
+``Nave's Topical Bible — Demons, in John``. The chunk text alone does not always say it (notes
+rarely name their passage, lexicon entries start with a pronunciation), and ids are for machines.
+
+Everything here works from what any scripture.db holds — ``source_type``, ``source_id``, ``text``
+and ``chunk_metadata`` — plus two lookups (:class:`Names`): book names and scholars. It reads the
+shapes this project's builder writes (docs/DATA.md) where it can and falls back to a generic form
+(the kind of chunk, who wrote it, the passage, or the opening words) for anything else, so a
+chunk from another builder's database still gets a sensible line.
+
+- :func:`title` — what the row is.
+- :func:`snippet` — its first meaningful sentence(s), without the header the title came from.
+- :func:`citation` — the line that opens a chunk in assembled context: kind, scholar (display
+  name) and work, reference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from .books import BY_ID
+from .scholars import Scholar, resolve
+from .types import ChunkMetadata
+
+SOURCE_LABELS: dict[str, str] = {
+    "section_panel": "Section note",
+    "chapter_panel": "Chapter note",
+    "word_study": "Word study",
+    "lexicon_entry": "Lexicon entry",
+    "debate_topic": "Debate topic",
+    "cross_ref_thread_note": "Cross-reference",
+    "journey_stop": "Journey stop",
+    "meta_faq": "Help",
+}
+
+#: How a chapter panel's ``panel_type`` reads before its reference ("outline of Romans 9").
+PANEL_WORDS: dict[str, str] = {
+    "book_intro": "introduction to",
+    "outline": "outline of",
+    "intro": "overview of",
+    "title": "the title of",
+}
+
+SNIPPET_CHARS = 160
+_HEAD_CHARS = 90  # a first line longer than this is text, not a header
+
+_NUMBER = re.compile(r"\b([GH]\d+[a-z]?)\b")
+_WORD_STUDY = re.compile(
+    r"^Word study:\s*(?P<name>.+?),\s*Strong's\s+(?:Greek|Hebrew)\s+(?P<num>[GH]\d+\w*),\s*in\s+(?P<book>[^.]+)\.?$"
+)
+_CHAIN = re.compile(r"^Scofield reference chain:\s*(?P<topic>.+?)\s+—\s+the fuller note is at\s+(?P<target>[^.]+)\.?$")
+_QUOTED_BY = re.compile(r"^Quoted by\s+(?P<by>.+?)\s*\(")
+_GLOSSES = re.compile(r"\bGlosses:\s*(?P<glosses>[^\n]+?)\.?(?:\n|$)")
+_STRONGS_HEAD = re.compile(r"—\s*Strong's\s+(?:Greek|Hebrew)\s+[GH]\d+\w*\.\s*")
+_DERIVATION = re.compile(
+    r"^(from|of|a primitive|corresponding|probably|perhaps|the same|apparently|by|an? (?:prolonged|"
+    r"primary|orthographical)|comparative|superlative|contracted|\(?properly)\b",
+    re.I,
+)
+_KJV = re.compile(r"\bKJV renders it:\s*(?P<kjv>[^\n]+?)\.?$")
+_PAREN = re.compile(r"\s*\([^()]*\)")
+_ABBREV = re.compile(
+    r"(?:\b(?:i\.e|e\.g|cf|viz|etc|al|pl|sc|lit|ch|vs|cl|seq|mg|ib|id|opp|ff|Mr|Mrs|Dr|St|Mt)\.|\b[A-Za-z]\."
+    r"|(?:^|\s)\(?\d{1,2}\.|(?:^|\s)[IVX]{1,4}\.)$"
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)]*\s+")
+
+
+class ChunkLike(Protocol):
+    """What a chunk needs for a title: a ``Candidate``, a ``ChunkRecord`` or any look-alike."""
+
+    @property
+    def source_type(self) -> str: ...
+
+    @property
+    def source_id(self) -> str: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def metadata(self) -> ChunkMetadata: ...
+
+
+@dataclass(frozen=True)
+class Names:
+    """How to name books and scholars: a database's own tables (``books`` names by id, the
+    store's ``scholars()``), falling back to the built-in book table and known scholars."""
+
+    books: Mapping[str, str] = field(default_factory=dict)
+    scholars: Mapping[str, Scholar] = field(default_factory=dict)
+
+    def book(self, book_id: str) -> str:
+        if book_id in self.books:
+            return self.books[book_id]
+        known = BY_ID.get(book_id)
+        return known.name if known else book_id.replace("-", " ").title()
+
+    def scholar(self, scholar_id: str) -> Scholar:
+        return resolve(scholar_id, self.scholars)
+
+
+DEFAULT_NAMES = Names()
+
+
+def source_label(source_type: str) -> str:
+    """``Section note``, ``Lexicon entry``…; an unknown type reads as its words."""
+    return SOURCE_LABELS.get(source_type, source_type.replace("_", " ").strip().capitalize() or "Chunk")
+
+
+def reference(meta: ChunkMetadata, names: Names = DEFAULT_NAMES) -> str:
+    """``Romans 9:1-5``, ``Romans 9``, ``Romans``; empty without a book."""
+    return meta.reference(names.book(meta.book_id)) if meta.book_id else ""
+
+
+# -- small text helpers ----------------------------------------------------------------------------
+
+def _lines(text: str) -> list[str]:
+    return [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of ``text`` (one line), not cut after "i.e.", "cf." or an initial ("C. I.")."""
+    out: list[str] = []
+    for piece in _SENTENCE_END.split(" ".join(text.split())):
+        if out and _ABBREV.search(out[-1]):
+            out[-1] += " " + piece
+        elif piece:
+            out.append(piece)
+    return out
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (with "…")."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[: max(1, limit - 1)]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(" ,;:—-") + "…"
+
+
+def _is_header(line: str) -> bool:
+    return len(line) <= _HEAD_CHARS and " — " in line
+
+
+def _first_sentence(text: str, limit: int = 60) -> str:
+    lines = _lines(text)
+    if not lines:
+        return ""
+    first = sentences(lines[0])
+    return shorten(first[0] if first else lines[0], limit)
+
+
+# -- who and what ------------------------------------------------------------------------------
+
+def author_work(meta: ChunkMetadata, names: Names = DEFAULT_NAMES, *, full: bool = False) -> str:
+    """``Matthew Henry, Concise Commentary``; ``Nave's Topical Bible`` (the work names its author,
+    so the name is left out unless ``full``); just the name without a known work; empty without a
+    scholar."""
+    if not meta.scholar_id:
+        return ""
+    s = names.scholar(meta.scholar_id)
+    if not s.work:
+        return s.name
+    if s.work_names_author() and not full:
+        return s.work
+    return f"{s.name}, {s.work}"
+
+
+def _lexicon_label(meta: ChunkMetadata, names: Names) -> str:
+    """``Strong's`` (work titled "Strong's …"), ``Abbott-Smith`` (surname), else ``Lexicon``."""
+    if not meta.scholar_id:
+        return "Lexicon"
+    s = names.scholar(meta.scholar_id)
+    if s.surname and s.work and f"{s.surname}'s".lower() in s.work.lower():
+        return f"{s.surname}'s"
+    return s.surname or s.name
+
+
+def _number(chunk: ChunkLike) -> str:
+    m = _NUMBER.search(chunk.source_id) or _NUMBER.search(chunk.text[:200])
+    return m.group(1) if m else ""
+
+
+def _lemma(first_line: str) -> str:
+    """The headword at the start of a lexicon entry: up to " (" or " —" or ","."""
+    m = re.match(r"^(.+?)(?:\s+\(|\s+—|,)", first_line)
+    word = (m.group(1) if m else first_line.split(" ", 1)[0]).strip()
+    return word if len(word) <= 40 else ""
+
+
+def _gloss(definition: str, words: int = 8) -> str:
+    """A short gloss from a dictionary definition: "an inventor, i.e. contriver" → "inventor"."""
+    text = _PAREN.sub("", definition).strip()
+    text = re.split(r";|:|,\s*i\.e\.|,\s*e\.g\.|\s—\s|\.\s", text, maxsplit=1)[0]
+    text = re.sub(r"^(?:an?|the)\s+", "", text.strip(" .,;"), flags=re.I)
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+def _strongs_body(text: str) -> list[str]:
+    """The sentences of a Strong's entry after its head, without the derivation (a sentence that
+    starts like one, "from G2147.", or cites another number, "a diminutive of G5597.")."""
+    m = _STRONGS_HEAD.search(text)
+    if not m:
+        return []
+    rest = sentences(text[m.end():])
+    while len(rest) > 1 and (_DERIVATION.match(rest[0]) or _NUMBER.search(rest[0])):
+        rest = rest[1:]
+    return rest
+
+
+def _lexicon_gloss(text: str) -> str:
+    m = _GLOSSES.search(text)
+    if m:
+        glosses = [g.strip() for g in m.group("glosses").split(";") if g.strip()]
+        return shorten("; ".join(glosses[:2]), 60)
+    body = _strongs_body(text)
+    if body and not body[0].startswith("KJV renders"):
+        return _gloss(body[0])
+    kjv = _KJV.search(text)
+    return _gloss(kjv.group("kjv")) if kjv else ""
+
+
+def _title_lexicon(chunk: ChunkLike, names: Names) -> str:
+    lines = _lines(chunk.text)
+    first = lines[0] if lines else ""
+    number, lemma = _number(chunk), _lemma(first)
+    label = _lexicon_label(chunk.metadata, names)
+    if not (number or lemma):
+        return f"{label} — {_first_sentence(chunk.text)}" if first else label
+    head = " ".join(p for p in (label, number, lemma) if p)
+    if first.rstrip(".").endswith(", continued"):
+        return f"{head} — continued"
+    gloss = _lexicon_gloss(chunk.text)
+    return f"{head} — {gloss}" if gloss else head
+
+
+def _title_word_study(chunk: ChunkLike, names: Names) -> str:
+    lines = _lines(chunk.text)
+    m = _WORD_STUDY.match(lines[0]) if lines else None
+    meta = chunk.metadata
+    book = names.book(meta.book_id) if meta.book_id else (m.group("book") if m else "")
+    where = f" in {book}" if book else ""
+    if not m:
+        ref = reference(meta, names)
+        return f"Word study — {ref or _first_sentence(chunk.text)}"
+    name, number = m.group("name").strip(), m.group("num")
+    inner = re.fullmatch(r"(?P<lemma>.+?)\s*\((?P<tr>[^()]+)\)", name)
+    word = f"{inner.group('lemma')} ({inner.group('tr')}, {number})" if inner else f"{name} ({number})"
+    return f"{word} — word study{where}"
+
+
+def _title_commentary(chunk: ChunkLike, names: Names) -> str:
+    meta = chunk.metadata
+    ref = reference(meta, names)
+    who = author_work(meta, names) or source_label(chunk.source_type)
+    if meta.panel_type == "quotation":
+        name = names.scholar(meta.scholar_id).name if meta.scholar_id else "A quotation"
+        m = _QUOTED_BY.match(chunk.text)
+        who = f"{name}, quoted by {m.group('by').strip()}" if m else f"{name}, quoted"
+    words = PANEL_WORDS.get(meta.panel_type or "") if chunk.source_type == "chapter_panel" else None
+    if words and meta.book_id:
+        # a panel about a whole chapter or book: "outline of Romans 9", not "Romans 9:1-33"
+        whole = ChunkMetadata(book_id=meta.book_id, chapter_num=meta.chapter_num)
+        return f"{who} — {words} {reference(whole, names)}"
+    return f"{who} — {ref or _first_sentence(chunk.text)}"
+
+
+def _title_thread(chunk: ChunkLike, names: Names) -> str:
+    lines = _lines(chunk.text)
+    first = lines[0] if lines else ""
+    meta = chunk.metadata
+    m = _CHAIN.match(first)
+    if m:
+        where = f", in {names.book(meta.book_id)}" if meta.book_id else ""
+        return f"Scofield reference chain — {m.group('topic')} ({m.group('target')}){where}"
+    if _is_header(first):
+        return first.rstrip(".")
+    who = author_work(meta, names) or source_label(chunk.source_type)
+    return f"{who} — {reference(meta, names) or _first_sentence(chunk.text)}"
+
+
+def _generic(chunk: ChunkLike, names: Names) -> str:
+    meta = chunk.metadata
+    lead = author_work(meta, names) or source_label(chunk.source_type)
+    ref = reference(meta, names)
+    if ref:
+        return f"{lead} — {ref}"
+    first = _first_sentence(chunk.text)
+    return f"{lead} — {first}" if first else lead
+
+
+def title(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
+    """One line saying what the chunk is (see the module docstring for examples)."""
+    kind = chunk.source_type
+    if kind == "lexicon_entry":
+        return _title_lexicon(chunk, names)
+    if kind == "word_study":
+        return _title_word_study(chunk, names)
+    if kind in ("section_panel", "chapter_panel"):
+        return _title_commentary(chunk, names)
+    if kind == "cross_ref_thread_note":
+        return _title_thread(chunk, names)
+    if kind == "meta_faq":
+        lines = _lines(chunk.text)
+        return f"Help — {shorten(lines[0], _HEAD_CHARS)}" if lines else "Help"
+    return _generic(chunk, names)
+
+
+# -- snippets --------------------------------------------------------------------------------------
+
+def _snippet_sentences(chunk: ChunkLike) -> list[str]:
+    """The chunk's sentences (a line break ends one) without the header its title is made from."""
+    lines = _lines(chunk.text)
+    if not lines:
+        return []
+    kind, meta = chunk.source_type, chunk.metadata
+    if kind == "lexicon_entry":
+        body = _strongs_body(chunk.text)
+        if body:
+            return body
+        first = sentences(lines[0])
+        if first and " — " in first[0]:
+            return [*first[1:], *(x for ln in lines[1:] for x in sentences(ln))]
+    elif kind == "section_panel" and meta.panel_type == "quotation":
+        quote = chunk.text.find("“")
+        lines = _lines(chunk.text[quote:]) if quote >= 0 else lines
+    elif len(lines) > 1 and (
+        kind == "meta_faq"
+        or (kind == "word_study" and _WORD_STUDY.match(lines[0]))
+        or (kind == "cross_ref_thread_note" and (_CHAIN.match(lines[0]) or _is_header(lines[0])))
+    ):
+        lines = lines[1:]
+    return [x for ln in lines for x in sentences(ln)]
+
+
+def snippet(chunk: ChunkLike, limit: int = SNIPPET_CHARS) -> str:
+    """The first meaningful sentence(s) of the chunk on one line, at most ``limit`` characters:
+    sentences are added while they fit, the first is cut at a word if it alone is too long."""
+    parts = _snippet_sentences(chunk)
+    if not parts:
+        return ""
+    out = parts[0]
+    for part in parts[1:]:
+        if len(out) + 2 + len(part) > limit:
+            break
+        # a line without its own full stop ("Meaning (Strong): a garden") still ends a sentence
+        out += (" " if out[-1] in ".!?…:;\"”’)" else ". ") + part
+    return shorten(out, limit)
+
+
+# -- citations -------------------------------------------------------------------------------------
+
+def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
+    """The line that opens a chunk in assembled context: its kind, the scholar's display name and
+    work, and what it is about, e.g. ``Section note: Matthew Henry, Concise Commentary —
+    Romans 9:6-13`` or ``Lexicon entry: James Strong, Strong's Exhaustive Concordance — G2182
+    ἐφευρετής``."""
+    meta = chunk.metadata
+    label = source_label(chunk.source_type)
+    who = author_work(meta, names, full=True)
+    if meta.panel_type == "quotation" and meta.scholar_id:
+        m = _QUOTED_BY.match(chunk.text)
+        who = names.scholar(meta.scholar_id).name + (f", quoted by {m.group('by').strip()}" if m else ", quoted")
+    what = reference(meta, names)
+    if chunk.source_type == "lexicon_entry":
+        lines = _lines(chunk.text)
+        what = " ".join(p for p in (_number(chunk), _lemma(lines[0]) if lines else "") if p)
+    elif chunk.source_type == "word_study":
+        t = _title_word_study(chunk, names)
+        what = t.replace(" — word study", "") if " — word study" in t else what
+    elif chunk.source_type == "cross_ref_thread_note" or chunk.source_type == "meta_faq":
+        t = title(chunk, names)
+        what = t.split(" — ", 1)[1] if " — " in t else what
+    if not what:
+        what = _first_sentence(chunk.text)
+    head = f"{label}: {who}" if who else label
+    return f"{head} — {what}" if what else head
+
+
+__all__ = [
+    "DEFAULT_NAMES",
+    "PANEL_WORDS",
+    "SOURCE_LABELS",
+    "ChunkLike",
+    "Names",
+    "author_work",
+    "citation",
+    "reference",
+    "sentences",
+    "shorten",
+    "snippet",
+    "source_label",
+    "title",
+]
