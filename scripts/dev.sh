@@ -20,6 +20,7 @@ export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"  # 2 BLAS threads are s
 APT_PACKAGES=(
   sword-text-web sword-text-kjv sword-comm-mhcc sword-comm-scofield sword-comm-tdavid
   sword-dict-strongs-greek sword-dict-strongs-hebrew sword-dict-naves
+  bibledit-data  # G. Abbott-Smith's Manual Greek Lexicon (TEI), docs/DATA.md
   appstream desktop-file-utils
   libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1 libfontconfig1 libdbus-1-3
   fonts-dejavu-core

@@ -75,15 +75,16 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             info = store.info
             types = store.source_type_counts()
             scholars = store.scholars()
+            named_by_db = len(set(scholars) & set(store.scholar_table()))
         optional = ", ".join(info.optional_tables) or "none"
         filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
         checks.append(Check("Database", OK, str(db_path)))
         checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
         checks.append(Check("  chunks by type", OK, ", ".join(f"{k} {v:,}" for k, v in sorted(types.items())) or "none"))
-        where = "the database's scholars table" if info.has_scholars else "the app's built-in names"
         names = ", ".join(s.name for s in scholars.values()) or "none"
-        checks.append(Check("  scholars", OK, f"{len(scholars)} ({names}); names from {where}"))
+        checks.append(Check("  scholars", OK, f"{len(scholars)} ({names}); {named_by_db} named by the database's "
+                            "scholars table, the rest by the app's built-in names"))
     except AmicusError as err:
         checks.append(Check("Database", FAIL, f"{db_path}: {err.code.value}", err.message))
 

@@ -61,7 +61,7 @@ _STRONGS_HEAD = re.compile(r"—\s*Strong's\s+(?:Greek|Hebrew)\s+[GH]\d+\w*\.\s*
 _DERIVATION = re.compile(
     r"^(from|of|a primitive|corresponding|probably|perhaps|the same|apparently|by|an? (?:prolonged|"
     r"primary|orthographical)|comparative|superlative|contracted|\(?properly)\b",
-    re.I,
+    re.IGNORECASE,
 )
 _KJV = re.compile(r"\bKJV renders it:\s*(?P<kjv>[^\n]+?)\.?$")
 _PAREN = re.compile(r"\s*\([^()]*\)")
@@ -147,6 +147,11 @@ def shorten(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:—-") + "…"
 
 
+def _join(lead: str, rest: str) -> str:
+    """``lead — rest``, or ``lead`` alone when there is nothing to add."""
+    return f"{lead} — {rest}" if rest else lead
+
+
 def _is_header(line: str) -> bool:
     return len(line) <= _HEAD_CHARS and " — " in line
 
@@ -193,7 +198,7 @@ def _number(chunk: ChunkLike) -> str:
 def _lemma(first_line: str) -> str:
     """The headword at the start of a lexicon entry: up to " (" or " —" or ","."""
     m = re.match(r"^(.+?)(?:\s+\(|\s+—|,)", first_line)
-    word = (m.group(1) if m else first_line.split(" ", 1)[0]).strip()
+    word = m.group(1).strip() if m else ""
     return word if len(word) <= 40 else ""
 
 
@@ -201,7 +206,7 @@ def _gloss(definition: str, words: int = 8) -> str:
     """A short gloss from a dictionary definition: "an inventor, i.e. contriver" → "inventor"."""
     text = _PAREN.sub("", definition).strip()
     text = re.split(r";|:|,\s*i\.e\.|,\s*e\.g\.|\s—\s|\.\s", text, maxsplit=1)[0]
-    text = re.sub(r"^(?:an?|the)\s+", "", text.strip(" .,;"), flags=re.I)
+    text = re.sub(r"^(?:an?|the)\s+", "", text.strip(" .,;"), flags=re.IGNORECASE)
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
 
@@ -227,7 +232,13 @@ def _lexicon_gloss(text: str) -> str:
     if body and not body[0].startswith("KJV renders"):
         return _gloss(body[0])
     kjv = _KJV.search(text)
-    return _gloss(kjv.group("kjv")) if kjv else ""
+    if kjv:
+        return _gloss(kjv.group("kjv"))
+    # another lexicon's "headword (…) — definition. …"
+    lines = _lines(text)
+    after = re.search(r"\s—\s(.+)", lines[0]) if lines else None
+    first = sentences(after.group(1)) if after else []
+    return _gloss(first[0]) if first else ""
 
 
 def _title_lexicon(chunk: ChunkLike, names: Names) -> str:
@@ -236,7 +247,7 @@ def _title_lexicon(chunk: ChunkLike, names: Names) -> str:
     number, lemma = _number(chunk), _lemma(first)
     label = _lexicon_label(chunk.metadata, names)
     if not (number or lemma):
-        return f"{label} — {_first_sentence(chunk.text)}" if first else label
+        return _join(label, _first_sentence(chunk.text))
     head = " ".join(p for p in (label, number, lemma) if p)
     if first.rstrip(".").endswith(", continued"):
         return f"{head} — continued"
@@ -251,8 +262,7 @@ def _title_word_study(chunk: ChunkLike, names: Names) -> str:
     book = names.book(meta.book_id) if meta.book_id else (m.group("book") if m else "")
     where = f" in {book}" if book else ""
     if not m:
-        ref = reference(meta, names)
-        return f"Word study — {ref or _first_sentence(chunk.text)}"
+        return _join("Word study", reference(meta, names) or _first_sentence(chunk.text))
     name, number = m.group("name").strip(), m.group("num")
     inner = re.fullmatch(r"(?P<lemma>.+?)\s*\((?P<tr>[^()]+)\)", name)
     word = f"{inner.group('lemma')} ({inner.group('tr')}, {number})" if inner else f"{name} ({number})"
@@ -272,7 +282,7 @@ def _title_commentary(chunk: ChunkLike, names: Names) -> str:
         # a panel about a whole chapter or book: "outline of Romans 9", not "Romans 9:1-33"
         whole = ChunkMetadata(book_id=meta.book_id, chapter_num=meta.chapter_num)
         return f"{who} — {words} {reference(whole, names)}"
-    return f"{who} — {ref or _first_sentence(chunk.text)}"
+    return _join(who, ref or _first_sentence(chunk.text))
 
 
 def _title_thread(chunk: ChunkLike, names: Names) -> str:
@@ -286,17 +296,13 @@ def _title_thread(chunk: ChunkLike, names: Names) -> str:
     if _is_header(first):
         return first.rstrip(".")
     who = author_work(meta, names) or source_label(chunk.source_type)
-    return f"{who} — {reference(meta, names) or _first_sentence(chunk.text)}"
+    return _join(who, reference(meta, names) or _first_sentence(chunk.text))
 
 
 def _generic(chunk: ChunkLike, names: Names) -> str:
     meta = chunk.metadata
     lead = author_work(meta, names) or source_label(chunk.source_type)
-    ref = reference(meta, names)
-    if ref:
-        return f"{lead} — {ref}"
-    first = _first_sentence(chunk.text)
-    return f"{lead} — {first}" if first else lead
+    return _join(lead, reference(meta, names) or _first_sentence(chunk.text))
 
 
 def title(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:

@@ -394,26 +394,31 @@ class ScriptureStore:
             ]
         return out
 
+    def scholar_table(self) -> dict[str, Scholar]:
+        """The rows of the database's own ``scholars`` table (empty without one). A row with an
+        empty name is passed over; a tradition or work that is not text reads as absent."""
+        own: dict[str, Scholar] = {}
+        if self.info.has_scholars:
+            have = {row[1] for row in self._rows("PRAGMA table_info(scholars)")}
+            cols = ", ".join(c if c in have else "NULL" for c in SCHOLAR_COLUMNS)
+            for sid, name, tradition, work in self._rows(f"SELECT {cols} FROM scholars"):
+                if isinstance(sid, str) and sid and isinstance(name, str) and name.strip():
+                    own[sid] = Scholar(
+                        sid, name.strip(),
+                        tradition if isinstance(tradition, str) and tradition else None,
+                        work if isinstance(work, str) and work else None,
+                    )
+        return own
+
     def scholars(self) -> dict[str, Scholar]:
         """Every scholar the chunks name (and every one the ``scholars`` table lists), by id.
 
         Names come from the database's own ``scholars`` table when it has the id, else from the
         app's table of known scholars, else from the id itself (``c-i-scofield`` → "C. I.
-        Scofield"), so a database with only the contract's minimal schema still shows names. A
-        row with an empty name is passed over; non-text traditions or works read as absent.
+        Scofield"), so a database with only the contract's minimal schema still shows names.
         """
         if self._scholars is None:
-            own: dict[str, Scholar] = {}
-            if self.info.has_scholars:
-                have = {row[1] for row in self._rows("PRAGMA table_info(scholars)")}
-                cols = ", ".join(c if c in have else "NULL" for c in SCHOLAR_COLUMNS)
-                for sid, name, tradition, work in self._rows(f"SELECT {cols} FROM scholars"):
-                    if isinstance(sid, str) and sid and isinstance(name, str) and name.strip():
-                        own[sid] = Scholar(
-                            sid, name.strip(),
-                            tradition if isinstance(tradition, str) and tradition else None,
-                            work if isinstance(work, str) and work else None,
-                        )
+            own = self.scholar_table()
             ids = {
                 str(r[0])
                 for r in self._rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")

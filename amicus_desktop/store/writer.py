@@ -96,7 +96,7 @@ class ScriptureWriter:
         tb: TracebackType | None,
     ) -> None:
         con = self._con
-        self._con: apsw.Connection | None = None
+        self._con = None
         if con is None:
             return
         if exc_type is not None:
@@ -186,7 +186,7 @@ class ScriptureWriter:
             raise ValueError(f"vectors must be shaped ({len(records)}, {self.dims}), got {vecs.shape}")
         text_rows = []
         meta_rows = []
-        vec_rows = []
+        vec_rows: list[tuple[object, ...]] = []
         for rec, vec in zip(records, vecs, strict=True):
             rowid = self._next_rowid
             self._next_rowid += 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..core import titles
 from ..core.types import (
     Candidate,
     ChapterRef,
@@ -19,22 +20,10 @@ from ..core.types import (
     ScoreBreakdown,
 )
 
-SOURCE_LABELS = {
-    "section_panel": "Section note",
-    "chapter_panel": "Chapter note",
-    "word_study": "Word study",
-    "lexicon_entry": "Lexicon entry",
-    "debate_topic": "Debate topic",
-    "cross_ref_thread_note": "Cross-reference",
-    "journey_stop": "Journey stop",
-    "meta_faq": "FAQ",
-}
-
 BookName = Callable[[str], str]
 
-
-def source_label(source_type: str) -> str:
-    return SOURCE_LABELS.get(source_type, source_type.replace("_", " ").capitalize())
+#: What each kind of chunk is called: one home, ``core.titles`` (citations use the same words).
+source_label = titles.source_label
 
 
 def ordinal(n: int) -> str:

@@ -35,6 +35,19 @@ def test_all_green(tmp_path: Path) -> None:
     assert "30 chunks" in checks["model"]["detail"] and "8 dims" in checks["model"]["detail"]
     assert "books" in checks["optional tables"]["detail"]
     assert checks["sqlite-vec"]["detail"].startswith("v0.1")
+    # random_chunks names scholars "a", "b", "c"; the test DB's scholars table is empty
+    assert checks["scholars"]["detail"].startswith("3 (A., B., C.); 0 named by the database")
+
+
+def test_scholars_table_is_reported(tmp_path: Path) -> None:
+    from amicus_desktop.core.scholars import Scholar
+
+    db = build_db(tmp_path / "s.db", random_chunks(30, 8), scholars=[Scholar("a", "Augustine of Hippo")])
+    with ScriptedProxy(dims=8) as p:
+        code, report = doctor("--db", str(db), "--proxy", p.url)
+    checks = by_name(report)
+    assert code == 0 and "scholars" in checks["optional tables"]["detail"]
+    assert checks["scholars"]["detail"].startswith("3 (Augustine of Hippo, B., C.); 1 named by the database")
 
 
 def test_reports_each_problem_with_a_fix(tmp_path: Path) -> None:

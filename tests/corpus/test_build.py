@@ -138,3 +138,57 @@ def test_cli_usage_errors(tmp_path):
     assert exc.value.code == 2
     assert main(["build-db", "--out", str(tmp_path / "x.db"), "--books", "notabook"]) == 1
     assert not (tmp_path / "x.db").exists()
+
+
+def test_full_text_index_stems_and_folds_accents(tmp_path, library, stand_in):
+    """``chunk_fts`` is the one definition of ``store/fts.py``: "agape" finds "agápē", "justify"
+    finds "justified" (Titus has both: Strong's G26 and the word studies of Titus 3:7)."""
+    from amicus_desktop.store.fts import FTS_TOKENIZE
+
+    out = tmp_path / "titus.db"
+    build_database(out, ["titus"], stand_in, library=library)
+    con = connect(out, readonly=True)
+    try:
+        sql, = con.execute("select sql from sqlite_master where name = 'chunk_fts'").fetchone()
+        assert FTS_TOKENIZE in sql and "content='chunk_text'" in sql
+
+        def match(query: str) -> dict[str, str]:
+            return dict(con.execute(
+                "select t.chunk_id, t.text from chunk_fts f join chunk_text t on t.rowid = f.rowid "
+                "where chunk_fts match ?", (query,)).fetchall())
+
+        agape = match("agape")
+        assert "strongs:G26" in agape
+        assert all("agápē" in text or "agape" in text.lower() for text in agape.values())
+        assert "agape" not in agape["strongs:G26"].lower() and "agápē" in agape["strongs:G26"]
+        justify = match("justify")
+        only_justified = {cid for cid, text in justify.items()
+                          if "justified" in text and "justify" not in text.lower()}
+        assert only_justified  # found through the stem, not the word
+        with_justified, = con.execute(
+            "select count(*) from chunk_text where text like '%justified%'").fetchone()
+        assert sum("justified" in text for text in justify.values()) == with_justified
+    finally:
+        con.close()
+
+
+def test_built_database_names_its_scholars(tmp_path, library, stand_in):
+    from amicus_desktop.core.scholars import KNOWN_SCHOLARS
+    from amicus_desktop.store.scripture import ScriptureStore
+
+    out = tmp_path / "jude.db"
+    build_database(out, ["jude"], stand_in, library=library)
+    con = connect(out, readonly=True)
+    try:
+        rows = {r[0]: r[1:] for r in con.execute("select scholar_id, name, tradition, work from scholars")}
+        used = {r[0] for r in con.execute(
+            "select distinct scholar_id from chunk_metadata where scholar_id is not null")}
+    finally:
+        con.close()
+    assert set(rows) == used >= {"matthew-henry", "c-i-scofield", "james-strong", "g-abbott-smith"}
+    for sid, (name, tradition, work) in rows.items():
+        known = KNOWN_SCHOLARS[sid]
+        assert (name, tradition, work) == (known.name, known.tradition, known.work)
+    with ScriptureStore(out) as store:
+        assert "scholars" in store.info.optional_tables and store.info.has_scholars
+        assert store.scholars()["james-strong"].name == "James Strong"

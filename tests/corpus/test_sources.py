@@ -7,7 +7,8 @@ from collections import Counter
 
 from amicus_desktop.core.books import BY_ID
 from amicus_desktop.core.types import SOURCE_TYPES
-from amicus_desktop.corpus.sources import SCHOLARS, Scope
+from amicus_desktop.core.scholars import KNOWN_SCHOLARS
+from amicus_desktop.corpus.sources import Scope
 from amicus_desktop.corpus.sources.commentaries import mhcc_chunks, read_scofield, tdavid_chunks
 from amicus_desktop.corpus.sources.faq import faq_chunks
 from amicus_desktop.corpus.sources.lexicon import Lexicon
@@ -33,9 +34,11 @@ def test_demo_chunks_are_well_formed(demo_chunks):
         assert r.text.strip() == r.text and r.text, r.chunk_id
         assert "\x01" not in r.text and "<" not in r.text.replace("<-", ""), r.chunk_id
         assert "  " not in r.text, r.chunk_id
+        # every chunk comes from a named author's work except the app's own help texts
+        assert (m.scholar_id is None) == (r.source_type == "meta_faq"), r.chunk_id
         if m.scholar_id is not None:
-            assert m.scholar_id in SCHOLARS
-            assert m.tradition == SCHOLARS[m.scholar_id].tradition
+            assert m.scholar_id in KNOWN_SCHOLARS, r.chunk_id
+            assert m.tradition == KNOWN_SCHOLARS[m.scholar_id].tradition
         if m.book_id is not None:
             assert m.book_id in ("romans", "john"), r.chunk_id
             if m.chapter_num is not None:
@@ -43,8 +46,9 @@ def test_demo_chunks_are_well_formed(demo_chunks):
         if m.verse_start is not None:
             assert m.chapter_num is not None and 1 <= m.verse_start <= m.verse_end
         if r.source_type == "lexicon_entry":
-            assert m.book_id is None and m.scholar_id is None
-            assert re.fullmatch(r"[GH]\d+", r.source_id)
+            assert m.book_id is None and m.tradition is None
+            assert m.scholar_id in ("james-strong", "g-abbott-smith"), r.chunk_id
+            assert re.fullmatch(r"(?:AbbottSmith:)?G\d+[a-z]?(?:\.\d)?|H\d+", r.source_id), r.source_id
         if r.source_type in ("section_panel", "chapter_panel"):
             assert len(r.text.split()) <= 400, r.chunk_id
     assert len(bible.verses) == 430 + 879
@@ -82,9 +86,10 @@ def test_scofield_notes_and_quotations(demo_chunks):
     assert "Sin, Summary" in sin.text and sin.metadata.scholar_id == "c-i-scofield"
     intro = chunks["scofield:romans:intro#1"]
     assert "Paul" in intro.text and intro.source_type == "chapter_panel"
-    # Scofield quotes Bunyan at Romans 3:21: the quotation is its own chunk, with no scholar
+    # Scofield quotes Bunyan at Romans 3:21: the quotation is its own chunk, credited to Bunyan
     quote = chunks["scofield:romans:3:21:note:quote#1"]
-    assert quote.metadata.scholar_id is None and "Bunyan" in quote.text
+    assert quote.metadata.scholar_id == "john-bunyan" and "Bunyan" in quote.text
+    assert quote.metadata.tradition is None and quote.metadata.panel_type == "quotation"
     for r in records:
         if r.metadata.scholar_id == "c-i-scofield":
             assert "--Bunyan" not in r.text and "righteousness of God by faith.”" not in r.text
@@ -105,6 +110,9 @@ def test_word_study_and_lexicon(demo_chunks):
     assert "justified" in study.text and "3:24" in study.text
     assert "wordstudy:G25:john" in chunks  # agapaō in John
     assert "wordstudy:G2532:romans" not in chunks  # καί: a particle, no study
+    # both are James Strong's: his dictionary, and studies built on his numbers and definitions
+    assert lex.metadata.scholar_id == study.metadata.scholar_id == "james-strong"
+    assert lex.metadata.tradition is None and study.metadata.tradition is None
 
 
 def test_nave_topics(demo_chunks):

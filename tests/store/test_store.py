@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.scholars import Scholar
 from amicus_desktop.core.types import ChunkMetadata
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
@@ -63,6 +64,7 @@ def test_minimal_schema_exactly(tmp_path: Path) -> None:
         assert store.books() == [] and store.chapter("romans", 1) == []
         assert store.info.fts_table is None and not store.info.has_books
         assert len(store.candidates(np.ones(8), 5)) == 5
+        assert not store.info.has_scholars and "scholars" not in store.info.optional_tables
 
 
 def test_full_schema_optional_tables(tmp_path: Path) -> None:
@@ -80,6 +82,51 @@ def test_full_schema_optional_tables(tmp_path: Path) -> None:
         facets = store.facets()
         assert dict(facets["scholar_id"]) == {"a": 5, "b": 5, "c": 5}
         assert "romans" in store.book_ids()
+
+
+def _scholar_chunks() -> list[Chunk]:
+    ids = ("matthew-henry", "c-i-scofield", "john_calvin", "mystery-writer", None)
+    return [Chunk(f"c{i}", [1, i, 0, 0], meta=ChunkMetadata(scholar_id=s)) for i, s in enumerate(ids)]
+
+
+def test_scholar_names_without_a_scholars_table(tmp_path: Path) -> None:
+    """The contract's minimal schema: names come from the app's known scholars, else the id."""
+    db = build_db(tmp_path / "min.db", _scholar_chunks(), full_schema=False)
+    with ScriptureStore(db) as store:
+        names = {sid: s.name for sid, s in store.scholars().items()}
+        assert names == {"matthew-henry": "Matthew Henry", "c-i-scofield": "C. I. Scofield",
+                         "john_calvin": "John Calvin", "mystery-writer": "Mystery Writer"}
+        assert store.scholars()["matthew-henry"].work == "Concise Commentary"
+        assert store.scholars()["mystery-writer"].tradition is None
+
+
+def test_scholar_names_from_the_database_win(tmp_path: Path) -> None:
+    own = [Scholar("matthew-henry", "Henry, Matthew (1662–1714)", "presbyterian", "Exposition"),
+           Scholar("listed-only", "Listed Only")]
+    db = build_db(tmp_path / "full.db", _scholar_chunks(), scholars=own)
+    with ScriptureStore(db) as store:
+        assert store.info.has_scholars and "scholars" in store.info.optional_tables
+        got = store.scholars()
+        assert got["matthew-henry"] == own[0]
+        assert got["listed-only"].name == "Listed Only"  # listed, though no chunk names it
+        assert got["c-i-scofield"].name == "C. I. Scofield"  # not in the table: built-in name
+        assert got["john_calvin"].name == "John Calvin"
+
+
+def test_a_bad_scholars_table_is_ignored_not_fatal(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "bad.db", _scholar_chunks())
+    _edit(db, "DROP TABLE scholars", "CREATE TABLE scholars (id TEXT, label TEXT)",
+          "INSERT INTO scholars VALUES ('matthew-henry', 'Wrong')")
+    with ScriptureStore(db) as store:
+        assert not store.info.has_scholars and "scholars" not in store.info.optional_tables
+        assert store.scholars()["matthew-henry"].name == "Matthew Henry"
+    db2 = build_db(tmp_path / "odd.db", _scholar_chunks())
+    _edit(db2, "INSERT INTO scholars VALUES ('matthew-henry', '  ', 'reformed', NULL)",
+          "INSERT INTO scholars VALUES ('c-i-scofield', 'Cyrus Scofield', x'07', x'00')")
+    with ScriptureStore(db2) as store:
+        got = store.scholars()
+        assert got["matthew-henry"].name == "Matthew Henry"  # an empty name is passed over
+        assert got["c-i-scofield"] == Scholar("c-i-scofield", "Cyrus Scofield", None, None)  # blobs: absent
 
 
 def test_metadata_null_stays_null(tmp_path: Path) -> None:

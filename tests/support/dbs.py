@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from amicus_desktop.core.scholars import Scholar
 from amicus_desktop.core.types import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
 
@@ -38,6 +39,7 @@ def build_db(
     full_schema: bool = True,
     books: Sequence[tuple[str, str, int, int]] = (),
     verses: Sequence[tuple[str, int, int, str]] = (),
+    scholars: Sequence[Scholar] = (),
 ) -> Path:
     dims = dims or len(chunks[0].vector)
     records = [
@@ -49,6 +51,7 @@ def build_db(
         if full_schema:
             w.add_books(books)
             w.add_verses(verses)
+            w.add_scholars(scholars)
         if chunks:
             w.add_chunks(records, vectors)
     return path

@@ -36,7 +36,7 @@ MAX_GLOSSES = 6
 
 _NS = "{http://www.crosswire.org/2013/TEIOSIS/namespace}"
 _NUMBER = re.compile(r"^([GH])0*(\d+)([a-z]?)$")
-_EDITOR_NOTE = re.compile(r"\{\s*Editor note:[^}]*\}", re.I)
+_EDITOR_NOTE = re.compile(r"\{\s*Editor note:[^}]*\}", re.IGNORECASE)
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,;:.)\]])")
 _SPACE_AFTER_OPEN = re.compile(r"([(\[])\s+")
 

@@ -26,9 +26,11 @@ FAQ: tuple[tuple[str, str, str], ...] = (
      "dispensational. A boost never adds new material: it only reorders what the search found."),
     ("scholar-cap", "What does the scholar cap mean?",
      "To keep one voice from filling the whole list, Amicus keeps at most two results from the "
-     "same scholar. Further results by that scholar are set aside with the reason 'scholar_cap' "
-     "and appear in the rejected list, where you can still inspect them. Material without a "
-     "scholar, such as lexicon entries, word studies and these help texts, is never capped."),
+     "same scholar. Every result drawn from a named author's work counts for that author: "
+     "Strong's lexicon entries and the word studies built on them are James Strong's, for "
+     "example. Further results by that scholar are set aside with the reason 'scholar_cap' and "
+     "appear in the rejected list, where you can still inspect them. Only these help texts have "
+     "no author and are never capped."),
     ("offline", "What does offline mean?",
      "Amicus needs the embed proxy to turn a question into a vector. When the proxy cannot be "
      "reached, the app says it is offline instead of showing stale or made-up results. Reading "
@@ -46,12 +48,13 @@ FAQ: tuple[tuple[str, str, str], ...] = (
     ("sources", "Where does the study material come from?",
      "All material is in the public domain: the World English Bible with Strong's numbers, "
      "Matthew Henry's Concise Commentary, the Scofield Reference Notes of 1917, Spurgeon's "
-     "Treasury of David on the Psalms, Strong's Greek and Hebrew dictionaries and Nave's Topical "
-     "Bible. Quotations of other writers inside a commentary are never credited to the "
-     "commentator."),
+     "Treasury of David on the Psalms, Strong's Greek and Hebrew dictionaries, G. Abbott-Smith's "
+     "Manual Greek Lexicon of the New Testament and Nave's Topical Bible. Quotations of other "
+     "writers inside a commentary are credited to the writer quoted, never to the commentator."),
     ("chunk-types", "What kinds of results are there?",
      "Section notes comment on a range of verses. Chapter panels introduce or outline a chapter "
-     "or a book. Lexicon entries give a Strong's dictionary definition, and word studies show how "
+     "or a book. Lexicon entries give a definition from Strong's or Abbott-Smith's lexicon, and "
+     "word studies show how "
      "one Greek or Hebrew word is used across a book. Thread notes follow a chain of cross "
      "references or a topic from Nave's Topical Bible. Help texts like this one explain the app."),
     ("similarity-threshold", "What is the minimum similarity?",
