@@ -94,7 +94,7 @@ cmd_run() {
   url="$(proxy_url)"
   port="${url##*:}"; port="${port%%/*}"
   if [ ! -f "$db" ]; then
-    say "Building the demo scripture.db (Romans and John, about 3 minutes, once) at $db"
+    say "Building the demo scripture.db (Romans and John, about 5 minutes, once) at $db"
     "$VENV/bin/amicus-desktop" build-db --demo --out "$db"
   fi
   if "$PY" -c "import httpx,sys; sys.exit(0 if httpx.get('$url/health', timeout=1).status_code == 200 else 1)" 2>/dev/null; then
