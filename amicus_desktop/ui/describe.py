@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..core import titles
+from ..present import titles
 from ..core.types import (
     Candidate,
     ChapterRef,
@@ -22,7 +22,7 @@ from ..core.types import (
 
 BookName = Callable[[str], str]
 
-#: What each kind of chunk is called: one home, ``core.titles`` (citations use the same words).
+#: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
 source_label = titles.source_label
 
 

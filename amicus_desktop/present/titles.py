@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .books import BY_ID
-from .scholars import Scholar, resolve
-from .types import ChunkMetadata
+from ..core.books import BY_ID
+from ..core.scholars import Scholar, resolve
+from ..core.types import ChunkMetadata
 
 SOURCE_LABELS: dict[str, str] = {
     "section_panel": "Section note",
