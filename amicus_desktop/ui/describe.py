@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..present import titles
 from ..core.types import (
     Candidate,
     ChapterRef,
@@ -19,6 +18,7 @@ from ..core.types import (
     RetrievedChunk,
     ScoreBreakdown,
 )
+from ..present import titles
 
 BookName = Callable[[str], str]
 
