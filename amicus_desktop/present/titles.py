@@ -1,7 +1,7 @@
 """One-line titles, snippets and citation lines for chunks. No Qt, no I/O.
 
 A result row has to say what it is at a glance: ``δικαιόω (dikaióō, G1344) — word study in Romans``,
-``Strong's G2182 ἐφευρετής — inventor``, ``Matthew Henry, Concise Commentary — Romans 9:6-13``,
+``Strong's G2182 ἐφευρετής — discoverer``, ``Matthew Henry, Concise Commentary — Romans 9:6-13``,
 ``Nave's Topical Bible — Demons, in John``. The chunk text alone does not always say it (notes
 rarely name their passage, lexicon entries start with a pronunciation), and ids are for machines.
 
