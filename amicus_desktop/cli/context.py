@@ -43,13 +43,14 @@ def run(args: argparse.Namespace) -> int:
         parser.error("--budget must be at least 1")
     fmt = Format(args.format)
     try:
-        result = asyncio.run(retrieve(args, parser))
+        result, names = asyncio.run(retrieve(args, parser))
     except AmicusError as err:
         if fmt is Format.JSON:
             print(json.dumps(err.to_json(), ensure_ascii=False))
         else:
             print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
         return 1
-    block = assemble(result.results, budget=args.budget, count=WordPieceCounter(), cite=citation, fmt=fmt)
+    block = assemble(result.results, budget=args.budget, count=WordPieceCounter(),
+                     cite=lambda r: citation(r, names), fmt=fmt)
     print(json.dumps(block.to_json(), ensure_ascii=False) if fmt is Format.JSON else block.text)
     return 0

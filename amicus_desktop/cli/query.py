@@ -13,7 +13,9 @@ import textwrap
 
 from ..core.errors import AmicusError
 from ..core.types import RetrievalContext, RetrievalResult, ScoreBreakdown
+from ..present import Names, snippet, title
 from ..retrieval import Retriever, validate_query
+from ..store.scripture import ScriptureStore
 from .common import add_connection_args, connection_from_args
 from .search_args import add_search_args, check_search_args, context_from_args
 
@@ -35,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args.parser
     check_search_args(args, parser)
     try:
-        result = asyncio.run(retrieve(args, parser))
+        result, names = asyncio.run(retrieve(args, parser))
     except AmicusError as err:
         if args.json:
             print(json.dumps(err.to_json(), ensure_ascii=False))
@@ -45,20 +47,25 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
-        print(format_table(result))
+        print(format_table(result, names))
     return 0
 
 
-async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> RetrievalResult:
-    """The retrieval the flags describe (shared with ``context``)."""
+def names_of(store: ScriptureStore) -> Names:
+    """How the database names its books and scholars."""
+    return Names({b.book_id: b.name for b in store.books()}, store.scholars())
+
+
+async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[RetrievalResult, Names]:
+    """The retrieval the flags describe, and the database's names (shared with ``context``)."""
     validate_query(args.text)  # QUERY_INVALID before any I/O
     db, proxy, token = connection_from_args(args)
     retriever = Retriever(db, proxy, token)
     try:
         await retriever.open()
-        book_ids = await retriever.run_db(lambda store: store.book_ids())
+        book_ids, names = await retriever.run_db(lambda store: (store.book_ids(), names_of(store)))
         ctx: RetrievalContext = context_from_args(args, book_ids, parser)
-        return await retriever.retrieve(ctx)
+        return await retriever.retrieve(ctx), names
     finally:
         await retriever.aclose()
 
@@ -72,7 +79,7 @@ def _num(value: float | None, width: int = 6) -> str:
     return f"{value:{width}.4f}" if value is not None else f"{'—':>{width}}"
 
 
-def format_table(result: RetrievalResult) -> str:
+def format_table(result: RetrievalResult, names: Names | None = None) -> str:
     """A readable table: mode and understanding, warnings, results, rejected candidates, timings."""
     trace = result.trace
     lines = [
@@ -86,20 +93,20 @@ def format_table(result: RetrievalResult) -> str:
     for w in result.warnings:
         lines.append(f"warning: {w.code.value}: {w.message}")
     lines.append("")
-    header = f"{'#':>2}  {'score':>6}  {'base':>6}  {'sim':>6}  {'words':>6}  {'boosts':<30} {'reference':<20} {'scholar':<18} type"
+    names = names or Names()
+    header = f"{'#':>2}  {'score':>6}  {'base':>6}  {'sim':>6}  {'words':>6}  {'boosts':<30} title"
     lines += [header, "-" * len(header)]
     for r in result.results:
         c = r.candidate
-        m = c.metadata
         b = r.breakdown
         boosts = ", ".join(boost_labels(b)) or "—"
         if r.pinned:
             boosts = "pinned" + (f", {boosts}" if boosts != "—" else "")
         lines.append(
             f"{r.rank:>2}  {r.score:6.4f}  {_num(b.base)}  {_num(b.similarity)}  {_num(b.lexical)}  "
-            f"{boosts:<30.30} {m.reference() or '—':<20.20} {m.scholar_id or '—':<18.18} {c.source_type}"
+            f"{boosts:<30.30} {title(c, names)}"
         )
-        lines.append(f"{'':>2}  {textwrap.shorten(c.text, width=110, placeholder=' …')}")
+        lines.append(f"{'':>2}  {textwrap.shorten(snippet(c), width=110, placeholder=' …')}")
     if result.rejected:
         lines += ["", f"Rejected ({len(result.rejected)}):"]
         for rej in result.rejected:
