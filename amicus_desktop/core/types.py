@@ -200,7 +200,7 @@ class Fusion:
     """The hybrid fusion and its constants (chosen by the relevance benchmark; docs/RELEVANCE.md)."""
 
     method: FusionMethod = FusionMethod.CONVEX
-    alpha: float = 0.5
+    alpha: float = 0.7
     rrf_k: int = 60
 
 
