@@ -38,9 +38,6 @@ class ModuleConf:
         vals = self.values.get(key.lower())
         return vals[-1] if vals else default
 
-    def get_all(self, key: str) -> list[str]:
-        return list(self.values.get(key.lower(), []))
-
     @property
     def data_path(self) -> Path:
         raw = (self.get("DataPath") or "").strip()
