@@ -121,6 +121,14 @@ def setup_logging(
     return log_path
 
 
+def log_file() -> Path | None:
+    """The file :func:`setup_logging` is writing to, or ``None`` (not set up, or stderr only)."""
+    for handler in _installed:
+        if isinstance(handler, logging.handlers.RotatingFileHandler):
+            return Path(handler.baseFilename)
+    return None
+
+
 def shutdown_logging() -> None:
     """Detach and close the handlers :func:`setup_logging` added."""
     root = logging.getLogger("amicus")

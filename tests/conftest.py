@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
-# Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM are slower than 1 (NOTES.md),
-# and tests never open a real window.
+# Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM are slower than 1 (docs/PERFORMANCE.md),
+# and tests never open a real window. (QT_API is the app's own business: amicus_desktop/ui/__init__.py.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("QT_API", "pyside6")
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -77,3 +78,24 @@ def local_proxy():  # noqa: ANN201 - a running ProxyProcess serving the local mo
         yield proxy
     finally:
         proxy.close()
+
+
+@pytest.fixture(scope="session")
+def qt_thread_gc(qapp: Any) -> Iterator[Any]:
+    """Python's garbage collector run on the Qt thread only, as the app starts it
+    (``amicus_desktop/ui/qt_thread_gc.py``): a collection in a worker thread could free a QObject
+    there, and its timers then crash the next event loop turn. For every test that runs a qasync
+    loop (the UI and fault suites' windows)."""
+    from amicus_desktop.ui.qt_thread_gc import QtThreadGC
+
+    collector = QtThreadGC(qapp).start()
+    yield collector
+    collector.stop()
+
+
+@pytest.fixture
+def small_db(tmp_path: Path) -> Path:
+    """112 random-vector chunks (8 dims, model ``test-model``), books and verses: for scripted-proxy tests."""
+    from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
+
+    return build_db(tmp_path / "small.db", demo_like_chunks(dims=8), books=BOOKS, verses=verses())

@@ -1,37 +1,36 @@
 """``run_app(args)``: the desktop app's entry point (``amicus-desktop`` with no sub-command).
 
-Start-up order matters: PySide6 before qasync (qasync picks the first Qt binding it finds), the
-QApplication before the loop, and the loop closed at the end so no Qt thread outlives it.
+Start-up order matters: ``QT_API`` is set (by ``amicus_desktop/ui/__init__.py``, which runs first)
+before qasync is imported, the QApplication and the Qt-thread garbage collector exist before the
+loop and any window, and the loop is closed at the end so no Qt thread outlives it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
-import os
 import signal
 import sys
 import time
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
-os.environ.setdefault("QT_API", "pyside6")
+import qasync
+from PySide6.QtCore import QTimer
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
 
-from PySide6.QtCore import QTimer  # noqa: E402  (after QT_API)
-from PySide6.QtGui import QIcon  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
-
-import qasync  # noqa: E402
-
-from .. import __version__, resources  # noqa: E402
-from ..logs import setup_logging  # noqa: E402
-from ..settings import SettingsStore  # noqa: E402
-from .gcguard import ensure_started  # noqa: E402
-from .main_window import MainWindow, window_settings  # noqa: E402
-from .qtlog import install_qt_message_handler  # noqa: E402
-from .session import Overrides, Session  # noqa: E402
-from .theme import install_theme  # noqa: E402
+from .. import __version__, resources
+from ..logs import setup_logging
+from ..session import DbStatus, Overrides, Session
+from ..settings import SettingsStore
+from .main_window import MainWindow, window_settings
+from .qt_thread_gc import QtThreadGC
+from .qtlog import install_qt_message_handler
+from .theme import install_theme
 
 log = logging.getLogger("amicus.ui")
 
@@ -79,13 +78,22 @@ def run_app(args: argparse.Namespace) -> int:
     app = make_application()
     install_qt_message_handler()
     app.setQuitOnLastWindowClosed(False)  # the main coroutine decides when to stop
-    collector = ensure_started()  # QObjects must never be freed by a worker thread's GC
+    log.info("starting", extra={"version": __version__, "screenshot": bool(screenshot)})
+    with qt_event_loop(app) as loop:
+        rc: int = loop.run_until_complete(_main(args))
+    return rc
+
+
+@contextlib.contextmanager
+def qt_event_loop(app: QApplication) -> Iterator[qasync.QEventLoop]:
+    """A qasync loop over ``app`` as the current loop, with the Qt-thread garbage collector running
+    (QObjects must never be freed by a worker thread's GC), until the block ends."""
+    collector = QtThreadGC(app).start()
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
-    log.info("starting", extra={"version": __version__, "screenshot": bool(screenshot)})
     try:
         with loop:
-            return loop.run_until_complete(_main(args))
+            yield loop
     finally:
         asyncio.set_event_loop(None)
         collector.stop()
@@ -130,13 +138,11 @@ async def _main(args: argparse.Namespace) -> int:
 
 async def _ask_when_ready(session: Session, query: str, timeout: float = 15.0) -> None:
     """``--query`` without ``--screenshot``: ask once the database is open and the proxy answers."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not session.can_ask:
-        if loop.time() > deadline or session.db.status.value in ("missing", "error"):
-            return  # the window already says why asking is not possible
-        await asyncio.sleep(0.05)
-    session.ask(query)
+    settled = await session.until(
+        lambda: session.can_ask or session.library.state.status in (DbStatus.MISSING, DbStatus.ERROR), timeout
+    )
+    if settled and session.can_ask:  # otherwise the window already says why asking is not possible
+        session.ask(query)
 
 
 def _quit_on_sigint(window: MainWindow) -> None:

@@ -139,15 +139,12 @@ class BreakdownPanel(QFrame):
             self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
         if breakdown is None:  # below threshold: never scored
             self.chart.hide()
-            self.words.setText(
-                f"Similarity {item.similarity:.4f} was below the minimum, so no boost was applied "
-                "and it was dropped before ranking."
-            )
+            self.words.setText(describe.never_scored(item.similarity))
             return
         steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name)
         self.chart.set_steps(steps)
         self.chart.show()
         lines = [s.words for s in steps[1:]]
         if isinstance(item, RejectedChunk) and reason:
-            lines.append(f"Not shown: {reason}.")
+            lines.append(describe.not_shown(reason))
         self.words.setText("\n".join(lines))

@@ -1,4 +1,4 @@
-"""Words for what the engine computed: boosts, breakdowns, rejections, rank moves. No Qt.
+"""Words for what the engine computed: boosts, breakdowns, rejections, rank moves, timings. No Qt.
 
 The UI never recomputes a score; these functions only put the engine's numbers into sentences, so
 every boost and every rejection is written out, never conveyed by colour alone.
@@ -6,6 +6,7 @@ every boost and every rejection is written out, never conveyed by colour alone.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -15,10 +16,10 @@ from ..core.types import (
     RejectedChunk,
     RejectReason,
     RetrievalContext,
-    RetrievedChunk,
     ScoreBreakdown,
 )
 from ..present import titles
+from ..session import ResultView
 
 BookName = Callable[[str], str]
 
@@ -188,8 +189,60 @@ def cutoff_positions(rejected: tuple[RejectedChunk, ...] | list[RejectedChunk], 
     return out
 
 
-def result_sentence(r: RetrievedChunk, total: int) -> str:
-    return f"Rank {r.rank} of {total}."
+def not_shown(reason: str) -> str:
+    return f"Not shown: {reason}."
+
+
+def never_scored(similarity: float) -> str:
+    """For a candidate dropped below the similarity floor (it has no breakdown)."""
+    return (f"Similarity {similarity:.4f} was below the minimum, so no boost was applied "
+            "and it was dropped before ranking.")
+
+
+# -- a result set as a whole --------------------------------------------------------------------
+def asked_time(view: ResultView) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(view.asked_at))
+
+
+def results_title(view: ResultView) -> str:
+    r = view.result
+    return f"{len(r.results)} results from {len(r.candidates)} candidates · asked {asked_time(view)}"
+
+
+def tab_titles(view: ResultView | None) -> tuple[str, str]:
+    """The Results and Rejected tabs' titles, with counts when there is a result."""
+    if view is None:
+        return "Results", "Rejected"
+    return f"Results ({len(view.result.results)})", f"Rejected ({len(view.result.rejected)})"
+
+
+def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str]) -> str | None:
+    """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …" (``None``
+    after a fresh answer)."""
+    if view.previous_ranks is None or view.cause == "ask":
+        return None
+    r = view.result
+    chapter = r.context.chapter if r.context else None
+    what = {
+        "chapter": f"for {chapter_label(chapter) if chapter else 'no chapter'}",
+        "profile": "for your new profile",
+        "settings": "with the new ranking settings",
+    }[view.cause]
+    moved = sum(1 for x in r.results if view.previous_ranks.get(x.chunk_id) != x.rank)
+    return (f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
+            f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
+
+
+def timings_text(view: ResultView) -> str:
+    t = view.result.timings
+    if view.cause == "ask":
+        return f"embed {t.embed:.0f} ms · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
+    return f"re-rank {t.rerank:.2f} ms (no embed, no search)"
+
+
+def ask_status(view: ResultView) -> str:
+    """Beside the question box: the answer's size and time (nothing after a re-rank)."""
+    return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if view.cause == "ask" else ""
 
 
 def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:

@@ -1,29 +1,27 @@
 """The main window: reader on the left; question, results, breakdown and rejections on the right.
 
-The window only renders :class:`~amicus_desktop.ui.session.Session` state and forwards user
-intent to it. Window geometry, dock and splitter positions live in QSettings
+The window is composition, menus and actions: it lays out the panes, forwards user intent to the
+:class:`~amicus_desktop.session.Session` and renders its state, which arrives through
+:class:`~.session_signals.SessionSignals`. The results and their detail panes are
+:class:`~.results_pane.ResultsPane`; every sentence shown comes from ``states.py`` or
+``describe.py``. Window geometry, dock and splitter positions live in QSettings
 (``config_dir()/window.ini``); everything else the user chooses is in the typed settings file.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QPalette
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDockWidget,
     QFrame,
-    QHeaderView,
     QLabel,
     QMainWindow,
     QMessageBox,
     QSplitter,
     QStackedWidget,
-    QTableView,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,20 +29,18 @@ from PySide6.QtWidgets import (
 from .. import __version__, paths
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Profile, RejectedChunk, RetrievedChunk
+from ..core.types import ChapterRef, Profile
+from ..session import DB_CODES, AskFailure, ChapterText, DbState, DbStatus, ResultView, Session
 from ..settings import Settings
-from . import gcguard, shortcuts, states
+from . import describe, shortcuts, states
 from .ask import AskBar
 from .banner import Banner
-from .breakdown import BreakdownPanel
-from .passage import PassagePanel
 from .profile import ProfilePanel
 from .reader import ReaderPane
-from .results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
-from .session import DB_CODES, DbState, DbStatus, ResultView, Session
+from .results_pane import ResultsPane
+from .session_signals import SessionSignals
 from .settings_dialog import SettingsDialog, choose_database
 from .start_page import StartPage
-from .theme import scaled_font
 
 log = logging.getLogger("amicus.ui")
 
@@ -57,14 +53,14 @@ def window_settings() -> QSettings:
 
 
 class MainWindow(QMainWindow):
-    """One window over one :class:`Session`."""
+    """One window over one :class:`~amicus_desktop.session.Session`."""
 
     closed = Signal()
 
     def __init__(self, session: Session, *, qsettings: QSettings | None = None, restore: bool = True) -> None:
         super().__init__()
-        gcguard.ensure_started()  # before any of this window's QObjects can end up in a cycle
         self.session = session
+        self.signals = SessionSignals(session, self)
         self.qsettings = qsettings
         self._is_closed = False
         self.setWindowTitle("Amicus Desktop")
@@ -77,13 +73,7 @@ class MainWindow(QMainWindow):
         self._build_status_bar()
         self._connect()
 
-        self._pending_item: RetrievedChunk | RejectedChunk | None = None
-        self.shown: tuple[object, object] | None = None  # (item, view) in the detail panes
-        self._detail_timer = QTimer(self)
-        self._detail_timer.setSingleShot(True)
-        self._detail_timer.setInterval(0)
-        self._detail_timer.timeout.connect(self._render_detail)
-
+        # The offline banner counts down to the next check.
         self.countdown = QTimer(self)
         self.countdown.setInterval(500)
         self.countdown.timeout.connect(self._tick)
@@ -92,107 +82,20 @@ class MainWindow(QMainWindow):
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
             self._restore_layout()
-        self._render_result(None)
-        self._render_db(session.db)
-        self._render_connectivity(session.connectivity)
-        self.ask.set_profile(session.profile)
-        self.profile_panel.set_weights(session.settings.weights)
+        self._render_result(session.question.view)
+        self._render_db(session.library.state)
+        self._render_connectivity(session.connection.state)
+        self.ask.set_profile(session.prefs.profile)
+        self.profile_panel.set_weights(session.prefs.settings.weights)
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
-        s = self.session
+        library = self.session.library
         self.reader = ReaderPane()
         self.banner = Banner()
         self.notice_banner = Banner()
         self.ask = AskBar()
-
-        # results
-        self.results_model = ResultsModel(s.book_name, self)
-        self.results_proxy = SortProxy(self)
-        self.results_proxy.setSourceModel(self.results_model)
-        self.results_view = _table(self.results_proxy, "Results")
-        self.results_view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(self.results_view))
-        self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-        header = self.results_view.horizontalHeader()
-        for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.REFERENCE, 128),
-                           (ResultsModel.SOURCE, 112), (ResultsModel.SCHOLAR, 118), (ResultsModel.TRADITION, 96),
-                           (ResultsModel.SIMILARITY, 78), (ResultsModel.FINAL, 118)):
-            self.results_view.setColumnWidth(col, width)
-        header.setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.Stretch)
-        self.results_view.setColumnHidden(ResultsModel.MOVE, True)
-
-        self.rejected_model = RejectedModel(s.book_name, self)
-        self.rejected_proxy = SortProxy(self)
-        self.rejected_proxy.setSourceModel(self.rejected_model)
-        self.rejected_view = _table(self.rejected_proxy, "Rejected candidates")
-        rh = self.rejected_view.horizontalHeader()
-        for col, width in ((RejectedModel.REFERENCE, 124), (RejectedModel.SOURCE, 108), (RejectedModel.SCHOLAR, 112),
-                           (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
-            self.rejected_view.setColumnWidth(col, width)
-        rh.setSectionResizeMode(RejectedModel.REASON, QHeaderView.ResizeMode.Stretch)
-        # Nearest misses first: what a curator looks for.
-        self.rejected_view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
-
-        self.results_title = QLabel()
-        self.results_title.setFont(scaled_font(self.font(), 1.0, bold=True))
-        self.results_note = QLabel()
-        self.results_note.setWordWrap(True)
-        self.results_note.hide()
-        self.stale_note = Banner()
-
-        self.tabs = QTabWidget()
-        self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.results_view, "Results")
-        self.tabs.addTab(self.rejected_view, "Rejected")
-        self.tabs.setAccessibleName("Results and rejected candidates")
-
-        self.empty_results = QLabel(
-            "Ask a question to see the passages that answer it.\n\n"
-            "Each result shows its similarity, every boost it received (chapter, scholar, tradition) and its "
-            "final score; the Rejected tab lists the candidates that were found but left out, and why."
-        )
-        self.empty_results.setWordWrap(True)
-        self.empty_results.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_results.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        self.empty_results.setMargin(40)
-        self.results_stack = QStackedWidget()
-        self.results_stack.addWidget(self.empty_results)
-        self.results_stack.addWidget(self.tabs)
-
-        results_box = QWidget()
-        rl = QVBoxLayout(results_box)
-        rl.setContentsMargins(12, 6, 12, 0)
-        rl.setSpacing(6)
-        rl.addWidget(self.results_title)
-        rl.addWidget(self.stale_note)
-        rl.addWidget(self.results_note)
-        rl.addWidget(self.results_stack, 1)
-
-        self.passage = PassagePanel()
-        self.breakdown = BreakdownPanel()
-        passage_box = QWidget()
-        pl = QVBoxLayout(passage_box)
-        pl.setContentsMargins(12, 6, 0, 6)
-        pl.setSpacing(4)
-        ptitle = QLabel("Passage")
-        ptitle.setFont(scaled_font(self.font(), 1.0, bold=True))
-        pl.addWidget(ptitle)
-        pl.addWidget(self.passage, 1)
-        self.detail_split = QSplitter(Qt.Orientation.Horizontal)
-        self.detail_split.setObjectName("detailSplit")
-        self.detail_split.addWidget(passage_box)
-        self.detail_split.addWidget(self.breakdown)
-        self.detail_split.setStretchFactor(0, 3)
-        self.detail_split.setStretchFactor(1, 2)
-        self.detail_split.setChildrenCollapsible(False)
-
-        self.right_split = QSplitter(Qt.Orientation.Vertical)
-        self.right_split.setObjectName("rightSplit")
-        self.right_split.addWidget(results_box)
-        self.right_split.addWidget(self.detail_split)
-        self.right_split.setStretchFactor(0, 5)
-        self.right_split.setStretchFactor(1, 4)
-        self.right_split.setChildrenCollapsible(False)
+        self.results = ResultsPane(library.book_name, library.chapter_label)
 
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -202,7 +105,7 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.notice_banner)
         rv.addWidget(self.ask)
         rv.addWidget(_hline())
-        rv.addWidget(self.right_split, 1)
+        rv.addWidget(self.results, 1)
 
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplit")
@@ -212,8 +115,6 @@ class MainWindow(QMainWindow):
         self.main_split.setStretchFactor(1, 3)
         self.main_split.setSizes([520, 960])
         self.main_split.setChildrenCollapsible(False)
-        self.right_split.setSizes([385, 435])
-        self.detail_split.setSizes([540, 420])
 
         self.start_page = StartPage({
             states.BUILD_DEMO: self.build_demo,
@@ -242,9 +143,9 @@ class MainWindow(QMainWindow):
             "goto": self.reader.focus_goto,
             "prev_chapter": lambda: self.session.step_chapter(-1),
             "next_chapter": lambda: self.session.step_chapter(1),
-            "focus_results": self.focus_results,
+            "focus_results": self.results.focus_results,
             "focus_reader": lambda: self.reader.text.setFocus(Qt.FocusReason.ShortcutFocusReason),
-            "show_rejected": self.show_rejected,
+            "show_rejected": self.results.focus_rejected,
             "profile": self.toggle_profile,
             "retry": self.retry_now,
             "open_db": self.open_database,
@@ -257,7 +158,6 @@ class MainWindow(QMainWindow):
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)
         self.about_action.triggered.connect(self.show_about)
-
     def _build_menus(self) -> None:
         a = self.actions_by_id
         bar = self.menuBar()
@@ -288,7 +188,7 @@ class MainWindow(QMainWindow):
         self.model_status.setAccessibleName("Model")
         self.chunks_status = QLabel()
         self.chunks_status.setAccessibleName("Chunks")
-        self.timing_status = QLabel("No search yet")
+        self.timing_status = QLabel(states.NO_SEARCH_YET)
         self.timing_status.setAccessibleName("Last timings")
         for w in (self.timing_status, self.chunks_status, self.model_status, self.proxy_status):
             w.setContentsMargins(8, 0, 8, 0)
@@ -298,32 +198,26 @@ class MainWindow(QMainWindow):
         bar.addPermanentWidget(self.timing_status)
 
     def _connect(self) -> None:
-        s = self.session
-        s.dbStateChanged.connect(self._render_db)
-        s.connectivityChanged.connect(self._render_connectivity)
-        s.busyChanged.connect(self._render_busy)
-        s.resultChanged.connect(self._render_result)
-        s.askFailed.connect(self._render_ask_error)
-        s.chapterChanged.connect(self._render_chapter)
-        s.chapterLoaded.connect(self._render_chapter_text)
-        s.booksLoaded.connect(self.reader.set_books)
-        s.facetsLoaded.connect(self._render_facets)
-        s.profileChanged.connect(self._render_profile)
-        s.settingsChanged.connect(self._render_settings)
-        s.settingsNotice.connect(self.show_notice)
-        # Bound methods (not lambdas) so Qt drops these connections when the window is destroyed.
+        s, sig = self.session, self.signals
+        sig.dbStateChanged.connect(self._render_db)
+        sig.connectivityChanged.connect(self._render_connectivity)
+        sig.busyChanged.connect(self._render_busy)
+        sig.resultChanged.connect(self._render_result)
+        sig.askFailed.connect(self._render_ask_error)
+        sig.chapterChanged.connect(self._render_chapter)
+        sig.chapterLoaded.connect(self._render_chapter_text)
+        sig.booksLoaded.connect(self.reader.set_books)
+        sig.facetsLoaded.connect(self._render_facets)
+        sig.profileChanged.connect(self._render_profile)
+        sig.settingsChanged.connect(self._render_settings)
+        sig.settingsNotice.connect(self.show_notice)
         self.reader.chapterRequested.connect(s.set_chapter)
         self.reader.stepRequested.connect(s.step_chapter)
         self.reader.referenceEntered.connect(self.goto_reference)
         self.ask.askRequested.connect(self._ask)
         self.ask.profileClicked.connect(self.toggle_profile)
         self.profile_panel.profileEdited.connect(s.set_profile)
-        self.results_view.selectionModel().currentRowChanged.connect(self._result_selected)
-        self.results_view.activated.connect(lambda _i: self.passage.open_link())
-        self.rejected_view.selectionModel().currentRowChanged.connect(self._rejected_selected)
-        self.rejected_view.activated.connect(lambda _i: self.passage.open_link())
-        self.tabs.currentChanged.connect(self._tab_changed)
-        self.passage.passageRequested.connect(self.open_passage)
+        self.results.passage.passageRequested.connect(self.open_passage)
 
     # -- user intents ----------------------------------------------------------------------
     def _ask(self, text: str) -> None:
@@ -332,14 +226,6 @@ class MainWindow(QMainWindow):
 
     def focus_ask(self) -> None:
         self.ask.focus()
-
-    def focus_results(self) -> None:
-        self.tabs.setCurrentIndex(0)
-        self.results_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
-    def show_rejected(self) -> None:
-        self.tabs.setCurrentIndex(1)
-        self.rejected_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
@@ -366,18 +252,18 @@ class MainWindow(QMainWindow):
 
     def retry_now(self) -> None:
         """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
-        c = self.session.connectivity
+        s = self.session
         text = self.ask.edit.text()
-        if c.state is ProxyState.EMBED_FAILED and text.strip() and not self.session.busy:
+        if s.connection.state.state is ProxyState.EMBED_FAILED and text.strip() and not s.question.busy:
             self._ask(text)
             return
-        self.session.retry_now()
-        self._render_connectivity(self.session.connectivity)
+        s.connection.retry_now()
+        self._render_connectivity(s.connection.state)
 
     def goto_reference(self, text: str) -> None:
-        found = self.session.resolve_reference(text)
+        found = self.session.reader.resolve(text)
         if found is None:
-            self.reader.show_goto_error(f"“{text}” is not a reference I know. Try “Rom 9” or “John 3:16”.")
+            self.reader.show_goto_error(states.unknown_reference(text))
             return
         ref, verse = found
         self.session.set_chapter(ref)
@@ -390,13 +276,15 @@ class MainWindow(QMainWindow):
         self.reader.highlight(start or None, end or None)
 
     def open_database(self) -> None:
-        path = choose_database(self, str(self.session.db_path.parent))
+        path = choose_database(self, str(self.session.prefs.endpoints.db_path.parent))
         if path:
             self.session.open_database(path)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.session.settings, writable=self.session.store.writable,
-                                notice=None if self.session.store.writable else self.session.store.notice, parent=self)
+        prefs = self.session.prefs
+        writable = prefs.store.writable
+        dialog = SettingsDialog(prefs.settings, writable=writable, notice=None if writable else prefs.store.notice,
+                                parent=self)
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.session.apply_settings(dialog.result_settings())
 
@@ -415,46 +303,38 @@ class MainWindow(QMainWindow):
         dialog.exec()
 
     def show_about(self) -> None:
-        QMessageBox.about(
-            self, "About Amicus Desktop",
-            f"<b>Amicus Desktop {__version__}</b><p>A reading companion with retrieval you can see into.</p>"
-            f"<p>Settings: {paths.config_dir()}<br>Logs: {paths.log_dir()}</p>",
-        )
+        QMessageBox.about(self, "About Amicus Desktop", states.about_html(__version__, paths.config_dir(), paths.log_dir()))
 
     def show_notice(self, text: str) -> None:
-        self.notice_banner.show_message("info", "Settings", text, [("Dismiss", self.notice_banner.clear)])
+        self._show_notice(states.notice_text(text))
+
+    def _show_notice(self, text: states.StateText) -> None:
+        self.notice_banner.show_message(text.kind, text.title, text.body, [("Dismiss", self.notice_banner.clear)],
+                                        detail=text.advice)
 
     # -- rendering ---------------------------------------------------------------------------
     def _render_db(self, db: DbState) -> None:
+        self.model_status.setText(states.model_status(db))
+        self.chunks_status.setText(states.chunks_status(db))
+        self.chunks_status.setToolTip(str(db.info.path) if db.info is not None else "")
         if db.status is DbStatus.READY:
             self.stack.setCurrentWidget(self.main_split)
-            info = db.info
-            assert info is not None
-            self.model_status.setText(f"Model: {info.model_id} · {info.dims} dims")
-            self.chunks_status.setText(f"{info.chunk_count:,} chunks")
-            self.chunks_status.setToolTip(str(info.path))
-        elif db.status is DbStatus.LOADING:
-            self.model_status.setText("Opening database…")
-            self.chunks_status.setText("")
-        else:
-            self.model_status.setText("No database")
-            self.chunks_status.setText("")
-            if db.status is DbStatus.MISSING:
-                self.start_page.show_state(states.welcome_text(str(db.path)), "WELCOME")
-            else:
-                assert db.error is not None
-                self.start_page.show_state(states.db_text(db.error, str(db.path)), db.error.code.value)
+        elif db.status is DbStatus.MISSING:
+            self.start_page.show_state(states.welcome_text(str(db.path)), "WELCOME")
+            self.stack.setCurrentWidget(self.start_page)
+        elif db.status is DbStatus.ERROR and db.error is not None:
+            self.start_page.show_state(states.db_text(db.error, str(db.path)), db.error.code.value)
             self.stack.setCurrentWidget(self.start_page)
         self._update_ask_availability()
 
     def _render_connectivity(self, c: Connectivity) -> None:
         self.proxy_status.setText(states.proxy_status(c))
-        self.proxy_status.setToolTip(c.error.message if c.error else (f"Model {c.model.id}, {c.model.dims} dims" if c.model else ""))
+        self.proxy_status.setToolTip(states.proxy_tooltip(c))
         self._render_banner()
         self._update_ask_availability()
 
     def _render_banner(self) -> None:
-        c = self.session.connectivity
+        c = self.session.connection.state
         text = states.proxy_text(c, c.seconds_to_next_check())
         if text is None:
             self.banner.clear()
@@ -465,7 +345,7 @@ class MainWindow(QMainWindow):
         self.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice)
 
     def _tick(self) -> None:
-        c = self.session.connectivity
+        c = self.session.connection.state
         if c.state is ProxyState.OFFLINE and self.banner.isVisible():
             text = states.proxy_text(c, c.seconds_to_next_check())
             if text is not None:
@@ -474,29 +354,25 @@ class MainWindow(QMainWindow):
     def _update_ask_availability(self) -> None:
         s = self.session
         ok = s.can_ask
-        self.ask.set_available(ok, "" if ok else states.ask_disabled_reason(s.connectivity, s.db.ready))
+        self.ask.set_available(ok, "" if ok else states.ask_disabled_reason(s.connection.state, s.library.ready))
 
     def _render_busy(self, busy: bool) -> None:
-        self.ask.set_busy(busy, "Embedding the question and searching…")
+        self.ask.set_busy(busy, states.BUSY)
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
-        label = self.session.chapter_label(ref)
+        label = self.session.library.chapter_label(ref)
         self.setWindowTitle(f"{label} — Amicus Desktop" if label else "Amicus Desktop")
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
-        if ref is not None and not self.session.db.ready:
-            self.reader.show_message(label, "Open a database to read the text.")
+        if ref is not None and not self.session.library.ready:
+            self.reader.show_message(label, states.READ_NEEDS_DB)
 
-    def _render_chapter_text(self, ref: ChapterRef, verses: list[tuple[int, str]]) -> None:
-        label = self.session.chapter_label(ref)
-        note = "" if verses else (
-            "This database has no text for this chapter (it holds no verses table, or not this book). "
-            "The chapter still sets the context for ranking."
-        )
-        self.reader.show_text(ref, label, verses, note)
+    def _render_chapter_text(self, text: ChapterText) -> None:
+        label = self.session.library.chapter_label(text.ref)
+        self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT)
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
-        self.profile_panel.set_facets(facets, self.session.profile)
+        self.profile_panel.set_facets(facets, self.session.prefs.profile)
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_panel.set_weights(settings.weights)
@@ -505,140 +381,25 @@ class MainWindow(QMainWindow):
         self.ask.set_profile(profile)
         self.profile_panel.set_profile(profile)
 
-    def _render_ask_error(self, err: AmicusError) -> None:
-        if err.code is ErrorCode.QUERY_INVALID:
+    def _render_ask_error(self, err: AskFailure) -> None:
+        if not isinstance(err, AmicusError):
+            self._show_notice(states.internal_error_text(err))
+            self.ask.set_status(states.ASK_FAILED)
+        elif err.code is ErrorCode.QUERY_INVALID:
             self.ask.show_error(states.query_error_text(err))
-        elif err.code in DB_CODES:
-            pass  # the start page shows it
-        else:
-            self.ask.set_status("The last question failed — see the message above.")
+        elif err.code not in DB_CODES:  # the start page shows a database's failure
+            self.ask.set_status(states.ASK_FAILED)
 
     def _render_result(self, view: ResultView | None) -> None:
-        selected = self._selected_chunk_id()
-        self.results_model.set_view(view)
-        self.rejected_model.set_view(view)
-        self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-        if view is None:
-            self.results_stack.setCurrentWidget(self.empty_results)
-            self.detail_split.hide()
-            self.results_title.setText("")
-            self.results_note.hide()
-            self.stale_note.clear()
-            self.passage.clear()
-            self.breakdown.clear()
-            self.shown = None
-            self.tabs.setTabText(0, "Results")
-            self.tabs.setTabText(1, "Rejected")
-            return
-        r = view.result
-        self.results_stack.setCurrentWidget(self.tabs)
-        self.detail_split.show()
-        self.tabs.setTabText(0, f"Results ({len(r.results)})")
-        self.tabs.setTabText(1, f"Rejected ({len(r.rejected)})")
-        asked = time.strftime("%H:%M:%S", time.localtime(view.asked_at))
-        self.results_title.setText(
-            f"{len(r.results)} results from {len(r.candidates)} candidates · asked {asked}"
-        )
-        self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
-        if view.previous_ranks is not None and view.cause in ("chapter", "profile", "settings"):
-            ctx = r.context
-            what = {
-                "chapter": f"for {self.session.chapter_label(ctx.chapter) if ctx and ctx.chapter else 'no chapter'}",
-                "profile": "for your new profile",
-                "settings": "with the new ranking settings",
-            }[view.cause]
-            moved = sum(1 for x in r.results if view.previous_ranks.get(x.chunk_id) != x.rank)
-            self.results_note.setText(
-                f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
-                f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down)."
-            )
-            self.results_note.show()
-        else:
-            self.results_note.hide()
-        if view.stale:
-            self.stale_note.show_message(
-                "info", f"These results are from before the proxy went away (asked {asked}).",
-                "Changing the chapter or profile still re-ranks them; a new question needs the proxy.",
-                compact=True,
-            )
-        else:
-            self.stale_note.clear()
-        t = r.timings
-        if view.cause == "ask":
-            self.timing_status.setText(
-                f"embed {t.embed:.0f} ms · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
-            )
-        else:
-            self.timing_status.setText(f"re-rank {t.rerank:.2f} ms (no embed, no search)")
-        self.ask.set_status(f"{len(r.results)} results · {t.total:.0f} ms" if view.cause == "ask" else "")
-        self._reselect(selected)
-
-    def _selected_chunk_id(self) -> str | None:
-        index = self.results_view.currentIndex()
-        if index.isValid():
-            item = index.data(ChunkRole)
-            if item is not None:
-                return item.chunk_id
-        return None
-
-    def _reselect(self, chunk_id: str | None) -> None:
-        if self.results_proxy.rowCount() == 0:
-            self.passage.clear("No result passed the ranking. See the Rejected tab for why.")
-            self.breakdown.clear("")
-            self.shown = None
-            return
-        row = self.results_model.row_of(chunk_id) if chunk_id else -1
-        source = self.results_model.index(max(row, 0), 0)
-        index = self.results_proxy.mapFromSource(source)
-        self.results_view.selectionModel().setCurrentIndex(
-            index, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
-        )
-        self._show_item(index.data(ChunkRole))  # also when the current row did not change
-
-    def _result_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
-            self._show_item(current.data(ChunkRole))
-
-    def _rejected_selected(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
-            self._show_item(current.data(ChunkRole))
-
-    def _tab_changed(self, index: int) -> None:
-        view = self.results_view if index == 0 else self.rejected_view
-        current = view.currentIndex()
-        if current.isValid():
-            self._show_item(current.data(ChunkRole))
-        elif index == 1 and self.rejected_proxy.rowCount():
-            view.selectRow(0)
-
-    def _show_item(self, item: RetrievedChunk | RejectedChunk | None) -> None:
-        """Show ``item`` in the passage and breakdown panes, on the next turn of the event loop.
-
-        Deferring lets the new table paint first, so a new result set costs two short UI-thread
-        slices instead of one long one (see the stall test), and repeated calls coalesce.
-        """
-        self._pending_item = item
-        self._detail_timer.start()
-
-    def _render_detail(self) -> None:
-        item, self._pending_item = self._pending_item, None
-        view = self.results_model.view
-        if item is None or view is None:
-            return
-        if self.shown is not None and self.shown[0] is item and self.shown[1] is view:
-            return
-        self.shown = (item, view)
-        ctx = view.result.context
-        book_name = self.session.book_name
-        if isinstance(item, RetrievedChunk):
-            self.passage.show_candidate(item.candidate, book_name)
-            self.breakdown.show_chunk(item, ctx, book_name, total=len(view.result.results))
-        else:
-            reason = self.rejected_model.reason(item)
-            self.passage.show_candidate(item.candidate, book_name, note=f"Not shown: {reason}.")
-            self.breakdown.show_chunk(item, ctx, book_name, reason=reason)
+        self.results.show_view(view)
+        if view is not None:
+            self.timing_status.setText(describe.timings_text(view))
+            self.ask.set_status(describe.ask_status(view))
 
     # -- layout persistence ------------------------------------------------------------------
+    def _splitters(self) -> tuple[QSplitter, ...]:
+        return (self.main_split, *self.results.splitters)
+
     def _restore_layout(self) -> None:
         qs = self.qsettings
         assert qs is not None
@@ -648,7 +409,7 @@ class MainWindow(QMainWindow):
         state = qs.value("window/state")
         if state is not None:
             self.restoreState(state)
-        for split in (self.main_split, self.right_split, self.detail_split):
+        for split in self._splitters():
             value = qs.value(f"splitters/{split.objectName()}")
             if value is not None:
                 split.restoreState(value)
@@ -659,50 +420,22 @@ class MainWindow(QMainWindow):
             return
         qs.setValue("window/geometry", self.saveGeometry())
         qs.setValue("window/state", self.saveState())
-        for split in (self.main_split, self.right_split, self.detail_split):
+        for split in self._splitters():
             qs.setValue(f"splitters/{split.objectName()}", split.saveState())
         qs.sync()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self._is_closed:
             self._is_closed = True
             self.countdown.stop()
-            self._detail_timer.stop()
+            self.signals.detach()  # the session goes on emitting while it closes; the widgets don't listen
             self.save_layout()
-            self._disconnect_internal()
+            # Children emit while Qt destroys them (the dock reports its visibility, the tabs their
+            # current tab); slots of a half-destroyed window must not run then.
+            self.profile_dock.visibilityChanged.disconnect(self._dock_visibility)
+            self.results.shutdown()
             self.closed.emit()
         event.accept()
-
-    def _disconnect_internal(self) -> None:
-        """Children emit signals while Qt destroys them (a tab widget reports its current tab
-        changing, a dock its visibility); slots of a half-destroyed window must not run then."""
-        for signal, slot in (
-            (self.tabs.currentChanged, self._tab_changed),
-            (self.profile_dock.visibilityChanged, self._dock_visibility),
-            (self.results_view.selectionModel().currentRowChanged, self._result_selected),
-            (self.rejected_view.selectionModel().currentRowChanged, self._rejected_selected),
-        ):
-            signal.disconnect(slot)
-
-
-def _table(model: SortProxy, name: str) -> QTableView:
-    view = QTableView()
-    view.setModel(model)
-    view.setAccessibleName(name)
-    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    view.setSortingEnabled(True)
-    view.setAlternatingRowColors(True)
-    view.setShowGrid(False)
-    view.setWordWrap(False)
-    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    view.verticalHeader().hide()
-    view.verticalHeader().setDefaultSectionSize(max(26, view.fontMetrics().height() + 10))
-    view.horizontalHeader().setHighlightSections(False)
-    view.horizontalHeader().setStretchLastSection(False)
-    view.setFrameShape(QFrame.Shape.NoFrame)
-    view.setTabKeyNavigation(False)
-    return view
 
 
 def _hline() -> QFrame:
@@ -710,4 +443,3 @@ def _hline() -> QFrame:
     line.setFrameShape(QFrame.Shape.HLine)
     line.setFrameShadow(QFrame.Shadow.Sunken)
     return line
-

@@ -12,12 +12,12 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from ..session import ResultView
 from . import describe
-from .session import ResultView
 from .theme import blend
 
 ChunkRole = Qt.ItemDataRole.UserRole + 1
@@ -310,6 +310,3 @@ class ScoreBarDelegate(QStyledItemDelegate):
         size.setWidth(max(size.width(), 110))
         return size
 
-
-def stale_color(palette: QPalette) -> QColor:
-    return blend(palette.color(QPalette.ColorRole.Text), palette.color(QPalette.ColorRole.Base), 0.35)

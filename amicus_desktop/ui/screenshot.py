@@ -1,32 +1,27 @@
 """``--screenshot PNG``: open the window, ask the question if given, wait until results or an
-error/offline state are on screen (at most 15 s), save the window as PNG (CONTRACT section 4)."""
+error/offline state are on screen (at most 15 s), save the window as PNG (CONTRACT section 4).
+
+Every wait is :meth:`Session.until <amicus_desktop.session.Session.until>`: it resumes on the
+session's own change events, so nothing polls.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
 from ..connectivity import ProxyState
+from ..session import DbStatus, Session
 from .main_window import MainWindow
-from .session import DbStatus, Session
 
 log = logging.getLogger("amicus.ui")
 
 TIMEOUT = 15.0
 SETTLE = 0.35  # let layouts and the first paint finish
-
-
-async def _wait(cond: Callable[[], bool], deadline: float, step: float = 0.03) -> bool:
-    while not cond():
-        if time.monotonic() >= deadline:
-            return False
-        await asyncio.sleep(step)
-    return True
 
 
 async def take_screenshot(window: MainWindow, session: Session, out: Path, query: str | None,
@@ -38,26 +33,24 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
     """
     start = started_at if started_at is not None else time.monotonic()
     deadline = start + timeout - 2.0
-    await _wait(lambda: session.db.status is not DbStatus.LOADING, deadline)
-    if session.db.ready:
+
+    def left() -> float:
+        return max(0.0, deadline - time.monotonic())
+
+    library, connection, reader = session.library, session.connection, session.reader
+    await session.until(lambda: library.state.status is not DbStatus.LOADING, left())
+    if library.ready:
         # the first /health answer, and the chapter text
-        await _wait(lambda: session.connectivity.checks > 0, deadline)
-        await _wait(lambda: session.chapter is None or session.loaded_chapter == session.chapter, deadline)
+        await session.until(lambda: connection.state.checks > 0, left())
+        await session.until(lambda: reader.chapter is None or reader.loaded_chapter == reader.chapter, left())
         if query:
-            await _wait(lambda: session.connectivity.state is not ProxyState.CHECKING, deadline)
-            if session.can_ask:
-                window.ask.edit.setText(query)
-                task = session.ask(query)
-                if task is not None:
-                    remaining = max(0.1, deadline - time.monotonic())
-                    try:
-                        await asyncio.wait_for(asyncio.shield(task), remaining)
-                    except asyncio.TimeoutError:
-                        log.warning("screenshot: the question did not finish in time")
-                    except asyncio.CancelledError:
-                        pass
-            elif query:
-                window.ask.edit.setText(query)
+            window.ask.edit.setText(query)
+            await session.until(lambda: connection.state.state is not ProxyState.CHECKING, left())
+            task = session.ask(query) if session.can_ask else None
+            if task is not None:
+                done, _pending = await asyncio.wait([task], timeout=max(0.1, left()))
+                if not done:
+                    log.warning("screenshot: the question did not finish in time")
     await asyncio.sleep(SETTLE)
     QApplication.processEvents()
     pixmap = window.grab()
@@ -69,4 +62,3 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
     ok = pixmap.save(str(out), "PNG")
     log.info("screenshot saved" if ok else "screenshot failed", extra={"path": str(out)})
     return ok
-

@@ -64,7 +64,7 @@ def key_text(shortcut: Shortcut) -> str:
     return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in shown)
 
 
-def make_actions(parent: QWidget, handlers: dict[str, Callable[[], None]]) -> dict[str, QAction]:
+def make_actions(parent: QWidget, handlers: dict[str, Callable[[], object]]) -> dict[str, QAction]:
     """One QAction per shortcut with a handler; added to ``parent`` so they work window-wide."""
     actions: dict[str, QAction] = {}
     for sc in SHORTCUTS:

@@ -1,15 +1,19 @@
 """What each state and error means to the user, and what they can do about it. No Qt.
 
 Every error code of CONTRACT section 5 has its own title and advice here; the engine's message
-(which already says what happened) is shown beneath the title.
+(which already says what happened) is shown beneath the title. This is the one home of the app's
+sentences about states (the database, the proxy, asking, empty panes); the words for what the
+engine computed (scores, boosts, rejections, timings) are in ``describe.py``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
+from ..session import DbState, DbStatus, InternalError
 
 # Actions the UI knows how to perform (buttons are made from these ids).
 RETRY = "retry"
@@ -165,3 +169,78 @@ def _next_check(c: Connectivity, seconds: int | None) -> str:
     if seconds <= 0:
         return "Checking again now…"
     return f"Next check in {seconds} s."
+
+
+# -- asking -------------------------------------------------------------------------------------
+BUSY = "Embedding the question and searching…"
+ASK_FAILED = "The last question failed — see the message above."
+
+
+def internal_error_text(err: InternalError) -> StateText:
+    """A bug in Amicus Desktop while asking: said as such, with where the details are."""
+    where = (f"The details are in the log file {err.log_file}." if err.log_file is not None
+             else "The details were written to the terminal (no log file could be opened).")
+    return StateText(
+        "error",
+        "Amicus Desktop hit an internal error while searching",
+        f"This is a bug in Amicus Desktop ({err.kind}), not a problem with the proxy or the database.",
+        f"{where} Asking again may work; if it keeps happening, please report it with that log.",
+        (),
+    )
+
+
+def notice_text(message: str) -> StateText:
+    """A note about the settings file (damaged, unwritable) for the notice strip."""
+    return StateText("info", "Settings", message, "", ())
+
+
+# -- the results pane ---------------------------------------------------------------------------
+EMPTY_RESULTS = (
+    "Ask a question to see the passages that answer it.\n\n"
+    "Each result shows its similarity, every boost it received (chapter, scholar, tradition) and its "
+    "final score; the Rejected tab lists the candidates that were found but left out, and why."
+)
+NOTHING_PASSED = "No result passed the ranking. See the Rejected tab for why."
+
+
+def stale_text(asked: str) -> tuple[str, str]:
+    """(title, body) of the note over results kept after the proxy went away."""
+    return (f"These results are from before the proxy went away (asked {asked}).",
+            "Changing the chapter or profile still re-ranks them; a new question needs the proxy.")
+
+
+# -- the reader ---------------------------------------------------------------------------------
+READ_NEEDS_DB = "Open a database to read the text."
+NO_CHAPTER_TEXT = (
+    "This database has no text for this chapter (it holds no verses table, or not this book). "
+    "The chapter still sets the context for ranking."
+)
+
+
+def unknown_reference(text: str) -> str:
+    return f"“{text}” is not a reference I know. Try “Rom 9” or “John 3:16”."
+
+
+# -- the status bar -----------------------------------------------------------------------------
+NO_SEARCH_YET = "No search yet"
+
+
+def model_status(db: DbState) -> str:
+    if db.status is DbStatus.READY and db.info is not None:
+        return f"Model: {db.info.model_id} · {db.info.dims} dims"
+    return "Opening database…" if db.status is DbStatus.LOADING else "No database"
+
+
+def chunks_status(db: DbState) -> str:
+    return f"{db.info.chunk_count:,} chunks" if db.status is DbStatus.READY and db.info is not None else ""
+
+
+def proxy_tooltip(c: Connectivity) -> str:
+    if c.error is not None:
+        return c.error.message
+    return f"Model {c.model.id}, {c.model.dims} dims" if c.model else ""
+
+
+def about_html(version: str, config_dir: Path, log_dir: Path) -> str:
+    return (f"<b>Amicus Desktop {version}</b><p>A reading companion with retrieval you can see into.</p>"
+            f"<p>Settings: {config_dir}<br>Logs: {log_dir}</p>")

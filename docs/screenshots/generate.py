@@ -17,12 +17,12 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("QT_API", "pyside6")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 QUESTION = "Why did God choose Jacob and not Esau?"
@@ -96,30 +96,22 @@ def main() -> int:
 def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool = False) -> None:
     """States reached by user actions, driven in-process with the real window."""
     os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     from amicus_desktop import paths
     from amicus_desktop.core.types import ChapterRef, Profile
+    from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application
-    from amicus_desktop.ui.gcguard import ensure_started
+    from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import MainWindow
-    from amicus_desktop.ui.session import Overrides, Session
     from amicus_desktop.ui.shortcuts import ShortcutsDialog
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
-    ensure_started()
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
 
-    async def until(cond, timeout: float = 20.0) -> None:  # noqa: ANN001
-        for _ in range(int(timeout / 0.05)):
-            if cond():
-                return
-            await asyncio.sleep(0.05)
-        raise TimeoutError("state not reached")
+    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 20.0) -> None:
+        if not await session.until(cond, timeout):
+            raise TimeoutError("state not reached")
 
     async def settle(window: MainWindow, name: str) -> None:
         await asyncio.sleep(0.4)
@@ -132,19 +124,19 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         window = MainWindow(session)
         window.show()
         session.start()
-        await until(lambda: session.can_ask and session.loaded_chapter is not None)
+        await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None)
         window.ask.edit.setText(QUESTION)
         await session.ask(QUESTION)
         # the Rejected tab, with a scholar-capped chunk selected
-        window.tabs.setCurrentIndex(1)
-        model = window.rejected_model
+        window.results.tabs.setCurrentIndex(1)
+        model = window.results.rejected_model
         capped = next((r for r in range(model.rowCount()) if "scholar cap" in model.index(r, model.REASON).data()), 0)
-        window.rejected_view.selectRow(window.rejected_proxy.mapFromSource(model.index(capped, 0)).row())
+        window.results.rejected_view.selectRow(window.results.rejected_proxy.mapFromSource(model.index(capped, 0)).row())
         await settle(window, "rejected.png")
         # a profile change, with the profile panel open and the rank moves shown
-        window.tabs.setCurrentIndex(0)
+        window.results.tabs.setCurrentIndex(0)
         window.toggle_profile()
-        scholars = [s for s, _n in session.facets.get("scholar_id", [])]
+        scholars = [s for s, _n in session.library.facets.get("scholar_id", [])]
         preferred = [s for s in ("c-i-scofield", "matthew-henry") if s in scholars][:1] or scholars[:1]
         session.set_profile(Profile.of(preferred, []))
         await settle(window, "profile-rerank.png")
@@ -152,12 +144,12 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         session.set_profile(Profile())
         # a chapter change re-ranks
         session.set_chapter(ChapterRef("romans", 11))
-        await until(lambda: session.loaded_chapter == ChapterRef("romans", 11))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 11))
         await settle(window, "chapter-rerank.png")
         # the proxy goes away: results stay, marked
         proxy.kill()  # type: ignore[attr-defined]
-        session.retry_now()
-        await until(lambda: session.connectivity.state.value == "offline")
+        session.connection.retry_now()
+        await reach(session, lambda: session.connection.state.state.value == "offline")
         await settle(window, "offline-after-results.png")
         proxy.start()  # type: ignore[attr-defined]
         dialog = ShortcutsDialog(window)
@@ -172,7 +164,11 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
             build = BuildDialog(paths.default_db_path(), parent=window)
             build.show()
             task = build.start()
-            await until(lambda: "Embedding" in build.stage.text() and build.bar.value() > 0, timeout=180)
+            # The dialog reads its worker's progress on a timer; look at it the same way.
+            for _ in range(180 * 20):
+                if "Embedding" in build.stage.text() and build.bar.value() > 0:
+                    break
+                await asyncio.sleep(0.05)
             await asyncio.sleep(1.5)
             build.grab().save(str(out / "build-demo.png"))
             print("build-demo.png: ok")
@@ -181,7 +177,7 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         window.close()
         await session.aclose()
 
-    with loop:
+    with qt_event_loop(app) as loop:
         loop.run_until_complete(run())
 
 

@@ -16,11 +16,12 @@ from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.logs import setup_logging, shutdown_logging
+from amicus_desktop.session import AskFailure, DbStatus
 from amicus_desktop.settings import Settings, SettingsStore
-from amicus_desktop.ui.session import DbStatus
 from tests.faults.conftest import SECRET_QUERY, SECRET_TOKEN
 from tests.support.figures import record_figure
 from tests.support.flapping import Flapper
+from tests.support.probes import count_health_probes
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
 from tests.ui.conftest import OFFSCREEN_NOISE, wait_for
@@ -46,11 +47,11 @@ def test_offline_at_start_recovers_within_five_seconds(harness, qtbot, guarded_d
     proxy = ProxyProcess("--rate-limit", "0")
     try:
         window = harness.open(db=guarded_db, proxy=proxy.url)
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE, timeout=10)
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.OFFLINE, timeout=10)
         assert not window.ask.edit.isEnabled() and not window.ask.button.isEnabled()
         assert proxy.url in window.banner.body.text() and window.banner.isVisible()
         # the reader keeps working offline
-        assert window.session.db.status is DbStatus.READY
+        assert window.session.library.state.status is DbStatus.READY
         proxy.start()
         t0 = time.monotonic()
         wait_for(qtbot, lambda: window.session.can_ask, timeout=6)
@@ -58,7 +59,7 @@ def test_offline_at_start_recovers_within_five_seconds(harness, qtbot, guarded_d
         record_figure("seconds from the proxy answering /health again to asking re-enabled", round(recovered, 2))
         assert recovered < 5.5 and window.ask.edit.isEnabled() and not window.banner.isVisible()
         ask(window, qtbot)
-        wait_for(qtbot, lambda: window.session.view is not None and window.session.view.cause == "ask", timeout=20)
+        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=20)
     finally:
         proxy.close()
 
@@ -71,11 +72,11 @@ def test_proxy_that_never_answers(harness, qtbot, guarded_db: Path, local_backen
         window = harness.open(db=guarded_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         ask(window, qtbot)
-        wait_for(qtbot, lambda: window.session.busy, timeout=5)
+        wait_for(qtbot, lambda: window.session.question.busy, timeout=5)
         t0 = time.monotonic()
-        wait_for(qtbot, lambda: not window.session.busy, timeout=45)
+        wait_for(qtbot, lambda: not window.session.question.busy, timeout=45)
         assert 25 < time.monotonic() - t0 < 45
-        assert window.session.connectivity.state is ProxyState.EMBED_FAILED
+        assert window.session.connection.state.state is ProxyState.EMBED_FAILED
         assert "no usable vector" in window.banner.title.text().lower() or "no usable vector" in window.banner.body.text().lower()
         assert "read timeout" in window.banner.body.text() + window.banner.detail.text()
         assert window.ask.edit.isEnabled()
@@ -93,11 +94,11 @@ def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path
         timer = QTimer()
         timer.timeout.connect(lambda: ticks.append(time.monotonic()))
         timer.start(10)
-        wait_for(qtbot, lambda: window.session.view is not None and window.session.view.cause == "ask", timeout=15)
+        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=15)
         timer.stop()
         gaps = [b - a for a, b in zip(ticks, ticks[1:])]
         assert len(ticks) > 100 and max(gaps) < 0.5  # the UI thread kept ticking while it waited
-        assert window.session.connectivity.state is ProxyState.ONLINE
+        assert window.session.connection.state.state is ProxyState.ONLINE
 
 
 def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_backend) -> None:
@@ -114,13 +115,14 @@ def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_back
 
         proxy.behaviour = once
         ask(window, qtbot, "faith")
-        wait_for(qtbot, lambda: window.session.view is not None and window.session.view.cause == "ask", timeout=15)
-        assert calls["n"] == 2 and window.session.connectivity.state is ProxyState.ONLINE
+        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=15)
+        assert calls["n"] == 2 and window.session.connection.state.state is ProxyState.ONLINE
 
 
-def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path) -> None:
+def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path, monkeypatch) -> None:
     """The proxy goes up and down every second for 30 s while the user keeps asking and pressing
     Retry now: probes never stack, threads don't pile up, the window survives and settles."""
+    probes = count_health_probes(monkeypatch)
     port = free_port()
     proxy = ProxyProcess("--rate-limit", "0", port=port, token=SECRET_TOKEN)
     SettingsStore().save(Settings(token=SECRET_TOKEN))  # the app sends it from its settings
@@ -132,31 +134,32 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path)
         states: set[ProxyState] = set()
         asked = 0
         answered: list[object] = []
-        errors: list[AmicusError] = []
-        window.session.askFailed.connect(errors.append)
-        window.session.resultChanged.connect(lambda v: answered.append(v) if v is not None and v.cause == "ask" else None)
+        errors: list[AskFailure] = []
+        window.session.question.failed.connect(errors.append)
+        window.session.question.result_changed.connect(lambda v: answered.append(v) if v is not None and v.cause == "ask" else None)
         end = time.monotonic() + 30
         while time.monotonic() < end:
             qtbot.wait(250)
-            states.add(window.session.connectivity.state)
-            if window.session.can_ask and not window.session.busy:
+            states.add(window.session.connection.state.state)
+            if window.session.can_ask and not window.session.question.busy:
                 ask(window, qtbot, f"{SECRET_QUERY} {asked}")
                 asked += 1
             else:
                 window.retry_now()
         flapper.settle()
         t0 = time.monotonic()
-        wait_for(qtbot, lambda: window.session.can_ask and not window.session.busy, timeout=10)
+        wait_for(qtbot, lambda: window.session.can_ask and not window.session.question.busy, timeout=10)
         record_figure("seconds to settle after 30 s of flapping", round(time.monotonic() - t0, 2))
         record_figure("flapping: up/down cycles, questions asked", f"{flapper.cycles}, {asked}")
         assert flapper.cycles >= 5 and asked >= 3 and answered
-        assert all(e.code in (ErrorCode.OFFLINE, ErrorCode.EMBED_FAILED) for e in errors), errors
+        assert all(isinstance(e, AmicusError) and e.code in (ErrorCode.OFFLINE, ErrorCode.EMBED_FAILED)
+                   for e in errors), errors
         assert {ProxyState.ONLINE, ProxyState.OFFLINE} <= states
-        assert window.session.monitor.max_in_flight == 1
+        assert probes.calls >= 10 and probes.most_at_once == 1
         assert threading.active_count() <= threads_before + 2
         ask(window, qtbot, "after the storm")
-        wait_for(qtbot, lambda: window.session.view is not None and not window.session.view.stale
-                 and window.session.view.cause == "ask", timeout=20)
+        wait_for(qtbot, lambda: window.session.question.view is not None and not window.session.question.view.stale
+                 and window.session.question.view.cause == "ask", timeout=20)
     finally:
         flapper.settle()
         proxy.close()
@@ -171,7 +174,7 @@ def test_unwritable_config_directory(harness, qtbot, guarded_db: Path) -> None:
     window = harness.open(db=guarded_db, proxy=f"http://127.0.0.1:{free_port()}")
     wait_for(qtbot, window.notice_banner.isVisible)
     assert "cannot be saved" in window.notice_banner.body.text()
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.READY)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)
     assert cfg.read_text() == "a file where the config folder should be"
 
 
@@ -183,4 +186,4 @@ def test_corrupt_config_file(harness, qtbot, guarded_db: Path) -> None:
     wait_for(qtbot, window.notice_banner.isVisible)
     assert "damaged" in window.notice_banner.body.text()
     assert (cfg / "settings.json.bak").read_bytes() == b"\xff\xfe{ half a file"
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.READY)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -78,4 +79,72 @@ def random_chunks(n: int, dims: int, seed: int = 0, scholars: Sequence[str | Non
                 ),
             )
         )
+    return out
+
+
+# -- a small corpus shaped like the demo (Romans and John, three scholars) -----------------------
+SCHOLARS = {"matthew-henry": "reformed", "scofield": "dispensational", "spurgeon": "baptist"}
+
+TOPICS = [
+    "God's sovereign choice of Jacob over Esau and the purpose of election",
+    "the potter and the clay: God's freedom to show mercy",
+    "Israel's unbelief and the remnant chosen by grace",
+    "justification by faith apart from the works of the law",
+    "the new birth: being born of water and the Spirit",
+    "God so loved the world that he gave his only Son",
+    "the bread of life and the feeding of the five thousand",
+    "the good shepherd who lays down his life for the sheep",
+    "the righteousness of God revealed from faith to faith",
+    "all have sinned and fall short of the glory of God",
+    "no condemnation for those who are in Christ Jesus",
+    "the Spirit helps us in our weakness and intercedes",
+    "love is the fulfilling of the law",
+    "welcome one another as Christ welcomed you",
+    "the Word became flesh and dwelt among us",
+    "the woman at the well and the living water",
+]
+
+
+def demo_like_chunks(vectors: Callable[[list[str]], Any] | None = None, dims: int = 8) -> list[Chunk]:
+    """112 chunks on Romans and John by three scholars (plus unattributed ones), with real-ish text.
+
+    ``vectors(texts)`` embeds the texts (e.g. through the real proxy); without it random vectors.
+    """
+    rows: list[tuple[str, str, ChunkMetadata, str]] = []
+    scholars = [*SCHOLARS, None]
+    for t, topic in enumerate(TOPICS):
+        book, chapter = ("romans", 9 if t < 3 else 3 + t % 6) if t % 2 == 0 or t < 3 else ("john", 1 + t % 10)
+        for s in scholars:
+            for variant in range(2 if s else 1):
+                meta = ChunkMetadata(
+                    scholar_id=s, tradition=SCHOLARS.get(s) if s else None, book_id=book,
+                    chapter_num=chapter, verse_start=1 + variant * 5, verse_end=5 + variant * 5,
+                    panel_type="notes",
+                )
+                who = s.replace("-", " ").title() if s else "A study note"
+                text = f"{who} on {book.title()} {chapter}: {topic}. " + (
+                    "The apostle presses the point carefully." if variant == 0
+                    else "Consider how this comforts the believer."
+                )
+                stype = "section_panel" if variant == 0 else "chapter_panel"
+                rows.append((f"{book}-{chapter}-{s or 'note'}-{t}-{variant}", stype, meta, text))
+    texts = [r[3] for r in rows]
+    if vectors is not None:
+        vecs = np.asarray(vectors(texts))
+    else:
+        vecs = np.random.default_rng(3).standard_normal((len(rows), dims))
+    return [Chunk(cid, vecs[n], text=text, source_type=stype, meta=meta)
+            for n, (cid, stype, meta, text) in enumerate(rows)]
+
+
+BOOKS = [("john", "John", 43, 21), ("romans", "Romans", 45, 16)]
+
+
+def verses() -> list[tuple[str, int, int, str]]:
+    """12 verses of placeholder text for every chapter of :data:`BOOKS`."""
+    out = []
+    for book, _name, _ord, chapters in BOOKS:
+        for c in range(1, chapters + 1):
+            for v in range(1, 13):
+                out.append((book, c, v, f"This is verse {v} of {book.title()} {c}, a line of scripture for the reader."))
     return out

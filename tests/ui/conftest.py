@@ -1,27 +1,22 @@
-"""UI test fixtures: a qasync loop on pytest-qt's QApplication, sessions and windows, test DBs.
+"""UI test fixtures: a qasync loop on pytest-qt's QApplication, sessions and their windows.
 
-The root conftest already gives every test its own ``AMICUS_HOME`` and offscreen Qt.
+The root conftest already gives every test its own ``AMICUS_HOME``, offscreen Qt and the test DBs
+(``small_db``; builders in ``tests/support/dbs.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import gc
-import os
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("QT_API", "pyside6")
+import pytest
 
-import PySide6  # noqa: E402,F401  (before qasync: it must pick PySide6)
-import pytest  # noqa: E402
-import qasync  # noqa: E402
-
-from amicus_desktop.core.types import ChunkMetadata  # noqa: E402
-from amicus_desktop.settings import SettingsStore  # noqa: E402
-from tests.support.dbs import Chunk, build_db  # noqa: E402
+from amicus_desktop.session import Overrides, Session
+from amicus_desktop.settings import SettingsStore
+from amicus_desktop.ui.main_window import MainWindow, window_settings
 
 T = TypeVar("T")
 
@@ -36,16 +31,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOISE))
 
 
-@pytest.fixture(scope="session", autouse=True)
-def collect_on_the_qt_thread(qapp: Any) -> None:
-    """As the app does (``ui/gcguard.py``, also started by every MainWindow): no automatic GC, which
-    could run in a worker thread and free a QObject there (its timers then crash the next event
-    loop turn); collection runs on the Qt thread instead."""
-    from amicus_desktop.ui.gcguard import ensure_started
-
-    ensure_started()
-
-
 @pytest.fixture(autouse=True)
 def collect_after_each_test() -> Iterator[None]:
     yield
@@ -53,8 +38,11 @@ def collect_after_each_test() -> Iterator[None]:
 
 
 @pytest.fixture
-def aloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop over pytest-qt's running QApplication; events run while qtbot waits."""
+def aloop(qapp: Any, qt_thread_gc: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop over pytest-qt's running QApplication; events run while qtbot waits. As in the
+    app, garbage is collected on the Qt thread only while the loop's worker threads run."""
+    import qasync  # here, after amicus_desktop.ui (imported above) has set QT_API for it
+
     loop = qasync.QEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
     try:
@@ -97,11 +85,9 @@ class Harness:
 
     def open(self, *, db: Path | str | None = None, proxy: str | None = None, chapter: str | None = None,
              online_interval: float | None = None, start: bool = True, show: bool = True) -> Any:
-        from amicus_desktop.ui.main_window import MainWindow, window_settings
-        from amicus_desktop.ui.session import Overrides, Session
-
-        session = Session(SettingsStore(), Overrides(db_path=str(db) if db else None, proxy_url=proxy, chapter=chapter),
-                          online_interval=online_interval)
+        overrides = Overrides(db_path=str(db) if db else None, proxy_url=proxy, chapter=chapter)
+        session = (Session(SettingsStore(), overrides) if online_interval is None
+                   else Session(SettingsStore(), overrides, online_interval=online_interval))
         window = MainWindow(session, qsettings=window_settings())
         self.qtbot.addWidget(window)
         self.pairs.append((session, window))
@@ -130,77 +116,3 @@ def harness(qtbot: Any, aloop: asyncio.AbstractEventLoop) -> Iterator[Harness]:
         yield h
     finally:
         h.close_all()
-
-
-# -- databases -------------------------------------------------------------------------------
-SCHOLARS = {"matthew-henry": "reformed", "scofield": "dispensational", "spurgeon": "baptist"}
-
-TOPICS = [
-    "God's sovereign choice of Jacob over Esau and the purpose of election",
-    "the potter and the clay: God's freedom to show mercy",
-    "Israel's unbelief and the remnant chosen by grace",
-    "justification by faith apart from the works of the law",
-    "the new birth: being born of water and the Spirit",
-    "God so loved the world that he gave his only Son",
-    "the bread of life and the feeding of the five thousand",
-    "the good shepherd who lays down his life for the sheep",
-    "the righteousness of God revealed from faith to faith",
-    "all have sinned and fall short of the glory of God",
-    "no condemnation for those who are in Christ Jesus",
-    "the Spirit helps us in our weakness and intercedes",
-    "love is the fulfilling of the law",
-    "welcome one another as Christ welcomed you",
-    "the Word became flesh and dwelt among us",
-    "the woman at the well and the living water",
-]
-
-
-def demo_like_chunks(vectors: Callable[[list[str]], Any] | None = None, dims: int = 8) -> list[Chunk]:
-    """~96 chunks on Romans and John by three scholars (plus unattributed ones), with real-ish text.
-
-    ``vectors(texts)`` embeds the texts (e.g. through the real proxy); without it random vectors.
-    """
-    import numpy as np
-
-    rows: list[tuple[str, str, ChunkMetadata, str]] = []
-    scholars = [*SCHOLARS, None]
-    i = 0
-    for t, topic in enumerate(TOPICS):
-        book, chapter = ("romans", 9 if t < 3 else 3 + t % 6) if t % 2 == 0 or t < 3 else ("john", 1 + t % 10)
-        for s in scholars:
-            for variant in range(2 if s else 1):
-                i += 1
-                meta = ChunkMetadata(
-                    scholar_id=s, tradition=SCHOLARS.get(s) if s else None, book_id=book,
-                    chapter_num=chapter, verse_start=1 + variant * 5, verse_end=5 + variant * 5,
-                    panel_type="notes",
-                )
-                who = s.replace("-", " ").title() if s else "A study note"
-                text = f"{who} on {book.title()} {chapter}: {topic}. " + (
-                    "The apostle presses the point carefully." if variant == 0 else "Consider how this comforts the believer."
-                )
-                rows.append((f"{book}-{chapter}-{s or 'note'}-{t}-{variant}", "section_panel" if variant == 0 else "chapter_panel", meta, text))
-    texts = [r[3] for r in rows]
-    if vectors is not None:
-        vecs = np.asarray(vectors(texts))
-    else:
-        vecs = np.random.default_rng(3).standard_normal((len(rows), dims))
-    return [Chunk(cid, vecs[n], text=text, source_type=stype, meta=meta) for n, (cid, stype, meta, text) in enumerate(rows)]
-
-
-BOOKS = [("john", "John", 43, 21), ("romans", "Romans", 45, 16)]
-
-
-def verses() -> list[tuple[str, int, int, str]]:
-    out = []
-    for book, _name, _ord, chapters in BOOKS:
-        for c in range(1, chapters + 1):
-            for v in range(1, 13):
-                out.append((book, c, v, f"This is verse {v} of {book.title()} {c}, a line of scripture for the reader."))
-    return out
-
-
-@pytest.fixture
-def small_db(tmp_path: Path) -> Path:
-    """96 random-vector chunks (8 dims, model ``test-model``), books and verses: for ScriptedProxy tests."""
-    return build_db(tmp_path / "small.db", demo_like_chunks(dims=8), books=BOOKS, verses=verses())

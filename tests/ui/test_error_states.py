@@ -13,8 +13,9 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import ErrorCode
+from amicus_desktop.logs import setup_logging, shutdown_logging
+from amicus_desktop.session import DbStatus
 from amicus_desktop.ui import states
-from amicus_desktop.ui.session import DbStatus
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
 
@@ -35,7 +36,7 @@ def visible_text(window) -> str:  # noqa: ANN001
 
 def test_welcome_when_no_database_at_the_default_path(harness, qtbot) -> None:
     window = harness.open()
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.MISSING)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.MISSING)
     assert window.stack.currentWidget() is window.start_page
     assert window.start_page.title.text() == "Welcome to Amicus Desktop"
     assert str(paths.default_db_path()) in window.start_page.advice.text()
@@ -46,7 +47,7 @@ def test_welcome_when_no_database_at_the_default_path(harness, qtbot) -> None:
 
 def test_db_not_found_at_a_chosen_path(harness, qtbot, tmp_path: Path) -> None:
     window = harness.open(db=tmp_path / "nope.db")
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.ERROR)
     assert window.start_page.code == "DB_NOT_FOUND"
     text = visible_text(window)
     assert "The database file is missing" in text and "nope.db" in text
@@ -57,7 +58,7 @@ def test_db_invalid(harness, qtbot, tmp_path: Path) -> None:
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"this is not sqlite" * 100)
     window = harness.open(db=bad)
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.ERROR)
     assert window.start_page.code == "DB_INVALID"
     assert "not a usable scripture database" in visible_text(window)
     assert "not a SQLite database" in window.start_page.body.text()
@@ -66,7 +67,7 @@ def test_db_invalid(harness, qtbot, tmp_path: Path) -> None:
 def test_extension_not_loaded(harness, qtbot, small_db: Path, monkeypatch, tmp_path: Path) -> None:
     monkeypatch.setenv("AMICUS_SQLITE_VEC_PATH", str(tmp_path / "missing-vec0.so"))
     window = harness.open(db=small_db)
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.ERROR)
     assert window.start_page.code == "EXTENSION_NOT_LOADED"
     text = visible_text(window)
     assert "vector search extension could not be loaded" in text and "pip install" in text
@@ -75,7 +76,7 @@ def test_extension_not_loaded(harness, qtbot, small_db: Path, monkeypatch, tmp_p
 def test_offline(harness, qtbot, small_db: Path) -> None:
     url = f"http://127.0.0.1:{free_port()}"
     window = harness.open(db=small_db, proxy=url)
-    wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE)
+    wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.OFFLINE)
     wait_for(qtbot, window.banner.isVisible)
     text = visible_text(window)
     assert "cannot be reached" in text and url in text and "connection refused" in text
@@ -92,14 +93,14 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
         proxy.behaviour = lambda body: None if body.get("health") else reply_json(500, {"error": {"code": "UPSTREAM", "message": "boom"}})
         window.ask.edit.setText("grace")
         window.ask.button.click()
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.EMBED_FAILED, timeout=10)
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.EMBED_FAILED, timeout=10)
         text = visible_text(window)
         assert "gave no usable vector" in text and "HTTP 500" in text
         assert window.ask.edit.isEnabled()  # the proxy is up: asking again is allowed
         assert "failing" in window.proxy_status.text()
         proxy.behaviour = None
         window.banner.button("Retry now").click()  # after a failed answer, Retry now asks again
-        wait_for(qtbot, lambda: window.session.view is not None and window.session.connectivity.state is ProxyState.ONLINE)
+        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.connection.state.state is ProxyState.ONLINE)
         assert not window.banner.isVisible()
 
 
@@ -110,12 +111,40 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
 def test_model_and_dimension_mismatch(harness, qtbot, small_db: Path, dims: int, model: str, code: ErrorCode, words: str) -> None:
     with ScriptedProxy(dims=dims, model=model) as proxy:
         window = harness.open(db=small_db, proxy=proxy.url)
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.MISMATCH)
-        assert window.session.connectivity.code is code
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.MISMATCH)
+        assert window.session.connection.state.code is code
         text = visible_text(window)
-        assert words in text and "Reading still works" in text and window.session.connectivity.error.message in text
+        assert words in text and "Reading still works" in text and window.session.connection.state.error.message in text
         assert not window.ask.edit.isEnabled()
         assert "wrong model" in window.proxy_status.text()
+
+
+def test_a_bug_while_asking_says_so_and_where_the_log_is(harness, qtbot, small_db: Path, monkeypatch) -> None:
+    """A programming error is not dressed up as a proxy failure: no proxy advice, the proxy stays
+    online, and the notice names the log file that holds the traceback."""
+    from amicus_desktop.retrieval import pipeline
+
+    def broken_rerank(*_args: object) -> None:
+        raise ZeroDivisionError("a bug")
+
+    log_file = setup_logging(stderr_level=None)
+    try:
+        with ScriptedProxy(dims=8) as proxy:
+            window = harness.open(db=small_db, proxy=proxy.url)
+            wait_for(qtbot, lambda: window.session.can_ask)
+            monkeypatch.setattr(pipeline, "rerank", broken_rerank)
+            window.ask.edit.setText("grace")
+            window.ask.button.click()
+            wait_for(qtbot, window.notice_banner.isVisible)
+            assert "internal error" in window.notice_banner.title.text()
+            assert "ZeroDivisionError" in window.notice_banner.body.text()
+            assert log_file is not None and str(log_file) in window.notice_banner.detail.text()
+            assert not window.banner.isVisible() and "proxy" not in window.notice_banner.detail.text()
+            assert window.session.connection.state.state is ProxyState.ONLINE
+            assert window.ask.edit.isEnabled() and not window.ask.busy.isVisible()
+            assert window.ask.status_label.text() == states.ASK_FAILED
+    finally:
+        shutdown_logging()
 
 
 def test_query_invalid_shows_inline(harness, qtbot, small_db: Path) -> None:
@@ -139,7 +168,7 @@ def test_database_deleted_mid_session(harness, qtbot, small_db: Path) -> None:
         small_db.unlink()
         window.ask.edit.setText("grace")
         window.ask.button.click()
-        wait_for(qtbot, lambda: window.session.db.status is DbStatus.ERROR)
+        wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.ERROR)
         assert window.start_page.code == "DB_NOT_FOUND"
 
 

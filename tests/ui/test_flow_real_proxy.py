@@ -18,11 +18,12 @@ from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.types import ChapterRef
 from amicus_desktop.corpus.embedders import ProxyEmbedder
 from amicus_desktop.logs import setup_logging, shutdown_logging
-from amicus_desktop.ui.session import DbStatus
-from tests.support.dbs import build_db
+from amicus_desktop.session import DbStatus
+from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
+from tests.support.probes import count_health_probes
 from tests.support.proxy import ProxyProcess
 
-from .conftest import BOOKS, demo_like_chunks, verses, wait_for
+from .conftest import wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -57,11 +58,11 @@ def proxy_ready(real_proxy: ProxyProcess) -> ProxyProcess:
 
 
 def ask(window, qtbot, text: str = QUESTION) -> None:  # noqa: ANN001
-    before = window.session.view
+    before = window.session.question.view
     window.ask.edit.setText(text)
     window.ask.button.click()
-    wait_for(qtbot, lambda: window.session.view is not before and window.session.view is not None
-             and window.session.view.cause == "ask", timeout=20)
+    wait_for(qtbot, lambda: window.session.question.view is not before and window.session.question.view is not None
+             and window.session.question.view.cause == "ask", timeout=20)
 
 
 def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess) -> None:
@@ -70,38 +71,38 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         window = harness.open(db=real_db, proxy=proxy_ready.url, chapter="Rom 9")
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         assert window.ask.context_label.text() == "Context: Romans 9"
-        wait_for(qtbot, lambda: window.session.loaded_chapter == ChapterRef("romans", 9))
+        wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 9))
         assert "Romans 9" in window.reader.text.toPlainText()
 
         ask(window, qtbot)
-        view = window.session.view
+        view = window.session.question.view
         assert len(view.result.results) == 10
-        assert window.tabs.tabText(0) == "Results (10)"
-        assert window.results_proxy.rowCount() == 10
-        assert window.rejected_proxy.rowCount() == len(view.result.rejected) > 0
-        reasons = [window.rejected_model.index(r, window.rejected_model.REASON).data() for r in range(window.rejected_model.rowCount())]
+        assert window.results.tabs.tabText(0) == "Results (10)"
+        assert window.results.results_proxy.rowCount() == 10
+        assert window.results.rejected_proxy.rowCount() == len(view.result.rejected) > 0
+        reasons = [window.results.rejected_model.index(r, window.results.rejected_model.REASON).data() for r in range(window.results.rejected_model.rowCount())]
         assert any(": scholar cap" in r for r in reasons) and any("cut-off" in r for r in reasons)
         # the top result is selected and explained
-        assert window.results_view.currentIndex().row() == 0
-        wait_for(qtbot, lambda: window.breakdown.chart.isVisibleTo(window))  # drawn a turn after the table
-        words = window.breakdown.words.text()
+        assert window.results.results_view.currentIndex().row() == 0
+        wait_for(qtbot, lambda: window.results.breakdown.chart.isVisibleTo(window))  # drawn a turn after the table
+        words = window.results.breakdown.words.text()
         assert "Similarity = 1 −" in words and "chapter" in words and "Final score" in words
-        boosts = [window.results_model.index(r, 7).data() for r in range(10)]
+        boosts = [window.results.results_model.index(r, 7).data() for r in range(10)]
         assert any("×1.5 chapter" in b for b in boosts)
-        assert window.passage.view.toPlainText().strip()
+        assert window.results.passage.view.toPlainText().strip()
         assert "embed" in window.timing_status.text() and "total" in window.timing_status.text()
         assert view.result.model.id in window.model_status.text()
         assert "chunks" in window.chunks_status.text()
         assert "online" in window.proxy_status.text()
         # the verse range opens in the reader
         first = view.result.results[0].candidate.metadata
-        assert window.passage.open_link()
-        assert window.session.chapter == ChapterRef(first.book_id, first.chapter_num)
+        assert window.results.passage.open_link()
+        assert window.session.reader.chapter == ChapterRef(first.book_id, first.chapter_num)
         # a second question supersedes one in flight: only the last one's results show
         window.session.ask("the good shepherd")
         window.session.ask("living water at the well")
-        wait_for(qtbot, lambda: window.session.view.result.query == "living water at the well", timeout=20)
-        assert not window.session.busy
+        wait_for(qtbot, lambda: window.session.question.view.result.query == "living water at the well", timeout=20)
+        assert not window.session.question.busy
     finally:
         shutdown_logging()
     text = log_file.read_text("utf-8") if log_file else ""
@@ -112,20 +113,20 @@ def test_chapter_change_reranks_from_the_cached_vector(harness, qtbot, real_db: 
     window = harness.open(db=real_db, proxy=proxy_ready.url, chapter="romans:9")
     wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
     ask(window, qtbot)
-    before = window.session.view.result
-    calls = window.session.retriever.embedder.calls
+    before = window.session.question.view.result
+    calls = window.session.engine.retriever.embedder.calls
     # move to John 1 with the reader's controls
     window.reader.book_combo.setCurrentIndex(window.reader.book_combo.findData("john"))
     window.reader.book_combo.activated.emit(window.reader.book_combo.currentIndex())
-    wait_for(qtbot, lambda: window.session.view.cause == "chapter")
-    after = window.session.view
+    wait_for(qtbot, lambda: window.session.question.view.cause == "chapter")
+    after = window.session.question.view
     assert after.result.context.chapter == ChapterRef("john", 1)
-    assert window.session.retriever.embedder.calls == calls  # no re-embedding
+    assert window.session.engine.retriever.embedder.calls == calls  # no re-embedding
     assert [r.chunk_id for r in after.result.results] != [r.chunk_id for r in before.results]
-    assert not window.results_view.isColumnHidden(1)
-    moves = [window.results_model.index(r, 1).data() for r in range(10)]
+    assert not window.results.results_view.isColumnHidden(1)
+    moves = [window.results.results_model.index(r, 1).data() for r in range(10)]
     assert any(m.startswith(("▲", "▼", "new")) for m in moves)
-    assert "Re-ranked for John 1" in window.results_note.text()
+    assert "Re-ranked for John 1" in window.results.note.text()
     assert "re-rank" in window.timing_status.text()
     assert window.ask.context_label.text() == "Context: John 1"
 
@@ -139,34 +140,34 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     wait_for(qtbot, lambda: window.profile_panel.scholars.count() == 3)
     window.profile_panel.check("scholar", "spurgeon")
     window.profile_panel.check("tradition", "reformed")
-    view = window.session.view
+    view = window.session.question.view
     assert view.cause == "profile"
     assert any(r.breakdown.scholar_boost == 1.1 for r in view.result.results)
-    assert "×1.1 scholar" in " ".join(window.results_model.index(r, 7).data() for r in range(10))
+    assert "×1.1 scholar" in " ".join(window.results.results_model.index(r, 7).data() for r in range(10))
     assert window.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
     saved = json.loads((paths.config_dir() / "settings.json").read_text())
     assert saved["preferred_scholars"] == ["spurgeon"] and saved["preferred_traditions"] == ["reformed"]
     harness.close(window)
 
     again = harness.open(db=real_db, proxy=proxy_ready.url)
-    wait_for(qtbot, lambda: again.session.db.ready and again.profile_panel.scholars.count() == 3)
-    assert again.session.profile.preferred_scholars == frozenset({"spurgeon"})
+    wait_for(qtbot, lambda: again.session.library.ready and again.profile_panel.scholars.count() == 3)
+    assert again.session.prefs.profile.preferred_scholars == frozenset({"spurgeon"})
     assert again.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
-    assert again.profile_panel.profile() == again.session.profile
+    assert again.profile_panel.profile() == again.session.prefs.profile
     # the last chapter read is restored too
-    assert again.session.chapter == ChapterRef("romans", 9)
+    assert again.session.reader.chapter == ChapterRef("romans", 9)
 
 
 def test_proxy_down_at_start_then_started_reenables_without_user_action(harness, qtbot, real_db: Path) -> None:
     proxy = ProxyProcess("--rate-limit", "0")  # not started yet
     try:
         window = harness.open(db=real_db, proxy=proxy.url)
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE, timeout=10)
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.OFFLINE, timeout=10)
         assert not window.ask.edit.isEnabled() and not window.ask.button.isEnabled()
         assert window.banner.isVisible() and proxy.url in window.banner.body.text()
         # the reader keeps working while offline
         window.session.step_chapter(1)
-        wait_for(qtbot, lambda: window.session.loaded_chapter == window.session.chapter)
+        wait_for(qtbot, lambda: window.session.reader.loaded_chapter == window.session.reader.chapter)
         qtbot.wait(4500)  # let the backoff reach its cap
         proxy.start()
         started = time.monotonic()
@@ -176,7 +177,7 @@ def test_proxy_down_at_start_then_started_reenables_without_user_action(harness,
         assert took <= 5.0
         assert window.ask.edit.isEnabled() and not window.banner.isVisible()
         ask(window, qtbot)
-        assert len(window.session.view.result.results) == 10
+        assert len(window.session.question.view.result.results) == 10
     finally:
         proxy.close()
 
@@ -188,47 +189,51 @@ def test_killing_the_proxy_mid_session_goes_offline(harness, qtbot, real_db: Pat
         window = harness.open(db=real_db, proxy=proxy.url, chapter="romans:9")
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         ask(window, qtbot)
-        results_before = window.session.view.result.results
+        results_before = window.session.question.view.result.results
         proxy.kill()
         window.ask.edit.setText("a question after the proxy died")
         window.ask.button.click()
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE, timeout=15)
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.OFFLINE, timeout=15)
         wait_for(qtbot, window.banner.isVisible)
         assert "cannot be reached" in window.banner.title.text()
         assert not window.ask.edit.isEnabled()
         # earlier results stay, marked as from before the proxy went away
-        assert window.session.view.stale and window.session.view.result.results == results_before
-        assert window.stale_note.isVisible() and "before the proxy went away" in window.stale_note.title.text()
-        assert window.results_proxy.rowCount() == 10
+        assert window.session.question.view.stale and window.session.question.view.result.results == results_before
+        assert window.results.stale_note.isVisible() and "before the proxy went away" in window.results.stale_note.title.text()
+        assert window.results.results_proxy.rowCount() == 10
         # re-ranking and reading still work offline
         window.session.set_chapter(ChapterRef("john", 3))
-        wait_for(qtbot, lambda: window.session.view.cause == "chapter" and window.session.loaded_chapter == ChapterRef("john", 3))
-        assert window.session.view.stale
+        wait_for(qtbot, lambda: window.session.question.view.cause == "chapter" and window.session.reader.loaded_chapter == ChapterRef("john", 3))
+        assert window.session.question.view.stale
         # and it comes back on its own
         proxy.start()
         wait_for(qtbot, lambda: window.session.can_ask, timeout=6)
         ask(window, qtbot)
-        assert not window.session.view.stale and not window.stale_note.isVisible()
+        assert not window.session.question.view.stale and not window.results.stale_note.isVisible()
     finally:
         proxy.close()
 
 
-def test_the_health_probe_notices_a_dead_proxy_without_asking(harness, qtbot, real_db: Path) -> None:
+def test_the_health_probe_notices_a_dead_proxy_without_asking(harness, qtbot, real_db: Path, monkeypatch) -> None:
+    probes = count_health_probes(monkeypatch)
     proxy = ProxyProcess("--rate-limit", "0")
     proxy.start()
     try:
         window = harness.open(db=real_db, proxy=proxy.url, online_interval=0.5)
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         proxy.kill()
-        wait_for(qtbot, lambda: window.session.connectivity.state is ProxyState.OFFLINE, timeout=5)
+        wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.OFFLINE, timeout=5)
         assert not window.ask.edit.isEnabled()
-        window.retry_now()  # the banner's button: a probe, never two at once
-        assert window.session.monitor.max_in_flight == 1
+        before = probes.calls
+        for _ in range(5):  # the banner's button, pressed again and again: a probe, never two at once
+            window.retry_now()
+        wait_for(qtbot, lambda: probes.calls > before and probes.running == 0, timeout=5)
+        assert probes.most_at_once == 1 and probes.calls >= 3
     finally:
         proxy.close()
 
 
 def test_db_state_is_ready(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess) -> None:
     window = harness.open(db=real_db, proxy=proxy_ready.url)
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.READY)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)
     assert window.stack.currentWidget() is window.main_split

@@ -22,9 +22,9 @@ from amicus_desktop.core.types import (
 )
 from amicus_desktop.rerank import rerank
 from amicus_desktop.retrieval import rerank_result
+from amicus_desktop.session import ResultView
 from amicus_desktop.ui import describe
 from amicus_desktop.ui.results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy, SortRole
-from amicus_desktop.ui.session import ResultView
 
 
 def candidates(n: int = 30) -> list[Candidate]:

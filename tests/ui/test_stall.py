@@ -64,25 +64,25 @@ class StallProbe:
 def test_longest_ui_stall_during_search_on_50k_chunks(harness, qtbot, big_db: Path) -> None:
     with ScriptedProxy(dims=DIMS, model="test-model") as proxy:
         window = harness.open(db=big_db, proxy=proxy.url, chapter="romans:3")
-        wait_for(qtbot, lambda: window.session.can_ask and window.session.loaded_chapter is not None, timeout=20)
+        wait_for(qtbot, lambda: window.session.can_ask and window.session.reader.loaded_chapter is not None, timeout=20)
         probe = StallProbe()
         worst_per_ask = []
         searches = []
         for q in QUESTIONS:
-            before = window.session.view
+            before = window.session.question.view
             probe.gaps.clear()
             probe.start()
             window.ask.edit.setText(q)
             window.ask.button.click()
-            wait_for(qtbot, lambda b=before: window.session.view is not b and not window.session.busy, timeout=20)
+            wait_for(qtbot, lambda b=before: window.session.question.view is not b and not window.session.question.busy, timeout=20)
             qtbot.wait(30)  # the first paint of the new results happens after the signal
             probe.stop()
             worst_per_ask.append(max(probe.gaps))
-            searches.append(window.session.view.result.timings.search)
+            searches.append(window.session.question.view.result.timings.search)
         # Re-ranking on a chapter change happens on the UI thread: measure it too.
         probe.gaps.clear()
         probe.start()
-        window.session.set_chapter(window.session.resolve_chapter_text("John 2"))
+        window.session.set_chapter(window.session.reader.resolve_chapter("John 2"))
         qtbot.wait(60)
         probe.stop()
         rerank_stall = max(probe.gaps)

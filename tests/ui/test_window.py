@@ -14,16 +14,16 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
 from amicus_desktop import paths
 from amicus_desktop.core.types import ChapterRef
+from amicus_desktop.session import DbStatus
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui import shortcuts, theme
 from amicus_desktop.ui.build_dialog import BuildDialog, ProgressBox
-from amicus_desktop.ui.session import DbStatus
 from amicus_desktop.ui.settings_dialog import SettingsDialog
-from tests.support.dbs import build_db
+from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy
 
-from .conftest import BOOKS, demo_like_chunks, run, verses, wait_for
+from .conftest import run, wait_for
 
 
 def test_every_shortcut_is_one_table_with_no_clashes(harness, qtbot, small_db: Path) -> None:
@@ -50,7 +50,7 @@ def test_every_shortcut_is_one_table_with_no_clashes(harness, qtbot, small_db: P
 
 def test_icon_only_controls_have_accessible_names(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
-    wait_for(qtbot, lambda: window.session.db.ready)
+    wait_for(qtbot, lambda: window.session.library.ready)
     window.toggle_profile()
     buttons = window.findChildren(QAbstractButton)
     assert buttons
@@ -63,42 +63,42 @@ def test_icon_only_controls_have_accessible_names(harness, qtbot, small_db: Path
 
 def test_keyboard_reference_and_chapter_navigation(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:1")
-    wait_for(qtbot, lambda: window.session.loaded_chapter == ChapterRef("romans", 1))
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 1))
     window.activateWindow()
     window.actions_by_id["goto"].trigger()
     assert QApplication.focusWidget() in (window.reader.goto_edit, None)
     qtbot.keyClicks(window.reader.goto_edit, "John 3:16")
     qtbot.keyClick(window.reader.goto_edit, Qt.Key.Key_Return)
-    assert window.session.chapter == ChapterRef("john", 3)
-    wait_for(qtbot, lambda: window.session.loaded_chapter == ChapterRef("john", 3))
+    assert window.session.reader.chapter == ChapterRef("john", 3)
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("john", 3))
     assert window.ask.context_label.text() == "Context: John 3"
     window.actions_by_id["next_chapter"].trigger()
-    assert window.session.chapter == ChapterRef("john", 4)
+    assert window.session.reader.chapter == ChapterRef("john", 4)
     window.actions_by_id["prev_chapter"].trigger()
     window.actions_by_id["prev_chapter"].trigger()
-    assert window.session.chapter == ChapterRef("john", 2)
+    assert window.session.reader.chapter == ChapterRef("john", 2)
     # the first chapter of a book steps back into the previous book (books in canonical order)
     window.session.set_chapter(ChapterRef("romans", 1))
     window.actions_by_id["prev_chapter"].trigger()
-    assert window.session.chapter == ChapterRef("john", 21)
+    assert window.session.reader.chapter == ChapterRef("john", 21)
     # an unknown reference says so, and goes nowhere
     window.reader.goto_edit.setText("Hezekiah 4")
     window.reader.goto_edit.returnPressed.emit()
     assert window.reader.goto_error.isVisibleTo(window) and "Hezekiah 4" in window.reader.goto_error.text()
-    assert window.session.chapter == ChapterRef("john", 21)
+    assert window.session.reader.chapter == ChapterRef("john", 21)
     # the spin box and prev/next buttons drive the same state
     window.reader.chapter_spin.setValue(5)
-    assert window.session.chapter == ChapterRef("john", 5)
+    assert window.session.reader.chapter == ChapterRef("john", 5)
     window.reader.next_button.click()
-    assert window.session.chapter == ChapterRef("john", 6)
+    assert window.session.reader.chapter == ChapterRef("john", 6)
     window.actions_by_id["focus_ask"].trigger()
 
 
 def test_verse_highlight_and_text(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
-    wait_for(qtbot, lambda: window.session.db.ready)
+    wait_for(qtbot, lambda: window.session.library.ready)
     window.goto_reference("Rom 9:4")
-    wait_for(qtbot, lambda: window.session.loaded_chapter == ChapterRef("romans", 9))
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 9))
     html = window.reader.text.toHtml()
     assert "verse 4 of Romans 9" in window.reader.text.toPlainText()
     assert "background-color" in html
@@ -120,7 +120,7 @@ def test_layout_is_restored_from_qsettings(harness, qtbot, small_db: Path) -> No
 
 def test_settings_dialog_edits_and_validates(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
-    dialog = SettingsDialog(window.session.settings, parent=window)
+    dialog = SettingsDialog(window.session.prefs.settings, parent=window)
     qtbot.addWidget(dialog)
     dialog.proxy_edit.setText("not a url")
     dialog._accept()
@@ -139,23 +139,23 @@ def test_applying_new_ranking_settings_reranks(harness, qtbot, small_db: Path) -
         window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
         wait_for(qtbot, lambda: window.session.can_ask)
         window.session.ask("grace")
-        wait_for(qtbot, lambda: window.session.view is not None)
+        wait_for(qtbot, lambda: window.session.question.view is not None)
         calls = proxy.embed_requests
-        window.session.apply_settings(window.session.settings.replace(k=5, chapter_boost=3.0))
-        view = window.session.view
+        window.session.apply_settings(window.session.prefs.settings.replace(k=5, chapter_boost=3.0))
+        view = window.session.question.view
         assert view.cause == "settings" and len(view.result.results) == 5
         assert proxy.embed_requests == calls
         assert any(r.breakdown.chapter_boost == 3.0 for r in view.result.results) or all(
             r.candidate.metadata.chapter_num != 9 for r in view.result.results)
         # a new proxy URL reconnects (and clears results)
-        window.session.apply_settings(window.session.settings.replace(proxy_url=f"http://127.0.0.1:{free_port()}"))
-        wait_for(qtbot, lambda: window.session.view is None)
+        window.session.apply_settings(window.session.prefs.settings.replace(proxy_url=f"http://127.0.0.1:{free_port()}"))
+        wait_for(qtbot, lambda: window.session.question.view is None)
         assert SettingsStore().load().k == 5
 
 
 def test_build_dialog_runs_the_job_off_thread_and_opens_the_result(harness, qtbot, tmp_path: Path) -> None:
     window = harness.open()
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.MISSING)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.MISSING)
     out = paths.default_db_path()
     threads: list[str] = []
 
@@ -174,7 +174,7 @@ def test_build_dialog_runs_the_job_off_thread_and_opens_the_result(harness, qtbo
     task = dialog.start()
     wait_for(qtbot, task.done, timeout=20)
     assert threads and threads[0] != threading.current_thread().name
-    wait_for(qtbot, lambda: window.session.db.status is DbStatus.READY)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)
     assert window.stack.currentWidget() is window.main_split
 
 
@@ -227,7 +227,8 @@ def test_dark_scheme_gives_a_dark_palette(qapp, monkeypatch: pytest.MonkeyPatch)
 
 
 def test_fifty_thousand_qt_calls_returning_none(qapp) -> None:
-    """PySide6 6.12 on Python 3.11 crashed (none_dealloc) after thousands of such calls (NOTES.md)."""
+    """PySide6 6.12 on Python 3.11 crashed (none_dealloc) after thousands of such calls (hence the
+    pin in pyproject.toml)."""
     w = QWidget()
     label = QLabel()
     for i in range(25_000):
@@ -237,14 +238,15 @@ def test_fifty_thousand_qt_calls_returning_none(qapp) -> None:
 
 
 def test_session_closes_cleanly_without_a_window(qtbot, aloop, small_db: Path) -> None:
-    from amicus_desktop.ui.session import Overrides, Session
+    from amicus_desktop.session import EngineState, Overrides, Session
 
     session = Session(SettingsStore(), Overrides(db_path=str(small_db), proxy_url=f"http://127.0.0.1:{free_port()}"))
     session.start()
-    wait_for(qtbot, lambda: session.db.ready)
+    wait_for(qtbot, lambda: session.library.ready)
     assert session.ask("grace") is None  # offline or checking: nothing is started
+    engine = session.engine
     run(qtbot, session.aclose())
-    assert session.retriever is None and session.monitor is None
+    assert session.engine is None and engine is not None and engine.state is EngineState.CLOSED
 
 
 def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Path) -> None:
@@ -253,23 +255,23 @@ def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Pa
     db = build_db(tmp_path / "minimal.db", demo_like_chunks(dims=8), full_schema=False)
     with ScriptedProxy(dims=8) as proxy:
         window = harness.open(db=db, proxy=proxy.url, chapter="rom 9")
-        wait_for(qtbot, lambda: window.session.can_ask and window.session.loaded_chapter == ChapterRef("romans", 9))
-        assert [b.book_id for b in window.session.books] == ["john", "romans"]  # from the chunks, in canon order
+        wait_for(qtbot, lambda: window.session.can_ask and window.session.reader.loaded_chapter == ChapterRef("romans", 9))
+        assert [b.book_id for b in window.session.library.books] == ["john", "romans"]  # from the chunks, in canon order
         assert "no text for this chapter" in window.reader.text.toPlainText()
         window.session.ask("grace")
-        wait_for(qtbot, lambda: window.session.view is not None)
-        assert any(r.breakdown.chapter_boost == 1.5 for r in window.session.view.result.results) or all(
+        wait_for(qtbot, lambda: window.session.question.view is not None)
+        assert any(r.breakdown.chapter_boost == 1.5 for r in window.session.question.view.result.results) or all(
             (r.candidate.metadata.book_id, r.candidate.metadata.chapter_num) != ("romans", 9)
-            for r in window.session.view.result.results)
+            for r in window.session.question.view.result.results)
 
 
-def test_garbage_is_collected_on_the_qt_thread(qapp) -> None:
+def test_garbage_is_collected_on_the_qt_thread(qapp, qt_thread_gc) -> None:
     import gc
 
-    from amicus_desktop.ui.gcguard import MainThreadGC, ensure_started
+    from amicus_desktop.ui.qt_thread_gc import QtThreadGC
 
-    assert ensure_started() is ensure_started() and not gc.isenabled()
-    collector = MainThreadGC(interval_ms=10)
+    assert not gc.isenabled()  # started once for the session, as the app does at start-up
+    collector = QtThreadGC(interval_ms=10)
     for _ in range(gc.get_threshold()[0] + 50):
         a: list[object] = []
         a.append(a)

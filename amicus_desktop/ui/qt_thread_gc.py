@@ -6,23 +6,22 @@ destroys that object on the wrong thread: its timers are not unregistered and th
 crashes in ``QTimerInfoList::activateTimers`` (seen in this project's test runs). Like qutebrowser,
 we switch automatic collection off and collect from a QTimer on the Qt thread instead, with the
 same generation thresholds.
+
+Start one at application start-up, before any window exists (``ui/app.py``, the screenshot
+generator, the UI tests' session fixture), and stop it at the end.
 """
 
 from __future__ import annotations
 
 import gc
-import logging
 
-import shiboken6
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
-
-log = logging.getLogger("amicus.ui")
+from PySide6.QtCore import QObject, QTimer
 
 INTERVAL_MS = 500
 
 
-class MainThreadGC(QObject):
-    """While alive (and started), automatic GC is off and collection runs on this object's thread."""
+class QtThreadGC(QObject):
+    """While started, automatic GC is off and collection runs on this object's (the Qt) thread."""
 
     def __init__(self, parent: QObject | None = None, interval_ms: int = INTERVAL_MS) -> None:
         super().__init__(parent)
@@ -32,12 +31,13 @@ class MainThreadGC(QObject):
         self._timer.setInterval(interval_ms)
         self._timer.timeout.connect(self.check)
 
-    def start(self) -> MainThreadGC:
+    def start(self) -> QtThreadGC:
         gc.disable()
         self._timer.start()
         return self
 
     def stop(self) -> None:
+        """Collect once more and give collection back to Python (as it was before :meth:`start`)."""
         self._timer.stop()
         gc.collect()
         if self._was_enabled:
@@ -52,18 +52,3 @@ class MainThreadGC(QObject):
                 gc.collect(1)
                 if g2 > t2:
                     gc.collect(2)
-
-
-_instance: MainThreadGC | None = None
-
-
-def ensure_started() -> MainThreadGC:
-    """The process-wide collector, parented to the QApplication (created and started once).
-
-    Every :class:`~amicus_desktop.ui.main_window.MainWindow` calls this, so any program or test
-    suite that shows the window is protected, not only ``run_app``.
-    """
-    global _instance
-    if _instance is None or not shiboken6.isValid(_instance):
-        _instance = MainThreadGC(QCoreApplication.instance()).start()
-    return _instance

@@ -1,0 +1,42 @@
+"""The desktop app's state and asynchronous work, without Qt (the ``pylib`` half of an Anki-style split).
+
+:class:`Session` (in :mod:`.controller`) composes one part per kind of state —
+:class:`Preferences` (settings file, overrides, profile), :class:`Library` (the database),
+:class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Question` (asking
+and results) — and the :class:`Engine` that does the I/O for one database and proxy. Widgets
+never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
+signals. Everything here is tested as plain Python on an asyncio loop.
+"""
+
+from .connection import Connection
+from .controller import Session
+from .engine import Engine, EngineState
+from .events import Event
+from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_books
+from .preferences import Endpoints, Overrides, Preferences
+from .question import AskFailure, Cause, InternalError, Question, ResultView
+from .reader import ChapterText, Reader
+
+__all__ = [
+    "DB_CODES",
+    "AskFailure",
+    "Cause",
+    "ChapterText",
+    "Connection",
+    "DbState",
+    "DbStatus",
+    "Endpoints",
+    "Engine",
+    "EngineState",
+    "Event",
+    "Facets",
+    "InternalError",
+    "Library",
+    "Overrides",
+    "Preferences",
+    "Question",
+    "Reader",
+    "ResultView",
+    "Session",
+    "canonical_books",
+]

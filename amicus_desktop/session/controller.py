@@ -1,0 +1,249 @@
+""":class:`Session`: the app's state and asynchronous work, composed from its parts. No Qt.
+
+The session is a small composition root. Each kind of state lives in one part:
+
+==================  ===============================================================
+``prefs``           :class:`~.preferences.Preferences`: settings file, overrides, profile
+``library``         :class:`~.library.Library`: the database's state, books, facets
+``connection``      :class:`~.connection.Connection`: the proxy's connectivity
+``reader``          :class:`~.reader.Reader`: the current chapter and its text
+``question``        :class:`~.question.Question`: asking, the results, re-ranking them
+``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
+==================  ===============================================================
+
+This module holds what spans parts: the engine's life cycle (start, re-open on new settings,
+close), the one function that builds a :class:`~amicus_desktop.core.types.RetrievalContext`
+(:meth:`Session.context`), and the rules between parts (a chapter change re-ranks; a database
+error seen while asking fails the library; the proxy going away marks results stale). Listeners
+are plain callbacks on each part's :class:`~.events.Event` attributes; :attr:`Session.changed`
+fires after any of them, and :meth:`Session.until` awaits a condition on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..connectivity import ONLINE_INTERVAL
+from ..core.errors import AmicusError
+from ..core.types import ChapterRef, Profile, RetrievalContext
+from ..settings import Settings, SettingsStore
+from .connection import Connection
+from .engine import Engine
+from .events import Event
+from .library import DB_CODES, Library
+from .preferences import Overrides, Preferences
+from .question import AskFailure, Question
+from .reader import Reader
+
+log = logging.getLogger("amicus.session")
+
+
+class Session:
+    """State and async work of one window: create, :meth:`start`, and :meth:`aclose` at the end.
+
+    Runs on the current asyncio loop (qasync's in the app, so every listener runs on the Qt thread).
+    """
+
+    def __init__(self, store: SettingsStore | None = None, overrides: Overrides | None = None, *,
+                 online_interval: float = ONLINE_INTERVAL) -> None:
+        self.prefs = Preferences(store, overrides)
+        endpoints = self.prefs.endpoints
+        self.library = Library(endpoints.db_path)
+        self.connection = Connection(endpoints.proxy_url)
+        self.reader = Reader(self.library)
+        self.question = Question(self.context)
+        self.engine: Engine | None = None
+        self.changed: Event[None] = Event("session changed")
+        self._online_interval = online_interval
+        self._closing: list[Engine] = []
+        self._reopening: asyncio.Task[None] | None = None
+        self._closed = False
+        self._connect_rules()
+
+    def _connect_rules(self) -> None:
+        """The rules between parts. Connected here, first, so they run before any outside listener."""
+        self.connection.went_offline.connect(lambda _state: self.question.mark_stale())
+        self.question.answered.connect(lambda result: self.connection.report_success(result.model))
+        self.question.failed.connect(self._ask_failed)
+        p, lib, r, q = self.prefs, self.library, self.reader, self.question
+        events: list[Event[Any]] = [
+            p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
+            self.connection.changed, r.chapter_changed, r.text_loaded,
+            q.busy_changed, q.result_changed, q.failed,
+        ]
+        for event in events:
+            event.connect(self._notify_changed)
+
+    def _notify_changed(self, _value: object) -> None:
+        self.changed.emit(None)
+
+    # -- derived ---------------------------------------------------------------------------
+    @property
+    def can_ask(self) -> bool:
+        return (self.engine is not None and self.library.ready and self.connection.can_search
+                and not self._closed)
+
+    def context(self, query: str) -> RetrievalContext:
+        """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
+        s = self.prefs.settings
+        return RetrievalContext(
+            query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
+            candidates=max(s.candidates, s.k), weights=s.weights,
+        )
+
+    async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
+        """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout."""
+        if condition():
+            return True
+        reached: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def check(_value: None) -> None:
+            if not reached.done() and condition():
+                reached.set_result(None)
+
+        disconnect = self.changed.connect(check)
+        try:
+            await asyncio.wait_for(reached, timeout)
+        except TimeoutError:
+            return False
+        finally:
+            disconnect()
+        return True
+
+    # -- life cycle ------------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the database and start watching the proxy (on the running loop)."""
+        self.prefs.announce_load_problem()
+        self._connect()
+
+    def reload(self) -> None:
+        """Re-open in the background; a re-open still under way is superseded."""
+        if self._reopening is not None:
+            self._reopening.cancel()
+        self._reopening = asyncio.ensure_future(self.reopen())
+        self._reopening.add_done_callback(_log_failure)
+
+    async def reopen(self) -> None:
+        """Close the engine and open a new one with the current settings; returns once it has loaded."""
+        await self._disconnect()
+        loading = self._connect()
+        if loading is not None:
+            await asyncio.wait([loading])
+
+    async def aclose(self) -> None:
+        self._closed = True
+        if self._reopening is not None:
+            self._reopening.cancel()
+            await asyncio.wait([self._reopening])
+        await self._disconnect()
+        log.info("session closed")
+
+    def _connect(self) -> asyncio.Task[None] | None:
+        """A new engine for the current endpoints; returns the task loading its library."""
+        if self._closed:
+            return None
+        e = self.prefs.endpoints
+        engine = Engine(e.db_path, e.proxy_url, e.token, online_interval=self._online_interval)
+        self.engine = engine
+        self.connection.follow(engine.monitor)
+        engine.monitor.start()
+        return engine.spawn(self._load(engine))
+
+    async def _load(self, engine: Engine) -> None:
+        if await self.library.load(engine):
+            self._restore_chapter()
+
+    async def _disconnect(self) -> None:
+        """Close the engine. One whose close was interrupted (its caller cancelled) is finished here."""
+        engine, self.engine = self.engine, None
+        self.question.cancel()
+        self.connection.unfollow()
+        if engine is not None:
+            self._closing.append(engine)
+        while self._closing:
+            closing = self._closing[0]
+            await closing.aclose()
+            if self._closing and self._closing[0] is closing:
+                self._closing.pop(0)
+
+    # -- asking ----------------------------------------------------------------------------
+    def ask(self, text: str) -> asyncio.Task[None] | None:
+        """Ask ``text``; a question in flight is superseded. Returns the task, or ``None`` when the
+        question is invalid (:attr:`Question.failed` says why) or asking is not possible now."""
+        if not self.question.check(text):
+            return None
+        if not self.can_ask or self.engine is None:
+            return None
+        return self.question.ask(self.engine, text)
+
+    def _ask_failed(self, failure: AskFailure) -> None:
+        if isinstance(failure, AmicusError):
+            self.connection.report_error(failure)
+            if failure.code in DB_CODES:
+                self.library.fail(failure)
+
+    # -- reading ---------------------------------------------------------------------------
+    def set_chapter(self, ref: ChapterRef | None, *, save: bool = True) -> None:
+        """Make ``ref`` the current chapter: load its text and re-rank the results for it."""
+        if self.reader.go(ref):
+            self.question.rerank("chapter")
+            if save and self.reader.chapter is not None:
+                self.prefs.remember_chapter(self.reader.chapter)
+        current, engine = self.reader.chapter, self.engine
+        if current is not None and engine is not None and self.library.ready:
+            engine.spawn(self._load_text(engine, current))
+
+    def step_chapter(self, delta: int) -> None:
+        """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
+        target = self.reader.neighbour(delta)
+        if target is not None:
+            self.set_chapter(target)
+
+    async def _load_text(self, engine: Engine, ref: ChapterRef) -> None:
+        try:
+            await self.reader.load_text(engine, ref)
+        except AmicusError as err:
+            if err.code in DB_CODES and engine.is_open:
+                self.library.fail(err)
+
+    def _restore_chapter(self) -> None:
+        for text in self.prefs.start_chapters:
+            ref = self.reader.resolve_chapter(text)
+            if ref is not None:
+                self.set_chapter(ref, save=text != self.prefs.settings.last_chapter)
+                return
+        if self.library.books:
+            self.set_chapter(ChapterRef(self.library.books[0].book_id, 1), save=False)
+
+    # -- preferences -----------------------------------------------------------------------
+    def set_profile(self, profile: Profile) -> None:
+        """Save ``profile`` and re-rank the current results with it (no re-embedding)."""
+        if self.prefs.set_profile(profile):
+            self.question.rerank("profile")
+
+    def apply_settings(self, settings: Settings) -> None:
+        """Save new settings; reconnect if the DB, proxy or token changed, else re-rank."""
+        if self.prefs.apply(settings):
+            self._reconnect()
+        else:
+            self.question.rerank("settings")
+
+    def open_database(self, path: str | Path) -> None:
+        """Use the database at ``path`` from now on (saved) and open it, even if it is the same file."""
+        self.prefs.use_database(path)
+        self._reconnect()
+
+    def _reconnect(self) -> None:
+        """New endpoints: the question in flight and the results on screen belong to the old ones."""
+        self.question.cancel()
+        self.question.clear()
+        self.reload()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("re-opening failed", exc_info=task.exception())

@@ -1,0 +1,143 @@
+"""The scripture database as the app sees it: whether it is usable, its books and its facets. No Qt.
+
+:class:`Library` holds the database's state (:class:`DbState`) and what was read from it when it
+opened; :meth:`Library.load` does that reading through an :class:`~.engine.Engine`. A database
+that fails (at start, or later while asking) is reported here, whoever noticed it.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..core.books import BOOKS, BY_ID
+from ..core.errors import AmicusError, ErrorCode
+from ..core.types import ChapterRef, ModelInfo
+from ..store.scripture import BookRow, StoreInfo
+from .engine import Engine
+from .events import Event
+
+log = logging.getLogger("amicus.session")
+
+#: Errors that mean the database (not the proxy, not the question) is unusable.
+DB_CODES = (ErrorCode.DB_NOT_FOUND, ErrorCode.DB_INVALID, ErrorCode.EXTENSION_NOT_LOADED)
+
+#: ``{"scholar_id": [(id, chunks)], "tradition": [(name, chunks)]}``: who and what the chunks cite.
+Facets = dict[str, list[tuple[str, int]]]
+
+
+class DbStatus(str, enum.Enum):
+    LOADING = "loading"
+    READY = "ready"
+    MISSING = "missing"  # first run: no database at the default path → welcome
+    ERROR = "error"
+
+
+@dataclass(frozen=True)
+class DbState:
+    """The database's state; ``info`` when ready, ``error`` when missing or failed."""
+
+    status: DbStatus
+    path: Path
+    info: StoreInfo | None = None
+    error: AmicusError | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.status is DbStatus.READY
+
+
+def canonical_books(ids: set[str] | None = None) -> list[BookRow]:
+    """Reader books from the built-in canon (for a DB without a ``books`` table)."""
+    return [
+        BookRow(b.book_id, b.name, b.ordinal, b.chapters)
+        for b in BOOKS
+        if ids is None or not ids or b.book_id in ids
+    ]
+
+
+@dataclass
+class _Contents:
+    books: list[BookRow] = field(default_factory=list)
+    facets: Facets = field(default_factory=lambda: {"scholar_id": [], "tradition": []})
+
+
+class Library:
+    """Events: :attr:`changed` (a new :class:`DbState`), :attr:`books_loaded`, :attr:`facets_loaded`."""
+
+    def __init__(self, path: Path) -> None:
+        self.state = DbState(DbStatus.LOADING, path)
+        self._contents = _Contents()
+        self._default = False
+        self.changed: Event[DbState] = Event("database state")
+        self.books_loaded: Event[list[BookRow]] = Event("books loaded")
+        self.facets_loaded: Event[Facets] = Event("facets loaded")
+
+    @property
+    def ready(self) -> bool:
+        return self.state.ready
+
+    @property
+    def books(self) -> list[BookRow]:
+        return self._contents.books
+
+    @property
+    def facets(self) -> Facets:
+        return self._contents.facets
+
+    # -- loading ---------------------------------------------------------------------------
+    async def load(self, engine: Engine) -> bool:
+        """Open ``engine``'s database and read its books and facets. ``True`` when it is ready;
+        ``False`` when it failed or ``engine`` started closing meanwhile (then nothing changes)."""
+        self._default = engine.is_default_db
+        self._set(DbState(DbStatus.LOADING, engine.db_path))
+        try:
+            info = await engine.retriever.open()
+            if not engine.is_open:  # replaced while opening: its news is stale
+                return False
+            engine.monitor.set_expected(ModelInfo(info.model_id, info.dims))
+            books, facets, ids = await engine.run_db(
+                lambda store: (store.books(), store.facets(), store.book_ids())
+            )
+        except AmicusError as err:
+            if engine.is_open:
+                self.fail(err)
+            return False
+        if not engine.is_open:
+            return False
+        self._contents = _Contents(books or canonical_books(ids), facets)
+        self._set(DbState(DbStatus.READY, engine.db_path, info=info))
+        self.books_loaded.emit(self.books)
+        self.facets_loaded.emit(self.facets)
+        return True
+
+    def fail(self, err: AmicusError) -> None:
+        """The database is unusable: a missing default database is the first run (welcome)."""
+        missing = err.code is ErrorCode.DB_NOT_FOUND and self._default
+        log.warning("database unavailable", extra={"code": err.code.value})
+        self._contents = _Contents(canonical_books(), self.facets)
+        self._set(DbState(DbStatus.MISSING if missing else DbStatus.ERROR, self.state.path, error=err))
+        self.books_loaded.emit(self.books)
+
+    def _set(self, state: DbState) -> None:
+        self.state = state
+        self.changed.emit(state)
+
+    # -- lookups ---------------------------------------------------------------------------
+    def book(self, book_id: str) -> BookRow | None:
+        return next((b for b in self.books if b.book_id == book_id), None)
+
+    def book_name(self, book_id: str | None) -> str:
+        if not book_id:
+            return ""
+        row = self.book(book_id)
+        if row is not None:
+            return row.name
+        canon = BY_ID.get(book_id)
+        return canon.name if canon else book_id.replace("-", " ").title()
+
+    def chapter_label(self, ref: ChapterRef | None) -> str:
+        """``"Romans 9"`` (empty for no chapter)."""
+        return f"{self.book_name(ref.book_id)} {ref.chapter}" if ref else ""

@@ -1,0 +1,135 @@
+"""What the user chose, kept on disk: settings, this run's overrides, the profile. No Qt.
+
+:class:`Preferences` is the one place that reads and writes the typed settings file
+(:class:`~amicus_desktop.settings.SettingsStore`) for the app, and the one place that combines
+saved values with this run's overrides (command line, environment) into the connection values
+(database path, proxy URL, token). Everything the user sets that outlives the window belongs
+here: the profile today; search mode and pins per profile as they come.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..core.types import ChapterRef, Profile
+from ..settings import Settings, SettingsStore
+from .events import Event
+
+log = logging.getLogger("amicus.session")
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Connection values given for this run only (command line, environment): never saved."""
+
+    db_path: str | None = None
+    proxy_url: str | None = None
+    token: str | None = None
+    chapter: str | None = None
+
+    @classmethod
+    def from_env(cls, db: str | None = None, proxy: str | None = None, chapter: str | None = None) -> Overrides:
+        return cls(
+            db_path=db or os.environ.get("AMICUS_DB") or None,
+            proxy_url=proxy or os.environ.get("AMICUS_PROXY_URL") or None,
+            token=os.environ.get("AMICUS_PROXY_TOKEN") or None,
+            chapter=chapter,
+        )
+
+
+@dataclass(frozen=True)
+class Endpoints:
+    """What the engine connects to: a change of any of these means a new engine."""
+
+    db_path: Path
+    proxy_url: str
+    token: str | None
+
+
+class Preferences:
+    """The saved settings and this run's overrides.
+
+    Events: :attr:`changed` (new settings from the settings dialog or a new database),
+    :attr:`profile_changed`, :attr:`notice` (a sentence for the user when the settings file could
+    not be read or written).
+    """
+
+    def __init__(self, store: SettingsStore | None = None, overrides: Overrides | None = None) -> None:
+        self.store = store or SettingsStore()
+        self.settings: Settings = self.store.load()
+        self.overrides = overrides or Overrides()
+        self.changed: Event[Settings] = Event("settings changed")
+        self.profile_changed: Event[Profile] = Event("profile changed")
+        self.notice: Event[str] = Event("settings notice")
+
+    # -- derived values --------------------------------------------------------------------
+    @property
+    def endpoints(self) -> Endpoints:
+        """The saved values, each replaced by this run's override when there is one."""
+        o, s = self.overrides, self.settings
+        db = Path(o.db_path).expanduser() if o.db_path else s.resolved_db_path()
+        return Endpoints(db, (o.proxy_url or s.proxy_url).rstrip("/"), o.token or s.token)
+
+    @property
+    def profile(self) -> Profile:
+        return self.settings.profile
+
+    @property
+    def start_chapters(self) -> list[str]:
+        """Chapters to open at start, best first: the ``--chapter`` given, then the last one read."""
+        return [text for text in (self.overrides.chapter, self.settings.last_chapter) if text]
+
+    # -- changes ---------------------------------------------------------------------------
+    def announce_load_problem(self) -> None:
+        """Tell listeners what went wrong reading the settings file, if anything did."""
+        if self.store.notice:
+            self.notice.emit(self.store.notice)
+
+    def set_profile(self, profile: Profile) -> bool:
+        """Save ``profile``; ``False`` when it is the one already in use."""
+        if profile == self.settings.profile:
+            return False
+        self._save(self.settings.with_profile(profile))
+        self.profile_changed.emit(self.settings.profile)
+        return True
+
+    def apply(self, settings: Settings) -> bool:
+        """Save settings from the settings dialog. ``True`` when the connection changed (reconnect).
+
+        A database path or proxy URL chosen here replaces the one given for this run.
+        """
+        old = self.settings
+        self._save(settings)
+        self.changed.emit(self.settings)
+        if settings.profile != old.profile:
+            self.profile_changed.emit(settings.profile)
+        if _saved_endpoints(old) == _saved_endpoints(settings):
+            return False
+        if settings.db_path != old.db_path:
+            self.overrides = replace(self.overrides, db_path=None)
+        if settings.proxy_url != old.proxy_url:
+            self.overrides = replace(self.overrides, proxy_url=None)
+        return True
+
+    def use_database(self, path: str | Path) -> None:
+        """From now on (saved) open the database at ``path``."""
+        self.overrides = replace(self.overrides, db_path=None)
+        self._save(self.settings.replace(db_path=str(path)))
+        self.changed.emit(self.settings)
+
+    def remember_chapter(self, ref: ChapterRef) -> None:
+        self._save(self.settings.replace(last_chapter=str(ref)))
+
+    def _save(self, settings: Settings) -> None:
+        self.settings = settings
+        was_writable = self.store.writable
+        self.store.save(settings)
+        if was_writable and not self.store.writable and self.store.notice:
+            self.notice.emit(self.store.notice)
+
+
+def _saved_endpoints(s: Settings) -> tuple[Path, str, str | None]:
+    return s.resolved_db_path(), s.proxy_url, s.token

@@ -1,0 +1,165 @@
+"""The question and its results: asking, superseding, re-ranking the kept candidates. No Qt.
+
+:class:`Question` runs one question at a time through an :class:`~.engine.Engine` (a newer one
+cancels the one in flight, whose answer is then never shown) and holds the answer as a
+:class:`ResultView`. A chapter, profile or settings change re-ranks that answer's candidates
+(:meth:`Question.rerank`) without a new embedding or search. The retrieval context always comes
+from the one function the session gives it, so what is asked and what is re-ranked agree.
+
+Failures are told apart: an :class:`~amicus_desktop.core.errors.AmicusError` is the proxy's, the
+database's or the question's; anything else is a bug in Amicus Desktop and is reported as an
+:class:`InternalError` pointing at the log file, never dressed up as a proxy failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Literal
+
+from .. import logs
+from ..core.errors import AmicusError
+from ..core.types import RetrievalContext, RetrievalResult
+from ..retrieval import rerank_result, validate_query
+from .engine import Engine
+from .events import Event
+
+log = logging.getLogger("amicus.session")
+
+#: Why the results on screen are what they are: a fresh answer, or a re-rank after a change.
+Cause = Literal["ask", "chapter", "profile", "settings"]
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """What the results pane shows.
+
+    ``previous_ranks`` maps chunk ids to their rank before a re-rank (``None`` after a fresh ask);
+    ``stale`` marks results asked before the proxy went away.
+    """
+
+    result: RetrievalResult
+    previous_ranks: Mapping[str, int] | None
+    cause: Cause
+    asked_at: float
+    stale: bool = False
+
+
+@dataclass(frozen=True)
+class InternalError:
+    """Asking failed because of a bug in Amicus Desktop: ``kind`` is the exception's type name,
+    ``log_file`` where its traceback was written (``None`` when logging goes to stderr only)."""
+
+    kind: str
+    log_file: Path | None
+
+
+AskFailure = AmicusError | InternalError
+
+
+class Question:
+    """Events: :attr:`busy_changed`, :attr:`answered` (the engine's raw result,
+    before any re-rank), :attr:`result_changed` (what to show, or ``None``), :attr:`failed`."""
+
+    def __init__(self, context: Callable[[str], RetrievalContext]) -> None:
+        self._context = context
+        self.view: ResultView | None = None
+        self.busy = False
+        self._task: asyncio.Task[None] | None = None
+        self.busy_changed: Event[bool] = Event("busy")
+        self.answered: Event[RetrievalResult] = Event("answered")
+        self.result_changed: Event[ResultView | None] = Event("result")
+        self.failed: Event[AskFailure] = Event("ask failed")
+
+    # -- asking ----------------------------------------------------------------------------
+    def check(self, text: str) -> bool:
+        """Whether ``text`` can be asked at all; if not, :attr:`failed` says why (no I/O)."""
+        try:
+            validate_query(text)
+        except AmicusError as err:
+            self.failed.emit(err)
+            return False
+        return True
+
+    def ask(self, engine: Engine, text: str) -> asyncio.Task[None] | None:
+        """Ask ``text`` (already :meth:`check`-ed) on ``engine``, superseding a question in flight
+        (it stays busy: the new question takes over)."""
+        self._drop_current()
+        self._task = engine.spawn(self._run(engine, self._context(text)))
+        return self._task
+
+    def cancel(self) -> None:
+        """Drop the question in flight, if any: its answer will never be shown."""
+        self._drop_current()
+        self._set_busy(False)
+
+    def _drop_current(self) -> None:
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+
+    def _is_current(self) -> bool:
+        return asyncio.current_task() is self._task
+
+    async def _run(self, engine: Engine, ctx: RetrievalContext) -> None:
+        self._set_busy(True)
+        log.info("ask", extra={"query_chars": len(ctx.query), "k": ctx.k})
+        try:
+            result = await engine.retriever.retrieve(ctx)
+        except asyncio.CancelledError:
+            # Superseded by a newer question, or the engine closed: nothing to show.
+            if self._is_current():
+                self._set_busy(False)
+            return
+        except AmicusError as err:
+            if self._is_current():
+                self._set_busy(False)
+                log.warning("ask failed", extra={"code": err.code.value})
+                self.failed.emit(err)
+            return
+        except Exception as exc:  # a bug in Amicus Desktop: say so, rather than blame the proxy
+            if self._is_current():
+                self._set_busy(False)
+                log.exception("ask crashed")
+                self.failed.emit(InternalError(type(exc).__name__, logs.log_file()))
+            return
+        if not self._is_current():
+            return
+        self._set_busy(False)
+        self.answered.emit(result)
+        # The chapter or profile may have changed while the question was in flight.
+        current = self._context(ctx.query)
+        if current != ctx:
+            result = rerank_result(result, current)
+        self._show(ResultView(result, None, "ask", time.time()))
+
+    def _set_busy(self, busy: bool) -> None:
+        if busy != self.busy:
+            self.busy = busy
+            self.busy_changed.emit(busy)
+
+    # -- the answer on screen --------------------------------------------------------------
+    def rerank(self, cause: Cause) -> None:
+        """Re-rank the kept candidates for the current context (no embedding, no search)."""
+        view = self.view
+        if view is None:
+            return
+        previous = {r.chunk_id: r.rank for r in view.result.results}
+        result = rerank_result(view.result, self._context(view.result.query))
+        self._show(ResultView(result, previous, cause, view.asked_at, view.stale))
+
+    def mark_stale(self) -> None:
+        """The proxy went away: the answer on screen stays, marked as from before."""
+        if self.view is not None and not self.view.stale:
+            self._show(replace(self.view, stale=True))
+
+    def clear(self) -> None:
+        self._show(None)
+
+    def _show(self, view: ResultView | None) -> None:
+        self.view = view
+        self.result_changed.emit(view)

@@ -1,0 +1,57 @@
+"""The thin Qt side of the session: its events re-emitted as Qt signals for the widgets.
+
+:class:`~amicus_desktop.session.Session` and its parts know nothing of Qt; they call plain
+listeners. :class:`SessionSignals` is the only listener the window connects: it re-emits each event
+as a signal, so widgets use ordinary Qt connections (dropped by Qt when a widget is destroyed).
+Everything runs on the Qt thread (the session runs on qasync's loop), so each signal is delivered
+directly, before the session's method returns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QObject, Signal
+
+from ..session import Session
+
+
+class SessionSignals(QObject):
+    """One signal per session event; :meth:`detach` before the receivers go away."""
+
+    dbStateChanged = Signal(object)  # DbState
+    booksLoaded = Signal(object)  # list[BookRow]
+    facetsLoaded = Signal(object)  # Facets
+    connectivityChanged = Signal(object)  # Connectivity
+    chapterChanged = Signal(object)  # ChapterRef | None
+    chapterLoaded = Signal(object)  # ChapterText
+    busyChanged = Signal(bool)
+    resultChanged = Signal(object)  # ResultView | None
+    askFailed = Signal(object)  # AmicusError | InternalError
+    settingsChanged = Signal(object)  # Settings
+    profileChanged = Signal(object)  # Profile
+    settingsNotice = Signal(str)
+
+    def __init__(self, session: Session, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        s = session
+        self._disconnects: list[Callable[[], None]] = [
+            s.library.changed.connect(self.dbStateChanged.emit),
+            s.library.books_loaded.connect(self.booksLoaded.emit),
+            s.library.facets_loaded.connect(self.facetsLoaded.emit),
+            s.connection.changed.connect(self.connectivityChanged.emit),
+            s.reader.chapter_changed.connect(self.chapterChanged.emit),
+            s.reader.text_loaded.connect(self.chapterLoaded.emit),
+            s.question.busy_changed.connect(self.busyChanged.emit),
+            s.question.result_changed.connect(self.resultChanged.emit),
+            s.question.failed.connect(self.askFailed.emit),
+            s.prefs.changed.connect(self.settingsChanged.emit),
+            s.prefs.profile_changed.connect(self.profileChanged.emit),
+            s.prefs.notice.connect(self.settingsNotice.emit),
+        ]
+
+    def detach(self) -> None:
+        """Stop relaying: the session may outlive the window (it still emits while it closes)."""
+        for disconnect in self._disconnects:
+            disconnect()
+        self._disconnects = []
