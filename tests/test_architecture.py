@@ -1,8 +1,13 @@
-"""The core knows nothing of Qt: only ``amicus_desktop/ui/`` may import PySide6 or qasync."""
+"""The core knows nothing of Qt: only ``amicus_desktop/ui/`` may import PySide6 or qasync.
+
+That includes ``amicus_desktop/session/``, the app's state and async work: the window is only one
+way to drive it (the tests in ``tests/session/`` are another).
+"""
 
 from __future__ import annotations
 
 import ast
+import os
 import pkgutil
 import subprocess
 import sys
@@ -52,3 +57,24 @@ def test_importing_every_core_module_loads_no_qt() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert len(modules) > 10
+    assert {"amicus_desktop.session.controller", "amicus_desktop.session.engine"} <= set(modules)
+
+
+def test_a_session_runs_without_qt(tmp_path: Path) -> None:
+    """Build a session, ask it for a retrieval context, start it (no database: the welcome state)
+    and close it, in a process where importing Qt would fail."""
+    code = (
+        "import asyncio, sys\n"
+        f"for name in {QT_MODULES!r}: sys.modules[name] = None  # any Qt import now raises\n"
+        "from amicus_desktop.session import DbStatus, Overrides, Session\n"
+        "async def main():\n"
+        "    s = Session(overrides=Overrides(proxy_url='http://127.0.0.1:9'))\n"
+        "    assert s.context('grace').k == s.prefs.settings.k\n"
+        "    s.start()\n"
+        "    assert await s.until(lambda: s.library.state.status is DbStatus.MISSING, 10)\n"
+        "    await s.aclose()\n"
+        "asyncio.run(main())\n"
+    )
+    env = {**os.environ, "AMICUS_HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -150,8 +150,9 @@ class Session:
         engine = Engine(e.db_path, e.proxy_url, e.token, online_interval=self._online_interval)
         self.engine = engine
         self.connection.follow(engine.monitor)
-        engine.monitor.start()
-        return engine.spawn(self._load(engine))
+        loading = engine.spawn(self._load(engine))
+        engine.monitor.start()  # after: the database starts opening before the first probe
+        return loading
 
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):

@@ -19,7 +19,7 @@ import pytest
 
 from amicus_desktop.core.types import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
-from tests.ui.conftest import aloop, harness  # noqa: F401 (the window tests' fixtures)
+from tests.ui.conftest import aloop, collect_after_each_test, harness  # noqa: F401 (the window tests' fixtures)
 
 SECRET_QUERY = "Where does Onesiphorus keep his secret prayer list"
 SECRET_TOKEN = "tok-Zx81-never-log-me"
