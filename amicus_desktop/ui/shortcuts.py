@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHeaderView, QLabel, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 Key = QKeySequence.StandardKey | str
 
@@ -64,7 +73,7 @@ def key_text(shortcut: Shortcut) -> str:
     return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in shown)
 
 
-def make_actions(parent: QWidget, handlers: dict[str, Callable[[], object]]) -> dict[str, QAction]:
+def make_actions(parent: QWidget, handlers: Mapping[str, Callable[[], object]]) -> dict[str, QAction]:
     """One QAction per shortcut with a handler; added to ``parent`` so they work window-wide."""
     actions: dict[str, QAction] = {}
     for sc in SHORTCUTS:

@@ -11,7 +11,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -21,7 +21,6 @@ from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import ChapterRef, Profile
-from amicus_desktop.corpus.embedders import ProxyEmbedder
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import (
     DbStatus,
@@ -469,35 +468,28 @@ def test_a_failing_listener_does_not_stop_the_others(caplog: pytest.LogCaptureFi
 
 
 # -- with the real local model -------------------------------------------------------------------
-@pytest.fixture(scope="module")
-def real_proxy() -> Iterator[ProxyProcess]:
-    proxy = ProxyProcess("--rate-limit", "0")
-    proxy.start()
-    try:
-        yield proxy
-    finally:
-        proxy.close()
-
-
 @pytest.mark.slow
-def test_a_real_question_through_the_real_proxy(real_proxy: ProxyProcess, tmp_path: Path) -> None:
-    with ProxyEmbedder(real_proxy.url) as embedder:
-        chunks = demo_like_chunks(vectors=embedder.embed)
-        model = embedder.model_id
-    db = build_db(tmp_path / "scripture.db", chunks, model=model, books=BOOKS, verses=verses())
+def test_a_real_question_through_the_real_proxy(local_proxy: ProxyProcess, study_db: Path) -> None:
+    """Real Romans 9 commentary embedded by the local model, asked through the real proxy."""
 
     async def main() -> None:
-        session = make_session(db, real_proxy.url, chapter="romans:9")
+        session = make_session(study_db, local_proxy.url, chapter="romans:9")
         session.start()
-        await reach(session, lambda: session.can_ask, timeout=20)
+        await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None, timeout=20)
+        assert session.reader.text is not None and "Jacob" in " ".join(t for _n, t in session.reader.text.verses)
         task = session.ask("Why did God choose Jacob and not Esau?")
         assert task is not None
         await task
         view = session.question.view
-        assert view is not None and view.result.model.id == model
+        assert view is not None and session.connection.state.model == view.result.model
         top = view.result.results[0]
-        assert "Jacob over Esau" in top.candidate.text and top.breakdown.chapter_boost == 1.5
-        assert session.connection.state.model is not None and session.connection.state.model.id == model
+        assert (top.candidate.metadata.book_id, top.candidate.metadata.chapter_num) == ("romans", 9)
+        assert top.breakdown.chapter_boost == 1.5
+        assert not view.result.trace.embedding_cached
+        again = session.ask("Why did God choose Jacob and not Esau?")  # the same words: the vector is kept
+        assert again is not None
+        await again
+        assert session.question.view is not None and session.question.view.result.trace.embedding_cached
         await session.aclose()
 
     run(main())
