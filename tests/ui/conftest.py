@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from amicus_desktop.connectivity import ONLINE_INTERVAL
 from amicus_desktop.session import Overrides, Session
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui.main_window import MainWindow, window_settings
@@ -84,10 +85,9 @@ class Harness:
         self.pairs: list[Any] = []
 
     def open(self, *, db: Path | str | None = None, proxy: str | None = None, chapter: str | None = None,
-             online_interval: float | None = None, start: bool = True, show: bool = True) -> Any:
+             online_interval: float = ONLINE_INTERVAL, start: bool = True, show: bool = True) -> Any:
         overrides = Overrides(db_path=str(db) if db else None, proxy_url=proxy, chapter=chapter)
-        session = (Session(SettingsStore(), overrides) if online_interval is None
-                   else Session(SettingsStore(), overrides, online_interval=online_interval))
+        session = Session(SettingsStore(), overrides, online_interval=online_interval)
         window = MainWindow(session, qsettings=window_settings())
         self.qtbot.addWidget(window)
         self.pairs.append((session, window))
