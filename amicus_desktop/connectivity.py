@@ -205,6 +205,8 @@ class ConnectivityMonitor:
 
     async def aclose(self) -> None:
         self._closed = True
+        if self._wake is not None:
+            self._wake.set()  # a sleep between probes ends now, even if its cancellation is lost
         task, self._task = self._task, None
         if task is not None:
             task.cancel()
@@ -218,6 +220,11 @@ class ConnectivityMonitor:
             if self._probe_now:
                 self._probe_now = False
                 await self._probe_once()
+                if self._closed:
+                    # Closed while probing. The cancellation may never arrive: Python 3.11's
+                    # asyncio.wait_for drops one that comes in the same turn as the probe's answer
+                    # (CPython gh-86296; docs/UI.md).
+                    break
             delay = self._delay()
             self._set(self._state.state, next_check_at=self._clock() + delay)
             self._wake.clear()

@@ -96,16 +96,24 @@ class Session:
         )
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
-        """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout."""
+        """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.
+
+        The check runs on the loop's next turn, once every listener of the change has run (the
+        condition may read state that a later listener updates).
+        """
         if condition():
             return True
-        reached: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        reached: asyncio.Future[None] = loop.create_future()
 
-        def check(_value: None) -> None:
+        def check() -> None:
             if not reached.done() and condition():
                 reached.set_result(None)
 
-        disconnect = self.changed.connect(check)
+        def on_change(_value: None) -> None:
+            loop.call_soon(check)
+
+        disconnect = self.changed.connect(on_change)
         try:
             await asyncio.wait_for(reached, timeout)
         except TimeoutError:

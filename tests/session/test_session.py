@@ -343,6 +343,10 @@ def test_reopening_twice_closes_every_engine_but_the_last(small_db: Path, tmp_pa
         before = db_threads()
         with ScriptedProxy(dims=8) as proxy:
             session = make_session(small_db, proxy.url)
+            ready_on: list[object] = []  # the engine current when the library became ready
+            text_on: list[object] = []  # ... and when a chapter's text arrived
+            session.library.changed.connect(lambda state: ready_on.append(session.engine) if state.ready else None)
+            session.reader.text_loaded.connect(lambda _text: text_on.append(session.engine))
             session.start()
             await reach(session, lambda: session.library.ready)
             engines = [session.engine]
@@ -351,8 +355,9 @@ def test_reopening_twice_closes_every_engine_but_the_last(small_db: Path, tmp_pa
                 await asyncio.sleep(0)
             engines.append(session.engine)
             session.open_database(small_db)  # supersedes it
-            await reach(session, lambda: session.library.ready and session.library.state.path == small_db)
-            await reach(session, lambda: session.reader.loaded_chapter is not None)
+            await reach(session, lambda: session.engine not in (None, *engines) and session.engine in ready_on
+                        and session.engine in text_on)
+            assert session.library.state.path == small_db
             current = session.engine
             assert current is not None and current.is_open and current not in engines
             assert all(e is None or e.state is EngineState.CLOSED for e in engines)

@@ -265,3 +265,26 @@ def test_a_silent_proxy_is_embed_failed_not_offline_and_not_waited_on() -> None:
         await mon.aclose()
 
     asyncio.run(main())
+
+
+def test_closing_as_a_probe_answers_does_not_wait_for_the_next_check() -> None:
+    """Python 3.11's ``asyncio.wait_for`` swallows a cancellation that arrives in the same turn as
+    its inner future's result: here the probe answers just as the monitor is closed. Closing must
+    still end at once, not after the next check's interval (30 s here)."""
+
+    async def main() -> None:
+        answer = asyncio.Event()
+
+        async def probe() -> ModelInfo:
+            await answer.wait()
+            return MODEL
+
+        mon = ConnectivityMonitor(probe, "http://x", online_interval=30.0)
+        mon.start()
+        await asyncio.sleep(0.05)  # the first probe is waiting for its answer
+        answer.set()  # the answer arrives ...
+        t0 = time.monotonic()
+        await asyncio.wait_for(mon.aclose(), 5)  # ... in the same turn as the close
+        assert time.monotonic() - t0 < 1.0
+
+    asyncio.run(main())
