@@ -293,8 +293,11 @@ class EmbedClient:
                     raise ValueError("'embedding' is not a non-empty list")
                 if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
                     raise ValueError("'embedding' holds a value that is not a number")
-                if not all(math.isfinite(v) for v in values):  # OverflowError: an integer past float's range
-                    raise ValueError("'embedding' holds NaN or Infinity")
+                try:
+                    if not all(math.isfinite(v) for v in values):
+                        raise ValueError("'embedding' holds NaN or Infinity")
+                except OverflowError:  # an integer literal past float's range
+                    raise ValueError("'embedding' holds a number too large for a float") from None
                 rows[index] = values
             width = len(data[0]["embedding"])
             if any(row is None or len(row) != width for row in rows):
@@ -302,7 +305,7 @@ class EmbedClient:
             dims = body.get("dims", width)
             if not isinstance(dims, int) or isinstance(dims, bool) or dims != width:
                 raise ValueError(f"'dims' says {_short(dims, 20)} but the vector has {width} values")
-        except (KeyError, TypeError, ValueError, OverflowError) as exc:
+        except (KeyError, TypeError, ValueError) as exc:
             raise _failed(url, f"its answer has the wrong shape ({_short(exc, 100)})") from None
         with np.errstate(over="ignore"):  # a value past float32's range becomes inf, refused below
             matrix = np.asarray(rows, dtype=np.float32)

@@ -13,7 +13,7 @@ import httpx
 import numpy as np
 import pytest
 
-from amicus_desktop.proxy.backends import (
+from amicus_desktop.embedding import (
     BackendUnavailable,
     UpstreamError,
     UpstreamRateLimited,

@@ -34,8 +34,9 @@ class ScriptedProxy:
     """Start with ``with ScriptedProxy(dims=8) as proxy: ... proxy.url``.
 
     ``vectors`` maps an input text to the vector to answer (else :func:`text_vector`);
-    ``behaviour`` (``request_body_dict -> Reply | "hang" | "close" | None``) overrides the normal
-    answer for the next requests (``None`` means answer normally).
+    ``behaviour`` (``request_body_dict -> Reply | "hang" | "close" | "trickle" | None``) overrides
+    the normal answer for the next requests (``None`` means answer normally). ``"trickle"``
+    answers 200 and then one byte of body every ``trickle_interval`` seconds, never finishing.
     """
 
     def __init__(self, dims: int = 8, model: str = "test-model", port: int = 0) -> None:
@@ -45,6 +46,7 @@ class ScriptedProxy:
         self.behaviour: Callable[[dict[str, Any]], Reply | str | None] | None = None
         self.embed_requests = 0
         self.health_requests = 0
+        self.trickle_interval = 0.2
         self.last_headers: dict[str, str] = {}
         self._release = threading.Event()
         self._connections: set = set()
@@ -119,6 +121,18 @@ class ScriptedProxy:
             return False
         if action == "hang":  # accept, read, never answer (until the test ends)
             self._release.wait(60)
+            handler.close_connection = True
+            return True
+        if action == "trickle":  # a 200 whose body never ends: one byte at a time, each in time
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", "1000000")
+            handler.end_headers()
+            handler.wfile.flush()
+            with contextlib.suppress(OSError):
+                while not self._release.wait(self.trickle_interval):
+                    handler.wfile.write(b" ")
+                    handler.wfile.flush()
             handler.close_connection = True
             return True
         if action == "close":  # drop the connection without a word
