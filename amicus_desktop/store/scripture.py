@@ -210,7 +210,8 @@ def _without_comments(sql: str) -> str:
 def _split_arguments(body: str) -> list[str]:
     """Split at commas outside quotes, brackets and parentheses."""
     parts: list[str] = []
-    depth, quote, current = 0, "", []
+    depth, quote = 0, ""
+    current: list[str] = []
     closing = {"'": "'", '"': '"', "`": "`", "[": "]"}
     for c in body:
         if quote:
