@@ -20,8 +20,10 @@ steer: ``AMICUS_HOME`` (:mod:`amicus_desktop.paths`), ``AMICUS_SQLITE_VEC_PATH``
 
 from __future__ import annotations
 
+import argparse
 import os
-from collections.abc import Mapping
+import sys
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Literal, TypeVar
@@ -122,3 +124,21 @@ def token_problem(token: str) -> str | None:
     if not token.isprintable() or any(c.isspace() for c in token.strip()):
         return "holds spaces or control characters, which cannot be part of a bearer token"
     return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m amicus_desktop.config db_path|proxy_url``: print the value in use, for scripts.
+
+    ``scripts/dev.sh`` asks this rather than reading the variables itself (never the token).
+    """
+    parser = argparse.ArgumentParser(prog="python -m amicus_desktop.config",
+                                     description="Print the database path or proxy URL in use.")
+    parser.add_argument("name", choices=("db_path", "proxy_url"))
+    name = parser.parse_args(argv).name
+    connection = resolve_connection(settings=load_settings())
+    print(connection.db_path.value if name == "db_path" else connection.proxy_url.value)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

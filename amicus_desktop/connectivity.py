@@ -129,8 +129,7 @@ class ConnectivityMonitor:
         self._probe_now = True
         self._closed = False
         self._embed_failure: AmicusError | None = None  # the last embed's failure, until one works
-        self.probes = 0  # probes made (tests check they never stack)
-        self.max_in_flight = 0
+        self.max_in_flight = 0  # the most probes ever in flight at once (the window tests check 1)
         self._in_flight = 0
         self._checks = 0  # probes answered (or failed): 0 means the state is still a guess
 
@@ -215,7 +214,6 @@ class ConnectivityMonitor:
     async def _probe_once(self) -> None:
         self._in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self._in_flight)
-        self.probes += 1
         self._set(self._state.state, probing=True, next_check_at=None)
         try:
             model = await asyncio.wait_for(self._probe(), self._probe_timeout)

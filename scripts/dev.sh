@@ -76,8 +76,9 @@ setup() {
   setup_venv
 }
 
-proxy_url() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_PROXY_URL") or paths.DEFAULT_PROXY_URL)'; }
-db_path() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_DB") or paths.default_db_path())'; }
+# The app's own resolution (flag > environment > saved settings > default): amicus_desktop/config.py.
+proxy_url() { "$PY" -m amicus_desktop.config proxy_url; }
+db_path() { "$PY" -m amicus_desktop.config db_path; }
 
 PROXY_PID=""
 stop_proxy() {

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import enum
 import logging
-import os
 import time
 from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, replace
@@ -26,6 +25,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from .. import paths
+from ..config import resolve_connection
 from ..connectivity import Connectivity, ConnectivityMonitor, ProxyState
 from ..core.books import BOOKS, BY_ID, parse_reference
 from ..core.errors import AmicusError, ErrorCode
@@ -85,10 +85,12 @@ class Overrides:
 
     @classmethod
     def from_env(cls, db: str | None = None, proxy: str | None = None, chapter: str | None = None) -> Overrides:
+        # Flags and the environment only: the saved settings are applied (and changed) by the session.
+        c = resolve_connection(db=db, proxy=proxy)
         return cls(
-            db_path=db or os.environ.get("AMICUS_DB") or None,
-            proxy_url=proxy or os.environ.get("AMICUS_PROXY_URL") or None,
-            token=os.environ.get("AMICUS_PROXY_TOKEN") or None,
+            db_path=str(c.db_path.value) if c.db_path.overridden else None,
+            proxy_url=c.proxy_url.value if c.proxy_url.overridden else None,
+            token=c.token.value if c.token.overridden else None,
             chapter=chapter,
         )
 
