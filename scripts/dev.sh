@@ -15,7 +15,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
-export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"  # 2 BLAS threads are slower on 2 cores (NOTES)
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"  # 2 BLAS threads made a product 6x slower on 2 cores
 
 APT_PACKAGES=(
   sword-text-web sword-text-kjv sword-comm-mhcc sword-comm-scofield sword-comm-tdavid

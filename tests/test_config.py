@@ -86,14 +86,15 @@ def test_the_command_line_uses_the_saved_settings(amicus_home: Path, tmp_path: P
         SettingsStore().save(Settings(db_path=str(db), proxy_url=proxy.url, token="from-the-settings"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("AMICUS_") or k == "AMICUS_HOME"}
         doctor = subprocess.run([sys.executable, "-m", "amicus_desktop", "doctor", "--json"], capture_output=True,
-                                text=True, timeout=60, env=env, cwd=ROOT)
+                                text=True, timeout=60, env=env, cwd=ROOT, check=False)
         checks = {c["name"].strip(): c for c in json.loads(doctor.stdout)["checks"]}
         assert doctor.returncode == 0, doctor.stdout
         assert f"{db} (from settings)" in checks["Database"]["detail"]
         assert "(from settings; token from settings)" in checks["Embed proxy"]["detail"]
         assert "from-the-settings" not in doctor.stdout
         query = subprocess.run([sys.executable, "-m", "amicus_desktop", "query", "grace", "--json"],
-                               capture_output=True, text=True, timeout=60, env={**env, "AMICUS_DB": str(db)}, cwd=ROOT)
+                               capture_output=True, text=True, timeout=60, env={**env, "AMICUS_DB": str(db)}, cwd=ROOT,
+                               check=False)
         assert query.returncode == 0, query.stdout + query.stderr
         assert proxy.last_headers["Authorization"] == "Bearer from-the-settings"
 
@@ -104,6 +105,6 @@ def test_dev_sh_asks_the_same_resolution(amicus_home: Path) -> None:
     env = {**os.environ, "AMICUS_DB": "/from/env.db"}
     functions = f'source <(sed -n "/^proxy_url()/,/^db_path()/p" {script})'
     out = subprocess.run(["bash", "-c", f"{functions}; PY={sys.executable}; proxy_url; db_path"],
-                         capture_output=True, text=True, timeout=60, env=env, cwd=ROOT)
+                         capture_output=True, text=True, timeout=60, env=env, cwd=ROOT, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["http://saved-for-dev:9", "/from/env.db"]

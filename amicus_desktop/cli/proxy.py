@@ -140,7 +140,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop: _StopRequest) -> int:
+    import uvicorn
+
     from ..embedding import BackendError, Embedder, get_backend
+    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, listen, protocol_class
+    from ..proxy.server import create_app
 
     backend: Embedder
     try:
@@ -162,18 +166,11 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
     if stop.stopped("while the model was loading"):
         backend.close()
         return 0
-    from ..proxy.limits import listen
-
     try:
         sock = listen(address)
     except OSError as exc:
         backend.close()
         return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
-
-    import uvicorn
-
-    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, protocol_class
-    from ..proxy.server import create_app
 
     rate = args.rate_limit or None
     app = create_app(backend, token=token, rate_limit=rate,

@@ -286,7 +286,8 @@ class EmbedClient:
             rows: list[list[float] | None] = [None] * n
             for position, item in enumerate(data):
                 index = item.get("index", position)
-                if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n or rows[index] is not None:
+                bad_index = not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n
+                if bad_index or rows[index] is not None:
                     raise ValueError(f"item {position} has a missing, repeated or out-of-range 'index'")
                 values = item["embedding"]
                 if not isinstance(values, list) or not values:

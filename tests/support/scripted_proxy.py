@@ -13,6 +13,7 @@ import hashlib
 import json
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -181,8 +182,10 @@ def after_delay(seconds: float, reply: Reply) -> Callable[[dict[str, Any]], Repl
 
 
 def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] | None:
-    """``ok``, ``hang``, ``close``, ``status:503``, ``delay:5``, ``malformed``, ``nan`` or ``big:50``
-    (a body of that many MB). Health answers normally in every mode but ``hang`` and ``close``."""
+    """``ok``, ``hang``, ``close``, ``trickle`` (one body byte every 0.2 s, never done), ``status:503``,
+    ``delay:5``, ``malformed``, ``nan``, ``big:50`` (a body of that many MB) or ``bomb:100`` (a gzip
+    body that inflates to that many MB). Health answers normally in every mode but ``hang`` and
+    ``close``."""
     name, _, arg = mode.partition(":")
     def embed_only(action: Callable[[], Reply | str]) -> Callable[[dict[str, Any]], Reply | str | None]:
         return lambda body: None if body.get("health") else action()
@@ -190,6 +193,14 @@ def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] 
         return None
     if name in ("hang", "close"):
         return lambda body: name
+    if name == "trickle":
+        return embed_only(lambda: "trickle")
+    if name == "bomb":
+        squeeze = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        zeros = b"0" * (1024 * 1024)
+        bomb = squeeze.compress(b'{"model": "m", "data": [{"index": 0, "embedding": [')
+        bomb += b"".join(squeeze.compress(zeros) for _ in range(int(arg))) + squeeze.flush()
+        return embed_only(lambda: reply_raw(200, bomb, {"Content-Encoding": "gzip"}))
     if name == "status":
         code = int(arg)
         return embed_only(lambda: reply_json(code, {"error": {"code": "SCRIPTED", "message": f"scripted {code}"}},
