@@ -250,10 +250,10 @@ class ConnectivityMonitor:
         finally:
             self._in_flight -= 1
         self._checks += 1
-        err = mismatch_error(model, self._expected) if self._expected else None
-        if err is not None:
+        mismatch = mismatch_error(model, self._expected) if self._expected else None
+        if mismatch is not None:
             self._failures = 0
-            self._set(ProxyState.MISMATCH, model=model, error=err, offline_since=None, probing=False)
+            self._set(ProxyState.MISMATCH, model=model, error=mismatch, offline_since=None, probing=False)
         elif self._embed_failure is not None:
             # /health is fine but the last embed failed: keep saying so until an embed works,
             # only refresh the model. (A 401 on embed, say, leaves /health healthy.)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ..corpus.build import BuildProgress
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "build-db",
         help="build scripture.db from the public-domain SWORD modules",

@@ -314,7 +314,7 @@ class ScriptureStore:
             raise _db_error(path, exc) from exc
         self._con = con
         try:
-            (version,) = con.execute("select vec_version()").fetchone()
+            version = con.execute("select vec_version()").get
             return self._validate(con, str(version))
         except (apsw.Error, UnicodeDecodeError) as exc:
             self.close()
@@ -385,11 +385,11 @@ class ScriptureStore:
             )
         # Touch the vec0 table and the text table so a broken module or page fails now, not mid-search.
         con.execute("SELECT rowid FROM embeddings LIMIT 1").fetchall()
-        (max_rowid,) = con.execute("SELECT max(rowid) FROM chunk_text").fetchone()
+        max_rowid = con.execute("SELECT max(rowid) FROM chunk_text").get
         try:
             chunk_count = int(meta["chunk_count"])
         except (KeyError, ValueError):
-            (chunk_count,) = con.execute("SELECT count(*) FROM chunk_text").fetchone()
+            chunk_count = int(con.execute("SELECT count(*) FROM chunk_text").get)
         vec_cols = tuple(
             row[1] for row in con.execute("PRAGMA table_info(embeddings)") if row[1] in VEC_FILTER_COLUMNS
         )

@@ -40,7 +40,7 @@ def vec_version() -> str:
     try:
         con.enable_load_extension(True)
         con.load_extension(path)
-        (version,) = con.execute("select vec_version()").fetchone()
+        version = con.execute("select vec_version()").get
     except apsw.Error as exc:
         raise AmicusError(
             ErrorCode.EXTENSION_NOT_LOADED,
