@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 
 from .core.errors import AmicusError, ErrorCode
 from .core.types import ModelInfo
+from .embedding.client import mismatch_error
 
 log = logging.getLogger("amicus.connectivity")
 
@@ -87,23 +88,6 @@ class Connectivity:
             return None
         now = time.monotonic() if now is None else now
         return max(0, int(round(self.next_check_at - now)))
-
-
-def mismatch_error(model: ModelInfo, expected: ModelInfo) -> AmicusError | None:
-    """``DIMENSION_MISMATCH`` then ``MODEL_MISMATCH`` (contract order) between the proxy and the DB."""
-    if model.dims != expected.dims:
-        return AmicusError(
-            ErrorCode.DIMENSION_MISMATCH,
-            f"The proxy's model makes {model.dims}-dimensional vectors; the database holds {expected.dims}. "
-            "Point the app at a proxy serving the database's model, or open a database built with this one.",
-        )
-    if model.id != expected.id:
-        return AmicusError(
-            ErrorCode.MODEL_MISMATCH,
-            f"The proxy serves model {model.id!r}; the database was built with {expected.id!r}. "
-            "Vectors of different models are not comparable: use a matching proxy or rebuild the database.",
-        )
-    return None
 
 
 Probe = Callable[[], Awaitable[ModelInfo]]
@@ -271,10 +255,10 @@ class ConnectivityMonitor:
         finally:
             self._in_flight -= 1
         self._checks += 1
-        err = mismatch_error(model, self._expected) if self._expected else None
-        if err is not None:
+        mismatch = mismatch_error(model, self._expected) if self._expected else None
+        if mismatch is not None:
             self._failures = 0
-            self._set(ProxyState.MISMATCH, model=model, error=err, offline_since=None, probing=False)
+            self._set(ProxyState.MISMATCH, model=model, error=mismatch, offline_since=None, probing=False)
         elif self._embed_failure is not None:
             # /health is fine but the last embed failed: keep saying so until an embed works,
             # only refresh the model. (A 401 on embed, say, leaves /health healthy.)

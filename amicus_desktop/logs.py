@@ -1,8 +1,13 @@
 """Logging setup: named loggers per area, a rotating file under ``paths.log_dir()``. No Qt.
 
-Loggers are ``amicus.<area>`` (``amicus.ui``, ``amicus.qt``, ``amicus.retrieval``, ``amicus.embed``,
-``amicus.store``, ``amicus.connectivity``, ``amicus.settings``, …); :func:`setup_logging` attaches
-handlers to the ``amicus`` parent only, so libraries and tests keep their own configuration.
+Loggers are ``amicus.<area>`` (``amicus.ui``, ``amicus.qt``, ``amicus.retrieval``, ``amicus.embedding``,
+``amicus.store``, ``amicus.connectivity``, ``amicus.settings``, ``amicus.proxy``, …); :func:`setup_logging`
+attaches handlers to the ``amicus`` parent (and to the library loggers a process names, such as the
+proxy's uvicorn), so other libraries and tests keep their own configuration.
+
+The desktop app writes ``amicus-desktop.log``; the embed proxy, a separate process that often runs
+beside it, writes ``amicus-proxy.log`` in the same folder (two processes rotating one file would
+rename it under each other).
 
 What is never logged: query text, tokens, API keys. Call sites log lengths and codes, not text; as a
 second line of defence :class:`RedactFilter` drops ``extra`` fields with sensitive names and masks
@@ -16,18 +21,23 @@ import logging
 import logging.handlers
 import re
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from . import paths
 
 LOG_FILE = "amicus-desktop.log"
+PROXY_LOG_FILE = "amicus-proxy.log"
 MAX_BYTES = 1_000_000
 BACKUPS = 3
 
 #: ``extra`` keys that are never written, whatever their value.
 SENSITIVE_KEYS = frozenset({"query", "text", "token", "api_key", "key", "authorization", "password", "secret"})
 
-_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime", "taskName"}
+_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
+    "message", "asctime", "taskName",
+    "color_message",  # uvicorn: the same message with terminal colours
+}
 
 _SECRETS = (
     (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]+"), r"\1 ***"),
@@ -75,30 +85,35 @@ class ExtraFormatter(logging.Formatter):
 
 
 _installed: list[logging.Handler] = []
+_loggers: list[logging.Logger] = []
 
 
 def setup_logging(
-    level: int = logging.INFO, *, log_dir: Path | None = None, stderr_level: int | None = logging.WARNING
+    level: int = logging.INFO,
+    *,
+    log_dir: Path | None = None,
+    stderr_level: int | None = logging.WARNING,
+    file_name: str = LOG_FILE,
+    also: Sequence[str] = (),
 ) -> Path | None:
     """Attach a rotating file handler (and a stderr handler) to the ``amicus`` logger.
 
+    ``also`` names library loggers (``"uvicorn"``) that get the same handlers, filter and level.
     Returns the log file path, or ``None`` when the log directory cannot be written (the app then
     logs to stderr only and keeps running). Calling it again replaces the handlers it added.
     """
+    shutdown_logging()
+    _loggers.extend(logging.getLogger(name) for name in ("amicus", *also))
+    for logger in _loggers:
+        logger.setLevel(level)
+        logger.propagate = False
     root = logging.getLogger("amicus")
-    for handler in _installed:
-        root.removeHandler(handler)
-        with contextlib.suppress(Exception):
-            handler.close()
-    _installed.clear()
-    root.setLevel(level)
-    root.propagate = False
     formatter = ExtraFormatter()
     log_path: Path | None = None
     directory = log_dir if log_dir is not None else paths.log_dir()
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        log_path = directory / LOG_FILE
+        log_path = directory / file_name
         file_handler = logging.handlers.RotatingFileHandler(
             log_path, maxBytes=MAX_BYTES, backupCount=BACKUPS, encoding="utf-8"
         )
@@ -107,15 +122,16 @@ def setup_logging(
     else:
         file_handler.setFormatter(formatter)
         file_handler.addFilter(RedactFilter())
-        root.addHandler(file_handler)
         _installed.append(file_handler)
     if stderr_level is not None:
         console = logging.StreamHandler(sys.stderr)
         console.setLevel(stderr_level)
         console.setFormatter(formatter)
         console.addFilter(RedactFilter())
-        root.addHandler(console)
         _installed.append(console)
+    for logger in _loggers:
+        for handler in _installed:
+            logger.addHandler(handler)
     if log_path is None:
         root.warning("log directory %s is not writable; logging to stderr only", directory)
     return log_path
@@ -131,10 +147,12 @@ def log_file() -> Path | None:
 
 def shutdown_logging() -> None:
     """Detach and close the handlers :func:`setup_logging` added."""
-    root = logging.getLogger("amicus")
+    for logger in _loggers:
+        for handler in _installed:
+            logger.removeHandler(handler)
+        logger.propagate = True
     for handler in _installed:
-        root.removeHandler(handler)
         with contextlib.suppress(Exception):
             handler.close()
     _installed.clear()
-    root.propagate = True
+    _loggers.clear()

@@ -229,13 +229,16 @@ class SettingsStore:
             return Settings()
         try:
             settings, notes = from_json(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, ValueError) as exc:
-            self._set_aside()
-            self.notice = (
-                f"The settings file was damaged ({_short(exc)}). It was kept as {self.backup_path.name} "
-                "and the defaults were restored."
-            )
-            log.warning("settings corrupt; set aside", extra={"path": str(self.path)})
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: absurd nesting
+            if self.read_only:
+                self.notice = f"The settings file is damaged ({_short(exc)}); the defaults are in use."
+            else:
+                self._set_aside()
+                self.notice = (
+                    f"The settings file was damaged ({_short(exc)}). It was kept as {self.backup_path.name} "
+                    "and the defaults were restored."
+                )
+            log.warning("settings corrupt", extra={"path": str(self.path), "set_aside": not self.read_only})
             self._check_writable()
             return Settings()
         if notes:

@@ -15,7 +15,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 VENV="$ROOT/.venv"
 PY="$VENV/bin/python"
-export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"  # 2 BLAS threads are slower on 2 cores (NOTES)
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"  # 2 BLAS threads made a product 6x slower on 2 cores
 
 APT_PACKAGES=(
   sword-text-web sword-text-kjv sword-comm-mhcc sword-comm-scofield sword-comm-tdavid
@@ -76,8 +76,9 @@ setup() {
   setup_venv
 }
 
-proxy_url() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_PROXY_URL") or paths.DEFAULT_PROXY_URL)'; }
-db_path() { "$PY" -c 'import os; from amicus_desktop import paths; print(os.environ.get("AMICUS_DB") or paths.default_db_path())'; }
+# The app's own resolution (flag > environment > saved settings > default): amicus_desktop/config.py.
+proxy_url() { "$PY" -m amicus_desktop.config proxy_url; }
+db_path() { "$PY" -m amicus_desktop.config db_path; }
 
 PROXY_PID=""
 stop_proxy() {

@@ -33,7 +33,7 @@ def amicus_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
 # -- a real study library and the real local proxy, shared by the whole session ----------------
 @pytest.fixture(scope="session")
 def local_model():  # noqa: ANN201 - the local backend (imported lazily: it loads onnxruntime)
-    from amicus_desktop.proxy.backends import get_backend
+    from amicus_desktop.embedding import get_backend
 
     return get_backend("local")
 

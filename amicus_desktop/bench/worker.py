@@ -26,6 +26,7 @@ import httpx
 import numpy as np
 
 from ..core.types import Candidate, ChapterRef, Profile, RetrievalContext
+from ..embedding.client import EmbedClient, Embedding
 from ..rerank import rerank
 from ..retrieval.pipeline import Retriever
 from ..store.scripture import ScriptureStore
@@ -125,8 +126,20 @@ def _query_texts(count: int, tag: str) -> list[str]:
     ]
 
 
+class _CountingClient(EmbedClient):
+    """The app's embed client, counting the questions it had to send to the proxy (cache misses)."""
+
+    sent = 0
+
+    async def embed(self, text: str) -> Embedding:
+        embedding = await super().embed(text)
+        self.sent += not embedding.cached
+        return embedding
+
+
 async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dict[str, Any]:
-    retriever = Retriever(db, url)
+    client = _CountingClient(url)
+    retriever = Retriever(db, url, embed_client=client)
     try:
         await retriever.open()
         total, embed, search, rr, wall = [], [], [], [], []
@@ -143,7 +156,7 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
             search.append(t.search)
             rr.append(t.rerank)
             wall.append(w)
-        calls = retriever.embedder.calls
+        calls = client.sent
     finally:
         await retriever.aclose()
     return {

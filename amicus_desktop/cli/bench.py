@@ -61,7 +61,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also run end to end through the project's own proxy and local model "
                         "(384-dim configurations only)")
     p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
-    p.set_defaults(func=run, parser=p)
+    p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

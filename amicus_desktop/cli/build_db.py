@@ -8,8 +8,8 @@
 Scope: ``--demo`` (the default) is Romans and John; ``--books`` takes book ids, names or
 abbreviations separated by commas; ``--all`` is the whole Bible. Without ``--proxy`` the chunks
 are embedded in-process with the local backend (the same model the proxy serves by default);
-with it, through the proxy's ``/ai/embed`` (token from ``AMICUS_PROXY_TOKEN``), so the database
-records exactly the model id that proxy reports.
+with it, through the proxy's ``/ai/embed`` (the token resolved as for every command, see
+:mod:`amicus_desktop.config`), so the database records exactly the model id that proxy reports.
 
 Progress goes to stderr (``\\r``-updated on a terminal, a line every few seconds otherwise); the
 summary to stdout. Ctrl-C or an error leaves nothing at ``--out``. Exit 0 on success, 1 on
@@ -22,12 +22,16 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from .. import paths
+from ..embedding import BackendError, Embedder
+
+if TYPE_CHECKING:
+    from ..corpus.build import BuildProgress
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "build-db",
         help="build scripture.db from the public-domain SWORD modules",
@@ -80,7 +84,7 @@ class ProgressPrinter:
         self._last_stage = ""
         self._width = 0
 
-    def __call__(self, p) -> None:  # noqa: ANN001 - BuildProgress
+    def __call__(self, p: BuildProgress) -> None:
         now = time.monotonic()
         stage_changed = p.stage != self._last_stage
         if p.stage == "embedding" and p.total:
@@ -120,24 +124,23 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def make_embedder(proxy: str | None):  # noqa: ANN201 - an Embedder
+def make_embedder(proxy: str | None) -> Embedder:
+    """The proxy's model through ``/ai/embed`` when ``proxy`` is given, else the local model in-process."""
+    from ..config import load_settings, resolve_connection
+    from ..embedding import ProxyEmbedder, get_backend
+
     if proxy:
-        from ..corpus.embedders import ProxyEmbedder
-
-        return ProxyEmbedder(proxy)
-    from ..proxy.backends import get_backend
-
+        return ProxyEmbedder(proxy, resolve_connection(proxy=proxy, settings=load_settings()).token.value)
     return get_backend("local")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..corpus.build import BuildCancelled, build_database
-    from ..corpus.embedders import EmbedderError
 
     out = args.out or paths.default_db_path()
     books = _books(args)
     printer = None if args.quiet else ProgressPrinter(sys.stderr)
-    embedder = None
+    embedder: Embedder | None = None
     try:
         embedder = make_embedder(args.proxy)
         report = build_database(out, books, embedder, progress=printer, batch=args.batch)
@@ -146,20 +149,19 @@ def run(args: argparse.Namespace) -> int:
             printer.end()
         print(f"build-db: interrupted; nothing was written to {out}", file=sys.stderr)
         return 130
-    except (BuildCancelled, EmbedderError, FileNotFoundError, ValueError, OSError) as exc:
+    except (BuildCancelled, BackendError, FileNotFoundError, ValueError, OSError) as exc:
         if printer:
             printer.end()
         print(f"build-db: {exc}", file=sys.stderr)
         return 1
-    except Exception as exc:  # a backend's own error type (model missing, …)
+    except Exception as exc:  # a bug, or a library failing in a way it does not document
         if printer:
             printer.end()
         print(f"build-db: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     finally:
-        close = getattr(embedder, "close", None)
-        if callable(close):
-            close()
+        if embedder is not None:
+            embedder.close()
     if printer:
         printer.end()
     print(report.summary())

@@ -3,27 +3,27 @@
 from __future__ import annotations
 
 import argparse
-import os
 from pathlib import Path
 
 from .. import paths
-
-DB_ENV = "AMICUS_DB"
-PROXY_ENV = "AMICUS_PROXY_URL"
-TOKEN_ENV = "AMICUS_PROXY_TOKEN"
+from ..config import DB_ENV, PROXY_URL_ENV, Connection, load_settings, resolve_connection
 
 
 def add_connection_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="PATH", help=f"scripture.db (default: ${DB_ENV} or {paths.default_db_path()})")
-    p.add_argument("--proxy", metavar="URL", help=f"embed proxy (default: ${PROXY_ENV} or {paths.DEFAULT_PROXY_URL})")
+    p.add_argument("--db", metavar="PATH",
+                   help=f"scripture.db (default: ${DB_ENV}, the saved setting, or {paths.default_db_path()})")
+    p.add_argument("--proxy", metavar="URL",
+                   help=f"embed proxy (default: ${PROXY_URL_ENV}, the saved setting, or {paths.DEFAULT_PROXY_URL})")
+
+
+def resolve_args(args: argparse.Namespace) -> Connection:
+    """The connection for this command: flags, then the environment, the saved settings, the defaults.
+
+    The token is never a flag (flags show up in ``ps``); see :mod:`amicus_desktop.config`.
+    """
+    return resolve_connection(db=args.db, proxy=args.proxy, settings=load_settings())
 
 
 def connection_from_args(args: argparse.Namespace) -> tuple[Path, str, str | None]:
-    """``(db path, proxy URL, token)``: flags first, then the environment, then the defaults.
-
-    The token is read only from the environment, never from a flag (flags show up in ``ps``).
-    """
-    db = Path(args.db or os.environ.get(DB_ENV) or paths.default_db_path())
-    proxy = args.proxy or os.environ.get(PROXY_ENV) or paths.DEFAULT_PROXY_URL
-    token = os.environ.get(TOKEN_ENV) or None
-    return db, proxy, token
+    """``(db path, proxy URL, token)`` as :func:`resolve_args` resolves them."""
+    return resolve_args(args).values()

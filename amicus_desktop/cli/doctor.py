@@ -17,10 +17,11 @@ from importlib import metadata
 
 from .. import __version__
 from ..core.errors import AmicusError
-from ..embed.client import EmbedClient
+from ..core.types import ModelInfo
+from ..embedding.client import EmbedClient, mismatch_error
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import extension_path, sqlite_version, vec_version
-from .common import add_connection_args, connection_from_args
+from .common import add_connection_args, resolve_args
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 MARK = {OK: "✓", WARN: "!", FAIL: "✗"}
@@ -49,7 +50,8 @@ def _version(dist: str) -> str | None:
 
 
 def run_checks(args: argparse.Namespace) -> list[Check]:
-    db_path, proxy_url, token = connection_from_args(args)
+    connection = resolve_args(args)
+    db_path, proxy_url, token = connection.values()
     checks = [
         Check("Amicus Desktop", OK, __version__),
         Check("Python", OK if sys.version_info >= (3, 11) else FAIL, f"{platform.python_version()} ({sys.executable})",
@@ -78,7 +80,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             named_by_db = len(set(scholars) & set(store.scholar_table()))
         optional = ", ".join(info.optional_tables) or "none"
         filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
-        checks.append(Check("Database", OK, str(db_path)))
+        checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
         checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
         checks.append(Check("  chunks by type", OK, ", ".join(f"{k} {v:,}" for k, v in sorted(types.items())) or "none"))
@@ -86,28 +88,28 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         checks.append(Check("  scholars", OK, f"{len(scholars)} ({names}); {named_by_db} named by the database's "
                             "scholars table, the rest by the app's built-in names"))
     except AmicusError as err:
-        checks.append(Check("Database", FAIL, f"{db_path}: {err.code.value}", err.message))
+        checks.append(Check("Database", FAIL, f"{db_path} (from {connection.db_path.source}): {err.code.value}",
+                            err.message))
 
-    async def health():
+    async def health() -> ModelInfo:
         client = EmbedClient(proxy_url, token)
         try:
             return await client.health()
         finally:
             await client.aclose()
 
+    token_note = f"token from {connection.token.source}" if token else "no token"
+    where = f"{proxy_url} (from {connection.proxy_url.source}; {token_note})"
     try:
         model = asyncio.run(health())
     except AmicusError as err:
-        checks.append(Check("Embed proxy", FAIL, f"{proxy_url}: {err.code.value}", err.message))
+        checks.append(Check("Embed proxy", FAIL, f"{where}: {err.code.value}", err.message))
     else:
-        checks.append(Check("Embed proxy", OK, f"{proxy_url} · {model.id} · {model.dims} dims"))
+        checks.append(Check("Embed proxy", OK, f"{where} · {model.id} · {model.dims} dims"))
         if info is not None:
-            if model.dims != info.dims:
-                checks.append(Check("  matches database", FAIL, f"proxy {model.dims} dims, database {info.dims}",
-                                    "Run a proxy serving the database's model, or open a database built with this one."))
-            elif model.id != info.model_id:
-                checks.append(Check("  matches database", FAIL, f"proxy {model.id!r}, database {info.model_id!r}",
-                                    "Run a proxy serving the database's model, or rebuild the database."))
+            mismatch = mismatch_error(model, ModelInfo(info.model_id, info.dims))
+            if mismatch is not None:
+                checks.append(Check("  matches database", FAIL, mismatch.code.value, mismatch.message))
             else:
                 checks.append(Check("  matches database", OK, "same model and dims"))
     return checks

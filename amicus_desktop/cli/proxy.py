@@ -2,7 +2,13 @@
 
 Loads the model (or asks the upstream for its dims) before it listens, prints one line
 ``amicus-desktop proxy: listening on http://HOST:PORT (model ID, D dims)`` on stdout, and stops
-cleanly (exit 0) on SIGTERM or SIGINT. ``--port 0`` picks a free port and prints it.
+cleanly (exit 0) on SIGTERM or SIGINT — also while the model is still loading. ``--port 0`` picks
+a free port and prints it. It logs through :mod:`amicus_desktop.logs` (the ``amicus.proxy``
+logger, uvicorn's loggers, the redacting filter) to stderr and ``amicus-proxy.log``.
+
+It refuses to start (exit 2) with a token variable that is set but unusable (only whitespace, or
+characters a bearer token cannot hold), and on an address beyond this machine without a token
+unless ``--allow-remote-without-token`` says that is meant.
 """
 
 from __future__ import annotations
@@ -16,15 +22,17 @@ import socket
 import sys
 import threading
 import time
+from types import FrameType
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from ..config import TOKEN_ENV, token_problem
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8731
-DEFAULT_TOKEN_ENV = "AMICUS_PROXY_TOKEN"
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 
-log = logging.getLogger("amicus_desktop.proxy")
+log = logging.getLogger("amicus.proxy")
 
 
 def register(subparsers: Any) -> None:
@@ -38,6 +46,9 @@ def register(subparsers: Any) -> None:
                    help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
     p.add_argument("--port", type=_port, default=DEFAULT_PORT,
                    help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})")
+    p.add_argument("--allow-remote-without-token", action="store_true",
+                   help="listen beyond this machine even though no token is required (anyone who can "
+                        "reach it can use it)")
     p.add_argument("--backend", choices=("local", "openai"), default="local",
                    help="local: all-MiniLM-L6-v2 on this machine (default); openai: forward to "
                         "an OpenAI-compatible /v1/embeddings")
@@ -50,68 +61,120 @@ def register(subparsers: Any) -> None:
     p.add_argument("--api-key-env", metavar="NAME", default=DEFAULT_API_KEY_ENV,
                    help=f"openai backend: environment variable holding the upstream API key "
                         f"(default {DEFAULT_API_KEY_ENV})")
-    p.add_argument("--token-env", metavar="NAME", default=DEFAULT_TOKEN_ENV,
+    p.add_argument("--token-env", metavar="NAME", default=TOKEN_ENV,
                    help=f"environment variable holding the token clients must send; when it is "
-                        f"set and non-empty the token is required (default {DEFAULT_TOKEN_ENV})")
+                        f"set and non-empty the token is required (default {TOKEN_ENV})")
     p.add_argument("--rate-limit", type=_non_negative_float, default=50.0, metavar="N",
                    help="requests per second per client, bursts of 2N; 0 turns it off "
                         "(default 50)")
     p.add_argument("--log-level", default="info",
                    choices=("debug", "info", "warning", "error", "critical"),
-                   help="log level on stderr (default info); request bodies are never logged")
+                   help="log level on stderr and in the log file (default info); request bodies are "
+                        "never logged")
     p.set_defaults(func=run)
 
 
+class _StopRequest:
+    """The SIGTERM/SIGINT handler until uvicorn takes the signals over: it only records the signal
+    (raising from a handler could break the model's loading half-way) and stops the server if
+    there is one yet; the start-up checks it between its steps."""
+
+    def __init__(self) -> None:
+        self.signal: int | None = None
+        self.server: Any = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.signal = signum
+        if self.server is not None:
+            self.server.should_exit = True
+
+    def stopped(self, when: str) -> bool:
+        if self.signal is None:
+            return False
+        log.info("stopped on %s %s", signal.Signals(self.signal).name, when)
+        return True
+
+
 def run(args: argparse.Namespace) -> int:
-    _configure_logging(args.log_level)
+    from .. import logs
+    from ..proxy.limits import AcceptErrorFilter
+
+    logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.DEBUG,
+                       file_name=logs.PROXY_LOG_FILE, also=("uvicorn", "asyncio"))
+    logging.getLogger("asyncio").addFilter(AcceptErrorFilter())
+    # httpx/httpcore would log every upstream call (and its URL); keep them quiet.
+    for name in ("httpx", "httpcore"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # nothing is ever downloaded at run time
 
-    from ..proxy.backends import BackendError, get_backend
-
+    token, problem = _token(args.token_env)
+    if problem:
+        return _refuse(problem, 2)
+    try:
+        address = _address(args.host, args.port)
+    except OSError as exc:
+        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+    if not token and not _is_loopback(address[4][0]):
+        if not args.allow_remote_without_token:
+            return _refuse(
+                f"refusing to listen on {args.host} without a token: anyone who can reach this machine "
+                f"could use the proxy. Set ${args.token_env}, or pass --allow-remote-without-token "
+                "if that is what you want.", 2)
+        log.warning("listening beyond this machine without a token: anyone who can reach it can "
+                    "use it (set $%s)", args.token_env)
     if args.backend == "openai":
         if not args.upstream or not args.upstream_model:
-            print("amicus-desktop proxy: the openai backend needs --upstream URL and "
-                  "--upstream-model NAME", file=sys.stderr)
-            return 2
+            return _refuse("the openai backend needs --upstream URL and --upstream-model NAME", 2)
         parts = urlsplit(args.upstream)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            print("amicus-desktop proxy: --upstream must be an http:// or https:// URL",
-                  file=sys.stderr)
-            return 2
-        backend = get_backend("openai", upstream=args.upstream, model=args.upstream_model,
-                              api_key_env=args.api_key_env, dims=args.dims)
-        if not backend.has_api_key:
-            log.warning("no API key in $%s: calling the upstream without one", args.api_key_env)
-    else:
-        backend = get_backend("local")
+            return _refuse("--upstream must be an http:// or https:// URL", 2)
 
+    # Until uvicorn takes the signals over, SIGTERM/SIGINT end the start-up cleanly (exit 0).
+    stop = _StopRequest()
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
+        return _serve(args, token, address, stop)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop: _StopRequest) -> int:
+    import uvicorn
+
+    from ..embedding import BackendError, Embedder, get_backend
+    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, listen, protocol_class
+    from ..proxy.server import create_app
+
+    backend: Embedder
+    try:
+        if args.backend == "openai":
+            backend = get_backend("openai", upstream=args.upstream, model=args.upstream_model,
+                                  api_key_env=args.api_key_env, dims=args.dims)
+        else:
+            backend = get_backend("local")
+    except ValueError as exc:
+        return _refuse(str(exc), 2)
+    try:
+        log.info("loading the embedding model (%s backend)", args.backend)
         backend.load()
         dims = backend.dims
     except BackendError as exc:
+        backend.close()
         hint = " (or give --dims N to start without asking it)" if args.backend == "openai" else ""
-        print(f"amicus-desktop proxy: {exc.message}{hint}", file=sys.stderr)
-        return 1
-
-    token = os.environ.get(args.token_env) or None
+        return _refuse(f"{exc.message}{hint}", 1)
+    if stop.stopped("while the model was loading"):
+        backend.close()
+        return 0
     try:
-        sock = _bind(args.host, args.port)
+        sock = listen(address)
     except OSError as exc:
-        print(f"amicus-desktop proxy: cannot listen on {args.host}:{args.port}: "
-              f"{exc.strerror or exc}", file=sys.stderr)
-        return 1
-
-    if not token and not _is_loopback(sock.getsockname()[0]):
-        log.warning("listening beyond this machine without a token: anyone who can reach it can "
-                    "use it (set $%s)", args.token_env)
-
-    import uvicorn
-
-    from ..proxy.server import create_app
+        backend.close()
+        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
 
     rate = args.rate_limit or None
     app = create_app(backend, token=token, rate_limit=rate,
-                     rate_burst=max(1, int(round(2 * args.rate_limit))))
+                     rate_burst=max(1, round(2 * args.rate_limit)))
     config = uvicorn.Config(
         app,
         log_config=None,  # keep our logging; uvicorn's access log is off (it would show clients)
@@ -120,8 +183,16 @@ def run(args: argparse.Namespace) -> int:
         timeout_graceful_shutdown=5,
         lifespan="off",
         server_header=False,
+        http=protocol_class(max_connections=connection_cap()),
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
     server = _make_server(config)
+    stop.server = server
+    if stop.stopped("before serving"):
+        sock.close()
+        backend.close()
+        return 0
     _exit_with_parent(server)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
@@ -133,12 +204,26 @@ def run(args: argparse.Namespace) -> int:
         server.run(sockets=[sock])
     finally:
         sock.close()
-        close = getattr(backend, "close", None)
-        if close is not None:
-            close()
+        backend.close()
     if server.stop_signal is not None:
         log.info("stopped on %s", signal.Signals(server.stop_signal).name)
     return 0
+
+
+def _refuse(message: str, code: int) -> int:
+    print(f"amicus-desktop proxy: {message}", file=sys.stderr)
+    return code
+
+
+def _token(env_name: str) -> tuple[str | None, str | None]:
+    """``(token, problem)`` from ``$env_name``: an unset or empty variable means no token."""
+    raw = os.environ.get(env_name, "")
+    if not raw:
+        return None, None
+    problem = token_problem(raw)
+    if problem:
+        return None, f"the token in ${env_name} {problem}; set a usable token or unset the variable"
+    return raw.strip(), None
 
 
 def _make_server(config: Any) -> Any:
@@ -181,22 +266,12 @@ def _exit_with_parent(server: Any) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _bind(host: str, port: int) -> socket.socket:
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)
-    family, socktype, proto, _, addr = infos[0]
-    sock = socket.socket(family, socktype, proto)
-    try:
-        if os.name != "nt":  # so a restarted proxy can take its port back at once
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        if family == socket.AF_INET6:
-            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-        sock.bind(addr)
-        sock.listen(1024)
-        sock.set_inheritable(True)
-    except OSError:
-        sock.close()
-        raise
-    return sock
+_AddrInfo = tuple[Any, ...]  # one socket.getaddrinfo() entry: (family, type, proto, canonname, sockaddr)
+
+
+def _address(host: str, port: int) -> _AddrInfo:
+    """The address ``host`` resolves to first (the one the proxy binds)."""
+    return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)[0]
 
 
 def _is_loopback(host: str) -> bool:
@@ -217,18 +292,6 @@ def _safe_url(url: str | None) -> str:
     if parts.port:
         netloc += f":{parts.port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def _configure_logging(level: str) -> None:
-    root = logging.getLogger()
-    if not root.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-        root.addHandler(handler)
-    root.setLevel(level.upper())
-    # httpx/httpcore would log every upstream call (and its URL); keep them quiet.
-    for name in ("httpx", "httpcore"):
-        logging.getLogger(name).setLevel(logging.WARNING)
 
 
 def _port(value: str) -> int:

@@ -17,7 +17,7 @@ from ..core.errors import AmicusError
 from ..core.types import Fusion
 from ..evaluate import GoldenError, load
 from ..evaluate.relevance import db_model, format_benchmark, run_benchmark
-from ..proxy.backends import BACKENDS, get_backend
+from ..embedding import BACKENDS, get_backend
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -15,7 +15,7 @@ from typing import Protocol
 
 from tokenizers import Tokenizer
 
-from ..proxy.backends.local import TOKENIZER_PATH
+from ..embedding.local import TOKENIZER_PATH
 
 
 class TokenCounter(Protocol):

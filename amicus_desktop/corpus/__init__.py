@@ -1,7 +1,8 @@
 """The study corpus: public-domain SWORD modules → chunk records → scripture.db. No Qt.
 
 Public API: :func:`build_database` (with :class:`BuildProgress`, :class:`BuildReport`,
-:class:`BuildCancelled`), :class:`ProxyEmbedder`, and ``DEMO_BOOKS`` (Romans and John).
+:class:`BuildCancelled`) and ``DEMO_BOOKS`` (Romans and John). The embedders it takes are in
+:mod:`amicus_desktop.embedding`.
 """
 
 from .build import (
@@ -13,15 +14,12 @@ from .build import (
     collect_chunks,
     scope_books,
 )
-from .embedders import EmbedderError, ProxyEmbedder
 
 __all__ = [
     "DEMO_BOOKS",
     "BuildCancelled",
     "BuildProgress",
     "BuildReport",
-    "EmbedderError",
-    "ProxyEmbedder",
     "build_database",
     "collect_chunks",
     "scope_books",

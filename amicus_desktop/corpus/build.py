@@ -17,13 +17,13 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
 
 import numpy as np
 
 from .. import __version__
 from ..core.books import BY_ID
 from ..core.types import SOURCE_TYPES
+from ..embedding.base import Embedder
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
 from .sources.abbott_smith import abbott_smith_chunks
@@ -36,13 +36,6 @@ from .sources.threads import nave_chunks, scofield_thread_chunks
 log = logging.getLogger("amicus.corpus")
 
 DEFAULT_BATCH = 64
-
-
-class Embedder(Protocol):
-    model_id: str
-    dims: int
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
 class BuildCancelled(Exception):
@@ -284,7 +277,6 @@ __all__ = [
     "BuildProgress",
     "BuildReport",
     "DEMO_BOOKS",
-    "Embedder",
     "build_database",
     "collect_chunks",
     "embedding_text",

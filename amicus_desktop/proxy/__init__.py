@@ -1,12 +1,9 @@
 """The embed proxy (CONTRACT section 2): ``POST /ai/embed`` and ``GET /health``.
 
-No Qt here. :mod:`.backends` turns texts into L2-normalised vectors (a local ONNX model or an
-OpenAI-compatible upstream); :mod:`.server` is the Starlette app that serves them; the
-``amicus-desktop proxy`` sub-command (``amicus_desktop/cli/proxy.py``) runs it under uvicorn.
+No Qt here. :mod:`.server` is the Starlette app that serves an :class:`~amicus_desktop.embedding.Embedder`
+(the local ONNX model or an OpenAI-compatible upstream, both in :mod:`amicus_desktop.embedding`) with
+the proxy's limits; the ``amicus-desktop proxy`` sub-command (``amicus_desktop/cli/proxy.py``) runs it
+under uvicorn with the connection limits of :mod:`.limits`.
 """
 
 from __future__ import annotations
-
-from .backends import EmbeddingBackend, get_backend
-
-__all__ = ["EmbeddingBackend", "get_backend"]

@@ -4,6 +4,12 @@
 "embedding"}]}``; ``GET /health`` → ``{"status": "ok", "model", "dims"}``. Every error is
 ``{"error": {"code", "message"}}``, never a stack trace. Embedding runs in a worker thread so the
 event loop keeps answering. Nothing here logs input text, tokens or keys.
+
+Checks, in order: HTTP/1.0 or 1.1 only (505) and a request head of at most 16 KiB (431), on what
+uvicorn parsed; then, for ``/ai/embed``, the token (401, before anything else is looked at, so an
+unauthenticated flood never touches the app's rate-limit bucket), the rate limit per client
+(429), ``Content-Type: application/json`` (415: a web page can POST ``text/plain`` across
+origins without asking, never JSON), the body size (413) and its shape (400/413).
 """
 
 from __future__ import annotations
@@ -20,19 +26,24 @@ import numpy as np
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .backends.base import BackendError, EmbeddingBackend
+from ..embedding import BackendError, Embedder
 
-log = logging.getLogger("amicus_desktop.proxy")
+log = logging.getLogger("amicus.proxy")
 
 MAX_INPUTS = 64
 MAX_CHARS = 8000
 MAX_BODY = 1024 * 1024
+#: bytes of request head (names and values of every header) accepted.
+MAX_HEAD = 16 * 1024
 DEFAULT_RATE = 50.0
 DEFAULT_BURST = 100
+HTTP_VERSIONS = ("1.0", "1.1")
 
 
 class ProxyError(Exception):
@@ -51,6 +62,32 @@ def error_response(status: int, code: str, message: str,
                    headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
                         headers=headers)
+
+
+class RequestLimits:
+    """ASGI middleware: HTTP/1.0 or 1.1 only (505) and at most :data:`MAX_HEAD` bytes of headers (431).
+
+    h11 accepts any ``HTTP/d.d`` request line, and a head that arrives in one network read is
+    never measured against its incomplete-head limit; both are checked here on what it parsed.
+    """
+
+    def __init__(self, app: ASGIApp, max_head: int = MAX_HEAD) -> None:
+        self.app = app
+        self.max_head = max_head
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal: Response | None = None
+            if scope.get("http_version") not in HTTP_VERSIONS:
+                refusal = error_response(505, "HTTP_VERSION_NOT_SUPPORTED", "Use HTTP/1.1.")
+            elif sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_head:
+                refusal = error_response(431, "HEADERS_TOO_LARGE",
+                                         f"The request headers are larger than {self.max_head:,} bytes.")
+            if refusal is not None:
+                refusal.headers["Connection"] = "close"
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class RateLimiter:
@@ -88,15 +125,15 @@ class RateLimiter:
             del self._buckets[next(iter(self._buckets))]
 
 
-def create_app(backend: EmbeddingBackend, *, token: str | None = None,
+def create_app(backend: Embedder, *, token: str | None = None,
                max_inputs: int = MAX_INPUTS, max_chars: int = MAX_CHARS,
                max_body: int = MAX_BODY, rate_limit: float | None = DEFAULT_RATE,
                rate_burst: int = DEFAULT_BURST) -> Starlette:
     """The proxy app around ``backend``.
 
     ``token``: when non-empty, ``/ai/embed`` needs ``Authorization: Bearer <token>``.
-    ``rate_limit``: requests per second per client IP on ``/ai/embed`` (``None``/0: off), with
-    bursts of ``rate_burst``.
+    ``rate_limit``: requests per second per client IP on ``/ai/embed`` with the right token (or
+    any, when none is required) (``None``/0: off), with bursts of ``rate_burst``.
     """
     token_bytes = token.encode("utf-8") if token else None
     limiter = RateLimiter(rate_limit, rate_burst) if rate_limit and rate_limit > 0 else None
@@ -131,14 +168,15 @@ def create_app(backend: EmbeddingBackend, *, token: str | None = None,
         return response
 
     async def _embed(request: Request) -> Response:
+        if token_bytes is not None:
+            _check_token(request, token_bytes)
         if limiter is not None:
             wait = limiter.acquire(request.client.host if request.client else "unknown")
             if wait > 0:
                 raise ProxyError(429, "RATE_LIMITED",
                                  "Too many requests from this client; slow down and retry.",
                                  {"Retry-After": str(max(1, math.ceil(wait)))})
-        if token_bytes is not None:
-            _check_token(request, token_bytes)
+        _check_content_type(request)
         body = await _read_body(request, max_body)
         texts = _parse_input(body, max_inputs, max_chars)
         vectors = await run_in_threadpool(backend.embed, texts)
@@ -172,6 +210,7 @@ def create_app(backend: EmbeddingBackend, *, token: str | None = None,
             Route("/health", health, methods=["GET"]),
         ],
         exception_handlers={HTTPException: http_error, Exception: internal_error},
+        middleware=[Middleware(RequestLimits)],
     )
 
 
@@ -194,6 +233,13 @@ def _check_token(request: Request, expected: bytes) -> None:
                          "This proxy needs a token: send Authorization: Bearer <token>.", challenge)
     if not hmac.compare_digest(value.strip().encode("utf-8", "surrogateescape"), expected):
         raise ProxyError(401, "UNAUTHORIZED", "The token is wrong.", challenge)
+
+
+def _check_content_type(request: Request) -> None:
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != "application/json":
+        raise ProxyError(415, "UNSUPPORTED_MEDIA_TYPE",
+                         "Send the body as JSON with Content-Type: application/json.")
 
 
 async def _read_body(request: Request, limit: int) -> bytes:

@@ -10,7 +10,7 @@ The one orchestrator of a question (CONTRACT sections 3, 6 and 7)::
 
 :class:`Retriever` is what the app and the CLI hold. It owns
 
-* one :class:`~amicus_desktop.embed.EmbedClient` (one HTTP client, a session cache of vectors), and
+* one :class:`~amicus_desktop.embedding.EmbedClient` (one HTTP client, a session cache of vectors), and
 * one :class:`~amicus_desktop.store.ScriptureStore` that lives on a dedicated worker thread with
   its own connection: every DB call goes through :meth:`Retriever.run_db`, so an event loop
   (the Qt one included) never blocks on SQLite.
@@ -46,7 +46,7 @@ from ..core.types import (
     SearchMode,
     Timings,
 )
-from ..embed.client import EmbedClient, check_against_db
+from ..embedding.client import EmbedClient, check_against_db
 from ..rerank import rerank
 from ..rerank.base import base_scores
 from ..store.scripture import ScriptureStore, StoreInfo

@@ -10,10 +10,10 @@ here: the profile today; search mode and pins per profile as they come.
 from __future__ import annotations
 
 import logging
-import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..config import resolve_connection
 from ..core.types import ChapterRef, Profile
 from ..settings import Settings, SettingsStore
 from .events import Event
@@ -32,10 +32,12 @@ class Overrides:
 
     @classmethod
     def from_env(cls, db: str | None = None, proxy: str | None = None, chapter: str | None = None) -> Overrides:
+        # Flags and the environment only: the saved settings are applied (and changed) by the session.
+        c = resolve_connection(db=db, proxy=proxy)
         return cls(
-            db_path=db or os.environ.get("AMICUS_DB") or None,
-            proxy_url=proxy or os.environ.get("AMICUS_PROXY_URL") or None,
-            token=os.environ.get("AMICUS_PROXY_TOKEN") or None,
+            db_path=str(c.db_path.value) if c.db_path.overridden else None,
+            proxy_url=c.proxy_url.value if c.proxy_url.overridden else None,
+            token=c.token.value if c.token.overridden else None,
             chapter=chapter,
         )
 

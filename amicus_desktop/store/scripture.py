@@ -2,6 +2,14 @@
 
 A :class:`ScriptureStore` owns one read-only apsw connection. It is not shared between threads:
 the app gives the store its own worker thread (see ``amicus_desktop.retrieval.Retriever``).
+
+The file is opened without writing anything, beside it included (see
+:func:`amicus_desktop.store.sqlite.connect_readonly`). Whatever the file holds, reading it raises
+only :class:`~amicus_desktop.core.errors.AmicusError`: text that is not UTF-8 (a damaged page, a
+bit flip) is ``DB_INVALID``, and row values of the wrong type are coerced when nothing is lost
+(``3.0`` or ``'3'`` in ``chapter_num`` → ``3``, a number in a text column → its text) and refused
+with ``DB_INVALID`` otherwise (a BLOB anywhere, ``'three'`` or ``3.5`` in an integer column, NULL
+in a required text column), naming the chunk and the column.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
 from ..core.types import Candidate, ChunkMetadata
-from .sqlite import connect, vec_version
+from .sqlite import connect_readonly, vec_version
 
 log = logging.getLogger("amicus.store")
 
@@ -38,8 +46,8 @@ SCHOLAR_COLUMNS = ("scholar_id", "name", "tradition", "work")
 #: Optional vec0 metadata columns that let a filter run inside the KNN.
 VEC_FILTER_COLUMNS = ("source_type", "scholar_id", "tradition", "book_id", "chapter_num")
 
-_VEC_DIMS = re.compile(r"\bembedding\s+float\s*\[\s*(\d+)\s*\]", re.I)
-_VEC_METRIC = re.compile(r"distance_metric\s*=\s*(\w+)", re.I)
+#: the vector column of ``embeddings`` (CONTRACT section 1).
+VECTOR_COLUMN = "embedding"
 
 
 @dataclass(frozen=True)
@@ -76,8 +84,14 @@ def _invalid(message: str, exc: BaseException | None = None) -> AmicusError:
     return err
 
 
-def _db_error(path: Path, exc: apsw.Error) -> AmicusError:
-    """Turn an apsw error met while reading into the contract's DB code."""
+def _db_error(path: Path, exc: apsw.Error | UnicodeDecodeError) -> AmicusError:
+    """Turn an error met while reading into the contract's DB code."""
+    if isinstance(exc, UnicodeDecodeError):  # apsw decodes TEXT as UTF-8 while it hands rows out
+        return _invalid(
+            f"{path.name} is damaged: it holds text that is not valid UTF-8. Rebuild it with "
+            "'amicus-desktop build-db' or restore a copy.",
+            exc,
+        )
     if isinstance(exc, apsw.NotADBError):
         return _invalid(f"{path.name} is not a SQLite database. Choose a scripture.db file.", exc)
     if isinstance(exc, apsw.CorruptError):
@@ -98,8 +112,8 @@ def _db_error(path: Path, exc: apsw.Error) -> AmicusError:
 _MAGIC = b"SQLite format 3\x00"
 
 
-def _check_header(path: Path) -> None:
-    """Refuse a file that is not SQLite, or whose header promises more pages than it holds.
+def _check_header(path: Path) -> bytes:
+    """The file's 100-byte header; refuses a file that is not SQLite or holds fewer pages than it says.
 
     Read straight from the header (before SQLite or the extension touch the file), so a truncated
     copy gets a message that says so rather than "malformed".
@@ -123,6 +137,152 @@ def _check_header(path: Path) -> None:
             f"{path.name} is truncated: {size:,} bytes on disk, {page_size * page_count:,} expected. "
             "Rebuild it or restore a complete copy."
         )
+    return header
+
+
+@dataclass(frozen=True)
+class VectorColumn:
+    """A vector column as declared in a vec0 table: ``embedding float[384] distance_metric=cosine``."""
+
+    name: str
+    element: str  # float, int8 or bit
+    dims: int
+    options: Mapping[str, str]
+
+
+def vec0_columns(sql: str) -> dict[str, VectorColumn] | None:
+    """The vector columns of a ``CREATE VIRTUAL TABLE … USING vec0(…)`` statement, by name.
+
+    ``None`` when ``sql`` does not create a vec0 table. Read the way SQLite hands the arguments to
+    sqlite-vec: comments dropped, arguments split at the top-level commas; each vector column's
+    options (``distance_metric=cosine``) belong to that column alone, the last of a repeated
+    option wins, and names and values are compared lower-cased.
+    """
+    text = _without_comments(sql)
+    start = re.search(r"\busing\s+vec0\s*\(", text, re.IGNORECASE)
+    end = text.rfind(")")
+    if start is None or end < start.end():
+        return None
+    columns: dict[str, VectorColumn] = {}
+    for argument in _split_arguments(text[start.end() : end]):
+        # as sqlite-vec reads it: "float [ 4 ]" is "float[4]", "]" ends a word, "a = b" is "a=b"
+        argument = re.sub(r"\s*\[\s*", "[", argument)
+        argument = re.sub(r"\s*=\s*", "=", re.sub(r"\s*\]\s*", "] ", argument))
+        words = argument.split()
+        if len(words) < 2:
+            continue
+        kind = re.fullmatch(r"(float|f32|int8|i8|bit)\[(\d+)\]", words[1], re.IGNORECASE)
+        if kind is None:
+            continue
+        name = words[0].lower()
+        element = {"f32": "float", "i8": "int8"}.get(kind.group(1).lower(), kind.group(1).lower())
+        options = dict(w.lower().split("=", 1) for w in words[2:] if "=" in w)
+        columns[name] = VectorColumn(name, element, int(kind.group(2)), options)
+    return columns
+
+
+def _without_comments(sql: str) -> str:
+    """``sql`` with ``-- …`` and ``/* … */`` comments replaced by a space (quotes respected)."""
+    out: list[str] = []
+    i, n = 0, len(sql)
+    closing = {"'": "'", '"': '"', "`": "`", "[": "]"}
+    while i < n:
+        c = sql[i]
+        if c in closing:
+            j = sql.find(closing[c], i + 1)
+            j = n - 1 if j < 0 else j
+            out.append(sql[i : j + 1])
+            i = j + 1
+        elif sql.startswith("--", i):
+            j = sql.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        elif sql.startswith("/*", i):
+            j = sql.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _split_arguments(body: str) -> list[str]:
+    """Split at commas outside quotes, brackets and parentheses."""
+    parts: list[str] = []
+    depth, quote = 0, ""
+    current: list[str] = []
+    closing = {"'": "'", '"': '"', "`": "`", "[": "]"}
+    for c in body:
+        if quote:
+            quote = "" if c == closing[quote] else quote
+        elif c in closing:
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(c)
+    parts.append("".join(current))
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _chunk_row(path: Path, row: Sequence[Any]) -> tuple[str, str, str, str, ChunkMetadata]:
+    """``(chunk_id, source_type, source_id, text, metadata)`` from a :meth:`ScriptureStore.fetch` row."""
+    chunk_id = _text(path, row[1], "chunk_id", row[0])
+    source_type, source_id, text = (_text(path, v, c, chunk_id) for v, c in
+                                    zip(row[2:5], ("source_type", "source_id", "text")))
+    scholar, tradition, book, chapter, start, end, panel = row[5:12]
+    meta = ChunkMetadata(
+        scholar_id=_opt_text(path, scholar, "scholar_id", chunk_id),
+        tradition=_opt_text(path, tradition, "tradition", chunk_id),
+        book_id=_opt_text(path, book, "book_id", chunk_id),
+        chapter_num=_opt_int(path, chapter, "chapter_num", chunk_id),
+        verse_start=_opt_int(path, start, "verse_start", chunk_id),
+        verse_end=_opt_int(path, end, "verse_end", chunk_id),
+        panel_type=_opt_text(path, panel, "panel_type", chunk_id),
+    )
+    return chunk_id, source_type, source_id, text, meta
+
+
+def _text(path: Path, value: object, column: str, chunk: object) -> str:
+    """A required ``chunk_text`` value: a number becomes its text; NULL or a BLOB is ``DB_INVALID``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return str(value)
+    raise _bad_value(path, value, f"chunk_text.{column}", chunk, "text")
+
+
+def _opt_text(path: Path, value: object, column: str, chunk: object) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return str(value)
+    raise _bad_value(path, value, f"chunk_metadata.{column}", chunk, "text")
+
+
+def _opt_int(path: Path, value: object, column: str, chunk: object) -> int | None:
+    if value is None or isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\s*[+-]?\d{1,18}\s*", value):
+        return int(value)
+    raise _bad_value(path, value, f"chunk_metadata.{column}", chunk, "an integer")
+
+
+def _bad_value(path: Path, value: object, column: str, chunk: object, wanted: str) -> AmicusError:
+    kind = "a BLOB" if isinstance(value, bytes) else "NULL" if value is None else repr(value)[:40]
+    where = f"row {chunk}" if isinstance(chunk, int) else f"chunk {str(chunk)[:80]!r}"
+    return _invalid(
+        f"{path.name} is damaged: {column} of {where} holds {kind}, not {wanted}. "
+        "Rebuild it with 'amicus-desktop build-db' or fix that row."
+    )
 
 
 class ScriptureStore:
@@ -145,18 +305,18 @@ class ScriptureStore:
         if not path.is_file():
             raise _invalid(f"{path} is not a file. Choose a scripture.db file.")
         vec_version()  # EXTENSION_NOT_LOADED comes before anything about the file's content
-        _check_header(path)
+        header = _check_header(path)
         try:
-            con = connect(path, readonly=True)
+            con = connect_readonly(path, header)
         except apsw.CantOpenError as exc:
             raise _invalid(f"{path.name} cannot be opened ({exc}); check its permissions.", exc) from exc
         except apsw.Error as exc:
             raise _db_error(path, exc) from exc
         self._con = con
         try:
-            (version,) = con.execute("select vec_version()").fetchone()
+            version = con.execute("select vec_version()").get
             return self._validate(con, str(version))
-        except apsw.Error as exc:
+        except (apsw.Error, UnicodeDecodeError) as exc:
             self.close()
             raise _db_error(path, exc) from exc
         except AmicusError:
@@ -175,7 +335,8 @@ class ScriptureStore:
                 f"{path.name} is not a scripture.db: missing table(s) {', '.join(missing)}."
             )
         vec_sql = objects["embeddings"][1]
-        if "vec0" not in vec_sql.lower():
+        columns = vec0_columns(vec_sql)
+        if columns is None:
             raise _invalid(f"{path.name}: 'embeddings' is not a sqlite-vec vec0 table.")
         for table, cols in REQUIRED_COLUMNS.items():
             have = {row[1] for row in con.execute(f"PRAGMA table_info({table})")}
@@ -204,25 +365,31 @@ class ScriptureStore:
             raise _invalid(
                 f"{path.name}: distance_metric is {meta['distance_metric']!r}; only 'cosine' is supported."
             )
-        m = _VEC_DIMS.search(vec_sql)
-        if m and int(m.group(1)) != dims:
+        vector = columns.get(VECTOR_COLUMN)
+        if vector is None:
+            raise _invalid(f"{path.name}: the embeddings table has no vector column named {VECTOR_COLUMN!r}.")
+        if vector.element != "float":
+            raise _invalid(
+                f"{path.name}: the embeddings table holds {vector.element} vectors; only float vectors "
+                "are supported. Rebuild it."
+            )
+        if vector.dims != dims:
             raise _invalid(
                 f"{path.name}: db_meta says {dims} dimensions but the embeddings table holds "
-                f"{m.group(1)}. The database is inconsistent; rebuild it."
+                f"{vector.dims}. The database is inconsistent; rebuild it."
             )
-        metric = _VEC_METRIC.search(vec_sql)
-        if not metric or metric.group(1).lower() != "cosine":
+        if vector.options.get("distance_metric") != "cosine":
             raise _invalid(
-                f"{path.name}: the embeddings table does not declare distance_metric=cosine, "
-                "so 1 - distance would not be a cosine similarity. Rebuild it."
+                f"{path.name}: the embeddings table does not declare distance_metric=cosine on its "
+                f"{VECTOR_COLUMN!r} column, so 1 - distance would not be a cosine similarity. Rebuild it."
             )
         # Touch the vec0 table and the text table so a broken module or page fails now, not mid-search.
         con.execute("SELECT rowid FROM embeddings LIMIT 1").fetchall()
-        (max_rowid,) = con.execute("SELECT max(rowid) FROM chunk_text").fetchone()
+        max_rowid = con.execute("SELECT max(rowid) FROM chunk_text").get
         try:
             chunk_count = int(meta["chunk_count"])
         except (KeyError, ValueError):
-            (chunk_count,) = con.execute("SELECT count(*) FROM chunk_text").fetchone()
+            chunk_count = int(con.execute("SELECT count(*) FROM chunk_text").get)
         vec_cols = tuple(
             row[1] for row in con.execute("PRAGMA table_info(embeddings)") if row[1] in VEC_FILTER_COLUMNS
         )
@@ -283,7 +450,7 @@ class ScriptureStore:
     def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return list(self.con.execute(sql, params))
-        except apsw.Error as exc:
+        except (apsw.Error, UnicodeDecodeError) as exc:
             raise _db_error(self.path, exc) from exc
 
     def knn(
@@ -336,8 +503,7 @@ class ScriptureStore:
                     WHERE t.rowid IN ({marks})""",
                 part,
             ):
-                meta = ChunkMetadata(*(None if v is None else v for v in row[5:]))
-                out[int(row[0])] = (str(row[1]), str(row[2]), str(row[3]), str(row[4]), meta)
+                out[int(row[0])] = _chunk_row(self.path, row)
         return out
 
     def candidates(

@@ -54,7 +54,7 @@ class ProgressBox:
 def demo_build_job(out: str, cancel: threading.Event, progress: ProgressBox) -> Any:
     """(worker thread) Build the demo database at ``out`` with the local embedding model."""
     from ..corpus import DEMO_BOOKS, build_database
-    from ..proxy.backends import get_backend
+    from ..embedding import get_backend
 
     return build_database(Path(out), list(DEMO_BOOKS), get_backend("local"), progress=progress, cancel=cancel)
 

@@ -289,6 +289,9 @@ def test_messages_never_hold_query_or_token(corpus, proxy: ScriptedProxy, tmp_pa
         ["--chapter", "romans:x"],
         ["--k", "ten"],
         ["--bogus"],
+        ["--min-similarity", "nan"],
+        ["--min-similarity", "-inf"],
+        ["--min-similarity", "lots"],
     ],
 )
 def test_usage_errors_exit_2(corpus, flags: list[str]) -> None:
@@ -296,6 +299,37 @@ def test_usage_errors_exit_2(corpus, flags: list[str]) -> None:
     proc = cli("query", "grace", "--db", str(db), *flags)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "usage:" in proc.stderr
+
+
+def test_values_of_the_wrong_type_in_the_database_are_db_invalid_json(corpus, proxy: ScriptedProxy) -> None:
+    """A BLOB in chunk_metadata used to end --json with "bytes is not JSON serializable"."""
+    db, _ = corpus
+    con = connect(db, readonly=False)
+    con.execute("UPDATE chunk_metadata SET scholar_id = x'00ff'")
+    con.close()
+    msg = expect_error("DB_INVALID", "grace", "--db", str(db), "--proxy", proxy.url)
+    assert "scholar_id" in msg and "BLOB" in msg
+
+
+def test_text_that_is_not_utf8_is_db_invalid_json(corpus, proxy: ScriptedProxy) -> None:
+    db, _ = corpus
+    con = connect(db, readonly=False)
+    con.execute("UPDATE chunk_text SET text = CAST(x'c328' AS TEXT)")
+    con.close()
+    msg = expect_error("DB_INVALID", "grace", "--db", str(db), "--proxy", proxy.url)
+    assert "not valid UTF-8" in msg
+    proc = cli("query", "grace", "--db", str(db), "--proxy", proxy.url)
+    assert proc.returncode == 1 and "DB_INVALID" in proc.stderr and "not valid UTF-8" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_a_token_an_http_header_cannot_carry_is_a_clear_error(corpus, proxy: ScriptedProxy) -> None:
+    db, _ = corpus
+    token = "Geheimnis-ö-42"
+    msg = expect_error("EMBED_FAILED", "grace", "--db", str(db), "--proxy", proxy.url,
+                       env={"AMICUS_PROXY_TOKEN": token})
+    assert "outside ASCII" in msg and "AMICUS_PROXY_TOKEN" in msg and token not in msg
+    assert proxy.embed_requests == 0
 
 
 def test_limits_at_their_edges(corpus, proxy: ScriptedProxy) -> None:

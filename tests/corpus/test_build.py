@@ -11,7 +11,8 @@ import pytest
 
 from amicus_desktop.cli import main
 from amicus_desktop.core.types import SOURCE_TYPES
-from amicus_desktop.corpus import BuildCancelled, BuildProgress, ProxyEmbedder, build_database
+from amicus_desktop.corpus import BuildCancelled, BuildProgress, build_database
+from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.store.sqlite import connect
 
 REQUIRED_META = ("schema_version", "embedding_model", "embedding_dims", "distance_metric")
@@ -127,7 +128,7 @@ def test_cli_build_db_with_the_local_model(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "section_panel" in captured.out and "MB" in captured.out
     assert "embedding [" in captured.err and "ETA" in captured.err
-    from amicus_desktop.proxy.backends import get_backend
+    from amicus_desktop.embedding import get_backend
 
     assert _meta(out)["embedding_model"] == get_backend("local").model_id
 

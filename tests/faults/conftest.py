@@ -40,7 +40,7 @@ TEXTS = [
 
 @pytest.fixture(scope="session")
 def local_backend():
-    from amicus_desktop.proxy.backends import get_backend
+    from amicus_desktop.embedding import get_backend
 
     return get_backend("local")
 

@@ -70,7 +70,7 @@ def test_never_started(guarded_db: Path) -> None:
 @contextlib.contextmanager
 def scripted_process(mode: str, dims: int = 384, model: str | None = None) -> Iterator[tuple[subprocess.Popen, str]]:
     """The scripted proxy as its own process, so a test can kill it for real."""
-    from amicus_desktop.proxy.backends import get_backend
+    from amicus_desktop.embedding import get_backend
 
     model = model or get_backend("local").model_id
     port = free_port()

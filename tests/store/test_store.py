@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
+import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import apsw
@@ -326,3 +330,222 @@ def test_file_replaced_while_open_keeps_reading_old_inode(tmp_path: Path) -> Non
     shutil.move(other, db)
     assert len(store.candidates(np.ones(8), 40)) == 20  # the open file, not a mix
     store.close()
+
+
+# -- what the file holds ----------------------------------------------------------------------
+def test_text_that_is_not_utf8_is_db_invalid(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "s.db", random_chunks(20, 8))
+    _edit(db, "UPDATE chunk_text SET text = CAST(x'41ff42fe' AS TEXT) WHERE chunk_id = 'c00003'")
+    with ScriptureStore(db) as store, pytest.raises(AmicusError) as ei:
+        store.fetch(range(1, 21))
+    assert ei.value.code is ErrorCode.DB_INVALID
+    assert "not valid UTF-8" in ei.value.message and "s.db" in ei.value.message
+
+
+def test_text_that_is_not_utf8_in_db_meta_is_db_invalid(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "s.db", random_chunks(5, 8))
+    _edit(db, "UPDATE db_meta SET value = CAST(x'6dff' AS TEXT) WHERE key = 'embedding_model'")
+    expect(ErrorCode.DB_INVALID, db, "not valid UTF-8")
+
+
+@pytest.mark.parametrize(("sql", "fragment"), [
+    ("UPDATE chunk_metadata SET scholar_id = x'00ff' WHERE rowid = 2", "chunk_metadata.scholar_id of chunk 'c00001' holds a BLOB"),
+    ("UPDATE chunk_metadata SET chapter_num = 'three' WHERE rowid = 2", "chunk_metadata.chapter_num of chunk 'c00001' holds 'three', not an integer"),
+    ("UPDATE chunk_metadata SET verse_end = 3.5 WHERE rowid = 2", "verse_end of chunk 'c00001' holds 3.5"),
+    ("UPDATE chunk_text SET source_id = x'01' WHERE rowid = 2", "chunk_text.source_id of chunk 'c00001' holds a BLOB"),
+    ("UPDATE chunk_text SET chunk_id = x'01' WHERE rowid = 2", "chunk_text.chunk_id of row 2 holds a BLOB"),
+])
+def test_values_of_the_wrong_type_are_refused_by_name(tmp_path: Path, sql: str, fragment: str) -> None:
+    db = build_db(tmp_path / "s.db", random_chunks(5, 8))
+    _edit(db, sql)
+    with ScriptureStore(db) as store, pytest.raises(AmicusError) as ei:
+        store.candidates(np.ones(8), 5)
+    assert ei.value.code is ErrorCode.DB_INVALID
+    assert fragment in ei.value.message
+
+
+def test_values_of_another_type_are_coerced_when_nothing_is_lost(tmp_path: Path) -> None:
+    """A database from elsewhere may declare chunk_metadata without column types."""
+    db = build_db(tmp_path / "s.db", random_chunks(5, 8), full_schema=False)
+    _edit(
+        db,
+        "CREATE TABLE m2 (rowid INTEGER PRIMARY KEY, scholar_id, tradition, book_id, chapter_num, verse_start, "
+        "verse_end, panel_type)",
+        "INSERT INTO m2 SELECT * FROM chunk_metadata",
+        "DROP TABLE chunk_metadata",
+        "ALTER TABLE m2 RENAME TO chunk_metadata",
+        "UPDATE chunk_metadata SET chapter_num = ' 9', verse_start = 2.0, verse_end = '4', scholar_id = 7 "
+        "WHERE rowid = 1",
+    )
+    with ScriptureStore(db) as store:
+        meta = store.fetch([1])[1][4]
+    assert (meta.chapter_num, meta.verse_start, meta.verse_end, meta.scholar_id) == (9, 2, 4, "7")
+
+
+def test_random_byte_flips_raise_only_contract_errors(tmp_path: Path) -> None:
+    """Flip bits in a copy of the file — anywhere, and in the stored text: reading it either works
+    or says DB_INVALID with a message, never anything else."""
+    template = build_db(tmp_path / "t.db", random_chunks(120, 16, seed=3))
+    data = template.read_bytes()
+    texts = [i for i in range(len(data)) if data.startswith(b"text of c", i)]
+    rng = np.random.default_rng(7)
+    outcomes: dict[str, int] = {}
+    for trial in range(60):
+        damaged = bytearray(data)
+        anywhere = rng.integers(100, len(data), size=6)
+        in_text = [texts[int(i)] + int(rng.integers(0, 14)) for i in rng.integers(0, len(texts), size=2)]
+        for offset in [*anywhere, *in_text]:
+            damaged[offset] ^= 1 << int(rng.integers(0, 8))
+        db = tmp_path / f"flip{trial}.db"
+        db.write_bytes(bytes(damaged))
+        try:
+            with ScriptureStore(db) as store:
+                for _ in range(3):
+                    store.candidates(rng.standard_normal(16), 120)
+                store.facets()
+                store.book_ids()
+            outcomes["read"] = outcomes.get("read", 0) + 1
+        except AmicusError as err:
+            assert err.code is ErrorCode.DB_INVALID and err.message, err
+            outcomes[err.code.value] = outcomes.get(err.code.value, 0) + 1
+        db.unlink()
+    assert outcomes.get("DB_INVALID", 0) >= 10, outcomes  # the flips did damage what is read
+
+
+# -- the vec0 declaration ----------------------------------------------------------------------
+def _minimal_db(path: Path, vec0: str, dims: int = 4) -> Path:
+    con = connect(path, readonly=False)
+    con.execute(f"CREATE VIRTUAL TABLE embeddings USING vec0({vec0})")
+    con.execute("CREATE TABLE chunk_text (rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)")
+    con.execute("CREATE TABLE chunk_metadata (rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT, chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)")
+    con.execute("CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    con.executemany("INSERT INTO db_meta VALUES (?, ?)", [("schema_version", "1"), ("embedding_model", "m"), ("embedding_dims", str(dims)), ("distance_metric", "cosine")])
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("vec0", [
+    "embedding float[4], other float[4] distance_metric=cosine",  # cosine on another column
+    "embedding float[4] /* distance_metric=cosine */",
+    "embedding float[4] -- distance_metric=cosine\n",
+    "embedding float[4] distance_metric=l2, note text",
+    "source_type text, embedding float[4] distance_metric=l1",
+    "embedding float[4] distance_metric=cosine distance_metric=l2",  # the last one counts
+])
+def test_metric_is_read_from_the_embedding_columns_own_declaration(tmp_path: Path, vec0: str) -> None:
+    expect(ErrorCode.DB_INVALID, _minimal_db(tmp_path / "x.db", vec0), "distance_metric=cosine")
+
+
+@pytest.mark.parametrize("vec0", [
+    "embedding float[4] distance_metric=cosine",
+    "source_type text, /* an L2 column follows */ other float[2], embedding float [ 4 ] distance_metric = COSINE",
+    "EMBEDDING float[4]distance_metric=COSINE, chapter_num integer",
+])
+def test_cosine_declarations_are_accepted(tmp_path: Path, vec0: str) -> None:
+    with ScriptureStore(_minimal_db(tmp_path / "ok.db", vec0)) as store:
+        assert store.info.dims == 4
+
+
+def test_dims_come_from_the_embedding_column(tmp_path: Path) -> None:
+    db = _minimal_db(tmp_path / "d.db", "other float[4] distance_metric=cosine, embedding float[8] distance_metric=cosine")
+    expect(ErrorCode.DB_INVALID, db, "db_meta says 4 dimensions", "holds 8")
+
+
+# -- files beside the database -----------------------------------------------------------------
+def _wal(db: Path) -> Path:
+    con = connect(db, readonly=False, load_extension=False)
+    assert con.execute("PRAGMA journal_mode=WAL").fetchone()[0] == "wal"
+    con.close()
+    assert db.read_bytes()[18:20] == b"\x02\x02"
+    return db
+
+
+def test_wal_database_opens_without_side_files(tmp_path: Path) -> None:
+    db = _wal(build_db(tmp_path / "w.db", random_chunks(30, 8)))
+    before = sha(db)
+    with ScriptureStore(db) as store:
+        assert len(store.candidates(np.ones(8), 10)) == 10
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db"]  # no -wal, no -shm
+    assert sha(db) == before
+
+
+def test_wal_with_changes_not_in_the_file_is_refused_saying_so(tmp_path: Path) -> None:
+    db = _wal(build_db(tmp_path / "w.db", random_chunks(30, 8)))
+    writer = connect(db, readonly=False, load_extension=False)
+    try:
+        writer.execute("UPDATE db_meta SET value = 'x' WHERE key = 'corpus_name'")  # now in w.db-wal
+        assert (tmp_path / "w.db-wal").stat().st_size > 0
+        expect(ErrorCode.DB_INVALID, db, "w.db-wal", "checkpoint")
+    finally:
+        writer.close()
+
+
+def _leave_hot_journal(db: Path) -> None:
+    """A writer that dies mid-transaction leaves its rollback journal behind."""
+    code = (
+        "import apsw, os, sys\n"
+        "c = apsw.Connection(sys.argv[1])\n"
+        "c.execute('PRAGMA cache_size = 2')  # a tiny cache spills: the journal is synced, then the file written\n"
+        "c.execute('BEGIN IMMEDIATE'); c.execute('UPDATE chunk_text SET text = text || randomblob(40000)')\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", code, str(db)], check=True, timeout=60)
+    assert db.with_name(db.name + "-journal").read_bytes()[:8].hex() == "d9d505f920a163d7"
+
+
+def test_an_interrupted_write_is_refused_saying_so(tmp_path: Path) -> None:
+    db = build_db(tmp_path / "j.db", random_chunks(30, 8))
+    _leave_hot_journal(db)
+    err = expect(ErrorCode.DB_INVALID, db, "j.db-journal", "stopped half-way")
+    assert "readonly" not in err.message
+
+
+_READ_ONLY_FOLDER_CHECK = """
+import json, os, sys
+import numpy as np
+from amicus_desktop.core.errors import AmicusError
+from amicus_desktop.store import ScriptureStore
+from amicus_desktop.store.sqlite import vec_version
+vec_version()  # the extension is loaded before this process gives up root
+if os.geteuid() == 0:  # root writes anywhere: become nobody so the permission bits count
+    os.setgid(65534); os.setuid(65534)
+try:
+    with ScriptureStore(sys.argv[1]) as store:
+        print(json.dumps({"results": len(store.candidates(np.ones(store.info.dims), 10))}))
+except AmicusError as err:
+    print(json.dumps({"code": err.code.value, "message": err.message}))
+"""
+
+
+@pytest.mark.parametrize("kind", ["rollback", "wal", "hot journal"])
+def test_read_only_folder(kind: str) -> None:
+    """A database in a folder nobody may write to, read by a process that is not root."""
+    folder = Path(tempfile.mkdtemp(prefix="amicus-ro-db-"))  # under /tmp, reachable by any user
+    try:
+        db = build_db(folder / "s.db", random_chunks(30, 8))
+        if kind == "wal":
+            _wal(db)
+        if kind == "hot journal":
+            _leave_hot_journal(db)
+        names = sorted(p.name for p in folder.iterdir())
+        before = {p.name: sha(p) for p in folder.iterdir()}
+        for p in folder.iterdir():
+            p.chmod(0o444)
+        folder.chmod(0o555)
+        root = Path(__file__).resolve().parents[2]
+        proc = subprocess.run(
+            [sys.executable, "-c", _READ_ONLY_FOLDER_CHECK, str(db)], capture_output=True, text=True, timeout=60,
+            env={**os.environ, "PYTHONPATH": str(root)}, cwd="/", check=False,
+        )
+        assert proc.returncode == 0, proc.stderr
+        out = json.loads(proc.stdout)
+        if kind == "hot journal":
+            assert out["code"] == "DB_INVALID" and "s.db-journal" in out["message"], out
+            assert "readonly" not in out["message"]
+        else:
+            assert out == {"results": 10}
+        assert sorted(p.name for p in folder.iterdir()) == names
+        assert {p.name: sha(p) for p in folder.iterdir()} == before
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from amicus_desktop.embed.client import EmbedClient
+from amicus_desktop.embedding.client import EmbedClient
 
 
 class InFlight:

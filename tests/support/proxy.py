@@ -11,6 +11,7 @@
         proxy.stop()                              # SIGTERM, wait (SIGKILL if it hangs)
 
     ProxyProcess(token="s3cret")                  # clients must send Bearer s3cret
+    ProxyProcess(max_files=256)                   # under macOS's default descriptor limit
     ProxyProcess("--backend", "openai", "--upstream", url, "--upstream-model", "m",
                  env={"OPENAI_API_KEY": "sk-..."})
 
@@ -60,12 +61,15 @@ class ProxyProcess:
     ``None`` removes one). ``token``, when given, is passed through ``AMICUS_PROXY_TOKEN``;
     otherwise that variable is removed so the proxy needs no token. ``port`` defaults to a free
     port chosen once, so :meth:`start` after :meth:`stop`/:meth:`kill` comes back on the same URL.
+    ``max_files`` sets the process's open-file limit (``RLIMIT_NOFILE``, Unix only).
     """
 
     def __init__(self, *args: str, port: int | None = None, host: str = "127.0.0.1",
                  token: str | None = None, env: Mapping[str, str | None] | None = None,
-                 startup_timeout: float = 30.0, python: str = sys.executable) -> None:
+                 startup_timeout: float = 30.0, python: str = sys.executable,
+                 max_files: int | None = None) -> None:
         self.args = list(args)
+        self.max_files = max_files
         self.host = host
         self.port = port if port else free_port(host)
         self.token = token
@@ -137,7 +141,7 @@ class ProxyProcess:
         with open(self.log_path, "ab") as log:
             self.process = subprocess.Popen(
                 self.command(), stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                env=self.environment(), cwd=str(ROOT),
+                env=self.environment(), cwd=str(ROOT), preexec_fn=self._limits if self.max_files else None,
             )
         _LIVE.add(self)
         self._finalizer.detach()
@@ -148,6 +152,11 @@ class ProxyProcess:
             self.kill()
             raise
         return self
+
+    def _limits(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.max_files, self.max_files))
 
     def run_output(self) -> str:
         """What the proxy printed since the last :meth:`start`."""

@@ -13,6 +13,7 @@ import hashlib
 import json
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -34,8 +35,9 @@ class ScriptedProxy:
     """Start with ``with ScriptedProxy(dims=8) as proxy: ... proxy.url``.
 
     ``vectors`` maps an input text to the vector to answer (else :func:`text_vector`);
-    ``behaviour`` (``request_body_dict -> Reply | "hang" | "close" | None``) overrides the normal
-    answer for the next requests (``None`` means answer normally).
+    ``behaviour`` (``request_body_dict -> Reply | "hang" | "close" | "trickle" | None``) overrides
+    the normal answer for the next requests (``None`` means answer normally). ``"trickle"``
+    answers 200 and then one byte of body every ``trickle_interval`` seconds, never finishing.
     """
 
     def __init__(self, dims: int = 8, model: str = "test-model", port: int = 0) -> None:
@@ -45,6 +47,7 @@ class ScriptedProxy:
         self.behaviour: Callable[[dict[str, Any]], Reply | str | None] | None = None
         self.embed_requests = 0
         self.health_requests = 0
+        self.trickle_interval = 0.2
         self.last_headers: dict[str, str] = {}
         self._release = threading.Event()
         self._connections: set = set()
@@ -121,6 +124,18 @@ class ScriptedProxy:
             self._release.wait(60)
             handler.close_connection = True
             return True
+        if action == "trickle":  # a 200 whose body never ends: one byte at a time, each in time
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", "1000000")
+            handler.end_headers()
+            handler.wfile.flush()
+            with contextlib.suppress(OSError):
+                while not self._release.wait(self.trickle_interval):
+                    handler.wfile.write(b" ")
+                    handler.wfile.flush()
+            handler.close_connection = True
+            return True
         if action == "close":  # drop the connection without a word
             handler.close_connection = True
             handler.connection.shutdown(2)
@@ -167,8 +182,10 @@ def after_delay(seconds: float, reply: Reply) -> Callable[[dict[str, Any]], Repl
 
 
 def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] | None:
-    """``ok``, ``hang``, ``close``, ``status:503``, ``delay:5``, ``malformed``, ``nan`` or ``big:50``
-    (a body of that many MB). Health answers normally in every mode but ``hang`` and ``close``."""
+    """``ok``, ``hang``, ``close``, ``trickle`` (one body byte every 0.2 s, never done), ``status:503``,
+    ``delay:5``, ``malformed``, ``nan``, ``big:50`` (a body of that many MB) or ``bomb:100`` (a gzip
+    body that inflates to that many MB). Health answers normally in every mode but ``hang`` and
+    ``close``."""
     name, _, arg = mode.partition(":")
     def embed_only(action: Callable[[], Reply | str]) -> Callable[[dict[str, Any]], Reply | str | None]:
         return lambda body: None if body.get("health") else action()
@@ -176,6 +193,14 @@ def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] 
         return None
     if name in ("hang", "close"):
         return lambda body: name
+    if name == "trickle":
+        return embed_only(lambda: "trickle")
+    if name == "bomb":
+        squeeze = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        zeros = b"0" * (1024 * 1024)
+        bomb = squeeze.compress(b'{"model": "m", "data": [{"index": 0, "embedding": [')
+        bomb += b"".join(squeeze.compress(zeros) for _ in range(int(arg))) + squeeze.flush()
+        return embed_only(lambda: reply_raw(200, bomb, {"Content-Encoding": "gzip"}))
     if name == "status":
         code = int(arg)
         return embed_only(lambda: reply_json(code, {"error": {"code": "SCRIPTED", "message": f"scripted {code}"}},

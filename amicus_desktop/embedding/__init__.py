@@ -1,7 +1,12 @@
-"""Embedding backends: ``get_backend("local")`` (default) or ``get_backend("openai", ...)``.
+"""Everything that turns text into vectors, behind one interface (:class:`Embedder`). No Qt.
 
-``build-db`` embeds in-process with ``get_backend("local").embed(batch)``; the proxy serves the
-same backend over HTTP, so both report the same ``model_id``.
+* :mod:`.local` — all-MiniLM-L6-v2 int8 on onnxruntime, in this process (``get_backend("local")``);
+* :mod:`.openai` — any OpenAI-compatible ``/v1/embeddings`` upstream (``get_backend("openai", ...)``);
+* :mod:`.client` — the embed proxy's ``/ai/embed``: :class:`EmbedClient` (async, for questions) and
+  :class:`ProxyEmbedder` (the same client as an :class:`Embedder`, for ``build-db --proxy``).
+
+The proxy (``amicus-desktop proxy``) serves a backend over HTTP; ``build-db``, the build dialog and
+the benchmark use one in-process, so a database records exactly the model id the proxy reports.
 """
 
 from __future__ import annotations
@@ -11,16 +16,18 @@ from typing import Any
 from .base import (
     BackendError,
     BackendUnavailable,
-    EmbeddingBackend,
+    Embedder,
     UpstreamError,
     UpstreamRateLimited,
+    Vectors,
     l2_normalise,
 )
+from .client import EmbedClient, Embedding, ProxyEmbedder, check_against_db, mismatch_error
 
 BACKENDS = ("local", "openai")
 
 
-def get_backend(name: str = "local", **options: Any) -> EmbeddingBackend:
+def get_backend(name: str = "local", **options: Any) -> Embedder:
     """A new backend by name; cheap (nothing is loaded or contacted until first use).
 
     ``local`` options: ``model_path``, ``tokenizer_path``, ``threads``, ``batch_size``,
@@ -43,9 +50,15 @@ __all__ = [
     "BACKENDS",
     "BackendError",
     "BackendUnavailable",
-    "EmbeddingBackend",
+    "EmbedClient",
+    "Embedder",
+    "Embedding",
+    "ProxyEmbedder",
     "UpstreamError",
     "UpstreamRateLimited",
+    "Vectors",
+    "check_against_db",
     "get_backend",
     "l2_normalise",
+    "mismatch_error",
 ]

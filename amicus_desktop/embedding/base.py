@@ -1,0 +1,105 @@
+"""The one interface every embedder implements, the error every embedder raises, and L2 normalising.
+
+An *embedder* turns texts into vectors. Three implement :class:`Embedder`:
+
+* :class:`~amicus_desktop.embedding.local.LocalMiniLMBackend` — all-MiniLM-L6-v2 in this process;
+* :class:`~amicus_desktop.embedding.openai.OpenAIBackend` — an OpenAI-compatible upstream;
+* :class:`~amicus_desktop.embedding.client.ProxyEmbedder` — a running embed proxy (``/ai/embed``).
+
+The proxy serves the first two over HTTP; ``build-db``, the build dialog and the benchmark call
+any of the three in-process. Failures are :class:`BackendError` (or a subclass), whose ``status``
+and ``code`` are what the proxy answers with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+#: ``(n, dims)`` float32 rows, each of unit length.
+Vectors = npt.NDArray[np.float32]
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into L2-normalised vectors.
+
+    ``model_id`` is what ``/health`` and ``/ai/embed`` report (and what ``build-db`` writes as
+    ``db_meta.embedding_model``); it names the model *and* the package version that supplies it.
+    ``dims`` may load the model (or ask a remote service once). :meth:`load` does the slow
+    start-up now (idempotent), so that a server can fail before it listens; :meth:`close` frees
+    what the embedder holds (connections, a loop); using it afterwards is an error.
+    """
+
+    @property
+    def model_id(self) -> str: ...
+
+    @property
+    def dims(self) -> int: ...
+
+    def load(self) -> None:
+        """Load the model or contact the service now. Raises :class:`BackendError`."""
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        """``(len(texts), dims)`` float32, each row L2-normalised, rows in input order.
+
+        Thread-safe. Raises :class:`BackendError` (or a subclass) on failure.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release connections and threads (a no-op for an embedder that holds none)."""
+
+
+class BackendError(Exception):
+    """An embedder could not produce vectors.
+
+    ``status`` and ``code`` are what the proxy answers with; ``message`` is a human sentence fit
+    for a response body (never input text, tokens, keys or internals).
+    """
+
+    status = 500
+    code = "EMBED_FAILED"
+
+    def __init__(self, message: str, *, status: int | None = None, code: str | None = None,
+                 retry_after: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+        if code is not None:
+            self.code = code
+        self.retry_after = retry_after
+
+
+class BackendUnavailable(BackendError):
+    """The backend cannot be used at all (model file missing, upstream unreachable): 503."""
+
+    status = 503
+    code = "UPSTREAM_UNAVAILABLE"
+
+
+class UpstreamError(BackendError):
+    """The upstream answered, but with an error or garbage: 502."""
+
+    status = 502
+    code = "UPSTREAM_ERROR"
+
+
+class UpstreamRateLimited(BackendError):
+    """The upstream said 429: passed through with its ``Retry-After``."""
+
+    status = 429
+    code = "RATE_LIMITED"
+
+
+def l2_normalise(vectors: npt.ArrayLike) -> Vectors:
+    """Rows scaled to unit length, as float32. A zero row stays zero (it has no direction)."""
+    matrix = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    np.maximum(norms, 1e-12, out=norms)
+    unit: Vectors = (matrix / norms).astype(np.float32, copy=False)
+    return unit
