@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import itertools
 import os
+import shutil
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +21,7 @@ from types import TracebackType
 import numpy as np
 
 from ..core.types import ChunkMetadata
+from . import codes
 from .sqlite import connect
 
 SCHEMA_VERSION = "1"
@@ -39,7 +43,9 @@ class ScriptureWriter:
 
     ``full_schema=True`` adds what the project's own builder writes: vec0 metadata columns for
     filtered KNN, ``books``/``verses`` for the reader, and an FTS5 index over chunk text.
-    ``full_schema=False`` writes exactly the contract's minimal schema.
+    ``full_schema=False`` writes exactly the contract's minimal schema. ``two_stage=True`` adds
+    the two-stage search tables (:mod:`amicus_desktop.store.codes`): a float copy of each vector
+    as it is added, and the binary codes at the end.
 
     Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
     exception the temporary file is deleted and ``path`` is left as it was.
@@ -55,6 +61,7 @@ class ScriptureWriter:
         corpus_name: str | None = None,
         page_size: int = 65536,
         extra_meta: dict[str, str] | None = None,
+        two_stage: bool = False,
     ) -> None:
         self.path = Path(path)
         self.tmp_path = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
@@ -64,6 +71,9 @@ class ScriptureWriter:
         self.corpus_name = corpus_name
         self.page_size = page_size
         self.extra_meta = dict(extra_meta or {})
+        self.two_stage = two_stage
+        #: Seconds spent encoding the two-stage codes when the build finished (0 without them).
+        self.codes_seconds = 0.0
         self.chunk_count = 0
         self._next_rowid = 1
         self._con = None
@@ -151,6 +161,9 @@ class ScriptureWriter:
                 "CREATE VIRTUAL TABLE chunk_fts USING fts5("
                 "text, content='chunk_text', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
             )
+        if self.two_stage:
+            for sql in codes.CREATE_SQL:
+                con.execute(sql)
 
     # -- content ---------------------------------------------------------------------------
     def add_books(self, books: Iterable[tuple[str, str, int, int]]) -> None:
@@ -201,6 +214,10 @@ class ScriptureWriter:
             )
         else:
             con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
+        if self.two_stage:
+            con.executemany(
+                f"INSERT INTO {codes.FLOATS_TABLE} VALUES (?, ?)", ((row[0], row[1]) for row in vec_rows)
+            )
         self.chunk_count += len(records)
 
     def _finish(self, con) -> None:  # noqa: ANN001 - apsw.Connection
@@ -218,5 +235,52 @@ class ScriptureWriter:
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
         if self.full_schema:
             con.execute("INSERT INTO chunk_fts(chunk_fts) VALUES ('rebuild')")
+        if self.two_stage:
+            self.codes_seconds = codes.write_codes(con, self.dims)
         con.execute("COMMIT")
         con.execute("PRAGMA journal_mode=DELETE")
+
+
+def add_two_stage(src: str | Path, out: str | Path) -> float:
+    """Write a copy of the finished database ``src`` to ``out`` with the two-stage search tables added.
+
+    For a database built without them: the vectors are read back out of ``embeddings`` (slow for
+    big corpora, but no re-embedding). ``src`` is only read; ``out`` appears only when complete.
+    Returns the seconds it took. ``ValueError`` when ``src`` already has the tables.
+    """
+    t0 = time.perf_counter()
+    src, out = Path(src), Path(out)
+    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
+    shutil.copyfile(src, tmp)
+    try:
+        con = connect(tmp, readonly=False)
+        try:
+            if codes.has_tables(con):
+                raise ValueError(f"{src.name} already has the two-stage search tables")
+            (dims_text,) = con.execute("SELECT value FROM db_meta WHERE key = 'embedding_dims'").fetchone()
+            dims = int(dims_text)
+            con.execute("PRAGMA journal_mode=OFF")
+            con.execute("PRAGMA synchronous=OFF")
+            con.execute("BEGIN")
+            for sql in codes.CREATE_SQL:
+                con.execute(sql)
+            # No ORDER BY: on vec0 it would sort every vector; the float table's key orders them.
+            cursor = con.execute("SELECT rowid, embedding FROM embeddings")
+            while batch := list(itertools.islice(cursor, codes.BLOCK_ROWS)):
+                bad = [r for r, v in batch if not isinstance(v, bytes) or len(v) != dims * 4]
+                if bad:
+                    raise ValueError(f"{src.name}: row {bad[0]} does not hold {dims} float32 values")
+                con.executemany(f"INSERT INTO {codes.FLOATS_TABLE} VALUES (?, ?)", batch)
+            codes.write_codes(con, dims)
+            con.execute("COMMIT")
+            con.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            con.close()
+        with open(tmp, "rb") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+        raise
+    return time.perf_counter() - t0

@@ -1,0 +1,389 @@
+"""Two-stage nearest-neighbour search: a coarse pass over binary codes, then exact cosine.
+
+sqlite-vec's exact KNN reads every vector of the database for every question (412 ms at
+200k × 1536 here, ~7× the memory-bandwidth floor). Only reading fewer bytes per question beats
+that. When ``build-db`` wrote the two-stage tables (:mod:`amicus_desktop.store.codes`), this index
+
+1. **coarse**: ranks every allowed row by the Hamming distance between its SimHash code and the
+   question's (codes held in RAM, 192 bytes a row at 1,536 bits; numpy ``bitwise_count``) and
+   keeps the best :meth:`ShortLists.coarse` rows;
+2. **refine**: re-ranks those by the asymmetric estimate ``(P q) · sign(P x)`` (the question's
+   projection against the row's bits, through a 256-entry table per code byte) and keeps the best
+   :meth:`ShortLists.refine`;
+3. **exact**: reads those rows' float32 vectors from ``embedding_floats`` (a plain table: ~12 µs
+   a row, where ``vec0`` rowid look-ups cost ~0.3 ms) and returns the ``n`` nearest by exact
+   cosine distance ``1 - cos``.
+
+The distances returned are always exact; only the membership of the top ``n`` is approximate,
+and the short lists are sized from measured recall (docs/PERFORMANCE.md) so that it is the exact
+top ``n`` for ≥ 99 % of the rows. When the allowed rows are no more than the refine list, the
+answer is exact outright. Whether the index is used at all is
+:func:`amicus_desktop.store.codes.prefer_two_stage` (by corpus size and dimensions, the same rule
+that decides whether ``build-db`` writes the codes), overridable with ``AMICUS_TWO_STAGE=auto|on|off``.
+
+An index belongs to the thread that opened it (the store's database thread): it reads through
+that thread's apsw connection. Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import apsw
+import numpy as np
+
+from ..core.errors import AmicusError, ErrorCode
+from ..store import codes
+from ..store.scripture import StoreInfo
+
+log = logging.getLogger("amicus.candidates")
+
+#: ``AMICUS_TWO_STAGE``: ``auto`` (the default: ``codes.prefer_two_stage``), ``on`` (whenever the
+#: database has codes) or ``off`` (always the exact sqlite-vec path).
+MODE_ENV = "AMICUS_TWO_STAGE"
+MODES = ("auto", "on", "off")
+
+#: Rows per block of the coarse pass (its temporaries are bits/64 × SCAN_BLOCK words); 16k
+#: measured fastest of 2k–64k at 1,536 bits here.
+SCAN_BLOCK = 16384
+
+# Row v of _BYTE_SIGNS is the ±1 pattern of byte value v, most significant bit first (packbits).
+_BYTE_SIGNS = (((np.arange(256)[:, None] >> np.arange(7, -1, -1)) & 1) * 2 - 1).astype(np.float32)
+
+
+def configured_mode() -> str:
+    """``AMICUS_TWO_STAGE`` (``auto`` when unset or not one of :data:`MODES`)."""
+    mode = os.environ.get(MODE_ENV, "auto").strip().lower()
+    return mode if mode in MODES else "auto"
+
+
+@dataclass(frozen=True)
+class ShortLists:
+    """How many rows the coarse and refine stages keep when ``n`` rows are asked for.
+
+    Sized from recall measured on real and synthetic embeddings (docs/PERFORMANCE.md); the exact
+    stage's cost is proportional to :meth:`refine`.
+    """
+
+    coarse_min: int = 2000
+    coarse_per_row: int = 40
+    refine_min: int = 400
+    refine_per_row: int = 8
+
+    def coarse(self, n: int) -> int:
+        return max(self.coarse_min, self.coarse_per_row * n)
+
+    def refine(self, n: int) -> int:
+        return max(self.refine_min, self.refine_per_row * n)
+
+
+@dataclass
+class SearchTrace:
+    """What one search did: rows considered per stage and milliseconds per stage (for the bench)."""
+
+    allowed: int = 0
+    coarse: int = 0
+    refined: int = 0
+    exact_only: bool = False
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+class TwoStageIndex:
+    """The two-stage tables of one scripture.db, loaded for searching (see the module docstring)."""
+
+    def __init__(
+        self,
+        con: apsw.Connection,
+        path: Path,
+        rowids: np.ndarray,
+        codes_t: np.ndarray,
+        projection: np.ndarray,
+        short_lists: ShortLists,
+    ) -> None:
+        self._con = con
+        self.path = path
+        #: Rowids of the coded rows, ascending (int64); column i of ``codes_t`` is row ``rowids[i]``.
+        self.rowids = rowids
+        #: The codes as 64-bit words, one column per row (``words × rows``), for the column-block scan.
+        self.codes_t = codes_t
+        self.projection = projection
+        self.dims = int(projection.shape[1])
+        self.bits = int(projection.shape[0])
+        self.short_lists = short_lists
+        self._words = codes_t.shape[0]
+        self._scan_tmp = np.empty((self._words, SCAN_BLOCK), dtype=np.uint64)
+        self._scan_cnt = np.empty((self._words, SCAN_BLOCK), dtype=np.uint8)
+        self._lut_offsets = np.arange(self._words * 8, dtype=np.intp) * 256
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        con: apsw.Connection,
+        info: StoreInfo,
+        *,
+        mode: str | None = None,
+        short_lists: ShortLists | None = None,
+    ) -> TwoStageIndex | None:
+        """The index of the database behind ``con``, or ``None`` for the exact path.
+
+        ``None`` when the mode is ``off``, when the database has no two-stage tables, when
+        :func:`~amicus_desktop.store.codes.prefer_two_stage` says the exact scan is the better
+        choice (mode ``auto``), or when
+        the tables do not match the database (logged as a warning: the exact path still works).
+        Runs on the database thread; loads the codes into RAM (bits/8 bytes a row).
+        """
+        mode = mode or configured_mode()
+        if mode == "off":
+            return None
+        try:
+            if not codes.has_tables(con):
+                return None
+            if mode == "auto" and not codes.prefer_two_stage(info.chunk_count, info.dims):
+                log.info("exact search: the corpus is small enough", extra={"rows": info.chunk_count})
+                return None
+            t0 = time.perf_counter()
+            index = cls._load(con, info, short_lists or ShortLists())
+        except (ValueError, apsw.Error) as exc:
+            log.warning("two-stage tables unusable; searching exactly", extra={"reason": str(exc)})
+            return None
+        log.info(
+            "two-stage search ready",
+            extra={"rows": len(index.rowids), "bits": index.bits, "ms": round((time.perf_counter() - t0) * 1000)},
+        )
+        return index
+
+    @classmethod
+    def _load(cls, con: apsw.Connection, info: StoreInfo, short_lists: ShortLists) -> TwoStageIndex:
+        meta = codes.read_info(con)
+        if meta.dims != info.dims:
+            raise ValueError(f"codes are for {meta.dims} dimensions, the database holds {info.dims}")
+        if meta.rows != info.chunk_count:
+            raise ValueError(f"codes cover {meta.rows} rows, the database holds {info.chunk_count}")
+        code_bytes = meta.bits // 8
+        words = meta.bits // 64
+        rowids = np.empty(meta.rows, dtype=np.int64)
+        codes_t = np.empty((words, meta.rows), dtype=np.uint64)
+        filled = 0
+        for block, rid_blob, code_blob in con.execute(
+            f"SELECT block, rowids, codes FROM {codes.CODES_TABLE} ORDER BY block"
+        ):
+            if not isinstance(rid_blob, bytes) or not isinstance(code_blob, bytes) or len(rid_blob) % 8:
+                raise ValueError(f"code block {block} is not two blobs")
+            count = len(rid_blob) // 8
+            if len(code_blob) != count * code_bytes or filled + count > meta.rows:
+                raise ValueError(f"code block {block} does not hold {count} codes of {code_bytes} bytes")
+            rowids[filled : filled + count] = np.frombuffer(rid_blob, dtype="<i8")
+            block_codes = np.frombuffer(code_blob, dtype=np.uint8).reshape(count, code_bytes)
+            codes_t[:, filled : filled + count] = block_codes.view(np.uint64).T
+            filled += count
+        if filled != meta.rows:
+            raise ValueError(f"code blocks hold {filled} rows, the info says {meta.rows}")
+        if filled and np.any(np.diff(rowids) <= 0):
+            raise ValueError("code rowids are not strictly ascending")
+        index = cls(con, info.path, rowids, codes_t, meta.projection, short_lists)
+        index._spot_check(con)
+        return index
+
+    def _spot_check(self, con: apsw.Connection) -> None:
+        """First, middle and last row: the float copy equals ``vec0``'s vector and encodes to its code."""
+        if not len(self.rowids):
+            return
+        picks = np.unique([0, len(self.rowids) // 2, len(self.rowids) - 1])
+        found, rows = self._read_floats(self.rowids[picks])
+        if len(found) != len(picks):
+            raise ValueError("rows with codes are missing from the float table")
+        for i, rowid, row in zip(picks.tolist(), found.tolist(), rows, strict=True):
+            stored = con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,)).fetchone()
+            if stored is None or stored[0] != row.tobytes():
+                raise ValueError(f"row {rowid}: the float copy differs from the embeddings table")
+            code = codes.encode(row[None, :], self.projection)[0]
+            if not np.array_equal(code.view(np.uint64), self.codes_t[:, i]):
+                raise ValueError(f"row {rowid}: the stored code is not the vector's code")
+
+    # -- searching -----------------------------------------------------------------------------
+    def search(self, query: np.ndarray, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """The ``n`` nearest rows as ``(rowid, exact cosine distance)``, nearest first.
+
+        ``allowed``: sorted int64 rowids a filter allows (``None`` = every row); rows outside it
+        are never returned, and ``n`` rows come back whenever that many are allowed. ``query``: the
+        question's unit vector (any float dtype; ``DIMENSION_MISMATCH`` when its size is wrong).
+        """
+        return self.trace_search(query, n, allowed)[0]
+
+    def trace_search(
+        self, query: np.ndarray, n: int, allowed: np.ndarray | None = None
+    ) -> tuple[list[tuple[int, float]], SearchTrace]:
+        """:meth:`search`, with what each stage did."""
+        q = self._query(query)
+        trace = SearchTrace()
+        if n <= 0 or not np.any(q):
+            return [], trace  # sqlite-vec gives a zero vector no distance at all
+        t = time.perf_counter()
+        positions = self._positions(allowed)
+        m = len(self.rowids) if positions is None else len(positions)
+        trace.allowed = m
+        refine = self.short_lists.refine(n)
+        if m <= refine:  # few enough to score every allowed row exactly
+            trace.exact_only = True
+            candidates = self.rowids if positions is None else self.rowids[positions]
+            trace.ms["select"] = _ms(t)
+        else:
+            coarse = min(m, self.short_lists.coarse(n))
+            qcode = codes.encode(q[None, :], self.projection)[0]
+            qwords = np.zeros(self._words * 8, dtype=np.uint8)
+            qwords[: len(qcode)] = qcode
+            dist = self._hamming(qwords.view(np.uint64), positions)
+            keep = _smallest(dist, coarse, self.bits)
+            cols = keep if positions is None else positions[keep]
+            trace.coarse = len(cols)
+            trace.ms["coarse"] = _ms(t)
+            t = time.perf_counter()
+            scores = self._asymmetric(q, cols)
+            best = np.argpartition(-scores, refine - 1)[:refine] if refine < len(cols) else slice(None)
+            candidates = self.rowids[cols[best]]
+            trace.ms["refine"] = _ms(t)
+        trace.refined = len(candidates)
+        t = time.perf_counter()
+        hits = self._exact(q, np.sort(candidates), n)
+        trace.ms["exact"] = _ms(t)
+        return hits, trace
+
+    def distances(self, query: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
+        """Exact cosine distance (``1 - cos``) of ``query`` to each of ``rowids`` that exists.
+
+        Rows that are not in the database, or are zero vectors, are left out.
+        """
+        q = self._query(query)
+        ids = np.unique(np.asarray(list(rowids), dtype=np.int64))
+        if not len(ids) or not np.any(q):
+            return {}
+        found, rows = self._read_floats(ids)
+        dist = _cosine_distances(q, rows)
+        return {int(r): float(d) for r, d in zip(found, dist, strict=True) if np.isfinite(d)}
+
+    # -- stages --------------------------------------------------------------------------------
+    def _query(self, query: np.ndarray) -> np.ndarray:
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        if q.shape != (self.dims,):
+            raise AmicusError(
+                ErrorCode.DIMENSION_MISMATCH,
+                f"The query vector has {q.size} dimensions; the database holds {self.dims}.",
+            )
+        return q
+
+    def _positions(self, allowed: np.ndarray | None) -> np.ndarray | None:
+        """Column positions of the allowed rowids that have codes (``None`` = all columns)."""
+        if allowed is None:
+            return None
+        wanted = np.unique(np.asarray(allowed, dtype=np.int64))
+        pos = np.searchsorted(self.rowids, wanted)
+        pos = pos[pos < len(self.rowids)]
+        return pos[self.rowids[pos] == wanted[: len(pos)]] if len(pos) else pos
+
+    def _hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
+        """Hamming distance from the query's code to each allowed row's code (uint16, column order)."""
+        if positions is not None and len(positions) * 4 < len(self.rowids):
+            source = self.codes_t[:, positions]  # a small filter: gather its columns first
+        else:
+            source = self.codes_t
+        total = source.shape[1]
+        out = np.empty(total, dtype=np.uint16)
+        tmp, cnt = self._scan_tmp, self._scan_cnt
+        q = qwords[:, None]
+        for start in range(0, total, SCAN_BLOCK):
+            stop = min(total, start + SCAN_BLOCK)
+            width = stop - start
+            np.bitwise_xor(source[:, start:stop], q, out=tmp[:, :width])
+            np.bitwise_count(tmp[:, :width], out=cnt[:, :width])
+            np.sum(cnt[:, :width], axis=0, dtype=np.uint16, out=out[start:stop])
+        if positions is not None and source is self.codes_t:
+            return out[positions]
+        return out
+
+    def _asymmetric(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``(P q) · sign(P x)`` for the rows at ``cols``: a finer estimate than Hamming."""
+        projected = np.zeros(self._words * 64, dtype=np.float32)
+        projected[: self.bits] = self.projection @ q
+        table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
+        row_bytes = np.ascontiguousarray(self.codes_t[:, cols].T).view(np.uint8)
+        return table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
+
+    def _exact(self, q: np.ndarray, rowids: np.ndarray, n: int) -> list[tuple[int, float]]:
+        found, rows = self._read_floats(rowids)
+        dist = _cosine_distances(q, rows)
+        ok = np.isfinite(dist)
+        found, dist = found[ok], dist[ok]
+        order = np.lexsort((found, dist))[:n]
+        return [(int(found[i]), float(dist[i])) for i in order]
+
+    def _read_floats(self, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The stored float32 vectors of those ``rowids`` that exist: ``(rowids, rows × dims)``.
+
+        One incremental-blob handle moved from row to row (ascending rowids read the table in order).
+        """
+        out = np.empty((len(rowids), self.dims), dtype=np.float32)
+        found = np.zeros(len(rowids), dtype=bool)
+        size = self.dims * 4
+        blob: apsw.Blob | None = None
+        try:
+            for i, rowid in enumerate(rowids.tolist()):
+                try:
+                    if blob is None:
+                        blob = self._con.blob_open("main", codes.FLOATS_TABLE, "vector", rowid, False)
+                    else:
+                        blob.reopen(rowid)
+                except apsw.SQLError:  # no such row; a handle that failed to move is unusable
+                    if blob is not None:
+                        blob.close()
+                    blob = None
+                    continue
+                if blob.length() != size:
+                    raise AmicusError(
+                        ErrorCode.DB_INVALID,
+                        f"{self.path.name}: row {rowid} of {codes.FLOATS_TABLE} is not {self.dims} "
+                        "float32 values. Rebuild the database with 'amicus-desktop build-db'.",
+                    )
+                blob.read_into(out, i * size, size)
+                found[i] = True
+        except apsw.Error as exc:
+            raise AmicusError(
+                ErrorCode.DB_INVALID,
+                f"{self.path.name}: the two-stage search table could not be read ({exc}). "
+                "Rebuild the database with 'amicus-desktop build-db'.",
+            ) from exc
+        finally:
+            if blob is not None:
+                blob.close()
+        return rowids[found], out[found]
+
+
+def _smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:
+    """Indices of the ``count`` smallest ``values`` (integers in ``0..top``), ties in index order.
+
+    A histogram finds the cut-off distance, so this costs two passes instead of a partition
+    (0.5 against 1.5 ms at 200k rows).
+    """
+    if count >= len(values):
+        return np.arange(len(values))
+    cut = int(np.searchsorted(np.cumsum(np.bincount(values, minlength=top + 1)), count))
+    below = np.flatnonzero(values < cut)
+    return np.concatenate([below, np.flatnonzero(values == cut)[: count - len(below)]])
+
+
+def _cosine_distances(q: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``1 - cos(q, row)`` in float64 (NaN for a zero row, as sqlite-vec gives no distance)."""
+    r = rows.astype(np.float64)
+    q64 = q.astype(np.float64)
+    norms = np.linalg.norm(r, axis=1) * np.linalg.norm(q64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1.0 - (r @ q64) / np.where(norms > 0, norms, np.nan)
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000
