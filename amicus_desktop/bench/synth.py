@@ -126,12 +126,17 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 @functools.lru_cache(maxsize=2)
 def cluster_centres(dims: int, seed: int) -> np.ndarray:
-    """The ``TOPICS × SUBTOPICS`` cluster centres (unit rows, float32) for ``(dims, seed)``."""
+    """The ``TOPICS × SUBTOPICS`` cluster centres (unit rows, float32) for ``(dims, seed)``.
+
+    Built in place (25 MB at 1,536 dims), so that generating questions does not inflate the
+    measuring process's peak RSS.
+    """
     rng = np.random.default_rng([seed, dims, 3])
     common = _unit(rng.standard_normal(dims, dtype=np.float32))
     topics = _unit(rng.standard_normal((TOPICS, 1, dims), dtype=np.float32))
-    subtopics = _unit(rng.standard_normal((TOPICS, SUBTOPICS, dims), dtype=np.float32))
-    centres = COMMON * common + TOPIC * topics + SUBTOPIC * subtopics
+    centres = _unit(rng.standard_normal((TOPICS, SUBTOPICS, dims), dtype=np.float32))
+    centres *= SUBTOPIC
+    centres += COMMON * common + TOPIC * topics
     return _unit(centres.reshape(TOPICS * SUBTOPICS, dims))
 
 

@@ -303,7 +303,7 @@ class TwoStageIndex:
             np.bitwise_count(tmp[:, :width], out=cnt[:, :width])
             np.sum(cnt[:, :width], axis=0, dtype=np.uint16, out=out[start:stop])
         if positions is not None and source is self.codes_t:
-            return out[positions]
+            return np.asarray(out[positions])
         return out
 
     def _asymmetric(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
@@ -312,7 +312,8 @@ class TwoStageIndex:
         projected[: self.bits] = self.projection @ q
         table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
         row_bytes = np.ascontiguousarray(self.codes_t[:, cols].T).view(np.uint8)
-        return table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
+        scores: np.ndarray = table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
+        return scores
 
     def _exact(self, q: np.ndarray, rowids: np.ndarray, n: int) -> list[tuple[int, float]]:
         found, rows = self._read_floats(rowids)
@@ -328,8 +329,11 @@ class TwoStageIndex:
         One incremental-blob handle moved from row to row (ascending rowids read the table in order).
         """
         out = np.empty((len(rowids), self.dims), dtype=np.float32)
+        if not len(rowids):
+            return rowids, out
         found = np.zeros(len(rowids), dtype=bool)
         size = self.dims * 4
+        target = out.data.cast("B")  # the rows' bytes, written in place
         blob: apsw.Blob | None = None
         try:
             for i, rowid in enumerate(rowids.tolist()):
@@ -349,7 +353,7 @@ class TwoStageIndex:
                         f"{self.path.name}: row {rowid} of {codes.FLOATS_TABLE} is not {self.dims} "
                         "float32 values. Rebuild the database with 'amicus-desktop build-db'.",
                     )
-                blob.read_into(out, i * size, size)
+                blob.read_into(target, i * size, size)
                 found[i] = True
         except apsw.Error as exc:
             raise AmicusError(
