@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import AmicusError
+from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import vec_version
 from . import synth
@@ -120,6 +120,7 @@ def _cached_build(path: Path, n: int, dims: int, seed: int) -> dict[str, Any] | 
                 and store.info.dims == dims
                 and store.info.model_id == synth.model_id(dims)
                 and store.info.chunk_count == n
+                and dict(codes.CodesFile.open(codes.path_for(path)).db) == codes.db_fingerprint(meta)
             )
         return {**json.loads(side.read_text()), "cached": True} if ok else None
     except Exception:  # noqa: BLE001 - anything wrong with a cache file means: rebuild it
@@ -173,32 +174,36 @@ def _summary(m: dict[str, Any]) -> str:
 
 
 def _real_copy(src: Path, out_dir: Path, log: Callable[[str], None]) -> tuple[Path, dict[str, Any]]:
-    """``src`` itself when it has the two-stage tables, else a copy with them in ``out_dir`` (reused)."""
-    from ..store import codes
+    """A copy of the real database in ``out_dir`` with its two-stage file (both reused when current).
+
+    The copy keeps the file away from ``src``'s folder, where it would change how every other
+    user of that database searches.
+    """
     from ..store.writer import add_two_stage
 
-    with ScriptureStore(src) as store:
-        if codes.has_tables(store.con):
-            return src, {"build_s": None, "cached": True, "codes_s": None}
-        key = (store.info.meta.get("built_at"), store.info.chunk_count)
-    copy = out_dir / f"real-{src.stem}-two-stage.db"
+    copy = out_dir / f"real-{src.name}"
+    st = src.stat()
+    if not copy.exists() or (copy.stat().st_size, copy.stat().st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+        log(f"{src.name}: copying to {copy}")
+        shutil.copy2(src, copy)
+        codes.path_for(copy).unlink(missing_ok=True)
+    with ScriptureStore(copy) as store:
+        fingerprint = codes.db_fingerprint(store.info.meta)
     try:
-        with ScriptureStore(copy) as store:
-            if codes.has_tables(store.con) and (store.info.meta.get("built_at"), store.info.chunk_count) == key:
-                log(f"{src.name}: reusing {copy}")
-                return copy, {"build_s": None, "cached": True, "codes_s": None}
-    except AmicusError:  # no usable copy yet
+        if dict(codes.CodesFile.open(codes.path_for(copy)).db) == fingerprint:
+            log(f"{copy.name}: reusing its two-stage file")
+            return copy, {"build_s": None, "cached": True, "codes_s": None}
+    except (OSError, ValueError):
         pass
-    log(f"{src.name}: writing a copy with the two-stage tables to {copy}")
-    return copy, {"build_s": None, "cached": False, "codes_s": add_two_stage(src, copy)}
+    log(f"{copy.name}: writing its two-stage file (vectors read back out of vec0)")
+    return copy, {"build_s": None, "cached": False, "codes_s": add_two_stage(copy)}
 
 
 def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: float,
                   built: list[Path]) -> dict[str, Any]:
     assert cfg.real_db is not None
     path, build = _real_copy(Path(cfg.real_db), out_dir, cfg.log)
-    if path != cfg.real_db and not build["cached"]:
-        built.append(path)
+    built.append(path)
     cfg.log(f"{path.name}: measuring with real questions")
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
     m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
@@ -247,7 +252,7 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
     finally:
         if not cfg.keep:
             for path in built:
-                for f in (path, synth.sidecar(path)):
+                for f in (path, synth.sidecar(path), codes.path_for(path)):
                     f.unlink(missing_ok=True)
             if made_dir:
                 shutil.rmtree(out_dir, ignore_errors=True)
@@ -375,27 +380,27 @@ def two_stage_table(report: dict[str, Any]) -> str:
 
 
 def two_stage_cost_table(report: dict[str, Any]) -> str:
-    """What the two-stage path costs: file, build, open, RAM, and where its time goes."""
-    header = ["N × D", "codes MB", "floats MB", "vec0 MB", "codes s (build)", "open ms", "RSS after open MB",
-              "coarse / refine / exact p50 (rows)", "exact distances of R rows: table vs vec0 p50",
-              "peak RSS MB before numpy"]
+    """What the two-stage path costs: its file, build time, open, RAM, and where its time goes."""
+    header = ["N × D", "file MB (codes / floats)", "vec0 vectors MB", "codes s (build)", "open ms",
+              "RSS after open MB", "coarse / refine / exact p50 (rows)",
+              "exact distances of R rows: file vs vec0 look-ups p50", "peak RSS MB before numpy"]
     rows = []
     for m in report["results"]:
         ts = m.get("two_stage")
         if not ts:
             continue
-        tb = m.get("table_bytes", {})
+        sz = m.get("sizes", {})
         st = ts["stages"]
         stage_cell = " / ".join(fmt_ms(st[s]["p50"]) if s in st else "–" for s in ("coarse", "refine", "exact"))
         f = ts["fetch"]
         b = m["build"]
-        codes_s = f"{b['codes_s']:.1f}" if b.get("codes_s") is not None else "–"
         rows.append([
-            m["label"], f"{(tb.get('embedding_codes', 0) + tb.get('embedding_codes_info', 0)) / 2**20:.1f}",
-            f"{tb.get('embedding_floats', 0) / 2**20:.0f}", f"{tb.get('embeddings', 0) / 2**20:.0f}", codes_s,
+            m["label"],
+            f"{sz.get('file', 0) / 2**20:.0f} ({sz.get('codes', 0) / 2**20:.1f} / {sz.get('floats', 0) / 2**20:.0f})",
+            f"{sz.get('vec0', 0) / 2**20:.0f}", f"{b['codes_s']:.1f}" if b.get("codes_s") is not None else "–",
             f"{m['two_stage_open_ms']:.0f}", f"{m['rss_after_open_mb']:.0f}",
             f"{stage_cell} ({ts['coarse']:,} → {ts['refined']:,})",
-            f"R = {f['rows']}: {fmt_ms(f['table']['p50'])} vs {fmt_ms(f['vec0']['p50'])}",
+            f"R = {f['rows']}: {fmt_ms(f['file']['p50'])} vs {fmt_ms(f['vec0']['p50'])}",
             f"{m['rss_after_e2e_mb']:.0f}",
         ])
     return _table(header, rows)

@@ -26,11 +26,11 @@ import apsw
 import httpx
 import numpy as np
 
-from ..candidates.twostage import SearchTrace, TwoStageIndex
-from ..core.types import Candidate, ChapterRef, Profile, RetrievalContext, Timings
-from ..embed.client import check_against_db
+from ..candidates.filters import allowed_rowids
+from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
+from ..core.types import Candidate, ChapterRef, Filters, Profile, RetrievalContext
 from ..rerank import rerank
-from ..retrieval.pipeline import Retriever, validate_query
+from ..retrieval.pipeline import Retriever
 from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import connect
@@ -130,65 +130,46 @@ def _query_texts(count: int, tag: str) -> list[str]:
     ]
 
 
-def _two_stage_candidates(
-    store: ScriptureStore, index: TwoStageIndex, vector: np.ndarray, k: int
-) -> list[Candidate]:
-    """What ``ScriptureStore.candidates`` does, with the two-stage search in place of the vec0 KNN."""
-    hits = index.search(vector, k)
-    rows = store.fetch(r for r, _ in hits)
-    return [Candidate(r, *rows[r][:4], metadata=rows[r][4], distance=d) for r, d in hits if r in rows]
-
-
-async def _retrieve_two_stage(retriever: Retriever, index: TwoStageIndex, ctx: RetrievalContext) -> Timings:
-    """``Retriever.retrieve``'s stages with the two-stage search: validate, embed, search + fetch on the
-    DB thread, re-rank. It stands in until the pipeline's dense search uses the index itself."""
-    t_start = time.perf_counter()
-    text = validate_query(ctx.query)
-    info = await retriever.open()
-    t0 = time.perf_counter()
-    embedding = await retriever.embedder.embed(text)
-    t_embed = _ms(t0)
-    check_against_db(embedding, info.dims, info.model_id)
-    t0 = time.perf_counter()
-    cands = await retriever.run_db(lambda s: _two_stage_candidates(s, index, embedding.vector, ctx.candidates))
-    t_search = _ms(t0)
-    t0 = time.perf_counter()
-    rerank(cands, ctx)
-    t_rerank = _ms(t0)
-    return Timings(embed=t_embed, search=t_search, rerank=t_rerank, total=_ms(t_start))
-
-
 async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dict[str, Any]:
-    """End to end, alternating the exact path (``Retriever.retrieve``) and the two-stage path.
+    """``Retriever.retrieve`` end to end, the exact way and the two-stage way alternating.
 
-    Question ``2i`` goes the exact way and ``2i + 1`` the two-stage way (when the database has
-    the tables), so both see the same machine load; every text is distinct (no cache hits).
+    Two retrievers over the same file: one opens its store with ``AMICUS_TWO_STAGE=off``, the
+    other with ``on`` (the dense search then uses the two-stage index when the file has the
+    tables). Question ``2i`` goes the exact way, ``2i + 1`` the two-stage way, so both see the same
+    machine load; every text is distinct, so every retrieval embeds over HTTP.
     """
-    retriever = Retriever(db, url)
+    ways = {"exact": "off", "two_stage": "on"}
+    retrievers: dict[str, Retriever] = {}
     samples: dict[str, dict[str, list[float]]] = {
-        way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": []} for way in ("exact", "two_stage")
+        way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": []} for way in ways
     }
+    saved = os.environ.get(MODE_ENV)
     try:
-        await retriever.open()
-        index = await retriever.run_db(lambda s: TwoStageIndex.open(s.con, s.info, mode="on"))
+        for way, mode in ways.items():
+            os.environ[MODE_ENV] = mode
+            retrievers[way] = Retriever(db, url)
+            used = await retrievers[way].run_db(lambda s: TwoStageIndex.for_store(s) is not None)
+            if way == "two_stage" and not used:
+                del samples[way]  # the file has no tables: only the exact way is measured
         for i, text in enumerate(texts):
-            way = "two_stage" if index is not None and i % 2 else "exact"
+            way = "two_stage" if i % 2 and "two_stage" in samples else "exact"
             ctx = RetrievalContext(query=text, profile=PROFILE, chapter=chapter, k=10, candidates=K)
             t0 = time.perf_counter()
-            if way == "exact":
-                t = (await retriever.retrieve(ctx)).timings
-            else:
-                assert index is not None
-                t = await _retrieve_two_stage(retriever, index, ctx)
+            t = (await retrievers[way].retrieve(ctx)).timings
             w = _ms(t0)
             if i < 2 * WARMUP:
                 continue
             for name, value in (("total", t.total), ("embed", t.embed), ("search", t.search),
                                 ("rerank", t.rerank), ("wall", w)):
                 samples[way][name].append(value)
-        calls = retriever.embedder.calls
+        calls = sum(r.embedder.calls for r in retrievers.values())
     finally:
-        await retriever.aclose()
+        if saved is None:
+            os.environ.pop(MODE_ENV, None)
+        else:
+            os.environ[MODE_ENV] = saved
+        for r in retrievers.values():
+            await r.aclose()
     out: dict[str, Any] = {"http_embed_calls": calls, "retrievals": len(texts)}
     for way, by_name in samples.items():
         if by_name["total"]:
@@ -216,18 +197,17 @@ def _recall(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tupl
     return len(shared) / len(want), max(shared, default=0.0)
 
 
-def _table_bytes(con: apsw.Connection) -> dict[str, int]:
-    """Bytes per table (shadow tables of ``embeddings`` and ``chunk_fts`` summed under their owner)."""
-    try:
-        rows = list(con.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name"))
-    except apsw.Error:  # SQLite built without dbstat
-        return {}
+def _sizes(store: ScriptureStore) -> dict[str, int]:
+    """Bytes of the vec0 vectors in scripture.db and of the two-stage file's sections."""
     out: dict[str, int] = {}
-    for name, size in rows:
-        owner = next((t for t in ("embeddings", "chunk_fts") if str(name).startswith(t)), str(name))
-        if str(name).startswith("embedding_"):
-            owner = str(name)
-        out[owner] = out.get(owner, 0) + int(size)
+    with contextlib.suppress(apsw.Error):  # dbstat is compiled into the SQLite apsw ships; be safe
+        (out["vec0"],) = store.con.execute(
+            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'embeddings_vector_chunks%'"
+        ).fetchone()
+    with contextlib.suppress(OSError, ValueError):
+        f = codes.CodesFile.open(codes.path_for(store.path))
+        out["file"] = f.path.stat().st_size
+        out.update({name: nbytes for name, (_, nbytes) in f.sections.items()})
     return out
 
 
@@ -241,7 +221,7 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
     index = TwoStageIndex.open(store.con, store.info, mode="on")
     out["two_stage_open_ms"] = _ms(t0)
     out["rss_after_open_mb"] = synth.peak_rss_mb()
-    out["table_bytes"] = _table_bytes(store.con)
+    out["sizes"] = _sizes(store)
 
     _log("KNN (exact and two-stage, interleaved), fetch and re-rank")
     knn, fetch, search, rr = [], [], [], []
@@ -300,17 +280,16 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
         }
 
     _log(f"one-book KNN (book_id = {FILTER_BOOK!r}: inside vec0, and over the allowed rowids)")
-    allowed_sql = "SELECT rowid FROM chunk_metadata WHERE book_id = ? ORDER BY rowid"
-    in_book = len(store.con.execute(allowed_sql, (FILTER_BOOK,)).fetchall())
+    one_book = Filters(books=(FILTER_BOOK,))
+    in_book = len(allowed_rowids(store, one_book))
     filt, returned, ts_filt, ts_recalls = [], [], [], []
     for i, q in enumerate(qs):
         t0 = time.perf_counter()
         hits = store.knn(q, k, {"book_id": FILTER_BOOK})
         t = _ms(t0)
         if index is not None:
-            t0 = time.perf_counter()
-            allowed = np.fromiter((r for (r,) in store.con.execute(allowed_sql, (FILTER_BOOK,))), dtype=np.int64)
-            got = index.search(q, k, allowed)
+            t0 = time.perf_counter()  # what the dense search does with a filter: allowed rowids, then search
+            got = index.search(q, k, np.asarray(allowed_rowids(store, one_book), dtype=np.int64))
             t_ts = _ms(t0)
         if i >= WARMUP:
             filt.append(t)
@@ -329,15 +308,15 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
 
 
 def _fetch_alternatives(store: ScriptureStore, index: TwoStageIndex, q: np.ndarray, reps: int = 10) -> dict[str, Any]:
-    """Exact distances of a refine list of random rows: from ``embedding_floats`` vs ``vec0`` look-ups."""
+    """Exact distances of a refine list of random rows: from the two-stage file vs ``vec0`` look-ups."""
     rows = index.short_lists.refine(K)
     rng = np.random.default_rng(7)
-    table, vec0 = [], []
+    from_file, vec0 = [], []
     for rep in range(reps + 1):
         ids = np.sort(rng.choice(index.rowids, size=min(rows, len(index.rowids)), replace=False))
         t0 = time.perf_counter()
         index.distances(q, ids.tolist())
-        t_table = _ms(t0)
+        t_file = _ms(t0)
         t0 = time.perf_counter()
         vecs = [
             np.frombuffer(store.con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (r,)).fetchone()[0],
@@ -347,9 +326,9 @@ def _fetch_alternatives(store: ScriptureStore, index: TwoStageIndex, q: np.ndarr
         _distances = 1 - np.stack(vecs) @ q
         t_vec0 = _ms(t0)
         if rep:
-            table.append(t_table)
+            from_file.append(t_file)
             vec0.append(t_vec0)
-    return {"rows": rows, "table": stats(table), "vec0": stats(vec0)}
+    return {"rows": rows, "file": stats(from_file), "vec0": stats(vec0)}
 
 
 def _numpy_stage(mat: np.ndarray, rowids: np.ndarray, qs: np.ndarray, k: int,
@@ -451,16 +430,11 @@ def do_measure_real(path: Path, queries: int) -> dict[str, Any]:
             _stop_process(proc)
     out["rss_after_e2e_mb"] = synth.peak_rss_mb()
 
-    _log("numpy brute force (vectors read from embedding_floats)")
+    _log("numpy brute force (vectors read from the two-stage file)")
     t0 = time.perf_counter()
-    con = connect(path, readonly=True)
-    try:
-        pairs_rv = list(con.execute(f"SELECT rowid, vector FROM {codes.FLOATS_TABLE} ORDER BY rowid"))
-    finally:
-        con.close()
-    rowids = np.fromiter((r for r, _ in pairs_rv), dtype=np.int64, count=len(pairs_rv))
-    mat = np.frombuffer(b"".join(v for _, v in pairs_rv), dtype=np.float32).reshape(len(pairs_rv), dims)
-    del pairs_rv
+    f = codes.CodesFile.open(codes.path_for(path))
+    rowids = np.concatenate([r for _, r, _ in f.code_blocks()])
+    mat = f.read_section("floats", "<f4", width=dims)
     out["numpy_load_s"] = time.perf_counter() - t0
     out.update(_numpy_stage(mat, rowids, qs, k, knn_rowids))
     out["peak_rss_mb"] = synth.peak_rss_mb()

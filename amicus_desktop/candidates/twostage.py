@@ -2,7 +2,8 @@
 
 sqlite-vec's exact KNN reads every vector of the database for every question (412 ms at
 200k × 1536 here, ~7× the memory-bandwidth floor). Only reading fewer bytes per question beats
-that. When ``build-db`` wrote the two-stage tables (:mod:`amicus_desktop.store.codes`), this index
+that. When ``build-db`` wrote the two-stage file beside the database
+(:mod:`amicus_desktop.store.codes`), this index
 
 1. **coarse**: ranks every allowed row by the Hamming distance between its SimHash code and the
    question's (codes held in RAM, 192 bytes a row at 1,536 bits; numpy ``bitwise_count``) and
@@ -10,8 +11,8 @@ that. When ``build-db`` wrote the two-stage tables (:mod:`amicus_desktop.store.c
 2. **refine**: re-ranks those by the asymmetric estimate ``(P q) · sign(P x)`` (the question's
    projection against the row's bits, through a 256-entry table per code byte) and keeps the best
    :meth:`ShortLists.refine`;
-3. **exact**: reads those rows' float32 vectors from ``embedding_floats`` (a plain table: ~12 µs
-   a row, where ``vec0`` rowid look-ups cost ~0.3 ms) and returns the ``n`` nearest by exact
+3. **exact**: reads those rows' float32 vectors from the file (~3 µs a row, where a SQLite table
+   row costs ~16 µs and a ``vec0`` rowid look-up ~0.3 ms) and returns the ``n`` nearest by exact
    cosine distance ``1 - cos``.
 
 The distances returned are always exact; only the membership of the top ``n`` is approximate,
@@ -21,8 +22,9 @@ answer is exact outright. Whether the index is used at all is
 :func:`amicus_desktop.store.codes.prefer_two_stage` (by corpus size and dimensions, the same rule
 that decides whether ``build-db`` writes the codes), overridable with ``AMICUS_TWO_STAGE=auto|on|off``.
 
-An index belongs to the thread that opened it (the store's database thread): it reads through
-that thread's apsw connection. Nothing here imports Qt.
+An index is opened on the store's database thread (it checks rows against ``vec0`` through that
+thread's connection) and used there; searching opens the file for each question and reads it,
+holding no file open between questions. Nothing here imports Qt.
 """
 
 from __future__ import annotations
@@ -30,16 +32,16 @@ from __future__ import annotations
 import logging
 import os
 import time
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import apsw
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
 from ..store import codes
-from ..store.scripture import StoreInfo
+from ..store.scripture import ScriptureStore, StoreInfo
 
 log = logging.getLogger("amicus.candidates")
 
@@ -94,23 +96,24 @@ class SearchTrace:
 
 
 class TwoStageIndex:
-    """The two-stage tables of one scripture.db, loaded for searching (see the module docstring)."""
+    """The two-stage file of one scripture.db, loaded for searching (see the module docstring)."""
 
     def __init__(
         self,
-        con: apsw.Connection,
-        path: Path,
+        file: codes.CodesFile,
         rowids: np.ndarray,
         codes_t: np.ndarray,
         projection: np.ndarray,
         short_lists: ShortLists,
+        file_rows: np.ndarray | None = None,
     ) -> None:
-        self._con = con
-        self.path = path
+        self.file = file
         #: Rowids of the coded rows, ascending (int64); column i of ``codes_t`` is row ``rowids[i]``.
         self.rowids = rowids
         #: The codes as 64-bit words, one column per row (``words × rows``), for the column-block scan.
         self.codes_t = codes_t
+        #: Row number in the file of column i (``None``: the same as i, the builder's order).
+        self.file_rows = file_rows
         self.projection = projection
         self.dims = int(projection.shape[1])
         self.bits = int(projection.shape[0])
@@ -122,6 +125,16 @@ class TwoStageIndex:
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
+    def for_store(cls, store: ScriptureStore) -> TwoStageIndex | None:
+        """The store's index (or ``None``: search exactly), opened on first use on the store's thread.
+
+        Decided once per store: a database replaced on disk gets a new store, and so a new decision.
+        """
+        if store not in _INDEXES:
+            _INDEXES[store] = cls.open(store.con, store.info)
+        return _INDEXES[store]
+
+    @classmethod
     def open(
         cls,
         con: apsw.Connection,
@@ -132,25 +145,24 @@ class TwoStageIndex:
     ) -> TwoStageIndex | None:
         """The index of the database behind ``con``, or ``None`` for the exact path.
 
-        ``None`` when the mode is ``off``, when the database has no two-stage tables, when
+        ``None`` when the mode is ``off``, when there is no two-stage file beside the database, when
         :func:`~amicus_desktop.store.codes.prefer_two_stage` says the exact scan is the better
-        choice (mode ``auto``), or when
-        the tables do not match the database (logged as a warning: the exact path still works).
-        Runs on the database thread; loads the codes into RAM (bits/8 bytes a row).
+        choice (mode ``auto``), or when the file does not match the database (logged as a warning:
+        the exact path still works). Runs on the database thread; loads the codes into RAM
+        (bits/8 bytes a row).
         """
         mode = mode or configured_mode()
-        if mode == "off":
+        path = codes.path_for(info.path)
+        if mode == "off" or not path.is_file():
             return None
+        if mode == "auto" and not codes.prefer_two_stage(info.chunk_count, info.dims):
+            log.info("exact search: the corpus is small enough", extra={"rows": info.chunk_count})
+            return None
+        t0 = time.perf_counter()
         try:
-            if not codes.has_tables(con):
-                return None
-            if mode == "auto" and not codes.prefer_two_stage(info.chunk_count, info.dims):
-                log.info("exact search: the corpus is small enough", extra={"rows": info.chunk_count})
-                return None
-            t0 = time.perf_counter()
-            index = cls._load(con, info, short_lists or ShortLists())
-        except (ValueError, apsw.Error) as exc:
-            log.warning("two-stage tables unusable; searching exactly", extra={"reason": str(exc)})
+            index = cls._load(con, info, codes.CodesFile.open(path), short_lists or ShortLists())
+        except (ValueError, OSError, apsw.Error) as exc:
+            log.warning("two-stage file unusable; searching exactly", extra={"reason": str(exc)})
             return None
         log.info(
             "two-stage search ready",
@@ -159,34 +171,29 @@ class TwoStageIndex:
         return index
 
     @classmethod
-    def _load(cls, con: apsw.Connection, info: StoreInfo, short_lists: ShortLists) -> TwoStageIndex:
-        meta = codes.read_info(con)
-        if meta.dims != info.dims:
-            raise ValueError(f"codes are for {meta.dims} dimensions, the database holds {info.dims}")
-        if meta.rows != info.chunk_count:
-            raise ValueError(f"codes cover {meta.rows} rows, the database holds {info.chunk_count}")
-        code_bytes = meta.bits // 8
-        words = meta.bits // 64
-        rowids = np.empty(meta.rows, dtype=np.int64)
-        codes_t = np.empty((words, meta.rows), dtype=np.uint64)
-        filled = 0
-        for block, rid_blob, code_blob in con.execute(
-            f"SELECT block, rowids, codes FROM {codes.CODES_TABLE} ORDER BY block"
-        ):
-            if not isinstance(rid_blob, bytes) or not isinstance(code_blob, bytes) or len(rid_blob) % 8:
-                raise ValueError(f"code block {block} is not two blobs")
-            count = len(rid_blob) // 8
-            if len(code_blob) != count * code_bytes or filled + count > meta.rows:
-                raise ValueError(f"code block {block} does not hold {count} codes of {code_bytes} bytes")
-            rowids[filled : filled + count] = np.frombuffer(rid_blob, dtype="<i8")
-            block_codes = np.frombuffer(code_blob, dtype=np.uint8).reshape(count, code_bytes)
-            codes_t[:, filled : filled + count] = block_codes.view(np.uint64).T
-            filled += count
-        if filled != meta.rows:
-            raise ValueError(f"code blocks hold {filled} rows, the info says {meta.rows}")
-        if filled and np.any(np.diff(rowids) <= 0):
-            raise ValueError("code rowids are not strictly ascending")
-        index = cls(con, info.path, rowids, codes_t, meta.projection, short_lists)
+    def _load(
+        cls, con: apsw.Connection, info: StoreInfo, file: codes.CodesFile, short_lists: ShortLists
+    ) -> TwoStageIndex:
+        name = file.path.name
+        if file.dims != info.dims:
+            raise ValueError(f"{name} is for {file.dims} dimensions, the database holds {info.dims}")
+        if file.rows != info.chunk_count:
+            raise ValueError(f"{name} covers {file.rows} rows, the database holds {info.chunk_count}")
+        if dict(file.db) != codes.db_fingerprint(info.meta):
+            raise ValueError(f"{name} was made for another build of {info.path.name}")
+        rowids = np.empty(file.rows, dtype=np.int64)
+        codes_t = np.empty((file.bits // 64, file.rows), dtype=np.uint64)
+        for start, block_rowids, block in file.code_blocks():
+            stop = start + len(block_rowids)
+            rowids[start:stop] = block_rowids
+            codes_t[:, start:stop] = block.view(np.uint64).T
+        file_rows = None
+        if len(rowids) and np.any(np.diff(rowids) <= 0):  # not the builder's order: sort the columns
+            file_rows = np.argsort(rowids, kind="stable")
+            rowids, codes_t = rowids[file_rows], np.ascontiguousarray(codes_t[:, file_rows])
+            if np.any(np.diff(rowids) == 0):
+                raise ValueError(f"{name} lists a rowid twice")
+        index = cls(file, rowids, codes_t, file.projection(), short_lists, file_rows)
         index._spot_check(con)
         return index
 
@@ -195,10 +202,9 @@ class TwoStageIndex:
         if not len(self.rowids):
             return
         picks = np.unique([0, len(self.rowids) // 2, len(self.rowids) - 1])
-        found, rows = self._read_floats(self.rowids[picks])
-        if len(found) != len(picks):
-            raise ValueError("rows with codes are missing from the float table")
-        for i, rowid, row in zip(picks.tolist(), found.tolist(), rows, strict=True):
+        rows = self._read_columns(picks)
+        for i, row in zip(picks.tolist(), rows, strict=True):
+            rowid = int(self.rowids[i])
             stored = con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,)).fetchone()
             if stored is None or stored[0] != row.tobytes():
                 raise ValueError(f"row {rowid}: the float copy differs from the embeddings table")
@@ -231,7 +237,7 @@ class TwoStageIndex:
         refine = self.short_lists.refine(n)
         if m <= refine:  # few enough to score every allowed row exactly
             trace.exact_only = True
-            candidates = self.rowids if positions is None else self.rowids[positions]
+            chosen = np.arange(m) if positions is None else positions
             trace.ms["select"] = _ms(t)
         else:
             coarse = min(m, self.short_lists.coarse(n))
@@ -245,12 +251,11 @@ class TwoStageIndex:
             trace.ms["coarse"] = _ms(t)
             t = time.perf_counter()
             scores = self._asymmetric(q, cols)
-            best = np.argpartition(-scores, refine - 1)[:refine] if refine < len(cols) else slice(None)
-            candidates = self.rowids[cols[best]]
+            chosen = cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols
             trace.ms["refine"] = _ms(t)
-        trace.refined = len(candidates)
+        trace.refined = len(chosen)
         t = time.perf_counter()
-        hits = self._exact(q, np.sort(candidates), n)
+        hits = self._exact(q, chosen, n)
         trace.ms["exact"] = _ms(t)
         return hits, trace
 
@@ -263,9 +268,10 @@ class TwoStageIndex:
         ids = np.unique(np.asarray(list(rowids), dtype=np.int64))
         if not len(ids) or not np.any(q):
             return {}
-        found, rows = self._read_floats(ids)
-        dist = _cosine_distances(q, rows)
-        return {int(r): float(d) for r, d in zip(found, dist, strict=True) if np.isfinite(d)}
+        cols = self._positions(ids)
+        assert cols is not None
+        dist = _cosine_distances(q, self._read_columns(cols))
+        return {int(r): float(d) for r, d in zip(self.rowids[cols], dist, strict=True) if np.isfinite(d)}
 
     # -- stages --------------------------------------------------------------------------------
     def _query(self, query: np.ndarray) -> np.ndarray:
@@ -315,56 +321,31 @@ class TwoStageIndex:
         scores: np.ndarray = table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
         return scores
 
-    def _exact(self, q: np.ndarray, rowids: np.ndarray, n: int) -> list[tuple[int, float]]:
-        found, rows = self._read_floats(rowids)
-        dist = _cosine_distances(q, rows)
+    def _exact(self, q: np.ndarray, cols: np.ndarray, n: int) -> list[tuple[int, float]]:
+        """The ``n`` nearest of the rows at ``cols`` by exact cosine distance, ties by rowid."""
+        cols = np.sort(cols)
+        dist = _cosine_distances(q, self._read_columns(cols))
         ok = np.isfinite(dist)
-        found, dist = found[ok], dist[ok]
+        found, dist = self.rowids[cols[ok]], dist[ok]
         order = np.lexsort((found, dist))[:n]
         return [(int(found[i]), float(dist[i])) for i in order]
 
-    def _read_floats(self, rowids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The stored float32 vectors of those ``rowids`` that exist: ``(rowids, rows × dims)``.
-
-        One incremental-blob handle moved from row to row (ascending rowids read the table in order).
-        """
-        out = np.empty((len(rowids), self.dims), dtype=np.float32)
-        if not len(rowids):
-            return rowids, out
-        found = np.zeros(len(rowids), dtype=bool)
-        size = self.dims * 4
-        target = out.data.cast("B")  # the rows' bytes, written in place
-        blob: apsw.Blob | None = None
+    def _read_columns(self, cols: np.ndarray) -> np.ndarray:
+        """The float32 vectors of the rows at ``cols`` (ascending), read from the file."""
+        rows = cols if self.file_rows is None else np.sort(self.file_rows[cols])
         try:
-            for i, rowid in enumerate(rowids.tolist()):
-                try:
-                    if blob is None:
-                        blob = self._con.blob_open("main", codes.FLOATS_TABLE, "vector", rowid, False)
-                    else:
-                        blob.reopen(rowid)
-                except apsw.SQLError:  # no such row; a handle that failed to move is unusable
-                    if blob is not None:
-                        blob.close()
-                    blob = None
-                    continue
-                if blob.length() != size:
-                    raise AmicusError(
-                        ErrorCode.DB_INVALID,
-                        f"{self.path.name}: row {rowid} of {codes.FLOATS_TABLE} is not {self.dims} "
-                        "float32 values. Rebuild the database with 'amicus-desktop build-db'.",
-                    )
-                blob.read_into(target, i * size, size)
-                found[i] = True
-        except apsw.Error as exc:
+            out = self.file.read_rows(rows)
+        except (OSError, ValueError) as exc:
             raise AmicusError(
                 ErrorCode.DB_INVALID,
-                f"{self.path.name}: the two-stage search table could not be read ({exc}). "
-                "Rebuild the database with 'amicus-desktop build-db'.",
+                f"{self.file.path.name} could not be read ({exc}). Rebuild it with 'amicus-desktop build-db'.",
             ) from exc
-        finally:
-            if blob is not None:
-                blob.close()
-        return rowids[found], out[found]
+        if self.file_rows is not None:  # back to the order of cols
+            out = out[np.argsort(np.argsort(self.file_rows[cols]))]
+        return out
+
+
+_INDEXES: weakref.WeakKeyDictionary[ScriptureStore, TwoStageIndex | None] = weakref.WeakKeyDictionary()
 
 
 def _smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:

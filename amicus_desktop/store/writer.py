@@ -11,7 +11,6 @@ import contextlib
 import datetime as _dt
 import itertools
 import os
-import shutil
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -43,9 +42,9 @@ class ScriptureWriter:
 
     ``full_schema=True`` adds what the project's own builder writes: vec0 metadata columns for
     filtered KNN, ``books``/``verses`` for the reader, and an FTS5 index over chunk text.
-    ``full_schema=False`` writes exactly the contract's minimal schema. ``two_stage=True`` adds
-    the two-stage search tables (:mod:`amicus_desktop.store.codes`): a float copy of each vector
-    as it is added, and the binary codes at the end.
+    ``full_schema=False`` writes exactly the contract's minimal schema. ``two_stage=True`` also
+    writes the two-stage search file beside it (:mod:`amicus_desktop.store.codes`): each vector as
+    it is added, the codes when the build finishes; ``two_stage=False`` removes a stale one.
 
     Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
     exception the temporary file is deleted and ``path`` is left as it was.
@@ -74,6 +73,7 @@ class ScriptureWriter:
         self.two_stage = two_stage
         #: Seconds spent encoding the two-stage codes when the build finished (0 without them).
         self.codes_seconds = 0.0
+        self._codes: codes.CodesWriter | None = None
         self.chunk_count = 0
         self._next_rowid = 1
         self._con = None
@@ -92,6 +92,8 @@ class ScriptureWriter:
         self._con = con
         self._create_schema()
         con.execute("BEGIN")
+        if self.two_stage:
+            self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
         return self
 
     def __exit__(
@@ -110,6 +112,8 @@ class ScriptureWriter:
             con.close()
             with contextlib.suppress(FileNotFoundError):
                 self.tmp_path.unlink()
+            if self._codes is not None:
+                self._codes.discard()
             return
         try:
             self._finish(con)
@@ -117,10 +121,19 @@ class ScriptureWriter:
             con.close()
             with contextlib.suppress(FileNotFoundError):
                 self.tmp_path.unlink()
+            if self._codes is not None:
+                self._codes.discard()
             raise
         con.close()
         with open(self.tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
+        # The two-stage file first: a database never appears without the file made for it. One
+        # left from an earlier build would not match the new database: it goes.
+        if self._codes is not None:
+            self._codes.commit()
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                codes.path_for(self.path).unlink()
         os.replace(self.tmp_path, self.path)
 
     # -- schema ----------------------------------------------------------------------------
@@ -161,9 +174,6 @@ class ScriptureWriter:
                 "CREATE VIRTUAL TABLE chunk_fts USING fts5("
                 "text, content='chunk_text', content_rowid='rowid', tokenize='unicode61 remove_diacritics 2')"
             )
-        if self.two_stage:
-            for sql in codes.CREATE_SQL:
-                con.execute(sql)
 
     # -- content ---------------------------------------------------------------------------
     def add_books(self, books: Iterable[tuple[str, str, int, int]]) -> None:
@@ -214,10 +224,8 @@ class ScriptureWriter:
             )
         else:
             con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
-        if self.two_stage:
-            con.executemany(
-                f"INSERT INTO {codes.FLOATS_TABLE} VALUES (?, ?)", ((row[0], row[1]) for row in vec_rows)
-            )
+        if self._codes is not None:
+            self._codes.add(np.fromiter((row[0] for row in vec_rows), dtype=np.int64, count=len(vec_rows)), vecs)
         self.chunk_count += len(records)
 
     def _finish(self, con) -> None:  # noqa: ANN001 - apsw.Connection
@@ -233,54 +241,43 @@ class ScriptureWriter:
             meta["corpus_name"] = self.corpus_name
         meta.update(self.extra_meta)
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        if self._codes is not None:
+            self.codes_seconds = self._codes.finish(meta)
         if self.full_schema:
             con.execute("INSERT INTO chunk_fts(chunk_fts) VALUES ('rebuild')")
-        if self.two_stage:
-            self.codes_seconds = codes.write_codes(con, self.dims)
         con.execute("COMMIT")
         con.execute("PRAGMA journal_mode=DELETE")
 
 
-def add_two_stage(src: str | Path, out: str | Path) -> float:
-    """Write a copy of the finished database ``src`` to ``out`` with the two-stage search tables added.
+def add_two_stage(db: str | Path) -> float:
+    """Write the two-stage search file beside the finished database ``db``, which is only read.
 
-    For a database built without them: the vectors are read back out of ``embeddings`` (slow for
-    big corpora, but no re-embedding). ``src`` is only read; ``out`` appears only when complete.
-    Returns the seconds it took. ``ValueError`` when ``src`` already has the tables.
+    For a database built without it: the vectors are read back out of ``embeddings`` (slow for
+    big corpora, but no re-embedding). The file appears only when complete. Returns the seconds.
     """
     t0 = time.perf_counter()
-    src, out = Path(src), Path(out)
-    tmp = out.with_name(f".{out.name}.tmp-{os.getpid()}")
-    shutil.copyfile(src, tmp)
+    db = Path(db)
+    con = connect(db, readonly=True)
     try:
-        con = connect(tmp, readonly=False)
+        meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM db_meta")}
+        dims = int(meta["embedding_dims"])
+        writer = codes.CodesWriter(codes.path_for(db), dims)
         try:
-            if codes.has_tables(con):
-                raise ValueError(f"{src.name} already has the two-stage search tables")
-            (dims_text,) = con.execute("SELECT value FROM db_meta WHERE key = 'embedding_dims'").fetchone()
-            dims = int(dims_text)
-            con.execute("PRAGMA journal_mode=OFF")
-            con.execute("PRAGMA synchronous=OFF")
-            con.execute("BEGIN")
-            for sql in codes.CREATE_SQL:
-                con.execute(sql)
-            # No ORDER BY: on vec0 it would sort every vector; the float table's key orders them.
+            # No ORDER BY: on vec0 it would sort every vector; the file keeps each row's rowid.
             cursor = con.execute("SELECT rowid, embedding FROM embeddings")
             while batch := list(itertools.islice(cursor, codes.BLOCK_ROWS)):
                 bad = [r for r, v in batch if not isinstance(v, bytes) or len(v) != dims * 4]
                 if bad:
-                    raise ValueError(f"{src.name}: row {bad[0]} does not hold {dims} float32 values")
-                con.executemany(f"INSERT INTO {codes.FLOATS_TABLE} VALUES (?, ?)", batch)
-            codes.write_codes(con, dims)
-            con.execute("COMMIT")
-            con.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            con.close()
-        with open(tmp, "rb") as fh:
-            os.fsync(fh.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-        raise
+                    raise ValueError(f"{db.name}: row {bad[0]} does not hold {dims} float32 values")
+                rowids = np.fromiter((r for r, _ in batch), dtype=np.int64, count=len(batch))
+                writer.add(rowids, np.frombuffer(b"".join(v for _, v in batch), dtype="<f4").reshape(-1, dims))
+            if writer.rows != int(meta.get("chunk_count", writer.rows)):
+                raise ValueError(f"{db.name}: {writer.rows} vectors, but db_meta says {meta['chunk_count']} chunks")
+            writer.finish(meta)
+            writer.commit()
+        except BaseException:
+            writer.discard()
+            raise
+    finally:
+        con.close()
     return time.perf_counter() - t0

@@ -42,8 +42,10 @@ def test_bench_smoke(tmp_path: Path) -> None:
         # 300 rows fit the refine list (scored exactly: recall 1); 500 go through every stage.
         assert (ts["coarse"], ts["refined"]) == ((0, 300) if m["n"] == 300 else (500, 400))
         assert ts["recall"] == 1.0 if m["n"] == 300 else ts["recall"] > 0.5
-        assert ts["fetch"]["table"]["n"] == ts["fetch"]["vec0"]["n"] == 10
-        assert m["table_bytes"]["embedding_floats"] > 0 and m["table_bytes"]["embedding_codes"] > 0
+        assert ts["fetch"]["file"]["n"] == ts["fetch"]["vec0"]["n"] == 10
+        sizes = m["sizes"]
+        assert sizes["floats"] == m["n"] * 16 * 4 and sizes["codes"] == m["n"] * 1536 // 8
+        assert sizes["file"] > sizes["floats"] + sizes["codes"] and sizes["vec0"] >= sizes["floats"]
         assert m["build"]["codes_s"] > 0
         assert m["same_vectors"] is True
         assert m["recall_vs_numpy"] == 1.0  # exact KNN: the same 40 rows as numpy
@@ -52,6 +54,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
         assert m["peak_rss_mb"] > 0 and m["build"]["build_s"] > 0 and not m["build"]["cached"]
         assert set(m["verdicts"]) == {"search", "rerank", "total"}
     kept = sorted(p.name for p in dbs.glob("*.db"))
+    assert sorted(p.name for p in dbs.glob("*.two-stage")) == [f"{name}.two-stage" for name in kept]
     assert kept == ["bench-300x16-seed0-v2.db", "bench-500x16-seed0-v2.db"]
 
     # Second run, table output: reuses the kept databases (and, not having built them, keeps them).
@@ -61,7 +64,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
     for heading in ("sqlite-vec KNN p50 / p95", "numpy p50 / p95", "ratio p50", "bandwidth floor",
                     "one-book KNN", "search p50 / p95 (<50)", "re-rank p50 / p95 (<10)",
                     "total p50 / p95 (<250 / <500)", "peak RSS MB", "two-stage p50 / p95", "recall@40 mean (min)",
-                    "codes MB", "floats MB"):
+                    "file MB (codes / floats)", "vec0 vectors MB"):
         assert heading in out, heading
     rows = [ln for ln in out.splitlines() if ln.startswith(("| 300 × 16", "| 500 × 16"))]
     assert len(rows) == 8  # one row per configuration in each of the four tables

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import shutil
+import struct
+from collections.abc import Callable
 from pathlib import Path
 
-import apsw
 import numpy as np
 import pytest
 
@@ -16,7 +18,6 @@ from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
 from amicus_desktop.store.codes import prefer_two_stage
-from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.writer import add_two_stage
 from tests.support.dbs import Chunk, build_db, clustered_vectors
 
@@ -161,31 +162,28 @@ def test_bad_queries(store: ScriptureStore) -> None:
 
 
 def test_search_never_writes(coded_db: Path) -> None:
-    before = sha(coded_db)
+    files = (coded_db, codes.path_for(coded_db))
+    before = [sha(f) for f in files]
     with ScriptureStore(coded_db) as s:
         index = TwoStageIndex.open(s.con, s.info, mode="on")
         assert index is not None
         for q in questions(3):
             index.search(q, 10)
             index.distances(q, [1, 2])
-    assert sha(coded_db) == before
+    assert [sha(f) for f in files] == before
 
 
 def test_writer_codes_match_the_vectors(coded_db: Path, vectors: np.ndarray) -> None:
-    con = connect(coded_db, readonly=True)
-    try:
-        info = codes.read_info(con)
-        assert (info.format, info.dims, info.bits, info.rows) == (codes.FORMAT, DIMS, 1536, N)
-        rowids, stored = [], []
-        for rid, code in con.execute(f"SELECT rowids, codes FROM {codes.CODES_TABLE} ORDER BY block"):
-            rowids.append(np.frombuffer(rid, dtype="<i8"))
-            stored.append(np.frombuffer(code, dtype=np.uint8).reshape(-1, info.bits // 8))
-        assert np.array_equal(np.concatenate(rowids), np.arange(1, N + 1))
-        assert np.array_equal(np.concatenate(stored), codes.encode(vectors, info.projection))
-        (count,) = con.execute(f"SELECT count(*) FROM {codes.FLOATS_TABLE}").fetchone()
-        assert count == N
-    finally:
-        con.close()
+    f = codes.CodesFile.open(codes.path_for(coded_db))
+    assert (f.dims, f.bits, f.rows) == (DIMS, 1536, N)
+    with ScriptureStore(coded_db) as s:
+        assert dict(f.db) == codes.db_fingerprint(s.info.meta)
+    blocks = list(f.code_blocks())
+    assert [start for start, _, _ in blocks] == [0]  # 3,000 rows: one block
+    _, rowids, stored = blocks[0]
+    assert np.array_equal(rowids, np.arange(1, N + 1))
+    assert np.array_equal(stored, codes.encode(vectors, f.projection()))
+    assert np.array_equal(f.read_rows(np.arange(N)), vectors)  # the same float32 values as vec0 holds
 
 
 def test_projection_rows_are_orthonormal_within_a_block() -> None:
@@ -209,55 +207,91 @@ def test_hamming_ranks_like_cosine() -> None:
 
 def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarray, coded_db: Path) -> None:
     plain = build_db(tmp_path / "plain.db", chunks_for(vectors))
+    assert not codes.path_for(plain).exists()
     before = sha(plain)
-    out = tmp_path / "upgraded.db"
-    add_two_stage(plain, out)
-    assert sha(plain) == before  # the source is only read
-    con_a, con_b = connect(out, readonly=True), connect(coded_db, readonly=True)
-    try:
-        for sql in (f"SELECT block, rowids, codes FROM {codes.CODES_TABLE} ORDER BY block",
-                    f"SELECT rowid, vector FROM {codes.FLOATS_TABLE} ORDER BY rowid"):
-            assert list(con_a.execute(sql)) == list(con_b.execute(sql))
-    finally:
-        con_a.close()
-        con_b.close()
-    with pytest.raises(ValueError, match="already has"):
-        add_two_stage(out, tmp_path / "again.db")
-    assert not (tmp_path / "again.db").exists()
+    add_two_stage(plain)
+    assert sha(plain) == before  # the database is only read
+    mine, built = codes.CodesFile.open(codes.path_for(plain)), codes.CodesFile.open(codes.path_for(coded_db))
+    assert np.array_equal(mine.projection(), built.projection())
+    for (_, r1, c1), (_, r2, c2) in zip(mine.code_blocks(), built.code_blocks(), strict=True):
+        assert np.array_equal(np.sort(r1), r2)
+        assert np.array_equal(c1[np.argsort(r1)], c2)  # rows may come out of vec0 in any order
+    with ScriptureStore(plain) as s:
+        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        assert index is not None
+        q = questions(1)[0]
+        assert index.search(q, 10) == TwoStageIndex.open(s.con, s.info, mode="on").search(q, 10)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
 
 
-def _tampered(src: Path, tmp_path: Path, sql: str, params: tuple[object, ...] = ()) -> Path:
-    db = tmp_path / "tampered.db"
+def test_a_rebuild_without_the_file_removes_the_stale_one(tmp_path: Path, vectors: np.ndarray) -> None:
+    db = build_db(tmp_path / "s.db", chunks_for(vectors[:300]), two_stage=True)
+    assert codes.path_for(db).exists()
+    build_db(db, chunks_for(vectors[:300]))
+    assert not codes.path_for(db).exists()
+
+
+def test_a_failed_build_leaves_neither_file(tmp_path: Path, vectors: np.ndarray) -> None:
+    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
+
+    out = tmp_path / "s.db"
+    with pytest.raises(RuntimeError), ScriptureWriter(out, model_id="m", dims=DIMS, two_stage=True) as w:
+        w.add_chunks([ChunkRecord("a", "section_panel", "a", "text")], vectors[:1])
+        raise RuntimeError("cancelled")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _damaged(src: Path, tmp_path: Path, change: Callable[[bytearray, codes.CodesFile], None]) -> Path:
+    """A copy of ``src`` and its two-stage file, the file changed by ``change``."""
+    db = tmp_path / "copy.db"
     shutil.copyfile(src, db)
-    con = apsw.Connection(str(db))
-    con.execute(sql, params)
-    con.close()
+    raw = bytearray(codes.path_for(src).read_bytes())
+    change(raw, codes.CodesFile.open(codes.path_for(src)))
+    codes.path_for(db).write_bytes(bytes(raw))
     return db
 
 
+def _swap_first_two_codes(raw: bytearray, f: codes.CodesFile) -> None:
+    at, width = f.sections["codes"][0], f.bits // 8
+    first, second = raw[at : at + width], raw[at + width : at + 2 * width]
+    raw[at : at + 2 * width] = second + first
+
+
+def _change_first_float(raw: bytearray, f: codes.CodesFile) -> None:
+    at = f.sections["floats"][0]
+    raw[at : at + 4] = np.float32(0.5).tobytes()
+
+
+def _set_header(key: str, value: object) -> Callable[[bytearray, codes.CodesFile], None]:
+    def change(raw: bytearray, f: codes.CodesFile) -> None:
+        (length,) = struct.unpack("<I", raw[8:12])
+        header = json.loads(raw[12 : 12 + length])
+        header[key] = value
+        text = json.dumps(header).encode()
+        raw[8 : codes.HEADER_BYTES] = struct.pack("<I", len(text)) + text + bytes(codes.HEADER_BYTES - 12 - len(text))
+
+    return change
+
+
 @pytest.mark.parametrize(
-    ("sql", "params", "reason"),
+    ("change", "reason"),
     [
-        (f"UPDATE {codes.FLOATS_TABLE} SET vector = zeroblob(256) WHERE rowid = 1", (), "differs"),
-        (f"UPDATE {codes.INFO_TABLE} SET value = 7 WHERE key = 'rows'", (), "cover 7 rows"),
-        (f"UPDATE {codes.INFO_TABLE} SET value = 'simhash-9' WHERE key = 'format'", (), "format"),
-        (f"UPDATE {codes.INFO_TABLE} SET value = x'00' WHERE key = 'projection'", (), "projection"),
-        (f"DELETE FROM {codes.INFO_TABLE} WHERE key = 'bits'", (), "lacks bits"),
-        (f"UPDATE {codes.CODES_TABLE} SET codes = substr(codes, 2) WHERE block = 0", (), "does not hold"),
-        (  # rows 1 and 2 swap codes: the check of row 1 finds row 2's code
-            f"UPDATE {codes.CODES_TABLE} SET codes = "
-            "CAST(substr(codes, 193, 192) || substr(codes, 1, 192) || substr(codes, 385) AS BLOB) WHERE block = 0",
-            (), "stored code",
-        ),
-        (f"UPDATE {codes.CODES_TABLE} SET codes = 'text' WHERE block = 0", (), "not two blobs"),
+        (lambda raw, f: raw.__setitem__(slice(0, 8), b"NOTMAGIC"), "not a two-stage search file"),
+        (lambda raw, f: raw.__delitem__(slice(len(raw) - 10, None)), "truncated"),
+        (lambda raw, f: raw.__setitem__(slice(12, 20), b"\xff" * 8), "header is damaged"),
+        (_set_header("format", "simhash-9"), "format"),
+        (_set_header("db", {"built_at": "1999-01-01", "chunk_count": str(N), "embedding_dims": str(DIMS)}),
+         "another build"),
+        (_change_first_float, "float copy differs"),
+        (_swap_first_two_codes, "stored code"),
     ],
+    ids=["magic", "truncated", "header", "format", "another-build", "float", "code"],
 )
-def test_tables_that_do_not_match_fall_back_to_exact(
-    tmp_path: Path, coded_db: Path, sql: str, params: tuple[object, ...], reason: str,
+def test_a_file_that_does_not_match_falls_back_to_exact(
+    tmp_path: Path, coded_db: Path, change: Callable[[bytearray, codes.CodesFile], None], reason: str,
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    db = _tampered(coded_db, tmp_path, sql, params)
+    db = _damaged(coded_db, tmp_path, change)
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
         assert TwoStageIndex.open(s.con, s.info, mode="on") is None
         assert len(s.knn(np.ones(DIMS), 5)) == 5  # the exact path still answers
@@ -265,11 +299,36 @@ def test_tables_that_do_not_match_fall_back_to_exact(
     assert reason in record.__dict__["reason"]
 
 
-def test_a_bad_float_row_met_while_searching_is_db_invalid(tmp_path: Path, coded_db: Path) -> None:
-    db = _tampered(coded_db, tmp_path, f"UPDATE {codes.FLOATS_TABLE} SET vector = zeroblob(8) WHERE rowid = 1500")
+def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:
+    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
     with ScriptureStore(db) as s:
         index = TwoStageIndex.open(s.con, s.info, mode="on")
-        assert index is not None  # the spot check reads rows 1, 1501 and 3000
+        assert index is not None
+        with open(codes.path_for(db), "r+b") as fh:  # e.g. a copy still in progress
+            fh.truncate(codes.HEADER_BYTES + 10)
         with pytest.raises(AmicusError) as err:
             index.distances(np.ones(DIMS), [1500])
-        assert err.value.code is ErrorCode.DB_INVALID and "1500" in err.value.message
+        assert err.value.code is ErrorCode.DB_INVALID and "two-stage" in err.value.message
+
+
+def test_the_dense_search_uses_the_index_when_there_is_one(coded_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amicus_desktop.candidates import dense
+
+    q = questions(1)[0]
+    monkeypatch.setenv(twostage.MODE_ENV, "on")
+    with ScriptureStore(coded_db) as s:
+        index = TwoStageIndex.for_store(s)
+        assert index is not None and TwoStageIndex.for_store(s) is index  # opened once per store
+        got = dense.nearest(s, q, 20)
+        assert got == index.search(q, 20)
+        assert dense.nearest_among(s, q, [9, 3, 3, 700], 2) == index.search(q, 2, np.array([3, 9, 700]))
+        assert dense.distances(s, q, [1, 2]) == index.distances(q, [1, 2])
+        with pytest.raises(AmicusError) as err:
+            dense.distances(s, np.ones(DIMS + 1), [1])
+        assert err.value.code is ErrorCode.DIMENSION_MISMATCH
+    monkeypatch.setenv(twostage.MODE_ENV, "off")
+    with ScriptureStore(coded_db) as s:
+        assert TwoStageIndex.for_store(s) is None
+        exact = dict(dense.nearest(s, q, 20))  # sqlite-vec's scan
+    assert all(abs(exact[r] - d) < 1e-6 for r, d in got if r in exact)
+    assert len(set(exact) & {r for r, _ in got}) >= 19
