@@ -12,7 +12,7 @@ that. When ``build-db`` wrote the two-stage file beside the database
    projection against the row's bits, through a 256-entry table per code byte) and keeps the best
    :meth:`ShortLists.refine`;
 3. **exact**: reads those rows' float32 vectors from the file (~3 µs a row, where a SQLite table
-   row costs ~16 µs and a ``vec0`` rowid look-up ~0.3 ms) and returns the ``n`` nearest by exact
+   row costs ~12 µs and a ``vec0`` rowid look-up ~0.3 ms) and returns the ``n`` nearest by exact
    cosine distance ``1 - cos``.
 
 The distances returned are always exact; only the membership of the top ``n`` is approximate,

@@ -27,7 +27,7 @@ Why each part (numbers in docs/PERFORMANCE.md):
   measured worse on real embeddings. At least :data:`MIN_BITS` bits are used, so a 384-dim model
   gets 1,536-bit codes, which measured far better than one bit per dimension.
 * **Floats** in a plain file, because the exact stage reads a few hundred random rows per
-  question: a file read costs ~3 µs a row, a row of a SQLite table ~16 µs (each read copies a
+  question: a file read costs ~3 µs a row, a row of a SQLite table ~12 µs (each read copies a
   64 KiB page), a ``vec0`` rowid look-up ~0.3 ms.
 """
 
