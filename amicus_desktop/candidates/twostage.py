@@ -46,7 +46,7 @@ from ..store.scripture import ScriptureStore, StoreInfo
 log = logging.getLogger("amicus.candidates")
 
 #: ``AMICUS_TWO_STAGE``: ``auto`` (the default: ``codes.prefer_two_stage``), ``on`` (whenever the
-#: database has codes) or ``off`` (always the exact sqlite-vec path).
+#: database has a two-stage file) or ``off`` (always the exact sqlite-vec path).
 MODE_ENV = "AMICUS_TWO_STAGE"
 MODES = ("auto", "on", "off")
 
