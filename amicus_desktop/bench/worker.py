@@ -393,41 +393,35 @@ def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_prox
 def do_measure_real(path: Path, queries: int) -> dict[str, Any]:
     """The same measurements on a real database, with real questions embedded by the local model.
 
-    The database must hold the local model's vectors and the two-stage tables (the driver adds
-    them to a copy when it has none). End to end goes through the project's own proxy.
+    The questions are embedded through the project's own proxy (its own process, like the app's),
+    so the model's memory stays out of this process's peak RSS; end to end goes through the same
+    proxy. The database must hold the local model's vectors and have its two-stage file (the
+    driver writes one for a copy when it has none).
     """
-    from ..proxy.backends.local import LocalMiniLMBackend
-
     store = ScriptureStore(path)
-    n, dims = store.info.chunk_count, store.info.dims
+    n, dims, model = store.info.chunk_count, store.info.dims, store.info.model_id
     texts = list(questions.QUESTIONS[: queries + WARMUP])
-    _log(f"embedding {len(texts)} questions with the local model")
-    backend = LocalMiniLMBackend()
-    if backend.dims != dims or backend.model_id != store.info.model_id:
-        raise SystemExit(f"{path.name} holds {store.info.model_id} ({dims} dims), not the local model")
-    qs = np.asarray(backend.embed(texts), dtype=np.float32)
-    del backend
     out: dict[str, Any] = {"n": n, "dims": dims, "k": K, "queries": len(texts) - WARMUP, "warmup": WARMUP,
-                           "model": store.info.model_id, "real": True}
+                           "model": model, "real": True}
     k = min(K, n)
-    figures, knn_rowids = _search_stages(store, qs, k)
-    out.update(figures)
-    store.close()
-
-    _log("end to end through the real proxy (local model; exact and two-stage, alternating)")
+    proc, url = _start_process(
+        [sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0"], "listening on ", timeout=120
+    )
     try:
-        proc, url = _start_process(
-            [sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0"], "listening on ", timeout=120
-        )
-    except (RuntimeError, OSError) as exc:
-        out["e2e"] = {"skipped": f"the real proxy did not start ({exc})"}
-    else:
-        try:
-            # Two retrievals per question (one each way), each text distinct: a suffix tells them apart.
-            pairs = [f"{t} ({way})" for t in texts for way in ("a", "b")]
-            out["e2e"] = asyncio.run(_e2e(path, url, pairs, ChapterRef(FILTER_BOOK, 9)))
-        finally:
-            _stop_process(proc)
+        _log(f"embedding {len(texts)} questions through the proxy at {url}")
+        answer = httpx.post(f"{url}/ai/embed", json={"input": texts}, timeout=300, trust_env=False).json()
+        if answer.get("model") != model or int(answer.get("dims", 0)) != dims:
+            raise SystemExit(f"{path.name} holds {model} ({dims} dims); the proxy serves {answer.get('model')}")
+        qs = np.asarray([item["embedding"] for item in answer["data"]], dtype=np.float32)
+        figures, knn_rowids = _search_stages(store, qs, k)
+        out.update(figures)
+        store.close()
+        _log("end to end through the real proxy (local model; exact and two-stage, alternating)")
+        # Two retrievals per question (one each way), each text distinct: a suffix tells them apart.
+        pairs = [f"{t} ({way})" for t in texts for way in ("a", "b")]
+        out["e2e"] = asyncio.run(_e2e(path, url, pairs, ChapterRef(FILTER_BOOK, 9)))
+    finally:
+        _stop_process(proc)
     out["rss_after_e2e_mb"] = synth.peak_rss_mb()
 
     _log("numpy brute force (vectors read from the two-stage file)")

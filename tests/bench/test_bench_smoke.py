@@ -55,7 +55,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
         assert set(m["verdicts"]) == {"search", "rerank", "total"}
     kept = sorted(p.name for p in dbs.glob("*.db"))
     assert sorted(p.name for p in dbs.glob("*.two-stage")) == [f"{name}.two-stage" for name in kept]
-    assert kept == ["bench-300x16-seed0-v2.db", "bench-500x16-seed0-v2.db"]
+    assert kept == ["bench-300x16-seed0-v3.db", "bench-500x16-seed0-v3.db"]
 
     # Second run, table output: reuses the kept databases (and, not having built them, keeps them).
     proc = _bench(out_dir=dbs)
