@@ -1,6 +1,6 @@
 """A minimal loopback embed proxy for the benchmark (CONTRACT section 2 shape, nothing more).
 
-``python -m amicus_desktop.bench.proxy --dims D [--model ID] [--port 0]`` listens on 127.0.0.1 and
+``python -m amicus_desktop.bench.proxy --dims D [--seed S] [--model ID] [--port 0]`` listens on 127.0.0.1 and
 prints ``listening on http://127.0.0.1:PORT`` on stdout once it accepts connections. For
 ``POST /ai/embed`` it answers the deterministic unit vector of each input text
 (:func:`amicus_desktop.bench.synth.query_vector`); ``GET /health`` gives the model and dims.
@@ -24,9 +24,10 @@ from .synth import model_id, query_vector
 
 
 class BenchProxy:
-    def __init__(self, dims: int, model: str) -> None:
+    def __init__(self, dims: int, model: str, seed: int) -> None:
         self.dims = dims
         self.model = model
+        self.seed = seed
 
     def answer(self, method: str, path: str, body: bytes) -> tuple[int, dict]:
         if method == "GET" and path == "/health":
@@ -38,7 +39,7 @@ class BenchProxy:
                 return 400, {"error": {"code": "BAD_REQUEST", "message": "body must be {\"input\": ...}"}}
             texts = [inputs] if isinstance(inputs, str) else list(inputs)
             data = [
-                {"index": i, "embedding": query_vector(str(t), self.dims).tolist()}
+                {"index": i, "embedding": query_vector(str(t), self.dims, self.seed).tolist()}
                 for i, t in enumerate(texts)
             ]
             return 200, {"model": self.model, "dims": self.dims, "data": data}
@@ -72,8 +73,8 @@ class BenchProxy:
             writer.close()
 
 
-async def serve(dims: int, model: str, port: int) -> None:
-    proxy = BenchProxy(dims, model)
+async def serve(dims: int, model: str, port: int, seed: int) -> None:
+    proxy = BenchProxy(dims, model, seed)
     server = await asyncio.start_server(proxy.handle, "127.0.0.1", port, backlog=128)
     host, real_port = server.sockets[0].getsockname()[:2]
     print(f"listening on http://{host}:{real_port}", flush=True)
@@ -93,8 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dims", type=int, required=True)
     p.add_argument("--model", help="model id to report (default: the synthetic DB's for --dims)")
     p.add_argument("--port", type=int, default=0)
+    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic database (its clusters)")
     args = p.parse_args(argv)
-    asyncio.run(serve(args.dims, args.model or model_id(args.dims), args.port))
+    asyncio.run(serve(args.dims, args.model or model_id(args.dims), args.port, args.seed))
     return 0
 
 

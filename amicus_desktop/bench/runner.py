@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import vec_version
 from . import synth
@@ -47,6 +48,8 @@ class BenchConfig:
     keep: bool = False
     seed: int = 0
     real_proxy: bool = False
+    #: A real scripture.db (local model) to measure beside the synthetic ones, with real questions.
+    real_db: Path | None = None
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
 
@@ -117,6 +120,7 @@ def _cached_build(path: Path, n: int, dims: int, seed: int) -> dict[str, Any] | 
                 and store.info.dims == dims
                 and store.info.model_id == synth.model_id(dims)
                 and store.info.chunk_count == n
+                and dict(codes.CodesFile.open(codes.path_for(path)).db) == codes.db_fingerprint(meta)
             )
         return {**json.loads(side.read_text()), "cached": True} if ok else None
     except Exception:  # noqa: BLE001 - anything wrong with a cache file means: rebuild it
@@ -142,6 +146,69 @@ def total_verdict(p50: float, p95: float) -> str:
     if ok50 and ok95:
         return "✓"
     return "✗ p95" if ok50 else ("✗ p50" if ok95 else "✗")
+
+
+def _finish(m: dict[str, Any], label: str, build: dict[str, Any], path: Path, gbps: float) -> dict[str, Any]:
+    """Add the derived figures (floor, ratios, budget verdicts) to one measurement."""
+    m["label"] = label
+    m["build"] = build
+    m["db_bytes"] = path.stat().st_size
+    m["floor_ms"] = m["matrix_bytes"] / (gbps * 1e9) * 1000
+    m["ratio_p50"] = m["knn"]["p50"] / m["numpy"]["p50"]
+    m["ratio_p95"] = m["knn"]["p95"] / m["numpy"]["p95"]
+    e2e = m["e2e"].get("exact", {})
+    m["verdicts"] = {
+        "search": verdict(m["search"]["p50"], m["search"]["p95"], BUDGETS["search"]),
+        "rerank": verdict(m["rerank"]["p50"], m["rerank"]["p95"], BUDGETS["rerank"]),
+        "total": total_verdict(e2e["total"]["p50"], e2e["total"]["p95"]) if e2e else "–",
+    }
+    return m
+
+
+def _summary(m: dict[str, Any]) -> str:
+    line = f"{m['label']}: KNN p50 {fmt_ms(m['knn']['p50'])} ms, numpy {fmt_ms(m['numpy']['p50'])} ms"
+    ts = m.get("two_stage")
+    if ts:
+        line += f", two-stage {fmt_ms(ts['knn']['p50'])} ms at recall@{m['k']} {ts['recall']:.4f}"
+    return line
+
+
+def _real_copy(src: Path, out_dir: Path, log: Callable[[str], None]) -> tuple[Path, dict[str, Any]]:
+    """A copy of the real database in ``out_dir`` with its two-stage file (both reused when current).
+
+    The copy keeps the file away from ``src``'s folder, where it would change how every other
+    user of that database searches.
+    """
+    from ..store.writer import add_two_stage
+
+    copy = out_dir / f"real-{src.name}"
+    st = src.stat()
+    if not copy.exists() or (copy.stat().st_size, copy.stat().st_mtime_ns) != (st.st_size, st.st_mtime_ns):
+        log(f"{src.name}: copying to {copy}")
+        shutil.copy2(src, copy)
+        codes.path_for(copy).unlink(missing_ok=True)
+    with ScriptureStore(copy) as store:
+        fingerprint = codes.db_fingerprint(store.info.meta)
+    try:
+        if dict(codes.CodesFile.open(codes.path_for(copy)).db) == fingerprint:
+            log(f"{copy.name}: reusing its two-stage file")
+            return copy, {"build_s": None, "cached": True, "codes_s": None}
+    except (OSError, ValueError):
+        pass
+    log(f"{copy.name}: writing its two-stage file (vectors read back out of vec0)")
+    return copy, {"build_s": None, "cached": False, "codes_s": add_two_stage(copy)}
+
+
+def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: float,
+                  built: list[Path]) -> dict[str, Any]:
+    assert cfg.real_db is not None
+    path, build = _real_copy(Path(cfg.real_db), out_dir, cfg.log)
+    built.append(path)
+    cfg.log(f"{path.name}: measuring with real questions")
+    m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
+    m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
+    cfg.log(_summary(m))
+    return m
 
 
 def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
@@ -178,26 +245,14 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
                 if cfg.real_proxy:
                     args.append("--real-proxy")
                 m = run_worker(args, env)
-                m["label"] = label
-                m["build"] = build
-                m["db_bytes"] = path.stat().st_size
-                m["floor_ms"] = m["matrix_bytes"] / (gbps * 1e9) * 1000
-                m["ratio_p50"] = m["knn"]["p50"] / m["numpy"]["p50"]
-                m["ratio_p95"] = m["knn"]["p95"] / m["numpy"]["p95"]
-                m["verdicts"] = {
-                    "search": verdict(m["search"]["p50"], m["search"]["p95"], BUDGETS["search"]),
-                    "rerank": verdict(m["rerank"]["p50"], m["rerank"]["p95"], BUDGETS["rerank"]),
-                    "total": total_verdict(m["e2e"]["total"]["p50"], m["e2e"]["total"]["p95"]),
-                }
-                results.append(m)
-                log(
-                    f"{label}: KNN p50 {fmt_ms(m['knn']['p50'])} ms, numpy {fmt_ms(m['numpy']['p50'])} ms, "
-                    f"end to end p50 {fmt_ms(m['e2e']['total']['p50'])} ms"
-                )
+                results.append(_finish(m, label, build, path, gbps))
+                log(_summary(m))
+        if cfg.real_db is not None:
+            results.append(_measure_real(cfg, out_dir, env, gbps, built))
     finally:
         if not cfg.keep:
             for path in built:
-                for f in (path, synth.sidecar(path)):
+                for f in (path, synth.sidecar(path), codes.path_for(path)):
                     f.unlink(missing_ok=True)
             if made_dir:
                 shutil.rmtree(out_dir, ignore_errors=True)
@@ -207,6 +262,7 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
             "sizes": list(cfg.sizes), "dims": list(cfg.dims), "queries": cfg.queries,
             "warmup": results[0]["warmup"] if results else None, "k": results[0]["k"] if results else None,
             "seed": cfg.seed, "out_dir": str(out_dir), "kept": cfg.keep,
+            "real_db": str(cfg.real_db) if cfg.real_db else None,
             "blas_threads": env["OPENBLAS_NUM_THREADS"],
         },
         "budgets_ms": BUDGETS,
@@ -250,17 +306,21 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join([line(header), sep, *(line(r) for r in rows)])
 
 
+def _build_cell(b: dict[str, Any]) -> str:
+    if b.get("build_s") is None:
+        return "–" if b.get("cached") else f"({b['codes_s']:.1f} to add codes)"
+    return f"{b['build_s']:.1f}" + (" (cached)" if b.get("cached") else "")
+
+
 def knn_table(report: dict[str, Any]) -> str:
     header = ["N × D", "DB MB", "build s", "sqlite-vec KNN p50 / p95", "numpy p50 / p95",
               "ratio p50", "bandwidth floor", "KNN ÷ floor", "one-book KNN p50 / p95 (rows)",
               "top-40 = numpy", "CPU share"]
     rows = []
     for m in report["results"]:
-        b = m["build"]
-        build = f"{b['build_s']:.1f}" + (" (cached)" if b.get("cached") else "")
         ob = m["knn_one_book"]
         rows.append([
-            m["label"], f"{m['db_bytes'] / 2**20:.0f}", build, _pp(m["knn"]), _pp(m["numpy"]),
+            m["label"], f"{m['db_bytes'] / 2**20:.0f}", _build_cell(m["build"]), _pp(m["knn"]), _pp(m["numpy"]),
             f"{m['ratio_p50']:.1f}×", fmt_ms(m["floor_ms"]), f"{m['knn']['p50'] / m['floor_ms']:.1f}×",
             f"{_pp(ob)} ({ob['rows_in_book']:,})", f"{m['recall_vs_numpy'] * 100:.0f} %",
             f"{m['cpu_share']:.2f}",
@@ -270,7 +330,7 @@ def knn_table(report: dict[str, Any]) -> str:
 
 def pipeline_table(report: dict[str, Any]) -> str:
     b = report["budgets_ms"]
-    has_real = any("e2e_real" in m and "total" in m["e2e_real"] for m in report["results"])
+    has_real = any("exact" in m.get("e2e_real", {}) for m in report["results"])
     header = ["N × D", "fetch p50", f"search p50 / p95 (<{b['search']:.0f})", "budget",
               f"re-rank p50 / p95 (<{b['rerank']:.0f})", "budget",
               "embed p50", f"total p50 / p95 (<{b['total_p50']:.0f} / <{b['total_p95']:.0f})", "budget"]
@@ -279,15 +339,70 @@ def pipeline_table(report: dict[str, Any]) -> str:
     header.append("peak RSS MB (sqlite / +numpy)")
     rows = []
     for m in report["results"]:
-        e = m["e2e"]
+        e = m["e2e"].get("exact")
         v = m["verdicts"]
         row = [m["label"], fmt_ms(m["fetch"]["p50"]), _pp(m["search"]), v["search"], _pp(m["rerank"]),
-               v["rerank"], fmt_ms(e["embed"]["p50"]), _pp(e["total"]), v["total"]]
+               v["rerank"], fmt_ms(e["embed"]["p50"]) if e else "–", _pp(e["total"]) if e else "–", v["total"]]
         if has_real:
-            real = m.get("e2e_real", {})
-            row.append(f"{fmt_ms(real['embed']['p50'])}, {_pp(real['total'])}" if "total" in real else "–")
+            real = m.get("e2e_real", {}).get("exact")
+            row.append(f"{fmt_ms(real['embed']['p50'])}, {_pp(real['total'])}" if real else "–")
         row.append(f"{m['rss_after_e2e_mb']:.0f} / {m['peak_rss_mb']:.0f}")
         rows.append(row)
+    return _table(header, rows)
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.1f}×" if b > 0 else "–"
+
+
+def two_stage_table(report: dict[str, Any]) -> str:
+    """The two-stage search beside the exact paths: speed, recall, filters, end to end."""
+    header = ["N × D", "exact KNN p50 / p95", "two-stage p50 / p95", "faster p50 / p95", "numpy p50",
+              "floor", "recall@40 mean (min)", "max |Δ distance|", "one-book exact → two-stage p50 / p95 (recall)",
+              "total exact p50 / p95", "total two-stage p50 / p95", "CPU share"]
+    rows = []
+    for m in report["results"]:
+        ts = m.get("two_stage")
+        if not ts:
+            continue
+        ob, tob = m["knn_one_book"], ts["one_book"]
+        e = m["e2e"]
+        total_exact = _pp(e["exact"]["total"]) if "exact" in e else "–"
+        total_ts = _pp(e["two_stage"]["total"]) if "two_stage" in e else "–"
+        rows.append([
+            m["label"], _pp(m["knn"]), _pp(ts["knn"]),
+            f"{_ratio(m['knn']['p50'], ts['knn']['p50'])} / {_ratio(m['knn']['p95'], ts['knn']['p95'])}",
+            fmt_ms(m["numpy"]["p50"]), fmt_ms(m["floor_ms"]),
+            f"{ts['recall']:.4f} ({ts['recall_min']:.3f})", f"{ts['max_distance_diff']:.1e}",
+            f"{_pp(ob)} → {_pp(tob)} ({tob['recall']:.4f})", total_exact, total_ts, f"{m['cpu_share']:.2f}",
+        ])
+    return _table(header, rows)
+
+
+def two_stage_cost_table(report: dict[str, Any]) -> str:
+    """What the two-stage path costs: its file, build time, open, RAM, and where its time goes."""
+    header = ["N × D", "file MB (codes / floats)", "vec0 vectors MB", "codes s (build)", "open ms",
+              "RSS after open MB", "coarse / refine / exact p50 (rows)",
+              "exact distances of R rows: file vs vec0 look-ups p50", "peak RSS MB before numpy"]
+    rows = []
+    for m in report["results"]:
+        ts = m.get("two_stage")
+        if not ts:
+            continue
+        sz = m.get("sizes", {})
+        st = ts["stages"]
+        stage_cell = " / ".join(fmt_ms(st[s]["p50"]) if s in st else "–" for s in ("coarse", "refine", "exact"))
+        f = ts["fetch"]
+        b = m["build"]
+        rows.append([
+            m["label"],
+            f"{sz.get('file', 0) / 2**20:.0f} ({sz.get('codes', 0) / 2**20:.1f} / {sz.get('floats', 0) / 2**20:.0f})",
+            f"{sz.get('vec0', 0) / 2**20:.0f}", f"{b['codes_s']:.1f}" if b.get("codes_s") is not None else "–",
+            f"{m['two_stage_open_ms']:.0f}", f"{m['rss_after_open_mb']:.0f}",
+            f"{stage_cell} ({ts['coarse']:,} → {ts['refined']:,})",
+            f"R = {f['rows']}: {fmt_ms(f['file']['p50'])} vs {fmt_ms(f['vec0']['p50'])}",
+            f"{m['rss_after_e2e_mb']:.0f}",
+        ])
     return _table(header, rows)
 
 
@@ -308,6 +423,13 @@ def format_report(report: dict[str, Any]) -> str:
         "Pipeline vs the seed's budgets (search = KNN + fetch of the 40 rows; total = "
         "Retriever.retrieve through a loopback HTTP proxy, a distinct query each time)",
         pipeline_table(report),
+        "",
+        ("Two-stage search (codes → short list → exact cosine) beside the exact paths; recall against "
+         "sqlite-vec's exact top 40; total = end to end, the two ways alternating"),
+        two_stage_table(report),
+        "",
+        "What the two-stage path costs",
+        two_stage_cost_table(report),
         "",
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "

@@ -22,16 +22,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+import apsw
 import httpx
 import numpy as np
 
-from ..core.types import Candidate, ChapterRef, Profile, RetrievalContext
+from ..candidates.filters import allowed_rowids
+from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
+from ..core.types import Candidate, ChapterRef, Filters, Profile, RetrievalContext
 from ..embedding.client import EmbedClient, Embedding
 from ..rerank import rerank
 from ..retrieval.pipeline import Retriever
+from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import connect
-from . import synth
+from . import questions, synth
 
 K = 40  # CONTRACT section 3: 40 candidates by default
 WARMUP = 3
@@ -62,7 +66,8 @@ def _log(msg: str) -> None:
 # -- build -----------------------------------------------------------------------------------
 def do_build(path: Path, n: int, dims: int, seed: int) -> dict[str, Any]:
     st = synth.build(path, n, dims, seed, progress=True)
-    out = {"build_s": st.seconds, "db_bytes": st.bytes, "build_peak_rss_mb": st.peak_rss_mb}
+    out = {"build_s": st.seconds, "db_bytes": st.bytes, "build_peak_rss_mb": st.peak_rss_mb,
+           "codes_s": st.codes_seconds}
     synth.sidecar(path).write_text(json.dumps(out))
     return out
 
@@ -138,32 +143,52 @@ class _CountingClient(EmbedClient):
 
 
 async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dict[str, Any]:
-    client = _CountingClient(url)
-    retriever = Retriever(db, url, embed_client=client)
+    """``Retriever.retrieve`` end to end, the exact way and the two-stage way alternating.
+
+    Two retrievers over the same file: one opens its store with ``AMICUS_TWO_STAGE=off``, the
+    other with ``on`` (the dense search then uses the two-stage index when the file has the
+    tables). Question ``2i`` goes the exact way, ``2i + 1`` the two-stage way, so both see the same
+    machine load; every text is distinct, so every retrieval embeds over HTTP.
+    """
+    ways = {"exact": "off", "two_stage": "on"}
+    retrievers: dict[str, Retriever] = {}
+    clients: list[_CountingClient] = []
+    samples: dict[str, dict[str, list[float]]] = {
+        way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": []} for way in ways
+    }
+    saved = os.environ.get(MODE_ENV)
     try:
-        await retriever.open()
-        total, embed, search, rr, wall = [], [], [], [], []
+        for way, mode in ways.items():
+            os.environ[MODE_ENV] = mode
+            clients.append(_CountingClient(url))
+            retrievers[way] = Retriever(db, url, embed_client=clients[-1])
+            used = await retrievers[way].run_db(lambda s: TwoStageIndex.for_store(s) is not None)
+            if way == "two_stage" and not used:
+                del samples[way]  # the file has no tables: only the exact way is measured
         for i, text in enumerate(texts):
+            way = "two_stage" if i % 2 and "two_stage" in samples else "exact"
             ctx = RetrievalContext(query=text, profile=PROFILE, chapter=chapter, k=10, candidates=K)
             t0 = time.perf_counter()
-            result = await retriever.retrieve(ctx)
+            t = (await retrievers[way].retrieve(ctx)).timings
             w = _ms(t0)
-            if i < WARMUP:
+            if i < 2 * WARMUP:
                 continue
-            t = result.timings
-            total.append(t.total)
-            embed.append(t.embed)
-            search.append(t.search)
-            rr.append(t.rerank)
-            wall.append(w)
-        calls = client.sent
+            for name, value in (("total", t.total), ("embed", t.embed), ("search", t.search),
+                                ("rerank", t.rerank), ("wall", w)):
+                samples[way][name].append(value)
+        calls = sum(c.sent for c in clients)
     finally:
-        await retriever.aclose()
-    return {
-        "total": stats(total), "embed": stats(embed), "search": stats(search),
-        "rerank": stats(rr), "wall": stats(wall), "http_embed_calls": calls,
-        "retrievals": len(texts),
-    }
+        if saved is None:
+            os.environ.pop(MODE_ENV, None)
+        else:
+            os.environ[MODE_ENV] = saved
+        for r in retrievers.values():
+            await r.aclose()
+    out: dict[str, Any] = {"http_embed_calls": calls, "retrievals": len(texts)}
+    for way, by_name in samples.items():
+        if by_name["total"]:
+            out[way] = {name: stats(values) for name, values in by_name.items()}
+    return out
 
 
 def _set_model_id(db: Path, model: str) -> str:
@@ -177,16 +202,49 @@ def _set_model_id(db: Path, model: str) -> str:
     return str(old)
 
 
-def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_proxy: bool) -> dict[str, Any]:
-    out: dict[str, Any] = {"n": n, "dims": dims, "k": K, "queries": queries, "warmup": WARMUP}
-    store = ScriptureStore(path)
-    k = min(K, n)
-    qs = synth.query_vectors(queries + WARMUP, dims, seed)
+def _recall(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tuple[float, float]:
+    """Share of ``want``'s rows in ``got``, and the largest distance difference on shared rows."""
+    if not want:
+        return 1.0, 0.0
+    mine = dict(got)
+    shared = [abs(mine[r] - d) for r, d in want if r in mine]
+    return len(shared) / len(want), max(shared, default=0.0)
 
-    # 1. KNN, fetch, re-rank, filtered KNN: the store as the Retriever's DB thread uses it.
-    _log("KNN, fetch and re-rank")
+
+def _sizes(store: ScriptureStore) -> dict[str, int]:
+    """Bytes of the vec0 vectors in scripture.db and of the two-stage file's sections."""
+    out: dict[str, int] = {}
+    with contextlib.suppress(apsw.Error):  # dbstat is compiled into the SQLite apsw ships; be safe
+        (out["vec0"],) = store.con.execute(
+            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'embeddings_vector_chunks%'"
+        ).fetchone()
+    with contextlib.suppress(OSError, ValueError):
+        f = codes.CodesFile.open(codes.path_for(store.path))
+        out["file"] = f.path.stat().st_size
+        out.update({name: nbytes for name, (_, nbytes) in f.sections.items()})
+    return out
+
+
+def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[str, Any], list[list[int]]]:
+    """Exact KNN, fetch, re-rank and the two-stage search, interleaved per question; one-book filters.
+
+    Returns the figures and, per measured question, the exact top-``k`` rowids.
+    """
+    out: dict[str, Any] = {}
+    t0 = time.perf_counter()
+    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    out["two_stage_open_ms"] = _ms(t0)
+    out["rss_after_open_mb"] = synth.peak_rss_mb()
+    out["sizes"] = _sizes(store)
+
+    _log("KNN (exact and two-stage, interleaved), fetch and re-rank")
     knn, fetch, search, rr = [], [], [], []
+    ts_knn: list[float] = []
+    ts_stage: dict[str, list[float]] = {}
+    recalls: list[float] = []
+    max_diff = 0.0
     knn_rowids: list[list[int]] = []
+    trace: SearchTrace | None = None
     rejected_cap = 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for i, q in enumerate(qs):
@@ -204,6 +262,10 @@ def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_prox
         t0 = time.perf_counter()
         _results, rejected = rerank(cands, ctx)
         t_rr = _ms(t0)
+        if index is not None:
+            t0 = time.perf_counter()
+            got, trace = index.trace_search(q, k)
+            t_ts = _ms(t0)
         if i < WARMUP:
             continue
         knn.append(t_knn)
@@ -212,35 +274,115 @@ def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_prox
         rr.append(t_rr)
         knn_rowids.append([r for r, _ in hits])
         rejected_cap += sum(1 for r in rejected if r.reason.value == "scholar_cap")
+        if index is not None and trace is not None:
+            ts_knn.append(t_ts)
+            for stage, ms in trace.ms.items():
+                ts_stage.setdefault(stage, []).append(ms)
+            recall, diff = _recall(got, hits)
+            recalls.append(recall)
+            max_diff = max(max_diff, diff)
     out.update(knn=stats(knn), fetch=stats(fetch), search=stats(search), rerank=stats(rr))
     # Near 1.0 when this process had a core to itself; lower means other load took CPU from it.
     out["cpu_share"] = (time.process_time() - cpu0) / max(1e-9, time.perf_counter() - wall0)
-    out["scholar_cap_rejections_per_query"] = rejected_cap / max(1, queries)
+    out["scholar_cap_rejections_per_query"] = rejected_cap / max(1, len(knn))
+    if index is not None and trace is not None:
+        out["two_stage"] = {
+            "knn": stats(ts_knn), "stages": {s: stats(v) for s, v in ts_stage.items()},
+            "recall": float(np.mean(recalls)), "recall_min": float(np.min(recalls)),
+            "max_distance_diff": max_diff, "coarse": trace.coarse, "refined": trace.refined,
+            "bits": index.bits, "rows": len(index.rowids),
+        }
 
-    _log(f"one-book KNN (book_id = {FILTER_BOOK!r}, inside vec0)")
-    (in_book,) = store.con.execute(
-        "SELECT count(*) FROM chunk_metadata WHERE book_id = ?", (FILTER_BOOK,)
-    ).fetchone()
-    filt, returned = [], []
+    _log(f"one-book KNN (book_id = {FILTER_BOOK!r}: inside vec0, and over the allowed rowids)")
+    one_book = Filters(books=(FILTER_BOOK,))
+    in_book = len(allowed_rowids(store, one_book))
+    filt, returned, ts_filt, ts_recalls = [], [], [], []
     for i, q in enumerate(qs):
         t0 = time.perf_counter()
         hits = store.knn(q, k, {"book_id": FILTER_BOOK})
         t = _ms(t0)
+        if index is not None:
+            t0 = time.perf_counter()  # what the dense search does with a filter: allowed rowids, then search
+            got = index.search(q, k, np.asarray(allowed_rowids(store, one_book), dtype=np.int64))
+            t_ts = _ms(t0)
         if i >= WARMUP:
             filt.append(t)
             returned.append(len(hits))
-    out["knn_one_book"] = {**stats(filt), "book": FILTER_BOOK, "rows_in_book": int(in_book),
+            if index is not None:
+                ts_filt.append(t_ts)
+                ts_recalls.append(_recall(got, hits)[0])
+    out["knn_one_book"] = {**stats(filt), "book": FILTER_BOOK, "rows_in_book": in_book,
                            "min_returned": min(returned) if returned else 0}
-    store.close()
+    if index is not None:
+        out["two_stage"]["one_book"] = {**stats(ts_filt), "recall": float(np.mean(ts_recalls)),
+                                        "recall_min": float(np.min(ts_recalls))}
+        out["two_stage"]["fetch"] = _fetch_alternatives(store, index, qs[0])
     out["rss_after_sqlite_mb"] = synth.peak_rss_mb()
+    return out, knn_rowids
+
+
+def _fetch_alternatives(store: ScriptureStore, index: TwoStageIndex, q: np.ndarray, reps: int = 10) -> dict[str, Any]:
+    """Exact distances of a refine list of random rows: from the two-stage file vs ``vec0`` look-ups."""
+    rows = index.short_lists.refine(K)
+    rng = np.random.default_rng(7)
+    from_file, vec0 = [], []
+    for rep in range(reps + 1):
+        ids = np.sort(rng.choice(index.rowids, size=min(rows, len(index.rowids)), replace=False))
+        t0 = time.perf_counter()
+        index.distances(q, ids.tolist())
+        t_file = _ms(t0)
+        t0 = time.perf_counter()
+        vecs = [
+            np.frombuffer(store.con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (r,)).fetchone()[0],
+                          dtype=np.float32)
+            for r in ids.tolist()
+        ]
+        _distances = 1 - np.stack(vecs) @ q
+        t_vec0 = _ms(t0)
+        if rep:
+            from_file.append(t_file)
+            vec0.append(t_vec0)
+    return {"rows": rows, "file": stats(from_file), "vec0": stats(vec0)}
+
+
+def _numpy_stage(mat: np.ndarray, rowids: np.ndarray, qs: np.ndarray, k: int,
+                 knn_rowids: list[list[int]]) -> dict[str, Any]:
+    """numpy brute force over ``mat`` (row i is ``rowids[i]``): times and agreement with sqlite-vec."""
+    n = len(mat)
+    np_ms, overlap = [], []
+    for i, q in enumerate(qs):
+        t0 = time.perf_counter()
+        sims = mat @ q
+        top = np.argpartition(sims, n - k)[n - k :] if k < n else np.arange(n)
+        top = top[np.argsort(-sims[top], kind="stable")]
+        t = _ms(t0)
+        if i >= WARMUP:
+            np_ms.append(t)
+            want = set(knn_rowids[i - WARMUP])
+            overlap.append(len(want & {int(rowids[x]) for x in top}) / max(1, len(want)))
+    return {"numpy": stats(np_ms), "recall_vs_numpy": float(np.mean(overlap)) if overlap else 0.0,
+            "matrix_bytes": int(mat.nbytes)}
+
+
+def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_proxy: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"n": n, "dims": dims, "k": K, "queries": queries, "warmup": WARMUP}
+    store = ScriptureStore(path)
+    k = min(K, n)
+    qs = synth.query_vectors(queries + WARMUP, dims, seed)
+
+    # 1. KNN (exact and two-stage), fetch, re-rank, filtered KNN: on the store, as the DB thread does.
+    figures, knn_rowids = _search_stages(store, qs, k)
+    out.update(figures)
+    store.close()
 
     # 2. End to end through a loopback HTTP proxy (a separate process, like the real one).
-    _log("end to end through the loopback bench proxy")
+    _log("end to end through the loopback bench proxy (exact and two-stage, alternating)")
     proc, url = _start_process(
-        [sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims", str(dims)], "listening on "
+        [sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims", str(dims), "--seed", str(seed)],
+        "listening on ",
     )
     try:
-        texts = _query_texts(queries + WARMUP, f"bench-{seed}")
+        texts = _query_texts(2 * (queries + WARMUP), f"bench-{seed}")
         out["e2e"] = asyncio.run(_e2e(path, url, texts, ChapterRef(FILTER_BOOK, 9)))
     finally:
         _stop_process(proc)
@@ -256,24 +398,53 @@ def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_prox
     t0 = time.perf_counter()
     mat = synth.vector_matrix(n, dims, seed)
     out["numpy_load_s"] = time.perf_counter() - t0
-    out["matrix_bytes"] = int(mat.nbytes)
     out["same_vectors"] = _same_vectors(path, mat)
-    np_ms, overlap = [], []
-    for i, q in enumerate(qs):
-        t0 = time.perf_counter()
-        sims = mat @ q
-        if k < n:
-            top = np.argpartition(sims, n - k)[n - k :]
-        else:
-            top = np.arange(n)
-        top = top[np.argsort(-sims[top], kind="stable")]
-        t = _ms(t0)
-        if i >= WARMUP:
-            np_ms.append(t)
-            want = set(knn_rowids[i - WARMUP])
-            overlap.append(len(want & {int(x) + 1 for x in top}) / max(1, len(want)))
-    out["numpy"] = stats(np_ms)
-    out["recall_vs_numpy"] = float(np.mean(overlap)) if overlap else 0.0
+    out.update(_numpy_stage(mat, np.arange(1, n + 1, dtype=np.int64), qs, k, knn_rowids))
+    out["peak_rss_mb"] = synth.peak_rss_mb()
+    return out
+
+
+def do_measure_real(path: Path, queries: int) -> dict[str, Any]:
+    """The same measurements on a real database, with real questions embedded by the local model.
+
+    The questions are embedded through the project's own proxy (its own process, like the app's),
+    so the model's memory stays out of this process's peak RSS; end to end goes through the same
+    proxy. The database must hold the local model's vectors and have its two-stage file (the
+    driver writes one for a copy when it has none).
+    """
+    store = ScriptureStore(path)
+    n, dims, model = store.info.chunk_count, store.info.dims, store.info.model_id
+    texts = list(questions.QUESTIONS[: queries + WARMUP])
+    out: dict[str, Any] = {"n": n, "dims": dims, "k": K, "queries": len(texts) - WARMUP, "warmup": WARMUP,
+                           "model": model, "real": True}
+    k = min(K, n)
+    proc, url = _start_process(
+        [sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0"], "listening on ", timeout=120
+    )
+    try:
+        _log(f"embedding {len(texts)} questions through the proxy at {url}")
+        answer = httpx.post(f"{url}/ai/embed", json={"input": texts}, timeout=300, trust_env=False).json()
+        if answer.get("model") != model or int(answer.get("dims", 0)) != dims:
+            raise SystemExit(f"{path.name} holds {model} ({dims} dims); the proxy serves {answer.get('model')}")
+        qs = np.asarray([item["embedding"] for item in answer["data"]], dtype=np.float32)
+        figures, knn_rowids = _search_stages(store, qs, k)
+        out.update(figures)
+        store.close()
+        _log("end to end through the real proxy (local model; exact and two-stage, alternating)")
+        # Two retrievals per question (one each way), each text distinct: a suffix tells them apart.
+        pairs = [f"{t} ({way})" for t in texts for way in ("a", "b")]
+        out["e2e"] = asyncio.run(_e2e(path, url, pairs, ChapterRef(FILTER_BOOK, 9)))
+    finally:
+        _stop_process(proc)
+    out["rss_after_e2e_mb"] = synth.peak_rss_mb()
+
+    _log("numpy brute force (vectors read from the two-stage file)")
+    t0 = time.perf_counter()
+    f = codes.CodesFile.open(codes.path_for(path))
+    rowids = np.concatenate([r for _, r, _ in f.code_blocks()])
+    mat = f.read_section("floats", "<f4", width=dims)
+    out["numpy_load_s"] = time.perf_counter() - t0
+    out.update(_numpy_stage(mat, rowids, qs, k, knn_rowids))
     out["peak_rss_mb"] = synth.peak_rss_mb()
     return out
 
@@ -307,7 +478,7 @@ def _e2e_real(path: Path, dims: int, queries: int, seed: int) -> dict[str, Any]:
             return {"skipped": f"the real proxy serves {health['dims']} dims"}
         old = _set_model_id(path, str(health["model"]))
         try:
-            texts = _query_texts(queries + WARMUP, f"real-{seed}")
+            texts = _query_texts(2 * (queries + WARMUP), f"real-{seed}")
             result = asyncio.run(_e2e(path, url, texts, ChapterRef(FILTER_BOOK, 9)))
         finally:
             _set_model_id(path, old)
@@ -319,7 +490,7 @@ def _e2e_real(path: Path, dims: int, queries: int, seed: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.worker")
-    p.add_argument("action", choices=("build", "measure", "bandwidth"))
+    p.add_argument("action", choices=("build", "measure", "measure-real", "bandwidth"))
     p.add_argument("--path", type=Path)
     p.add_argument("--n", type=int)
     p.add_argument("--dims", type=int)
@@ -332,6 +503,8 @@ def main(argv: list[str] | None = None) -> int:
         result = do_bandwidth(args.mib)
     elif args.action == "build":
         result = do_build(args.path, args.n, args.dims, args.seed)
+    elif args.action == "measure-real":
+        result = do_measure_real(args.path, args.queries)
     else:
         result = do_measure(args.path, args.n, args.dims, args.seed, args.queries, args.real_proxy)
     result["blas_threads_env"] = os.environ.get("OPENBLAS_NUM_THREADS")

@@ -4,8 +4,11 @@
 :func:`distances` measures given rows against the same vector (keyword and reference candidates in
 ``hybrid`` mode, pins), so every breakdown shows an exact distance whatever found the chunk.
 
-Both run sqlite-vec's exact scan. ``rowid IN (SELECT value FROM json_each(?))`` is sqlite-vec's
-pre-filter: the scan visits only those rows, and ``k`` of them come back whenever ``k`` exist.
+Both run sqlite-vec's exact scan, unless the database has the two-stage tables and is large enough
+for them (:class:`~.twostage.TwoStageIndex`, docs/SEARCH.md): then codes pick a short list and the
+distances are still computed exactly, from the float copy. ``rowid IN (SELECT value FROM
+json_each(?))`` is sqlite-vec's pre-filter: the scan visits only those rows, and ``k`` of them come
+back whenever ``k`` exist; the two-stage path takes the same allowed rowids.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.types import MAX_CANDIDATES, Filters
 from ..store.scripture import ScriptureStore
 from .filters import allowed_rowids, vec0_pushdown
+from .twostage import TwoStageIndex
 
 log = logging.getLogger("amicus.candidates")
 
@@ -51,6 +55,10 @@ def _knn(store: ScriptureStore, query: bytes, k: int, extra: str = "", params: S
 def nearest(store: ScriptureStore, vector: np.ndarray, n: int, filters: Filters = Filters()) -> list[tuple[int, float]]:
     """The ``n`` rows nearest ``vector`` that ``filters`` allow, as ``(rowid, distance)``, nearest first."""
     query = _query_bytes(store, vector)
+    index = TwoStageIndex.for_store(store)
+    if index is not None:
+        allowed = np.asarray(allowed_rowids(store, filters), dtype=np.int64) if filters.active else None
+        return index.search(vector, n, allowed)
     if not filters.active:
         return _knn(store, query, n)
     pushed = vec0_pushdown(store, filters)
@@ -69,6 +77,9 @@ def nearest_among(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[in
     ids = sorted(set(rowids))
     if not ids:
         return []
+    index = TwoStageIndex.for_store(store)
+    if index is not None:  # exact outright when the rows fit its refine list
+        return index.search(vector, n, np.asarray(ids, dtype=np.int64))
     found: list[tuple[int, float]] = []
     # sqlite-vec's k is at most 4096: measure larger sets in parts and merge.
     for start in range(0, len(ids), MAX_CANDIDATES):
@@ -81,4 +92,8 @@ def nearest_among(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[in
 
 def distances(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
     """The exact cosine distance from ``vector`` to each of ``rowids`` (rows without a vector are left out)."""
+    index = TwoStageIndex.for_store(store)
+    if index is not None:
+        _query_bytes(store, vector)  # the same DIMENSION_MISMATCH as the exact path
+        return index.distances(vector, rowids)
     return dict(nearest_among(store, vector, rowids, len(set(rowids))))

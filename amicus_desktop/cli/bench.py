@@ -40,9 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="benchmark retrieval on synthetic databases",
         description=(
             "Build synthetic scripture.db files (SIZES chunks × DIMS dimensions), then print p50/p95 "
-            "of KNN, one-book filtered KNN, fetch, re-rank and end-to-end retrieval through a "
-            "loopback HTTP proxy, beside numpy brute force over the same vectors and the "
-            "memory-bandwidth floor, with the seed's budgets. Takes minutes at the default sizes."
+            "of KNN (exact sqlite-vec and the two-stage search, with its recall), one-book filtered "
+            "KNN, fetch, re-rank and end-to-end retrieval through a loopback HTTP proxy, beside numpy "
+            "brute force over the same vectors and the memory-bandwidth floor, with the seed's "
+            "budgets. Takes minutes at the default sizes."
         ),
     )
     p.add_argument("--sizes", type=_int_list, default=list(DEFAULT_SIZES), metavar="N,N,...",
@@ -60,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--real-proxy", action="store_true",
                    help="also run end to end through the project's own proxy and local model "
                         "(384-dim configurations only)")
+    p.add_argument("--real-db", type=Path, metavar="PATH",
+                   help="also measure this real scripture.db (built with the local model) with real questions; "
+                        "a copy with the two-stage tables is written to --out-dir when it has none")
     p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     p.set_defaults(func=run)
 
@@ -69,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     cfg = BenchConfig(
         sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
-        keep=args.keep, seed=args.seed, real_proxy=args.real_proxy,
+        keep=args.keep, seed=args.seed, real_proxy=args.real_proxy, real_db=args.real_db,
     )
     try:
         report = run_benchmark(cfg)

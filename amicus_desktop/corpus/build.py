@@ -24,6 +24,7 @@ from .. import __version__
 from ..core.books import BY_ID
 from ..core.types import SOURCE_TYPES
 from ..embedding.base import Embedder
+from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
 from .sources.abbott_smith import abbott_smith_chunks
@@ -229,8 +230,9 @@ def build_database(
     )
     batch = max(1, int(batch))
     t_embed = time.monotonic()
-    with ScriptureWriter(out, model_id=model_id, dims=dims, corpus_name=corpus_name,
-                         extra_meta=extra) as writer:
+    # The two-stage search tables only where the app would use them (same rule, store/codes.py).
+    with ScriptureWriter(out, model_id=model_id, dims=dims, corpus_name=corpus_name, extra_meta=extra,
+                         two_stage=prefer_two_stage(len(records), dims)) as writer:
         writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
         writer.add_verses(bible.rows())
         writer.add_scholars(scholars_of(records))

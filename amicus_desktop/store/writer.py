@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import itertools
 import os
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +22,7 @@ import numpy as np
 
 from ..core.scholars import Scholar
 from ..core.types import ChunkMetadata
+from . import codes
 from .fts import create_sql
 from .sqlite import connect
 
@@ -44,7 +47,9 @@ class ScriptureWriter:
     filtered KNN, ``books``/``verses`` for the reader, ``scholars`` (display names, traditions and
     works of the scholar ids the chunks name) and the FTS5 index ``chunk_fts`` over chunk text
     (declared by :mod:`amicus_desktop.store.fts`). ``full_schema=False`` writes exactly the
-    contract's minimal schema.
+    contract's minimal schema. ``two_stage=True`` also writes the two-stage search file beside it
+    (:mod:`amicus_desktop.store.codes`): each vector as it is added, the codes when the build
+    finishes; ``two_stage=False`` removes a stale one.
 
     Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
     exception the temporary file is deleted and ``path`` is left as it was.
@@ -60,6 +65,7 @@ class ScriptureWriter:
         corpus_name: str | None = None,
         page_size: int = 65536,
         extra_meta: dict[str, str] | None = None,
+        two_stage: bool = False,
     ) -> None:
         self.path = Path(path)
         self.tmp_path = self.path.with_name(f".{self.path.name}.tmp-{os.getpid()}")
@@ -69,6 +75,10 @@ class ScriptureWriter:
         self.corpus_name = corpus_name
         self.page_size = page_size
         self.extra_meta = dict(extra_meta or {})
+        self.two_stage = two_stage
+        #: Seconds spent encoding the two-stage codes when the build finished (0 without them).
+        self.codes_seconds = 0.0
+        self._codes: codes.CodesWriter | None = None
         self.chunk_count = 0
         self._next_rowid = 1
         self._con: apsw.Connection | None = None
@@ -87,6 +97,8 @@ class ScriptureWriter:
         self._con = con
         self._create_schema()
         con.execute("BEGIN")
+        if self.two_stage:
+            self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
         return self
 
     def __exit__(
@@ -105,6 +117,8 @@ class ScriptureWriter:
             con.close()
             with contextlib.suppress(FileNotFoundError):
                 self.tmp_path.unlink()
+            if self._codes is not None:
+                self._codes.discard()
             return
         try:
             self._finish(con)
@@ -112,10 +126,19 @@ class ScriptureWriter:
             con.close()
             with contextlib.suppress(FileNotFoundError):
                 self.tmp_path.unlink()
+            if self._codes is not None:
+                self._codes.discard()
             raise
         con.close()
         with open(self.tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
+        # The two-stage file first: a database never appears without the file made for it. One
+        # left from an earlier build would not match the new database: it goes.
+        if self._codes is not None:
+            self._codes.commit()
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                codes.path_for(self.path).unlink()
         os.replace(self.tmp_path, self.path)
 
     # -- schema ----------------------------------------------------------------------------
@@ -215,6 +238,8 @@ class ScriptureWriter:
             )
         else:
             con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
+        if self._codes is not None:
+            self._codes.add(np.fromiter((row[0] for row in vec_rows), dtype=np.int64, count=len(vec_rows)), vecs)
         self.chunk_count += len(records)
 
     def _finish(self, con: apsw.Connection) -> None:
@@ -230,7 +255,43 @@ class ScriptureWriter:
             meta["corpus_name"] = self.corpus_name
         meta.update(self.extra_meta)
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        if self._codes is not None:
+            self.codes_seconds = self._codes.finish(meta)
         if self.full_schema:
             con.execute("INSERT INTO chunk_fts(chunk_fts) VALUES ('rebuild')")
         con.execute("COMMIT")
         con.execute("PRAGMA journal_mode=DELETE")
+
+
+def add_two_stage(db: str | Path) -> float:
+    """Write the two-stage search file beside the finished database ``db``, which is only read.
+
+    For a database built without it: the vectors are read back out of ``embeddings`` (slow for
+    big corpora, but no re-embedding). The file appears only when complete. Returns the seconds.
+    """
+    t0 = time.perf_counter()
+    db = Path(db)
+    con = connect(db, readonly=True)
+    try:
+        meta = {str(k): str(v) for k, v in con.execute("SELECT key, value FROM db_meta")}
+        dims = int(meta["embedding_dims"])
+        writer = codes.CodesWriter(codes.path_for(db), dims)
+        try:
+            # No ORDER BY: on vec0 it would sort every vector; the file keeps each row's rowid.
+            cursor = con.execute("SELECT rowid, embedding FROM embeddings")
+            while batch := list(itertools.islice(cursor, codes.BLOCK_ROWS)):
+                bad = [r for r, v in batch if not isinstance(v, bytes) or len(v) != dims * 4]
+                if bad:
+                    raise ValueError(f"{db.name}: row {bad[0]} does not hold {dims} float32 values")
+                rowids = np.fromiter((r for r, _ in batch), dtype=np.int64, count=len(batch))
+                writer.add(rowids, np.frombuffer(b"".join(v for _, v in batch), dtype="<f4").reshape(-1, dims))
+            if writer.rows != int(meta.get("chunk_count", writer.rows)):
+                raise ValueError(f"{db.name}: {writer.rows} vectors, but db_meta says {meta['chunk_count']} chunks")
+            writer.finish(meta)
+            writer.commit()
+        except BaseException:
+            writer.discard()
+            raise
+    finally:
+        con.close()
+    return time.perf_counter() - t0

@@ -32,9 +32,21 @@ def test_bench_smoke(tmp_path: Path) -> None:
             assert m[stage]["n"] == 5, stage
             assert 0 < m[stage]["p50"] <= m[stage]["p95"], stage
         e2e = m["e2e"]
-        assert e2e["total"]["n"] == 5 and e2e["total"]["p50"] > 0 and e2e["embed"]["p50"] > 0
+        for way in ("exact", "two_stage"):  # alternating, each way 5 measured after its warm-up
+            assert e2e[way]["total"]["n"] == 5 and e2e[way]["total"]["p50"] > 0 and e2e[way]["embed"]["p50"] > 0
         # Every retrieval (warm-up included) embedded over HTTP: no vector-cache hits.
-        assert e2e["http_embed_calls"] == e2e["retrievals"] == 5 + m["warmup"]
+        assert e2e["http_embed_calls"] == e2e["retrievals"] == 2 * (5 + m["warmup"])
+        ts = m["two_stage"]
+        assert ts["knn"]["n"] == ts["one_book"]["n"] == 5 and ts["knn"]["p50"] > 0
+        assert 0 <= ts["recall_min"] <= ts["recall"] <= 1 and ts["max_distance_diff"] < 1e-5
+        # 300 rows fit the refine list (scored exactly: recall 1); 500 go through every stage.
+        assert (ts["coarse"], ts["refined"]) == ((0, 300) if m["n"] == 300 else (500, 400))
+        assert ts["recall"] == 1.0 if m["n"] == 300 else ts["recall"] > 0.5
+        assert ts["fetch"]["file"]["n"] == ts["fetch"]["vec0"]["n"] == 10
+        sizes = m["sizes"]
+        assert sizes["floats"] == m["n"] * 16 * 4 and sizes["codes"] == m["n"] * 1536 // 8
+        assert sizes["file"] > sizes["floats"] + sizes["codes"] and sizes["vec0"] >= sizes["floats"]
+        assert m["build"]["codes_s"] > 0
         assert m["same_vectors"] is True
         assert m["recall_vs_numpy"] == 1.0  # exact KNN: the same 40 rows as numpy
         assert m["knn_one_book"]["min_returned"] == min(40, m["knn_one_book"]["rows_in_book"])
@@ -42,7 +54,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
         assert m["peak_rss_mb"] > 0 and m["build"]["build_s"] > 0 and not m["build"]["cached"]
         assert set(m["verdicts"]) == {"search", "rerank", "total"}
     kept = sorted(p.name for p in dbs.glob("*.db"))
-    assert kept == ["bench-300x16-seed0-v1.db", "bench-500x16-seed0-v1.db"]
+    assert sorted(p.name for p in dbs.glob("*.two-stage")) == [f"{name}.two-stage" for name in kept]
+    assert kept == ["bench-300x16-seed0-v3.db", "bench-500x16-seed0-v3.db"]
 
     # Second run, table output: reuses the kept databases (and, not having built them, keeps them).
     proc = _bench(out_dir=dbs)
@@ -50,9 +63,10 @@ def test_bench_smoke(tmp_path: Path) -> None:
     out = proc.stdout
     for heading in ("sqlite-vec KNN p50 / p95", "numpy p50 / p95", "ratio p50", "bandwidth floor",
                     "one-book KNN", "search p50 / p95 (<50)", "re-rank p50 / p95 (<10)",
-                    "total p50 / p95 (<250 / <500)", "peak RSS MB"):
+                    "total p50 / p95 (<250 / <500)", "peak RSS MB", "two-stage p50 / p95", "recall@40 mean (min)",
+                    "file MB (codes / floats)", "vec0 vectors MB"):
         assert heading in out, heading
     rows = [ln for ln in out.splitlines() if ln.startswith(("| 300 × 16", "| 500 × 16"))]
-    assert len(rows) == 4  # one row per configuration in each of the two tables
+    assert len(rows) == 8  # one row per configuration in each of the four tables
     assert sum("(cached)" in r for r in rows) == 2
     assert sorted(p.name for p in dbs.glob("*.db")) == kept

@@ -49,10 +49,15 @@ def proxy():
         yield p
 
 
-@pytest.fixture
-def corpus(tmp_path: Path) -> tuple[Path, list[Chunk]]:
+@pytest.fixture(params=[False, True], ids=["exact", "two-stage"])
+def corpus(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, list[Chunk]]:
+    """The contract corpus, without and with the two-stage tables (used whenever present: ``on``)."""
     chunks = random_chunks(400, 16, seed=7, scholars=("henry", "scofield", "spurgeon", None, "henry"))
-    return build_db(tmp_path / "scripture.db", chunks), chunks
+    if request.param:
+        monkeypatch.setenv("AMICUS_TWO_STAGE", "on")
+    return build_db(tmp_path / "scripture.db", chunks, two_stage=request.param), chunks
 
 
 # -- an independent reading of CONTRACT section 3 ---------------------------------------------

@@ -28,9 +28,13 @@ def proxy():
         yield p
 
 
-@pytest.fixture(params=[True, False], ids=["full", "minimal"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
-    return build_db(tmp_path / "scripture.db", corpus(), full_schema=request.param)
+@pytest.fixture(params=["full", "minimal", "two-stage"])
+def db(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Both schemas, and the full one with the two-stage tables, used (``AMICUS_TWO_STAGE=on``)."""
+    two_stage = request.param == "two-stage"
+    if two_stage:
+        monkeypatch.setenv("AMICUS_TWO_STAGE", "on")
+    return build_db(tmp_path / "scripture.db", corpus(), full_schema=request.param != "minimal", two_stage=two_stage)
 
 
 def dead_proxy() -> str:

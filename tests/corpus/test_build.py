@@ -13,7 +13,9 @@ from amicus_desktop.cli import main
 from amicus_desktop.core.types import SOURCE_TYPES
 from amicus_desktop.corpus import BuildCancelled, BuildProgress, build_database
 from amicus_desktop.embedding import ProxyEmbedder
+from amicus_desktop.store import codes
 from amicus_desktop.store.sqlite import connect
+from amicus_desktop.store.writer import add_two_stage
 
 REQUIRED_META = ("schema_version", "embedding_model", "embedding_dims", "distance_metric")
 
@@ -193,3 +195,21 @@ def test_built_database_names_its_scholars(tmp_path, library, stand_in):
     with ScriptureStore(out) as store:
         assert "scholars" in store.info.optional_tables and store.info.has_scholars
         assert store.scholars()["james-strong"].name == "James Strong"
+
+
+def test_the_two_stage_file_is_written_when_the_corpus_is_large_enough(tmp_path, library, stand_in, monkeypatch):
+    """One rule decides (store/codes.py): Jude × 16 dims is small, so no file; above the bar, a file."""
+    small = build_database(tmp_path / "small.db", ["jude"], stand_in, library=library)
+    assert not codes.path_for(small.path).exists()
+    monkeypatch.setattr(codes, "MIN_FLOATS", small.chunk_count * 16)  # now Jude is "large enough"
+    big = build_database(tmp_path / "big.db", ["jude"], stand_in, library=library)
+    f = codes.CodesFile.open(codes.path_for(big.path))
+    assert (f.rows, f.dims) == (big.chunk_count, 16)
+    assert dict(f.db) == codes.db_fingerprint(_meta(big.path))
+    # The same file a finished database gets afterwards (the vectors come from vec0 then).
+    with open(codes.path_for(big.path), "rb") as fh:
+        built = fh.read()
+    codes.path_for(big.path).unlink()
+    add_two_stage(big.path)
+    with open(codes.path_for(big.path), "rb") as fh:
+        assert fh.read() == built

@@ -41,6 +41,7 @@ def build_db(
     books: Sequence[tuple[str, str, int, int]] = (),
     verses: Sequence[tuple[str, int, int, str]] = (),
     scholars: Sequence[Scholar] = (),
+    two_stage: bool = False,
 ) -> Path:
     dims = dims or len(chunks[0].vector)
     records = [
@@ -48,7 +49,9 @@ def build_db(
         for c in chunks
     ]
     vectors = np.stack([unit(c.vector) for c in chunks]) if chunks else np.zeros((0, dims))
-    with ScriptureWriter(path, model_id=model, dims=dims, full_schema=full_schema, corpus_name="test") as w:
+    with ScriptureWriter(
+        path, model_id=model, dims=dims, full_schema=full_schema, corpus_name="test", two_stage=two_stage
+    ) as w:
         if full_schema:
             w.add_books(books)
             w.add_verses(verses)
@@ -148,3 +151,16 @@ def verses() -> list[tuple[str, int, int, str]]:
             for v in range(1, 13):
                 out.append((book, c, v, f"This is verse {v} of {book.title()} {c}, a line of scripture for the reader."))
     return out
+
+
+def clustered_vectors(n: int, dims: int, seed: int = 0, clusters: int = 24, noise: float = 0.6) -> np.ndarray:
+    """``n`` unit vectors around ``clusters`` random centres: rows have real near neighbours.
+
+    Independent random vectors have none (every row is about as far as any other), which makes
+    any approximate search look bad and tests of one meaningless.
+    """
+    rng = np.random.default_rng(seed)
+    centres = rng.standard_normal((clusters, dims))
+    centres /= np.linalg.norm(centres, axis=1, keepdims=True)
+    v = centres[rng.integers(0, clusters, n)] + noise / np.sqrt(dims) * rng.standard_normal((n, dims))
+    return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)

@@ -1,0 +1,374 @@
+"""Two-stage nearest-neighbour search: a coarse pass over binary codes, then exact cosine.
+
+sqlite-vec's exact KNN reads every vector of the database for every question (412 ms at
+200k × 1536 here, ~7× the memory-bandwidth floor). Only reading fewer bytes per question beats
+that. When ``build-db`` wrote the two-stage file beside the database
+(:mod:`amicus_desktop.store.codes`), this index
+
+1. **coarse**: ranks every allowed row by the Hamming distance between its SimHash code and the
+   question's (codes held in RAM, 192 bytes a row at 1,536 bits; numpy ``bitwise_count``) and
+   keeps the best :meth:`ShortLists.coarse` rows;
+2. **refine**: re-ranks those by the asymmetric estimate ``(P q) · sign(P x)`` (the question's
+   projection against the row's bits, through a 256-entry table per code byte) and keeps the best
+   :meth:`ShortLists.refine`;
+3. **exact**: reads those rows' float32 vectors from the file (~3 µs a row, where a SQLite table
+   row costs ~12 µs and a ``vec0`` rowid look-up ~0.3 ms) and returns the ``n`` nearest by exact
+   cosine distance ``1 - cos``.
+
+The distances returned are always exact; only the membership of the top ``n`` is approximate,
+and the short lists are sized from measured recall (docs/PERFORMANCE.md) so that it is the exact
+top ``n`` for ≥ 99 % of the rows. When the allowed rows are no more than the refine list, the
+answer is exact outright. Whether the index is used at all is
+:func:`amicus_desktop.store.codes.prefer_two_stage` (by corpus size and dimensions, the same rule
+that decides whether ``build-db`` writes the codes), overridable with ``AMICUS_TWO_STAGE=auto|on|off``.
+
+An index is opened on the store's database thread (it checks rows against ``vec0`` through that
+thread's connection) and used there; searching opens the file for each question and reads it,
+holding no file open between questions. Nothing here imports Qt.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import apsw
+import numpy as np
+
+from ..core.errors import AmicusError, ErrorCode
+from ..store import codes
+from ..store.scripture import ScriptureStore, StoreInfo
+
+log = logging.getLogger("amicus.candidates")
+
+#: ``AMICUS_TWO_STAGE``: ``auto`` (the default: ``codes.prefer_two_stage``), ``on`` (whenever the
+#: database has a two-stage file) or ``off`` (always the exact sqlite-vec path).
+MODE_ENV = "AMICUS_TWO_STAGE"
+MODES = ("auto", "on", "off")
+
+#: Rows per block of the coarse pass (its temporaries are bits/64 × SCAN_BLOCK words); 16k
+#: measured fastest of 2k–64k at 1,536 bits here.
+SCAN_BLOCK = 16384
+
+# Row v of _BYTE_SIGNS is the ±1 pattern of byte value v, most significant bit first (packbits).
+_BYTE_SIGNS = (((np.arange(256)[:, None] >> np.arange(7, -1, -1)) & 1) * 2 - 1).astype(np.float32)
+
+
+def configured_mode() -> str:
+    """``AMICUS_TWO_STAGE`` (``auto`` when unset or not one of :data:`MODES`)."""
+    mode = os.environ.get(MODE_ENV, "auto").strip().lower()
+    return mode if mode in MODES else "auto"
+
+
+@dataclass(frozen=True)
+class ShortLists:
+    """How many rows the coarse and refine stages keep when ``n`` rows are asked for.
+
+    Sized from recall measured on real and synthetic embeddings (docs/PERFORMANCE.md); the exact
+    stage's cost is proportional to :meth:`refine`.
+    """
+
+    coarse_min: int = 2000
+    coarse_per_row: int = 40
+    refine_min: int = 400
+    refine_per_row: int = 8
+
+    def coarse(self, n: int) -> int:
+        return max(self.coarse_min, self.coarse_per_row * n)
+
+    def refine(self, n: int) -> int:
+        return max(self.refine_min, self.refine_per_row * n)
+
+
+@dataclass
+class SearchTrace:
+    """What one search did: rows considered per stage and milliseconds per stage (for the bench)."""
+
+    allowed: int = 0
+    coarse: int = 0
+    refined: int = 0
+    exact_only: bool = False
+    ms: dict[str, float] = field(default_factory=dict)
+
+
+class TwoStageIndex:
+    """The two-stage file of one scripture.db, loaded for searching (see the module docstring)."""
+
+    def __init__(
+        self,
+        file: codes.CodesFile,
+        rowids: np.ndarray,
+        codes_t: np.ndarray,
+        projection: np.ndarray,
+        short_lists: ShortLists,
+        file_rows: np.ndarray | None = None,
+    ) -> None:
+        self.file = file
+        #: Rowids of the coded rows, ascending (int64); column i of ``codes_t`` is row ``rowids[i]``.
+        self.rowids = rowids
+        #: The codes as 64-bit words, one column per row (``words × rows``), for the column-block scan.
+        self.codes_t = codes_t
+        #: Row number in the file of column i (``None``: the same as i, the builder's order).
+        self.file_rows = file_rows
+        self.projection = projection
+        self.dims = int(projection.shape[1])
+        self.bits = int(projection.shape[0])
+        self.short_lists = short_lists
+        self._words = codes_t.shape[0]
+        self._scan_tmp = np.empty((self._words, SCAN_BLOCK), dtype=np.uint64)
+        self._scan_cnt = np.empty((self._words, SCAN_BLOCK), dtype=np.uint8)
+        self._lut_offsets = np.arange(self._words * 8, dtype=np.intp) * 256
+
+    # -- opening -------------------------------------------------------------------------------
+    @classmethod
+    def for_store(cls, store: ScriptureStore) -> TwoStageIndex | None:
+        """The store's index (or ``None``: search exactly), opened on first use on the store's thread.
+
+        Decided once per store: a database replaced on disk gets a new store, and so a new decision.
+        """
+        if store not in _INDEXES:
+            _INDEXES[store] = cls.open(store.con, store.info)
+        return _INDEXES[store]
+
+    @classmethod
+    def open(
+        cls,
+        con: apsw.Connection,
+        info: StoreInfo,
+        *,
+        mode: str | None = None,
+        short_lists: ShortLists | None = None,
+    ) -> TwoStageIndex | None:
+        """The index of the database behind ``con``, or ``None`` for the exact path.
+
+        ``None`` when the mode is ``off``, when there is no two-stage file beside the database, when
+        :func:`~amicus_desktop.store.codes.prefer_two_stage` says the exact scan is the better
+        choice (mode ``auto``), or when the file does not match the database (logged as a warning:
+        the exact path still works). Runs on the database thread; loads the codes into RAM
+        (bits/8 bytes a row).
+        """
+        mode = mode or configured_mode()
+        path = codes.path_for(info.path)
+        if mode == "off" or not path.is_file():
+            return None
+        if mode == "auto" and not codes.prefer_two_stage(info.chunk_count, info.dims):
+            log.info("exact search: the corpus is small enough", extra={"rows": info.chunk_count})
+            return None
+        t0 = time.perf_counter()
+        try:
+            index = cls._load(con, info, codes.CodesFile.open(path), short_lists or ShortLists())
+        except (ValueError, OSError, apsw.Error) as exc:
+            log.warning("two-stage file unusable; searching exactly", extra={"reason": str(exc)})
+            return None
+        log.info(
+            "two-stage search ready",
+            extra={"rows": len(index.rowids), "bits": index.bits, "ms": round((time.perf_counter() - t0) * 1000)},
+        )
+        return index
+
+    @classmethod
+    def _load(
+        cls, con: apsw.Connection, info: StoreInfo, file: codes.CodesFile, short_lists: ShortLists
+    ) -> TwoStageIndex:
+        name = file.path.name
+        if file.dims != info.dims:
+            raise ValueError(f"{name} is for {file.dims} dimensions, the database holds {info.dims}")
+        if file.rows != info.chunk_count:
+            raise ValueError(f"{name} covers {file.rows} rows, the database holds {info.chunk_count}")
+        if dict(file.db) != codes.db_fingerprint(info.meta):
+            raise ValueError(f"{name} was made for another build of {info.path.name}")
+        rowids = np.empty(file.rows, dtype=np.int64)
+        codes_t = np.empty((file.bits // 64, file.rows), dtype=np.uint64)
+        for start, block_rowids, block in file.code_blocks():
+            stop = start + len(block_rowids)
+            rowids[start:stop] = block_rowids
+            codes_t[:, start:stop] = block.view(np.uint64).T
+        file_rows = None
+        if len(rowids) and np.any(np.diff(rowids) <= 0):  # not the builder's order: sort the columns
+            file_rows = np.argsort(rowids, kind="stable")
+            rowids, codes_t = rowids[file_rows], np.ascontiguousarray(codes_t[:, file_rows])
+            if np.any(np.diff(rowids) == 0):
+                raise ValueError(f"{name} lists a rowid twice")
+        index = cls(file, rowids, codes_t, file.projection(), short_lists, file_rows)
+        index._spot_check(con)
+        return index
+
+    def _spot_check(self, con: apsw.Connection) -> None:
+        """First, middle and last row: the float copy equals ``vec0``'s vector and encodes to its code."""
+        if not len(self.rowids):
+            return
+        picks = np.unique([0, len(self.rowids) // 2, len(self.rowids) - 1])
+        rows = self._read_columns(picks)
+        for i, row in zip(picks.tolist(), rows, strict=True):
+            rowid = int(self.rowids[i])
+            stored = con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,)).fetchone()
+            if stored is None or stored[0] != row.tobytes():
+                raise ValueError(f"row {rowid}: the float copy differs from the embeddings table")
+            code = codes.encode(row[None, :], self.projection)[0]
+            if not np.array_equal(code.view(np.uint64), self.codes_t[:, i]):
+                raise ValueError(f"row {rowid}: the stored code is not the vector's code")
+
+    # -- searching -----------------------------------------------------------------------------
+    def search(self, query: np.ndarray, n: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """The ``n`` nearest rows as ``(rowid, exact cosine distance)``, nearest first.
+
+        ``allowed``: sorted int64 rowids a filter allows (``None`` = every row); rows outside it
+        are never returned, and ``n`` rows come back whenever that many are allowed. ``query``: the
+        question's unit vector (any float dtype; ``DIMENSION_MISMATCH`` when its size is wrong).
+        """
+        return self.trace_search(query, n, allowed)[0]
+
+    def trace_search(
+        self, query: np.ndarray, n: int, allowed: np.ndarray | None = None
+    ) -> tuple[list[tuple[int, float]], SearchTrace]:
+        """:meth:`search`, with what each stage did."""
+        q = self._query(query)
+        trace = SearchTrace()
+        if n <= 0 or not np.any(q):
+            return [], trace  # sqlite-vec gives a zero vector no distance at all
+        t = time.perf_counter()
+        positions = self._positions(allowed)
+        m = len(self.rowids) if positions is None else len(positions)
+        trace.allowed = m
+        refine = self.short_lists.refine(n)
+        if m <= refine:  # few enough to score every allowed row exactly
+            trace.exact_only = True
+            chosen = np.arange(m) if positions is None else positions
+            trace.ms["select"] = _ms(t)
+        else:
+            coarse = min(m, self.short_lists.coarse(n))
+            qcode = codes.encode(q[None, :], self.projection)[0]
+            qwords = np.zeros(self._words * 8, dtype=np.uint8)
+            qwords[: len(qcode)] = qcode
+            dist = self._hamming(qwords.view(np.uint64), positions)
+            keep = _smallest(dist, coarse, self.bits)
+            cols = keep if positions is None else positions[keep]
+            trace.coarse = len(cols)
+            trace.ms["coarse"] = _ms(t)
+            t = time.perf_counter()
+            scores = self._asymmetric(q, cols)
+            chosen = cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols
+            trace.ms["refine"] = _ms(t)
+        trace.refined = len(chosen)
+        t = time.perf_counter()
+        hits = self._exact(q, chosen, n)
+        trace.ms["exact"] = _ms(t)
+        return hits, trace
+
+    def distances(self, query: np.ndarray, rowids: Sequence[int]) -> dict[int, float]:
+        """Exact cosine distance (``1 - cos``) of ``query`` to each of ``rowids`` that exists.
+
+        Rows that are not in the database, or are zero vectors, are left out.
+        """
+        q = self._query(query)
+        ids = np.unique(np.asarray(list(rowids), dtype=np.int64))
+        if not len(ids) or not np.any(q):
+            return {}
+        cols = self._positions(ids)
+        assert cols is not None
+        dist = _cosine_distances(q, self._read_columns(cols))
+        return {int(r): float(d) for r, d in zip(self.rowids[cols], dist, strict=True) if np.isfinite(d)}
+
+    # -- stages --------------------------------------------------------------------------------
+    def _query(self, query: np.ndarray) -> np.ndarray:
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        if q.shape != (self.dims,):
+            raise AmicusError(
+                ErrorCode.DIMENSION_MISMATCH,
+                f"The query vector has {q.size} dimensions; the database holds {self.dims}.",
+            )
+        return q
+
+    def _positions(self, allowed: np.ndarray | None) -> np.ndarray | None:
+        """Column positions of the allowed rowids that have codes (``None`` = all columns)."""
+        if allowed is None:
+            return None
+        wanted = np.unique(np.asarray(allowed, dtype=np.int64))
+        pos = np.searchsorted(self.rowids, wanted)
+        pos = pos[pos < len(self.rowids)]
+        return pos[self.rowids[pos] == wanted[: len(pos)]] if len(pos) else pos
+
+    def _hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
+        """Hamming distance from the query's code to each allowed row's code (uint16, column order)."""
+        if positions is not None and len(positions) * 4 < len(self.rowids):
+            source = self.codes_t[:, positions]  # a small filter: gather its columns first
+        else:
+            source = self.codes_t
+        total = source.shape[1]
+        out = np.empty(total, dtype=np.uint16)
+        tmp, cnt = self._scan_tmp, self._scan_cnt
+        q = qwords[:, None]
+        for start in range(0, total, SCAN_BLOCK):
+            stop = min(total, start + SCAN_BLOCK)
+            width = stop - start
+            np.bitwise_xor(source[:, start:stop], q, out=tmp[:, :width])
+            np.bitwise_count(tmp[:, :width], out=cnt[:, :width])
+            np.sum(cnt[:, :width], axis=0, dtype=np.uint16, out=out[start:stop])
+        if positions is not None and source is self.codes_t:
+            return np.asarray(out[positions])
+        return out
+
+    def _asymmetric(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
+        """``(P q) · sign(P x)`` for the rows at ``cols``: a finer estimate than Hamming."""
+        projected = np.zeros(self._words * 64, dtype=np.float32)
+        projected[: self.bits] = self.projection @ q
+        table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
+        row_bytes = np.ascontiguousarray(self.codes_t[:, cols].T).view(np.uint8)
+        scores: np.ndarray = table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
+        return scores
+
+    def _exact(self, q: np.ndarray, cols: np.ndarray, n: int) -> list[tuple[int, float]]:
+        """The ``n`` nearest of the rows at ``cols`` by exact cosine distance, ties by rowid."""
+        cols = np.sort(cols)
+        dist = _cosine_distances(q, self._read_columns(cols))
+        ok = np.isfinite(dist)
+        found, dist = self.rowids[cols[ok]], dist[ok]
+        order = np.lexsort((found, dist))[:n]
+        return [(int(found[i]), float(dist[i])) for i in order]
+
+    def _read_columns(self, cols: np.ndarray) -> np.ndarray:
+        """The float32 vectors of the rows at ``cols`` (ascending), read from the file."""
+        rows = cols if self.file_rows is None else np.sort(self.file_rows[cols])
+        try:
+            out = self.file.read_rows(rows)
+        except (OSError, ValueError) as exc:
+            raise AmicusError(
+                ErrorCode.DB_INVALID,
+                f"{self.file.path.name} could not be read ({exc}). Rebuild it with 'amicus-desktop build-db'.",
+            ) from exc
+        if self.file_rows is not None:  # back to the order of cols
+            out = out[np.argsort(np.argsort(self.file_rows[cols]))]
+        return out
+
+
+_INDEXES: weakref.WeakKeyDictionary[ScriptureStore, TwoStageIndex | None] = weakref.WeakKeyDictionary()
+
+
+def _smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:
+    """Indices of the ``count`` smallest ``values`` (integers in ``0..top``), ties in index order.
+
+    A histogram finds the cut-off distance, so this costs two passes instead of a partition
+    (0.5 against 1.5 ms at 200k rows).
+    """
+    if count >= len(values):
+        return np.arange(len(values))
+    cut = int(np.searchsorted(np.cumsum(np.bincount(values, minlength=top + 1)), count))
+    below = np.flatnonzero(values < cut)
+    return np.concatenate([below, np.flatnonzero(values == cut)[: count - len(below)]])
+
+
+def _cosine_distances(q: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``1 - cos(q, row)`` in float64 (NaN for a zero row, as sqlite-vec gives no distance)."""
+    r = rows.astype(np.float64)
+    q64 = q.astype(np.float64)
+    norms = np.linalg.norm(r, axis=1) * np.linalg.norm(q64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return 1.0 - (r @ q64) / np.where(norms > 0, norms, np.nan)
+
+
+def _ms(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000

@@ -1,0 +1,334 @@
+"""The two-stage index on real sqlite-vec files: exact distances, filters, fallbacks, bad tables."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import shutil
+import struct
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from amicus_desktop.candidates import twostage
+from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
+from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.store import ScriptureStore, codes
+from amicus_desktop.store.codes import prefer_two_stage
+from amicus_desktop.store.writer import add_two_stage
+from tests.support.dbs import Chunk, build_db, clustered_vectors
+
+N, DIMS = 3000, 64
+#: Short lists small enough that a 3,000-row corpus takes every stage (coarse → refine → exact).
+SMALL = ShortLists(coarse_min=600, coarse_per_row=0, refine_min=150, refine_per_row=0)
+
+
+def sha(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def chunks_for(vectors: np.ndarray) -> list[Chunk]:
+    return [Chunk(f"c{i:05d}", v) for i, v in enumerate(vectors)]
+
+
+@pytest.fixture(scope="module")
+def vectors() -> np.ndarray:
+    return clustered_vectors(N, DIMS, seed=3)
+
+
+@pytest.fixture(scope="module")
+def coded_db(tmp_path_factory: pytest.TempPathFactory, vectors: np.ndarray) -> Path:
+    return build_db(tmp_path_factory.mktemp("ts") / "coded.db", chunks_for(vectors), two_stage=True)
+
+
+@pytest.fixture
+def store(coded_db: Path):
+    with ScriptureStore(coded_db) as s:
+        yield s
+
+
+def questions(count: int = 12) -> np.ndarray:
+    """Vectors near the corpus's clusters (same centres), a little further out than its rows."""
+    return clustered_vectors(count, DIMS, seed=3, noise=1.2)
+
+
+def brute(vectors: np.ndarray, q: np.ndarray, rowids: np.ndarray | None = None) -> list[tuple[int, float]]:
+    """Exact cosine distances from numpy, nearest first (rowid i + 1 is row i)."""
+    ids = np.arange(1, len(vectors) + 1) if rowids is None else np.asarray(rowids)
+    rows = vectors[ids - 1].astype(np.float64)
+    d = 1 - rows @ q.astype(np.float64) / (np.linalg.norm(rows, axis=1) * np.linalg.norm(q))
+    order = np.lexsort((ids, d))
+    return [(int(ids[i]), float(d[i])) for i in order]
+
+
+def test_policy_is_size_times_dims() -> None:
+    assert not prefer_two_stage(3_000, 384)
+    assert not prefer_two_stage(10_000, 1536)  # 15.4M floats: sqlite-vec's exact scan is still quick
+    assert prefer_two_stage(200_000, 1536)
+    edge = -(-codes.MIN_FLOATS // 384)  # the fewest 384-dim rows that reach MIN_FLOATS
+    assert prefer_two_stage(edge, 384) and not prefer_two_stage(edge - 1, 384)
+
+
+def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert TwoStageIndex.open(store.con, store.info, mode="off") is None
+    assert TwoStageIndex.open(store.con, store.info, mode="auto") is None  # 3,000 × 64 is small
+    assert isinstance(TwoStageIndex.open(store.con, store.info, mode="on"), TwoStageIndex)
+    monkeypatch.setattr(codes, "MIN_FLOATS", N * DIMS)
+    assert isinstance(TwoStageIndex.open(store.con, store.info), TwoStageIndex)  # auto, now big enough
+    monkeypatch.setenv(twostage.MODE_ENV, "off")
+    assert TwoStageIndex.open(store.con, store.info) is None
+    monkeypatch.setenv(twostage.MODE_ENV, "nonsense")  # unknown values mean auto
+    assert twostage.configured_mode() == "auto"
+
+
+@pytest.mark.parametrize("full_schema", [True, False])
+def test_database_without_codes_gets_the_exact_path(tmp_path: Path, vectors: np.ndarray, full_schema: bool) -> None:
+    db = build_db(tmp_path / "plain.db", chunks_for(vectors[:200]), full_schema=full_schema)
+    with ScriptureStore(db) as s:
+        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+
+
+def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: np.ndarray) -> None:
+    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    assert index is not None and index.bits == codes.code_bits(DIMS) == 1536
+    recalls = []
+    for q in questions():
+        got, trace = index.trace_search(q, 20)
+        assert (trace.coarse, trace.refined) == (600, 150) and not trace.exact_only
+        want = store.knn(q, 20)
+        exact = dict(brute(vectors, q))
+        # Every distance is the exact one (numpy and sqlite-vec agree to float32 rounding).
+        assert all(abs(d - exact[r]) < 1e-6 for r, d in got)
+        assert [d for _, d in got] == sorted(d for _, d in got) and len(got) == 20
+        recalls.append(len({r for r, _ in got} & {r for r, _ in want}) / 20)
+    assert np.mean(recalls) >= 0.95, recalls
+
+
+def test_when_the_allowed_rows_fit_the_refine_list_the_answer_is_exact(
+    store: ScriptureStore, vectors: np.ndarray
+) -> None:
+    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    assert index is not None
+    allowed = np.arange(5, N + 1, 23, dtype=np.int64)  # 131 rows ≤ 150
+    for q in questions(4):
+        got, trace = index.trace_search(q, 40, allowed)
+        assert trace.exact_only and trace.allowed == len(allowed)
+        want = brute(vectors, q, allowed)[:40]
+        assert [r for r, _ in got] == [r for r, _ in want]
+        assert np.allclose([d for _, d in got], [d for _, d in want], atol=1e-6)
+
+
+def test_a_filter_is_a_pre_filter(store: ScriptureStore, vectors: np.ndarray) -> None:
+    """Large allowed sets go through every stage but only over allowed rows, and fill n."""
+    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    assert index is not None
+    for allowed in (np.arange(1, N + 1, 2, dtype=np.int64), np.arange(1, N + 1, 9, dtype=np.int64)):
+        ok = set(allowed.tolist())
+        for q in questions(4):
+            got, trace = index.trace_search(q, 40, allowed)
+            assert not trace.exact_only and trace.allowed == len(allowed)
+            assert len(got) == 40 and {r for r, _ in got} <= ok
+            want = {r for r, _ in brute(vectors, q, allowed)[:40]}
+            assert len(want & {r for r, _ in got}) >= 36
+    # Unknown rowids in the allowed list are ignored; an empty list allows nothing.
+    assert index.search(questions(1)[0], 5, np.array([10**9], dtype=np.int64)) == []
+    assert index.search(questions(1)[0], 5, np.array([], dtype=np.int64)) == []
+    assert [r for r, _ in index.search(questions(1)[0], 5, np.array([7, 10**9], dtype=np.int64))] == [7]
+
+
+def test_distances_for_given_rows(store: ScriptureStore, vectors: np.ndarray) -> None:
+    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    assert index is not None
+    q = questions(1)[0]
+    exact = dict(brute(vectors, q))
+    got = index.distances(q, [3, 3, 1, N, N + 50, -1])
+    assert sorted(got) == [1, 3, N]
+    assert all(abs(got[r] - exact[r]) < 1e-6 for r in got)
+    assert index.distances(q, []) == {}
+
+
+def test_bad_queries(store: ScriptureStore) -> None:
+    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    assert index is not None
+    with pytest.raises(AmicusError) as err:
+        index.search(np.ones(DIMS + 1, dtype=np.float32), 5)
+    assert err.value.code is ErrorCode.DIMENSION_MISMATCH
+    assert index.search(np.zeros(DIMS), 5) == []  # a zero vector has no cosine distance
+    assert len(index.search(np.ones(DIMS, dtype=np.float64), 5)) == 5  # float64 is converted
+    assert index.search(np.ones(DIMS), 0) == []
+
+
+def test_search_never_writes(coded_db: Path) -> None:
+    files = (coded_db, codes.path_for(coded_db))
+    before = [sha(f) for f in files]
+    with ScriptureStore(coded_db) as s:
+        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        assert index is not None
+        for q in questions(3):
+            index.search(q, 10)
+            index.distances(q, [1, 2])
+    assert [sha(f) for f in files] == before
+
+
+def test_writer_codes_match_the_vectors(coded_db: Path, vectors: np.ndarray) -> None:
+    f = codes.CodesFile.open(codes.path_for(coded_db))
+    assert (f.dims, f.bits, f.rows) == (DIMS, 1536, N)
+    with ScriptureStore(coded_db) as s:
+        assert dict(f.db) == codes.db_fingerprint(s.info.meta)
+    blocks = list(f.code_blocks())
+    assert [start for start, _, _ in blocks] == [0]  # 3,000 rows: one block
+    _, rowids, stored = blocks[0]
+    assert np.array_equal(rowids, np.arange(1, N + 1))
+    assert np.array_equal(stored, codes.encode(vectors, f.projection()))
+    assert np.array_equal(f.read_rows(np.arange(N)), vectors)  # the same float32 values as vec0 holds
+
+
+def test_projection_rows_are_orthonormal_within_a_block() -> None:
+    p = codes.make_projection(64, 192).astype(np.float64)
+    for b in range(3):
+        block = p[b * 64 : (b + 1) * 64]
+        assert np.allclose(block @ block.T, np.eye(64), atol=1e-5)
+    assert not np.allclose(p[:64], p[64:128])
+
+
+def test_hamming_ranks_like_cosine() -> None:
+    """The premise of the coarse pass: fewer differing bits for nearer vectors."""
+    rng = np.random.default_rng(1)
+    q = rng.standard_normal(64)
+    near, far = q + 0.3 * rng.standard_normal(64), q + 3 * rng.standard_normal(64)
+    p = codes.make_projection(64, codes.code_bits(64))
+    cq, cn, cf = codes.encode(np.stack([q, near, far]), p)
+    ham = [int(np.unpackbits(cq ^ c).sum()) for c in (cn, cf)]
+    assert ham[0] < ham[1]
+
+
+def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarray, coded_db: Path) -> None:
+    plain = build_db(tmp_path / "plain.db", chunks_for(vectors))
+    assert not codes.path_for(plain).exists()
+    before = sha(plain)
+    add_two_stage(plain)
+    assert sha(plain) == before  # the database is only read
+    mine, built = codes.CodesFile.open(codes.path_for(plain)), codes.CodesFile.open(codes.path_for(coded_db))
+    assert np.array_equal(mine.projection(), built.projection())
+    for (_, r1, c1), (_, r2, c2) in zip(mine.code_blocks(), built.code_blocks(), strict=True):
+        assert np.array_equal(np.sort(r1), r2)
+        assert np.array_equal(c1[np.argsort(r1)], c2)  # rows may come out of vec0 in any order
+    with ScriptureStore(plain) as s:
+        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        assert index is not None
+        q = questions(1)[0]
+        assert index.search(q, 10) == TwoStageIndex.open(s.con, s.info, mode="on").search(q, 10)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
+
+
+def test_a_rebuild_without_the_file_removes_the_stale_one(tmp_path: Path, vectors: np.ndarray) -> None:
+    db = build_db(tmp_path / "s.db", chunks_for(vectors[:300]), two_stage=True)
+    assert codes.path_for(db).exists()
+    build_db(db, chunks_for(vectors[:300]))
+    assert not codes.path_for(db).exists()
+
+
+def test_a_failed_build_leaves_neither_file(tmp_path: Path, vectors: np.ndarray) -> None:
+    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
+
+    out = tmp_path / "s.db"
+    with pytest.raises(RuntimeError), ScriptureWriter(out, model_id="m", dims=DIMS, two_stage=True) as w:
+        w.add_chunks([ChunkRecord("a", "section_panel", "a", "text")], vectors[:1])
+        raise RuntimeError("cancelled")
+    assert list(tmp_path.iterdir()) == []
+
+
+def _damaged(src: Path, tmp_path: Path, change: Callable[[bytearray, codes.CodesFile], None]) -> Path:
+    """A copy of ``src`` and its two-stage file, the file changed by ``change``."""
+    db = tmp_path / "copy.db"
+    shutil.copyfile(src, db)
+    raw = bytearray(codes.path_for(src).read_bytes())
+    change(raw, codes.CodesFile.open(codes.path_for(src)))
+    codes.path_for(db).write_bytes(bytes(raw))
+    return db
+
+
+def _swap_first_two_codes(raw: bytearray, f: codes.CodesFile) -> None:
+    at, width = f.sections["codes"][0], f.bits // 8
+    first, second = raw[at : at + width], raw[at + width : at + 2 * width]
+    raw[at : at + 2 * width] = second + first
+
+
+def _change_first_float(raw: bytearray, f: codes.CodesFile) -> None:
+    at = f.sections["floats"][0]
+    raw[at : at + 4] = np.float32(0.5).tobytes()
+
+
+def _set_header(key: str, value: object) -> Callable[[bytearray, codes.CodesFile], None]:
+    def change(raw: bytearray, f: codes.CodesFile) -> None:
+        (length,) = struct.unpack("<I", raw[8:12])
+        header = json.loads(raw[12 : 12 + length])
+        header[key] = value
+        text = json.dumps(header).encode()
+        raw[8 : codes.HEADER_BYTES] = struct.pack("<I", len(text)) + text + bytes(codes.HEADER_BYTES - 12 - len(text))
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "reason"),
+    [
+        (lambda raw, f: raw.__setitem__(slice(0, 8), b"NOTMAGIC"), "not a two-stage search file"),
+        (lambda raw, f: raw.__delitem__(slice(len(raw) - 10, None)), "truncated"),
+        (lambda raw, f: raw.__setitem__(slice(12, 20), b"\xff" * 8), "header is damaged"),
+        (_set_header("format", "simhash-9"), "format"),
+        (_set_header("db", {"built_at": "1999-01-01", "chunk_count": str(N), "embedding_dims": str(DIMS)}),
+         "another build"),
+        (_change_first_float, "float copy differs"),
+        (_swap_first_two_codes, "stored code"),
+    ],
+    ids=["magic", "truncated", "header", "format", "another-build", "float", "code"],
+)
+def test_a_file_that_does_not_match_falls_back_to_exact(
+    tmp_path: Path, coded_db: Path, change: Callable[[bytearray, codes.CodesFile], None], reason: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    db = _damaged(coded_db, tmp_path, change)
+    with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
+        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+        assert len(s.knn(np.ones(DIMS), 5)) == 5  # the exact path still answers
+    record = next(r for r in caplog.records if r.name == "amicus.candidates")
+    assert reason in record.__dict__["reason"]
+
+
+def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:
+    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
+    with ScriptureStore(db) as s:
+        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        assert index is not None
+        with open(codes.path_for(db), "r+b") as fh:  # e.g. a copy still in progress
+            fh.truncate(codes.HEADER_BYTES + 10)
+        with pytest.raises(AmicusError) as err:
+            index.distances(np.ones(DIMS), [1500])
+        assert err.value.code is ErrorCode.DB_INVALID and "two-stage" in err.value.message
+
+
+def test_the_dense_search_uses_the_index_when_there_is_one(coded_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amicus_desktop.candidates import dense
+
+    q = questions(1)[0]
+    monkeypatch.setenv(twostage.MODE_ENV, "on")
+    with ScriptureStore(coded_db) as s:
+        index = TwoStageIndex.for_store(s)
+        assert index is not None and TwoStageIndex.for_store(s) is index  # opened once per store
+        got = dense.nearest(s, q, 20)
+        assert got == index.search(q, 20)
+        assert dense.nearest_among(s, q, [9, 3, 3, 700], 2) == index.search(q, 2, np.array([3, 9, 700]))
+        assert dense.distances(s, q, [1, 2]) == index.distances(q, [1, 2])
+        with pytest.raises(AmicusError) as err:
+            dense.distances(s, np.ones(DIMS + 1), [1])
+        assert err.value.code is ErrorCode.DIMENSION_MISMATCH
+    monkeypatch.setenv(twostage.MODE_ENV, "off")
+    with ScriptureStore(coded_db) as s:
+        assert TwoStageIndex.for_store(s) is None
+        exact = dict(dense.nearest(s, q, 20))  # sqlite-vec's scan
+    assert all(abs(exact[r] - d) < 1e-6 for r, d in got if r in exact)
+    assert len(set(exact) & {r for r, _ in got}) >= 19
