@@ -30,12 +30,15 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .core.types import DEFAULT_CANDIDATES, DEFAULT_K, MAX_CANDIDATES, MAX_K, BoostWeights, Profile
+from .core.types import DEFAULT_CANDIDATES, DEFAULT_CONTEXT_BUDGET, DEFAULT_K, MAX_CANDIDATES, MAX_K, BoostWeights, Profile, SearchMode
 
 log = logging.getLogger("amicus.settings")
 
 SETTINGS_VERSION = 1
 FILE_NAME = "settings.json"
+MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET = 256, 200_000
+MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 40
+COLOR_SCHEMES = ("system", "light", "dark")
 
 
 @dataclass(frozen=True)
@@ -50,11 +53,23 @@ class Settings:
     chapter_boost: float = BoostWeights.chapter
     scholar_boost: float = BoostWeights.scholar
     tradition_boost: float = BoostWeights.tradition
-    per_scholar_cap: int = BoostWeights.per_scholar_cap
+    #: at most this many results per scholar; ``None``: no cap.
+    per_scholar_cap: int | None = BoostWeights.per_scholar_cap
+    reference_boost: float = BoostWeights.reference
     k: int = DEFAULT_K
     candidates: int = DEFAULT_CANDIDATES
     #: the chapter last open in the reader, as ``book_id:chapter``.
     last_chapter: str | None = None
+    #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
+    search_mode: SearchMode = SearchMode.HYBRID
+    #: chunk ids pinned to the top of every ranking (CONTRACT section 6), in the order pinned.
+    pins: tuple[str, ...] = ()
+    #: "Copy as Amicus context" budget, in the model tokenizer's tokens.
+    context_budget: int = DEFAULT_CONTEXT_BUDGET
+    #: reading text size in points; ``None``: the platform's default font size.
+    font_size: int | None = None
+    #: ``system``, ``light`` or ``dark``.
+    color_scheme: str = "system"
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -63,7 +78,8 @@ class Settings:
 
     @property
     def weights(self) -> BoostWeights:
-        return BoostWeights(self.chapter_boost, self.scholar_boost, self.tradition_boost, self.per_scholar_cap)
+        return BoostWeights(self.chapter_boost, self.scholar_boost, self.tradition_boost, self.per_scholar_cap,
+                            self.reference_boost)
 
     def resolved_db_path(self) -> Path:
         return Path(self.db_path).expanduser() if self.db_path else paths.default_db_path()
@@ -81,7 +97,11 @@ class Settings:
         out: dict[str, Any] = {"version": SETTINGS_VERSION}
         for opt in OPTIONS:
             value = getattr(self, opt.name)
-            out[opt.name] = list(value) if isinstance(value, tuple) else value
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, SearchMode):
+                value = value.value
+            out[opt.name] = value
         return out
 
 
@@ -141,6 +161,40 @@ def _int_in(lo: int, hi: int) -> Callable[[Any], int]:
     return coerce
 
 
+def _ordered_str_tuple(value: Any) -> tuple[str, ...]:
+    """A list of strings in the user's order, duplicates dropped (pins: the first pinned stays first)."""
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+        raise TypeError("not a list of strings")
+    return tuple(dict.fromkeys(value))
+
+
+def _cap(value: Any) -> int | None:
+    return None if value is None else _int_in(1, 50)(value)
+
+
+def _opt_int_in(lo: int, hi: int) -> Callable[[Any], int | None]:
+    def coerce(value: Any) -> int | None:
+        return None if value is None else _int_in(lo, hi)(value)
+
+    return coerce
+
+
+def _choice(*allowed: str) -> Callable[[Any], str]:
+    def coerce(value: Any) -> str:
+        if value not in allowed:
+            raise ValueError(f"must be one of {', '.join(allowed)}")
+        return str(value)
+
+    return coerce
+
+
+def _mode(value: Any) -> SearchMode:
+    try:
+        return SearchMode(value)
+    except ValueError:
+        raise ValueError(f"must be one of {', '.join(m.value for m in SearchMode)}") from None
+
+
 def _chapter(value: Any) -> str | None:
     if value is None:
         return None
@@ -161,10 +215,16 @@ OPTIONS: tuple[Option, ...] = (
     Option("chapter_boost", _boost),
     Option("scholar_boost", _boost),
     Option("tradition_boost", _boost),
-    Option("per_scholar_cap", _int_in(1, 50)),
+    Option("per_scholar_cap", _cap),
+    Option("reference_boost", _boost),
     Option("k", _int_in(1, MAX_K)),
     Option("candidates", _int_in(1, MAX_CANDIDATES)),
     Option("last_chapter", _chapter),
+    Option("search_mode", _mode),
+    Option("pins", _ordered_str_tuple),
+    Option("context_budget", _int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
+    Option("font_size", _opt_int_in(MIN_FONT_SIZE, MAX_FONT_SIZE)),
+    Option("color_scheme", _choice(*COLOR_SCHEMES)),
 )
 
 

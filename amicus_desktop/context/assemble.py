@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core.books import BY_ID
-from ..core.types import RetrievedChunk
+from ..core.types import DEFAULT_CONTEXT_BUDGET, RetrievedChunk
 from .tokens import TokenCounter
 
-DEFAULT_BUDGET = 8000
+DEFAULT_BUDGET = DEFAULT_CONTEXT_BUDGET
 CUT_MARK = " […cut to fit the budget]"
 
 

@@ -26,6 +26,8 @@ SOURCE_TYPES: tuple[str, ...] = (
 #: CONTRACT section 3/4 limits.
 DEFAULT_K = 10
 DEFAULT_CANDIDATES = 40
+#: tokens a context block may use unless told otherwise (CONTRACT section 8)
+DEFAULT_CONTEXT_BUDGET = 8000
 MAX_K = 50
 MAX_CANDIDATES = 4096
 MAX_QUERY_CHARS = 2000
