@@ -45,8 +45,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="comma-separated books, e.g. romans,john or 'Rom,1 Cor,jude'")
     scope.add_argument("--demo", action="store_true", help="Romans and John (the default)")
     scope.add_argument("--all", action="store_true", help="all 66 books (takes about an hour)")
-    p.add_argument("--proxy", metavar="URL",
-                   help="embed through this proxy's /ai/embed instead of the local model")
+    model = p.add_mutually_exclusive_group()
+    model.add_argument("--proxy", metavar="URL",
+                       help="embed through this proxy's /ai/embed instead of a model in this process")
+    model.add_argument("--backend", choices=("local", "e5"), default="local",
+                       help="the model to embed with in this process: local (all-MiniLM-L6-v2, the "
+                            "default) or e5 (multilingual-e5-small; the e5 extra). An e5 database must "
+                            "be built this way: e5 embeds chunks differently from questions")
     p.add_argument("--batch", metavar="N", type=_positive, default=64,
                    help="chunks per embedding batch (default 64)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -124,14 +129,14 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def make_embedder(proxy: str | None) -> Embedder:
-    """The proxy's model through ``/ai/embed`` when ``proxy`` is given, else the local model in-process."""
+def make_embedder(proxy: str | None, backend: str = "local") -> Embedder:
+    """The proxy's model through ``/ai/embed`` when ``proxy`` is given, else ``backend`` in-process."""
     from ..config import load_settings, resolve_connection
     from ..embedding import ProxyEmbedder, get_backend
 
     if proxy:
         return ProxyEmbedder(proxy, resolve_connection(proxy=proxy, settings=load_settings()).token.value)
-    return get_backend("local")
+    return get_backend(backend)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     printer = None if args.quiet else ProgressPrinter(sys.stderr)
     embedder: Embedder | None = None
     try:
-        embedder = make_embedder(args.proxy)
+        embedder = make_embedder(args.proxy, args.backend)
         report = build_database(out, books, embedder, progress=printer, batch=args.batch)
     except KeyboardInterrupt:
         if printer:

@@ -49,9 +49,10 @@ def register(subparsers: Any) -> None:
     p.add_argument("--allow-remote-without-token", action="store_true",
                    help="listen beyond this machine even though no token is required (anyone who can "
                         "reach it can use it)")
-    p.add_argument("--backend", choices=("local", "openai"), default="local",
-                   help="local: all-MiniLM-L6-v2 on this machine (default); openai: forward to "
-                        "an OpenAI-compatible /v1/embeddings")
+    p.add_argument("--backend", choices=("local", "e5", "openai"), default="local",
+                   help="local: all-MiniLM-L6-v2 on this machine (default); e5: multilingual-e5-small "
+                        "on this machine (the e5 extra); openai: forward to an OpenAI-compatible "
+                        "/v1/embeddings")
     p.add_argument("--upstream", metavar="URL",
                    help="openai backend: base URL of the upstream, e.g. https://api.openai.com")
     p.add_argument("--upstream-model", metavar="NAME",
@@ -152,7 +153,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
             backend = get_backend("openai", upstream=args.upstream, model=args.upstream_model,
                                   api_key_env=args.api_key_env, dims=args.dims)
         else:
-            backend = get_backend("local")
+            backend = get_backend(args.backend)
     except ValueError as exc:
         return _refuse(str(exc), 2)
     try:

