@@ -2,9 +2,9 @@
 
 The count uses the word-piece tokenizer of the local embedding model (all-MiniLM-L6-v2's
 ``tokenizer.json``, run by the ``tokenizers`` library), with its truncation and padding switched off
-and no special tokens. Hosted language models use other tokenizers (byte-pair encodings); on English
-study prose their counts are within a few per cent of this one (docs/CONTEXT.md), which is why budgets
-are set with a margin rather than to the last token.
+and no special tokens. Language models count with their own tokenizers; measured against another real
+subword tokenizer on the demo library, a whole block differs by a few per cent and one chunk by up to
+~15 % (docs/CONTEXT.md), which is why budgets are set with a margin rather than to the last token.
 """
 
 from __future__ import annotations
