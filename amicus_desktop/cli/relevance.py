@@ -16,7 +16,7 @@ from pathlib import Path
 from ..core.errors import AmicusError
 from ..core.types import Fusion
 from ..evaluate import GoldenError, load
-from ..evaluate.relevance import db_model, format_benchmark, run_benchmark
+from ..evaluate.relevance import db_model, format_benchmark, judged_share, run_benchmark
 from ..embedding import BACKENDS, get_backend
 
 
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps([{"model": m.model, "db": str(m.db), "rows": [r.to_json() | {"config": r.config.describe()}
+        print(json.dumps([{"model": m.model, "db": str(m.db), "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}
                                                                          for r in m.reports],
                            "floors": [{"mode": f.mode.value, "floor": f.floor, "kept": f.kept, "flagged": f.flagged}
                                       for f in m.floors]} for m in reports], ensure_ascii=False))

@@ -188,21 +188,36 @@ def run_benchmark(
     return reports
 
 
+def judged_share(golden: GoldenSet, report: EvalReport) -> float:
+    """Mean share of each question's top 10 that carries a judgment (any grade).
+
+    Unjudged chunks count as not relevant, so a ranking that finds chunks no pooled system found scores
+    low for that alone: a low share says its numbers are a lower bound (docs/RELEVANCE.md, "Pooling").
+    """
+    by_id = {q.id: q for q in golden.queries}
+    shares = [sum(c in by_id[q.id].judgments for c in q.ranked) / len(q.ranked)
+              for q in report.queries if q.ranked and q.id in by_id]
+    return sum(shares) / len(shares) if shares else 0.0
+
+
 def format_benchmark(golden: GoldenSet, reports: Sequence[ModelReport]) -> str:
     lines = [f"Relevance on {golden.name!r}: {len(golden.queries)} judged questions, top 10, "
-             "ratios against dense-only and BM25-only of the same model", ""]
+             "ratios against dense-only and BM25-only of the same model; judged = share of the top 10 "
+             "with a judgment", ""]
     for model in reports:
         rows = model.reports
         dense = rows[0].mean["ndcg@10"]
         bm25 = rows[1].mean["ndcg@10"]
         lines.append(f"model {model.model}  ({model.db.name}, {model.seconds:.0f} s)")
-        header = f"  {'configuration':<44} {'nDCG@10':>8} {'MRR@10':>7} {'R@10':>6} {'×dense':>7} {'×BM25':>7}"
+        header = (f"  {'configuration':<44} {'nDCG@10':>8} {'MRR@10':>7} {'R@10':>6} {'×dense':>7} {'×BM25':>7}"
+                  f" {'judged':>7}")
         lines += [header, "  " + "-" * (len(header) - 2)]
         for r in rows:
             m = r.mean
             lines.append(
                 f"  {r.config.describe():<44.44} {m['ndcg@10']:8.3f} {m['mrr@10']:7.3f} {m['recall@10']:6.3f} "
-                f"{m['ndcg@10'] / dense if dense else 0:7.2f} {m['ndcg@10'] / bm25 if bm25 else 0:7.2f}"
+                f"{m['ndcg@10'] / dense if dense else 0:7.2f} {m['ndcg@10'] / bm25 if bm25 else 0:7.2f} "
+                f"{judged_share(golden, r):7.0%}"
             )
         for f in model.floors:
             lines.append(f"  no-strong-match floor, {f.mode.value}: {f.floor:.3f} (keeps {f.kept:.0%} of answered "

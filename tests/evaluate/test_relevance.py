@@ -1,0 +1,83 @@
+"""The relevance benchmark: floor calibration and judged coverage by hand, and one real run end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop.core.types import SearchMode
+from amicus_desktop.evaluate.golden import parse
+from amicus_desktop.evaluate.relevance import calibrate, configurations, judged_share
+from amicus_desktop.evaluate.run import EvalConfig, EvalReport, QueryScore
+from amicus_desktop.core.types import Fusion
+from amicus_desktop.store.sqlite import connect
+from tests.support.cli import run
+
+
+def test_the_floor_separates_answered_from_unanswerable_questions() -> None:
+    # answered questions' best base scores, and unanswerable ones'
+    floor = calibrate("m", SearchMode.SEMANTIC, [0.62, 0.55, 0.48, 0.41], [0.30, 0.36, 0.44])
+    # every midpoint was tried; 0.455 keeps 3/4 answered and flags 3/3 unanswerable (the best sum)
+    assert floor.floor == pytest.approx(0.455) and floor.kept == 0.75 and floor.flagged == 1.0
+    # perfectly separated values: the floor sits between them, never on one
+    clean = calibrate("m", SearchMode.HYBRID, [0.7, 0.8], [0.2, 0.3])
+    assert 0.3 < clean.floor < 0.7 and clean.kept == clean.flagged == 1.0
+
+
+def test_judged_share_is_the_mean_share_of_judged_results() -> None:
+    golden = parse({"name": "g", "queries": [
+        {"id": "a", "query": "q a", "judgments": {"x": 3, "y": 0}},
+        {"id": "b", "query": "q b", "judgments": {"z": 1}},
+    ]})
+    report = EvalReport("g", EvalConfig(SearchMode.SEMANTIC), "m", (
+        QueryScore("a", "q a", ("x", "y", "u", "v"), {}),  # 2 of 4 judged (a grade 0 is a judgment)
+        QueryScore("b", "q b", ("w",), {}),  # 0 of 1
+    ))
+    assert judged_share(golden, report) == pytest.approx((0.5 + 0.0) / 2)
+
+
+def test_the_rows_cover_every_mode_with_and_without_boosts_and_the_sweeps() -> None:
+    rows = configurations(Fusion())
+    labels = [r.describe() for r in rows]
+    assert len(set(labels)) == len(labels)
+    assert {r.mode for r in rows} == set(SearchMode)
+    assert sum(r.fusion == Fusion() and r.mode is SearchMode.HYBRID for r in rows) >= 2  # default ± boosts
+
+
+@pytest.mark.slow
+def test_one_run_prints_every_row_side_by_side_with_floors(tmp_path: Path, study_db: Path) -> None:
+    con = connect(study_db, readonly=True)
+    try:
+        texts = dict(con.execute("SELECT chunk_id, text FROM chunk_text").fetchall())
+    finally:
+        con.close()
+    potter = {cid: 3 for cid, text in texts.items() if "potter" in text.lower()}
+    faith = {cid: 2 for cid, text in texts.items() if "justified" in text.lower()}
+    assert potter and faith
+    golden = tmp_path / "golden.json"
+    golden.write_text(json.dumps({"name": "study", "queries": [
+        {"id": "potter", "query": "the potter and the clay", "chapter": "romans:9", "judgments": potter},
+        {"id": "faith", "query": "justified by faith without works", "judgments": faith},
+    ]}))
+    unanswerable = tmp_path / "unanswerable.json"
+    unanswerable.write_text(json.dumps({"name": "off-topic", "queries": [
+        {"id": "car", "query": "how do I change a flat tyre", "judgments": {}},
+        {"id": "cook", "query": "a recipe for lasagna", "judgments": {}},
+    ]}))
+    code, out, err = run("relevance", str(golden), "--db", str(study_db), "--unanswerable", str(unanswerable))
+    assert code == 0, err
+    lines = out.splitlines()
+    rows = [line for line in lines if line.startswith("  ") and "%" in line and "floor" not in line]
+    assert len(rows) == len(configurations(Fusion()))
+    first = rows[0].split()
+    assert first[-3:-1] == ["1.00", first[-2]]  # dense-only is the ×dense baseline
+    assert sum("no-strong-match floor" in line for line in lines) == 2  # semantic and hybrid
+    # the same numbers as JSON, from a second run: the benchmark is deterministic
+    code, out, _ = run("relevance", str(golden), "--db", str(study_db), "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data) == 1 and len(data[0]["rows"]) == len(rows)
+    ndcg = [f"{r['mean']['ndcg@10']:.3f}" for r in data[0]["rows"]]
+    assert ndcg == [row.split()[-6] for row in rows]
+    assert all(0 <= r["judged"] <= 1 for r in data[0]["rows"])
