@@ -93,6 +93,7 @@ class Session:
         return RetrievalContext(
             query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
             candidates=max(s.candidates, s.k), weights=s.weights, mode=s.search_mode,
+            pins=s.pins,
         )
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:

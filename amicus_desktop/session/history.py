@@ -2,8 +2,9 @@
 
 Kept in memory only (the app never writes question text anywhere, logs included). A question asked
 again moves to the end instead of appearing twice. :meth:`History.older` and :meth:`History.newer`
-walk the list like a shell's history: starting past the newest entry, remembering the draft that
-was in the box when the walk began so that walking forward past the newest gives it back.
+walk the list like a shell's history: starting past the newest entry (or at it, when the box already
+shows it), remembering the draft that was in the box when the walk began so that walking forward
+past the newest gives it back.
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class History:
         if self._cursor is None:
             self._draft = current
             self._cursor = len(self._items)
+            if self._items[-1] == current.strip():  # the box shows the newest already: step past it
+                self._cursor -= 1
         if self._cursor == 0:
             return None
         self._cursor -= 1

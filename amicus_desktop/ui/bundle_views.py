@@ -44,8 +44,8 @@ class WarningRow(QFrame):
         self.icon.setToolTip(label)
         self.icon.setAccessibleName(label)
         self.icon.setAlignment(Qt.AlignmentFlag.AlignTop)
-        self.text = QLabel(f"<b>{html.escape(label)}:</b> "
-                           f"{html.escape(states.warning_sentence(warning.message, warning.suggestion))}")
+        self.text = QLabel(f"<b>{html.escape(label, quote=False)}:</b> "
+                           f"{html.escape(states.warning_sentence(warning.message, warning.suggestion), quote=False)}")
         self.text.setTextFormat(Qt.TextFormat.RichText)
         self.text.setWordWrap(True)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -167,6 +167,7 @@ class MainWindow(QMainWindow):
             "history_prev": lambda: self.walk_history(-1),
             "history_next": lambda: self.walk_history(1),
             "ask_again": self.ask_again,
+            "copy_result": self.results.copy_current,
             "copy_context": self.copy_context,
             "searched": self.toggle_searched,
             "export": self.export_results,
@@ -176,6 +177,8 @@ class MainWindow(QMainWindow):
             "quit": self.close,
         }
         self.actions_by_id = shortcuts.make_actions(self, handlers)
+        self.removeAction(self.actions_by_id["copy_result"])  # the results table's own, not window-wide
+        self.results.use_copy_action(self.actions_by_id["copy_result"])
         self.build_action = QAction("Build the demo database…", self)
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)
@@ -354,6 +357,13 @@ class MainWindow(QMainWindow):
         self.export_dialog = dialog
         dialog.open()
 
+    def _export_failed(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("exportFailed")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.show_status(message)
+        box.open()
+
     def export_to(self, result: RetrievalResult, path: Path, fmt: ExportFormat) -> asyncio.Future[int]:
         """Write ``result`` to ``path`` off the UI thread; the status bar or a message box says how it went."""
         names = self.session.library.names
@@ -365,10 +375,10 @@ class MainWindow(QMainWindow):
                 return
             exc = w.exception()
             if isinstance(exc, ExportError):
-                QMessageBox.warning(self, "Export failed", exc.message)
+                self._export_failed(exc.message)
             elif exc is not None:
                 log.error("export crashed", exc_info=exc)
-                QMessageBox.warning(self, "Export failed", f"Export failed ({type(exc).__name__}); see the log.")
+                self._export_failed(f"Export failed ({type(exc).__name__}); see the log.")
             else:
                 self.show_status(states.exported(w.result(), str(path)))
 

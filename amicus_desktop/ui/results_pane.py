@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QPalette
+from PySide6.QtGui import QAction, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -200,11 +200,6 @@ class ResultsPane(QWidget):
         self.results_view.setColumnHidden(ResultsModel.MOVE, True)
         self.results_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results_view.customContextMenuRequested.connect(self._context_menu)
-        copy = QAction("Copy text with citation", self.results_view)
-        copy.setShortcuts(QKeySequence.keyBindings(QKeySequence.StandardKey.Copy))
-        copy.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
-        copy.triggered.connect(self.copy_current)
-        self.results_view.addAction(copy)
 
         self.rejected_model = RejectedModel(self._book_name, self)
         self.rejected_proxy = SortProxy(self)
@@ -268,6 +263,12 @@ class ResultsPane(QWidget):
         index = self.results_view.currentIndex()
         item = index.data(ChunkRole) if index.isValid() else None
         return item if isinstance(item, RetrievedChunk) else None
+
+    def use_copy_action(self, action: QAction) -> None:
+        """Ctrl+C (``action``, from the shortcut table) copies the selected result while the results
+        table has the focus, and nowhere else: text fields keep their own copy."""
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.results_view.addAction(action)
 
     def copy_current(self) -> None:
         """Ctrl+C on a result: its text and a citation line."""

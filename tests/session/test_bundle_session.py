@@ -30,6 +30,7 @@ def test_history_walks_back_and_forward_and_gives_the_draft_back() -> None:
     for q in ("a", "b", "c", "d"):
         h.add(q)
     assert h.items == ("b", "c", "d")  # the limit keeps the newest
+    assert h.older("d") == "c"  # the box shows the question just asked: Up goes to the one before
 
 
 def test_failed_question_is_kept_until_an_answer_and_a_reask_reuses_the_vector(small_db: Path) -> None:
