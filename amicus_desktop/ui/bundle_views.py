@@ -13,11 +13,12 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
-    QFormLayout,
     QFrame,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QStyle,
     QToolButton,
     QVBoxLayout,
@@ -119,13 +120,23 @@ class SearchedPanel(QWidget):
         self.toggle.setAccessibleDescription("Shows the mode, references, filters, pins, candidate counts, "
                                              "rejections and timings of this search")
         self.toggle.toggled.connect(self.set_expanded)
-        self.body = QFrame()
+        inner = QWidget()
+        self.grid = QGridLayout(inner)
+        self.grid.setContentsMargins(22, 0, 8, 0)
+        self.grid.setHorizontalSpacing(12)
+        self.grid.setVerticalSpacing(1)
+        self.grid.setColumnStretch(1, 1)
+        self.grid.setColumnStretch(3, 1)
+        # In a scroll area: opening the panel never makes the window taller than the screen allows.
+        self.body = QScrollArea()
         self.body.setObjectName("searchedBody")
         self.body.setAccessibleName(self.TITLE)
-        self.form = QFormLayout(self.body)
-        self.form.setContentsMargins(22, 0, 8, 4)
-        self.form.setHorizontalSpacing(12)
-        self.form.setVerticalSpacing(2)
+        self.body.setWidget(inner)
+        self.body.setWidgetResizable(True)
+        self.body.setFrameShape(QFrame.Shape.NoFrame)
+        self.body.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.body.setMaximumHeight(self.fontMetrics().lineSpacing() * 9 + 12)
+        self.body.setMinimumHeight(self.fontMetrics().lineSpacing() * 3)
         self.body.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -146,17 +157,37 @@ class SearchedPanel(QWidget):
         self.body.setVisible(expanded)
 
     def show_result(self, result: RetrievalResult | None, book_name: describe.BookName | None = None) -> None:
-        while self.form.rowCount():
-            self.form.removeRow(0)
+        while self.grid.count():
+            item = self.grid.takeAt(0)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.values = {}
         if result is None:
             self.hide()
             return
-        for label, value in describe.searched_rows(result, book_name):
-            text = QLabel(value)
-            text.setWordWrap(True)
-            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-            text.setAccessibleName(f"{label}: {value}")
-            self.form.addRow(f"{label}:", text)
-            self.values[label] = text
+        rows = dict(describe.searched_rows(result, book_name))
+        line = 0
+        for left, right in PAIRED:  # short facts two to a line, long ones across
+            self._add(line, 0, left, rows.pop(left), span=1)
+            self._add(line, 2, right, rows.pop(right), span=1)
+            line += 1
+        for label, value in rows.items():
+            self._add(line, 0, label, value, span=3)
+            line += 1
         self.show()
+
+    def _add(self, line: int, col: int, label: str, value: str, *, span: int) -> None:
+        name = QLabel(f"{label}:")
+        text = QLabel(value)
+        text.setWordWrap(True)
+        text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        text.setAccessibleName(f"{label}: {value}")
+        name.setBuddy(text)
+        self.grid.addWidget(name, line, col, Qt.AlignmentFlag.AlignTop)
+        self.grid.addWidget(text, line, col + 1, 1, span)
+        self.values[label] = text
+
+
+#: Facts short enough to share a line in *How this was searched*.
+PAIRED = (("Mode", "Question vector"), ("References", "Filters"), ("Pins", "Keywords"), ("Candidates", "Found"))

@@ -294,7 +294,7 @@ def searched_rows(result: RetrievalResult, book_name: BookName | None = None) ->
 def context_copied(ctx: Context) -> str:
     """The status after *Copy as Amicus context*: "Copied 7 chunks, 3,912 tokens (3 dropped to fit 8,000)"."""
     n = len(ctx.included)
-    text = f"Copied {n} chunk{'s' if n != 1 else ''} as Amicus context, {ctx.used_tokens:,} tokens"
+    text = f"Copied {n} chunk{'s' if n != 1 else ''}, {ctx.used_tokens:,} tokens"
     if ctx.cut is not None:
         text += f" (the only chunk was cut to fit {ctx.budget:,})"
     elif ctx.dropped:

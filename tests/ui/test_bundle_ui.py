@@ -219,7 +219,7 @@ def test_copy_as_amicus_context_counts_tokens_and_says_what_was_dropped(
     assert QGuiApplication.clipboard().text() == expected.text and expected.text.startswith("[1] ")
     n = len(view.result.results)
     assert window.statusBar().currentMessage() == (
-        f"Copied {n} chunks as Amicus context, {expected.used_tokens:,} tokens")
+        f"Copied {n} chunks, {expected.used_tokens:,} tokens")
 
     # A smaller budget (typed into the box beside the button, saved) drops the lowest-ranked chunks whole.
     spin = window.results.budget
@@ -234,7 +234,7 @@ def test_copy_as_amicus_context_counts_tokens_and_says_what_was_dropped(
     qtbot.keyClick(window, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
     wait_for(qtbot, lambda: window.statusBar().currentMessage().startswith("Copied"))
     assert window.statusBar().currentMessage() == (
-        f"Copied {len(small.included)} chunks as Amicus context, {small.used_tokens:,} tokens "
+        f"Copied {len(small.included)} chunks, {small.used_tokens:,} tokens "
         f"({len(small.dropped)} dropped to fit 256)")
     assert QGuiApplication.clipboard().text() == small.text
     assert "copy_context" in [a for a, act in window.actions_by_id.items() if act in window.edit_menu.actions()]
