@@ -114,3 +114,23 @@ def test_atomic_write_replaces_whole_and_keeps_the_mode(tmp_path: Path) -> None:
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ExportError, match="Cannot write in .*Choose another folder"):
         write_atomic(tmp_path / "nope" / "out.json", "{}")
+
+
+def test_the_words_for_copied_context_and_for_how_it_was_searched(bundle: Bundle) -> None:
+    from amicus_desktop.context import Context
+    from amicus_desktop.ui import describe, states
+
+    assert describe.context_copied(Context("t", 8000, 3912, ("a",) * 7, ("b",) * 3)) == (
+        "Copied 7 chunks, 3,912 tokens (3 dropped to fit 8,000)")
+    assert describe.context_copied(Context("t", 8000, 12, ("a",), ())) == "Copied 1 chunk, 12 tokens"
+    assert describe.context_copied(Context("t", 300, 298, ("a",), (), cut="a")) == (
+        "Copied 1 chunk, 298 tokens (the only chunk was cut to fit 300)")
+    result, _names = bundle
+    rows = dict(describe.searched_rows(result))
+    assert rows["Mode"] == "Keyword" and rows["Question vector"] == "none (keyword search makes no vector)"
+    assert rows["References"] == "none detected" and rows["Filters"] == "none" and rows["Pins"] == "none"
+    d = result.diagnostics
+    assert rows["Candidates"].startswith(f"{d.candidates} pooled of ")
+    assert rows["Found"] == f"{d.by_origin['keyword']} by words (keyword)"
+    assert states.warning_sentence("Nope. Did you mean “grace”?", "grace") == "Nope."
+    assert states.warning_sentence("Nope.", None) == "Nope."
