@@ -185,6 +185,10 @@ def test_ctrl_c_on_a_result_copies_text_and_citation_and_the_menu_is_extensible(
     assert copied.startswith(top.candidate.text.strip()) and copied.endswith(chunk_citation(top.candidate, names))
     assert "Romans 9:10-13" in copied  # s-esau's place, spelt with the database's book name
     assert "Copied result 1" in window.statusBar().currentMessage()
+    window.ask.edit.setFocus()  # elsewhere Ctrl+C is the focused widget's own copy
+    window.ask.edit.selectAll()
+    qtbot.keyClick(window.ask.edit, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QGuiApplication.clipboard().text() == "potter"
 
     added: list[RetrievedChunk] = []
     window.results.menu_extenders.append(lambda menu, r: (added.append(r), menu.addAction("Pin"))[1])
