@@ -12,6 +12,7 @@ from .connection import Connection
 from .controller import Session
 from .engine import Engine, EngineState
 from .events import Event
+from .history import History
 from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_books
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
@@ -30,6 +31,7 @@ __all__ = [
     "EngineState",
     "Event",
     "Facets",
+    "History",
     "InternalError",
     "Library",
     "Overrides",

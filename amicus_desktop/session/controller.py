@@ -92,7 +92,8 @@ class Session:
         s = self.prefs.settings
         return RetrievalContext(
             query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
-            candidates=max(s.candidates, s.k), weights=s.weights,
+            candidates=max(s.candidates, s.k), weights=s.weights, mode=s.search_mode,
+            pins=s.pins,
         )
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from ..core.books import BOOKS, BY_ID
 from ..core.errors import AmicusError, ErrorCode
+from ..core.scholars import Scholar
 from ..core.types import ChapterRef, ModelInfo
+from ..present.titles import Names
 from ..store.scripture import BookRow, StoreInfo
 from .engine import Engine
 from .events import Event
@@ -62,6 +64,7 @@ def canonical_books(ids: set[str] | None = None) -> list[BookRow]:
 class _Contents:
     books: list[BookRow] = field(default_factory=list)
     facets: Facets = field(default_factory=lambda: {"scholar_id": [], "tradition": []})
+    scholars: dict[str, Scholar] = field(default_factory=dict)
 
 
 class Library:
@@ -98,8 +101,8 @@ class Library:
             if not engine.is_open:  # replaced while opening: its news is stale
                 return False
             engine.monitor.set_expected(ModelInfo(info.model_id, info.dims))
-            books, facets, ids = await engine.run_db(
-                lambda store: (store.books(), store.facets(), store.book_ids())
+            books, facets, ids, scholars = await engine.run_db(
+                lambda store: (store.books(), store.facets(), store.book_ids(), store.scholars())
             )
         except AmicusError as err:
             if engine.is_open:
@@ -107,7 +110,7 @@ class Library:
             return False
         if not engine.is_open:
             return False
-        self._contents = _Contents(books or canonical_books(ids), facets)
+        self._contents = _Contents(books or canonical_books(ids), facets, dict(scholars))
         self._set(DbState(DbStatus.READY, engine.db_path, info=info))
         self.books_loaded.emit(self.books)
         self.facets_loaded.emit(self.facets)
@@ -137,6 +140,11 @@ class Library:
             return row.name
         canon = BY_ID.get(book_id)
         return canon.name if canon else book_id.replace("-", " ").title()
+
+    @property
+    def names(self) -> Names:
+        """How this database names its books and scholars (for titles and citations)."""
+        return Names({b.book_id: b.name for b in self.books}, self._contents.scholars)
 
     def chapter_label(self, ref: ChapterRef | None) -> str:
         """``"Romans 9"`` (empty for no chapter)."""

@@ -116,6 +116,14 @@ class Preferences:
             self.overrides = replace(self.overrides, proxy_url=None)
         return True
 
+    def set_context_budget(self, tokens: int) -> bool:
+        """Save the token budget of *Copy as Amicus context* (nothing is re-ranked); ``False`` when unchanged."""
+        if tokens == self.settings.context_budget:
+            return False
+        self._save(self.settings.replace(context_budget=tokens))
+        self.changed.emit(self.settings)
+        return True
+
     def use_database(self, path: str | Path) -> None:
         """From now on (saved) open the database at ``path``."""
         self.overrides = replace(self.overrides, db_path=None)

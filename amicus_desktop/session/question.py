@@ -27,6 +27,7 @@ from ..core.types import RetrievalContext, RetrievalResult
 from ..retrieval import rerank_result, validate_query
 from .engine import Engine
 from .events import Event
+from .history import History
 
 log = logging.getLogger("amicus.session")
 
@@ -63,13 +64,19 @@ AskFailure = AmicusError | InternalError
 
 class Question:
     """Events: :attr:`busy_changed`, :attr:`answered` (the engine's raw result,
-    before any re-rank), :attr:`result_changed` (what to show, or ``None``), :attr:`failed`."""
+    before any re-rank), :attr:`result_changed` (what to show, or ``None``), :attr:`failed`.
+
+    :attr:`history` holds this session's questions; :attr:`failed_text` is the question whose
+    asking failed last (``None`` once a question is answered), so it can be asked again in one key.
+    """
 
     def __init__(self, context: Callable[[str], RetrievalContext]) -> None:
         self._context = context
         self.view: ResultView | None = None
         self.busy = False
         self._task: asyncio.Task[None] | None = None
+        self.history = History()
+        self.failed_text: str | None = None
         self.busy_changed: Event[bool] = Event("busy")
         self.answered: Event[RetrievalResult] = Event("answered")
         self.result_changed: Event[ResultView | None] = Event("result")
@@ -89,6 +96,7 @@ class Question:
         """Ask ``text`` (already :meth:`check`-ed) on ``engine``, superseding a question in flight
         (it stays busy: the new question takes over)."""
         self._drop_current()
+        self.history.add(text)
         self._task = engine.spawn(self._run(engine, self._context(text)))
         return self._task
 
@@ -118,18 +126,21 @@ class Question:
         except AmicusError as err:
             if self._is_current():
                 self._set_busy(False)
+                self.failed_text = ctx.query
                 log.warning("ask failed", extra={"code": err.code.value})
                 self.failed.emit(err)
             return
         except Exception as exc:  # a bug in Amicus Desktop: say so, rather than blame the proxy
             if self._is_current():
                 self._set_busy(False)
+                self.failed_text = ctx.query
                 log.exception("ask crashed")
                 self.failed.emit(InternalError(type(exc).__name__, logs.log_file()))
             return
         if not self._is_current():
             return
         self._set_busy(False)
+        self.failed_text = None
         self.answered.emit(result)
         # The chapter or profile may have changed while the question was in flight.
         current = self._context(ctx.query)

@@ -10,12 +10,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..context import Context
 from ..core.types import (
     Candidate,
     ChapterRef,
     RejectedChunk,
     RejectReason,
     RetrievalContext,
+    RetrievalResult,
     ScoreBreakdown,
 )
 from ..present import titles
@@ -205,8 +207,10 @@ def asked_time(view: ResultView) -> str:
 
 
 def results_title(view: ResultView) -> str:
+    """The header over the results: the question they answer, then their size and time."""
     r = view.result
-    return f"{len(r.results)} results from {len(r.candidates)} candidates · asked {asked_time(view)}"
+    return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
+            f"· {r.mode.label} · asked {asked_time(view)}")
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:
@@ -236,8 +240,66 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
 def timings_text(view: ResultView) -> str:
     t = view.result.timings
     if view.cause == "ask":
-        return f"embed {t.embed:.0f} ms · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
+        embed = VECTOR_REUSED if view.result.trace.embedding_cached else f"embed {t.embed:.0f} ms"
+        return f"{embed} · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
     return f"re-rank {t.rerank:.2f} ms (no embed, no search)"
+
+
+#: The status bar's word for an answer whose question vector came from the session cache.
+VECTOR_REUSED = "vector reused, no embed"
+
+
+# -- how this was searched (the diagnostics panel) ----------------------------------------------
+ORIGIN_LABELS = {"dense": "by meaning (dense)", "keyword": "by words (keyword)", "reference": "by reference"}
+REASON_LABELS = {"below_threshold": "below the similarity threshold", "scholar_cap": "over the per-scholar cap",
+                 "below_cutoff": "below the top-k cut-off"}
+
+
+def _counts(counts: Mapping[str, int], labels: Callable[[str], str]) -> str:
+    return ", ".join(f"{n} {labels(key)}" for key, n in counts.items() if n) or "none"
+
+
+def searched_rows(result: RetrievalResult, book_name: BookName | None = None) -> list[tuple[str, str]]:
+    """*How this was searched*: (label, value) rows from the bundle's trace, diagnostics and timings."""
+    tr, d, t = result.trace, result.diagnostics, result.timings
+    refs = ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in tr.references)
+    f = tr.filters
+    filters = "; ".join(f"{name}: {', '.join(values)}" for name, values in (
+        ("source types", f.source_types), ("books", f.books), ("scholars", f.scholars), ("traditions", f.traditions),
+    ) if values)
+    if tr.mode.embeds:
+        vector = ("reused from this session's cache (no embed)" if tr.embedding_cached
+                  else f"embedded by the proxy ({t.embed:.0f} ms)")
+    else:
+        vector = "none (keyword search makes no vector)"
+    keywords = ", ".join(tr.keywords) or "none"
+    timings = (f"embed {t.embed:.0f} ms · search {t.search:.1f} ms (dense {t.dense:.1f}, keyword {t.keyword:.1f}, "
+               f"references {t.references:.1f}) · rerank {t.rerank:.2f} ms · total {t.total:.0f} ms")
+    return [
+        ("Mode", tr.mode.label),
+        ("References", refs or "none detected"),
+        ("Filters", filters or "none"),
+        ("Pins", ", ".join(tr.pins) or "none"),
+        ("Keywords", keywords + (f" (index: {tr.keyword_index})" if tr.keyword_index else "")),
+        ("Candidates", f"{d.candidates} pooled of {tr.candidates_requested} asked per search"),
+        ("Found", _counts(d.by_origin, lambda k: ORIGIN_LABELS.get(k, k))),
+        ("By source type", _counts(d.by_source_type, lambda k: source_label(k).lower())),
+        ("Rejected", _counts(d.rejected_by_reason, lambda k: REASON_LABELS.get(k, k))),
+        ("Question vector", vector),
+        ("Timings", timings),
+    ]
+
+
+# -- what leaves the app --------------------------------------------------------------------------
+def context_copied(ctx: Context) -> str:
+    """The status after *Copy as Amicus context*: "Copied 7 chunks, 3,912 tokens (3 dropped to fit 8,000)"."""
+    n = len(ctx.included)
+    text = f"Copied {n} chunk{'s' if n != 1 else ''}, {ctx.used_tokens:,} tokens"
+    if ctx.cut is not None:
+        text += f" (the only chunk was cut to fit {ctx.budget:,})"
+    elif ctx.dropped:
+        text += f" ({len(ctx.dropped)} dropped to fit {ctx.budget:,})"
+    return text
 
 
 def ask_status(view: ResultView) -> str:

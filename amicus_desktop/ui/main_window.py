@@ -10,12 +10,16 @@ The window is composition, menus and actions: it lays out the panes, forwards us
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
+    QFileDialog,
     QFrame,
     QLabel,
     QMainWindow,
@@ -27,10 +31,21 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__, paths
+from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
+from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Profile
-from ..session import DB_CODES, AskFailure, ChapterText, DbState, DbStatus, ResultView, Session
+from ..core.types import ChapterRef, Profile, RetrievalResult
+from ..present import citation
+from ..session import (
+    DB_CODES,
+    AskFailure,
+    ChapterText,
+    DbState,
+    DbStatus,
+    ResultView,
+    Session,
+)
 from ..settings import Settings
 from . import describe, shortcuts, states
 from .ask import AskBar
@@ -95,7 +110,8 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.notice_banner = Banner()
         self.ask = AskBar()
-        self.results = ResultsPane(library.book_name, library.chapter_label)
+        self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
+        self._bundle_tasks: set[asyncio.Future[Any]] = set()
 
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -148,12 +164,21 @@ class MainWindow(QMainWindow):
             "show_rejected": self.results.focus_rejected,
             "profile": self.toggle_profile,
             "retry": self.retry_now,
+            "history_prev": lambda: self.walk_history(-1),
+            "history_next": lambda: self.walk_history(1),
+            "ask_again": self.ask_again,
+            "copy_result": self.results.copy_current,
+            "copy_context": self.copy_context,
+            "searched": self.toggle_searched,
+            "export": self.export_results,
             "open_db": self.open_database,
             "settings": self.open_settings,
             "help": self.show_shortcuts,
             "quit": self.close,
         }
         self.actions_by_id = shortcuts.make_actions(self, handlers)
+        self.removeAction(self.actions_by_id["copy_result"])  # the results table's own, not window-wide
+        self.results.use_copy_action(self.actions_by_id["copy_result"])
         self.build_action = QAction("Build the demo database…", self)
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)
@@ -165,14 +190,18 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["open_db"])
         file_menu.addAction(self.build_action)
         file_menu.addSeparator()
+        file_menu.addAction(a["export"])
+        file_menu.addSeparator()
         file_menu.addAction(a["settings"])
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
+        self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.addAction(a["copy_context"])
         go = bar.addMenu("&Go")
         for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):
             go.addAction(a[key])
         view = bar.addMenu("&View")
-        for key in ("focus_reader", "focus_results", "show_rejected", "profile"):
+        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "profile"):
             view.addAction(a[key])
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
@@ -218,6 +247,12 @@ class MainWindow(QMainWindow):
         self.ask.profileClicked.connect(self.toggle_profile)
         self.profile_panel.profileEdited.connect(s.set_profile)
         self.results.passage.passageRequested.connect(self.open_passage)
+        self.results.warnings.suggestionChosen.connect(self.ask_suggestion)
+        self.results.copyContextRequested.connect(self.copy_context)
+        self.results.exportRequested.connect(self.export_results)
+        self.results.budgetChanged.connect(self.session.prefs.set_context_budget)
+        self.results.message.connect(self.show_status)
+        self.results.set_budget(self.session.prefs.settings.context_budget)
 
     # -- user intents ----------------------------------------------------------------------
     def _ask(self, text: str) -> None:
@@ -226,6 +261,130 @@ class MainWindow(QMainWindow):
 
     def focus_ask(self) -> None:
         self.ask.focus()
+
+    def show_status(self, text: str) -> None:
+        """A passing sentence in the status bar (what was copied or exported)."""
+        self.statusBar().showMessage(text, 8000)
+
+    # -- history and asking again ----------------------------------------------------------
+    def walk_history(self, step: int) -> None:
+        """Alt+Up / Alt+Down: an earlier or later question of this session into the question box."""
+        history = self.session.question.history
+        text = history.older(self.ask.edit.text()) if step < 0 else history.newer()
+        if text is not None:
+            self.ask.edit.setText(text)
+            self.ask.focus()
+
+    def ask_again(self) -> None:
+        """Ctrl+R: ask the question that failed, else the one on screen (a stale answer refreshes)."""
+        q = self.session.question
+        text = q.failed_text or (q.view.result.query if q.view is not None else self.ask.edit.text())
+        if text.strip() and self.session.can_ask:
+            self.ask.edit.setText(text)
+            self._ask(text)
+
+    def ask_suggestion(self, text: str) -> None:
+        """The warning strip's *Did you mean …?*: ask the re-spelt question."""
+        self.ask.edit.setText(text)
+        self._ask(text)
+
+    def toggle_searched(self) -> None:
+        panel = self.results.searched
+        if panel.isVisible():
+            panel.set_expanded(not panel.expanded)
+            if panel.expanded:
+                panel.toggle.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    # -- copy as context and export ------------------------------------------------------------
+    def _in_background(self, work: asyncio.Future[Any]) -> None:
+        self._bundle_tasks.add(work)
+        work.add_done_callback(self._bundle_tasks.discard)
+
+    def copy_context(self) -> None:
+        """*Copy as Amicus context*: the results assembled within the budget (off the UI thread: the
+        tokenizer loads and counts there), then put on the clipboard."""
+        view = self.session.question.view
+        if view is None:
+            self.show_status(states.COPY_NOTHING)
+            return
+        budget = self.session.prefs.settings.context_budget
+        names = self.session.library.names
+        results = view.result.results
+
+        def build() -> Context:
+            return assemble(results, budget=budget, count=WordPieceCounter(), cite=lambda r: citation(r, names))
+
+        work = asyncio.ensure_future(asyncio.to_thread(build))
+        work.add_done_callback(self._context_built)
+        self._in_background(work)
+
+    def _context_built(self, work: asyncio.Future[Context]) -> None:
+        if self._is_closed or work.cancelled():
+            return
+        exc = work.exception()
+        if exc is not None:
+            log.error("context assembly failed", exc_info=exc)
+            self.show_status(f"Could not assemble the context ({type(exc).__name__}); see the log.")
+            return
+        ctx = work.result()
+        QGuiApplication.clipboard().setText(ctx.text)
+        self.show_status(describe.context_copied(ctx))
+
+    def export_results(self) -> None:
+        """File ▸ Export results…: a save dialog for JSON or CSV; the file is written off the UI thread."""
+        view = self.session.question.view
+        if view is None:
+            self.show_status(states.EXPORT_NOTHING)
+            return
+        dialog = QFileDialog(self, "Export results", str(Path.home() / "amicus-results.json"))
+        dialog.setObjectName("exportDialog")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile)
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setNameFilters(list(states.EXPORT_FILTERS.values()))
+        dialog.setDefaultSuffix("json")
+        dialog.filterSelected.connect(lambda f: dialog.setDefaultSuffix(
+            "csv" if f == states.EXPORT_FILTERS["csv"] else "json"))
+        result = view.result
+
+        def chosen(path: str) -> None:
+            fmt = ExportFormat.for_path(Path(path))
+            if fmt is None:
+                fmt = ExportFormat.CSV if dialog.selectedNameFilter() == states.EXPORT_FILTERS["csv"] else ExportFormat.JSON
+            self.export_to(result, Path(path), fmt)
+
+        dialog.fileSelected.connect(chosen)
+        self.export_dialog = dialog
+        dialog.open()
+
+    def _export_failed(self, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", message, QMessageBox.StandardButton.Ok, self)
+        box.setObjectName("exportFailed")
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.show_status(message)
+        box.open()
+
+    def export_to(self, result: RetrievalResult, path: Path, fmt: ExportFormat) -> asyncio.Future[int]:
+        """Write ``result`` to ``path`` off the UI thread; the status bar or a message box says how it went."""
+        names = self.session.library.names
+        protected = [self.session.prefs.endpoints.db_path]
+        work = asyncio.ensure_future(asyncio.to_thread(export_result, result, path, fmt, names, protected))
+
+        def done(w: asyncio.Future[int]) -> None:
+            if self._is_closed or w.cancelled():
+                return
+            exc = w.exception()
+            if isinstance(exc, ExportError):
+                self._export_failed(exc.message)
+            elif exc is not None:
+                log.error("export crashed", exc_info=exc)
+                self._export_failed(f"Export failed ({type(exc).__name__}); see the log.")
+            else:
+                self.show_status(states.exported(w.result(), str(path)))
+
+        work.add_done_callback(done)
+        self._in_background(work)
+        return work
 
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
@@ -253,8 +412,11 @@ class MainWindow(QMainWindow):
     def retry_now(self) -> None:
         """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
         s = self.session
-        text = self.ask.edit.text()
-        if s.connection.state.state is ProxyState.EMBED_FAILED and text.strip() and not s.question.busy:
+        text = s.question.failed_text or self.ask.edit.text()
+        state = s.connection.state.state
+        failed_online = state is ProxyState.ONLINE and s.question.failed_text is not None
+        if (state is ProxyState.EMBED_FAILED or failed_online) and text.strip() and not s.question.busy:
+            self.ask.edit.setText(text)
             self._ask(text)
             return
         s.connection.retry_now()
@@ -332,6 +494,10 @@ class MainWindow(QMainWindow):
         self.proxy_status.setToolTip(states.proxy_tooltip(c))
         self._render_banner()
         self._update_ask_availability()
+        self.results.set_online(c.state is ProxyState.ONLINE)
+        failed = self.session.question.failed_text
+        if failed is not None and c.state is ProxyState.ONLINE and not self.session.question.busy:
+            self.ask.set_status(states.ask_again_hint(failed))
 
     def _render_banner(self) -> None:
         c = self.session.connection.state
@@ -376,6 +542,7 @@ class MainWindow(QMainWindow):
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_panel.set_weights(settings.weights)
+        self.results.set_budget(settings.context_budget)
 
     def _render_profile(self, profile: Profile) -> None:
         self.ask.set_profile(profile)
@@ -395,6 +562,8 @@ class MainWindow(QMainWindow):
         if view is not None:
             self.timing_status.setText(describe.timings_text(view))
             self.ask.set_status(describe.ask_status(view))
+            if view.cause == "ask" and view.result.trace.embedding_cached:
+                self.show_status(f"Asked again: {describe.VECTOR_REUSED}")
 
     # -- layout persistence ------------------------------------------------------------------
     def _splitters(self) -> tuple[QSplitter, ...]:
@@ -428,6 +597,8 @@ class MainWindow(QMainWindow):
         if not self._is_closed:
             self._is_closed = True
             self.countdown.stop()
+            for work in list(self._bundle_tasks):
+                work.cancel()
             self.signals.detach()  # the session goes on emitting while it closes; the widgets don't listen
             self.save_layout()
             # Children emit while Qt destroys them (the dock reports its visibility, the tabs their

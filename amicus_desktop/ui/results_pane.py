@@ -5,19 +5,29 @@ selected chunk's passage and score breakdown.
 state) and keeps the selection across re-ranks. The detail panes are filled one event-loop turn
 after the tables, so a new result set costs two short UI-thread slices instead of one long one
 (``tests/ui/test_stall.py``); repeated selections coalesce.
+
+Over the tables: the answer's warnings (:class:`~.bundle_views.WarningStrip`) and *How this was
+searched* (:class:`~.bundle_views.SearchedPanel`); under them, *Copy as Amicus context* with its token
+budget and *Export results…* (the window does both). Ctrl+C on a result copies its text and citation;
+its context menu is built by :meth:`ResultsPane.result_menu`, which other code extends by appending
+to :attr:`ResultsPane.menu_extenders`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QMenu,
+    QPushButton,
+    QSpinBox,
     QSplitter,
     QStackedWidget,
     QTableView,
@@ -26,16 +36,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..bundle.export import clip_text
 from ..core.types import ChapterRef, RejectedChunk, RetrievedChunk
+from ..present.titles import DEFAULT_NAMES, Names, citation
 from ..session import ResultView
+from ..settings import MAX_CONTEXT_BUDGET, MIN_CONTEXT_BUDGET
 from . import describe, states
 from .banner import Banner
 from .breakdown import BreakdownPanel
+from .bundle_views import SearchedPanel, WarningStrip
 from .passage import PassagePanel
 from .results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 from .theme import scaled_font
 
 Item = RetrievedChunk | RejectedChunk
+
+#: Adds entries to a result's context menu (``menu``, the result it is for).
+MenuExtender = Callable[[QMenu, RetrievedChunk], None]
 
 
 class ResultsPane(QWidget):
@@ -47,11 +64,22 @@ class ResultsPane(QWidget):
 
     RESULTS_TAB, REJECTED_TAB = 0, 1
 
+    #: The window copies the results as Amicus context / exports them / saves a new context budget.
+    copyContextRequested = Signal()
+    exportRequested = Signal()
+    budgetChanged = Signal(int)
+    #: A status-bar sentence (what was copied).
+    message = Signal(str)
+
     def __init__(self, book_name: describe.BookName, chapter_label: Callable[[ChapterRef | None], str],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, names: Callable[[], Names] = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
         self._book_name = book_name
         self._chapter_label = chapter_label
+        self._names = names
+        self._online = True
+        #: Called in order to add entries to a result's context menu (the pin entry, for one).
+        self.menu_extenders: list[MenuExtender] = []
         self._pending: Item | None = None
         self._shown: tuple[Item, ResultView] | None = None  # what the detail panes hold
         self._detail_timer = QTimer(self)
@@ -66,6 +94,9 @@ class ResultsPane(QWidget):
         self.note.setWordWrap(True)
         self.note.hide()
         self.stale_note = Banner()
+        self.warnings = WarningStrip()
+        self.searched = SearchedPanel()
+        self.searched.hide()
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -87,8 +118,11 @@ class ResultsPane(QWidget):
         rl.setSpacing(6)
         rl.addWidget(self.title)
         rl.addWidget(self.stale_note)
+        rl.addWidget(self.warnings)
         rl.addWidget(self.note)
+        rl.addWidget(self.searched)
         rl.addWidget(self.stack, 1)
+        rl.addLayout(self._build_bundle_bar())
 
         self.passage = PassagePanel()
         self.breakdown = BreakdownPanel()
@@ -116,6 +150,41 @@ class ResultsPane(QWidget):
         self.tabs.currentChanged.connect(self._tab_changed)
         self.show_view(None)
 
+    def _build_bundle_bar(self) -> QHBoxLayout:
+        """Under the results: *Copy as Amicus context*, its budget, and *Export results…*."""
+        self.copy_context_button = QPushButton("Copy as Amicus context")
+        self.copy_context_button.setToolTip("Copy the results as a prompt-ready block with citations, "
+                                            "within the token budget")
+        self.copy_context_button.clicked.connect(self.copyContextRequested.emit)
+        self.budget = QSpinBox()
+        self.budget.setRange(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)
+        self.budget.setSingleStep(500)
+        self.budget.setGroupSeparatorShown(True)
+        self.budget.setSuffix(" tokens")
+        self.budget.setAccessibleName("Context budget in tokens")
+        self.budget.setToolTip("The most tokens the copied context may use (counted with the model's tokenizer)")
+        self.budget.editingFinished.connect(lambda: self.budgetChanged.emit(self.budget.value()))
+        budget_label = QLabel("Budget:")
+        budget_label.setBuddy(self.budget)
+        self.export_button = QPushButton("Export results…")
+        self.export_button.clicked.connect(self.exportRequested.emit)
+        bar = QHBoxLayout()
+        bar.setContentsMargins(0, 4, 0, 4)
+        bar.setSpacing(6)
+        bar.addWidget(self.copy_context_button)
+        bar.addWidget(budget_label)
+        bar.addWidget(self.budget)
+        bar.addStretch(1)
+        bar.addWidget(self.export_button)
+        return bar
+
+    def set_budget(self, tokens: int) -> None:
+        """Show the saved context budget (without announcing a change)."""
+        if not self.budget.hasFocus():
+            self.budget.blockSignals(True)
+            self.budget.setValue(tokens)
+            self.budget.blockSignals(False)
+
     def _build_tables(self) -> None:
         self.results_model = ResultsModel(self._book_name, self)
         self.results_proxy = SortProxy(self)
@@ -129,6 +198,8 @@ class ResultsPane(QWidget):
             self.results_view.setColumnWidth(col, width)
         self.results_view.horizontalHeader().setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.Stretch)
         self.results_view.setColumnHidden(ResultsModel.MOVE, True)
+        self.results_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.results_view.customContextMenuRequested.connect(self._context_menu)
 
         self.rejected_model = RejectedModel(self._book_name, self)
         self.rejected_proxy = SortProxy(self)
@@ -150,6 +221,10 @@ class ResultsPane(QWidget):
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
         for tab, title in enumerate(describe.tab_titles(view)):
             self.tabs.setTabText(tab, title)
+        self.warnings.show_warnings(view.result.warnings if view is not None else [])
+        self.searched.show_result(view.result if view is not None else None, self._book_name)
+        self.copy_context_button.setEnabled(view is not None)
+        self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
             self.detail_split.hide()
@@ -161,16 +236,73 @@ class ResultsPane(QWidget):
         self.stack.setCurrentWidget(self.tabs)
         self.detail_split.show()
         self.title.setText(describe.results_title(view))
+        self.title.setToolTip(view.result.query)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
         note = describe.rerank_note(view, self._chapter_label)
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
-        if view.stale:
-            title, body = states.stale_text(describe.asked_time(view))
+        self._render_stale()
+        self._reselect(selected)
+
+    def set_online(self, online: bool) -> None:
+        """The proxy's reachability: the stale note's wording follows it."""
+        if online != self._online:
+            self._online = online
+            self._render_stale()
+
+    def _render_stale(self) -> None:
+        view = self.results_model.view
+        if view is not None and view.stale:
+            title, body = states.stale_text(describe.asked_time(view), self._online)
             self.stale_note.show_message("info", title, body, compact=True)
         else:
             self.stale_note.clear()
-        self._reselect(selected)
+
+    # -- copying a result --------------------------------------------------------------------
+    def current_result(self) -> RetrievedChunk | None:
+        index = self.results_view.currentIndex()
+        item = index.data(ChunkRole) if index.isValid() else None
+        return item if isinstance(item, RetrievedChunk) else None
+
+    def use_copy_action(self, action: QAction) -> None:
+        """Ctrl+C (``action``, from the shortcut table) copies the selected result while the results
+        table has the focus, and nowhere else: text fields keep their own copy."""
+        action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.results_view.addAction(action)
+
+    def copy_current(self) -> None:
+        """Ctrl+C on a result: its text and a citation line."""
+        r = self.current_result()
+        if r is not None:
+            self._copy(clip_text(r.candidate, self._names()), f"Copied result {r.rank} with its citation")
+
+    def _copy(self, text: str, message: str) -> None:
+        QGuiApplication.clipboard().setText(text)
+        self.message.emit(message)
+
+    def result_menu(self, r: RetrievedChunk) -> QMenu:
+        """The context menu of result ``r``: copy text / citation / chunk id, open in the reader, then
+        whatever :attr:`menu_extenders` add."""
+        menu = QMenu(self)
+        names = self._names()
+        menu.addAction("Copy text", lambda: self._copy(clip_text(r.candidate, names),
+                                                       f"Copied result {r.rank} with its citation"))
+        menu.addAction("Copy citation", lambda: self._copy(citation(r.candidate, names),
+                                                           f"Copied the citation of result {r.rank}"))
+        menu.addAction("Copy chunk id", lambda: self._copy(r.chunk_id, f"Copied the chunk id {r.chunk_id}"))
+        m = r.candidate.metadata
+        open_action = menu.addAction("Open in reader", lambda: self.passage.passageRequested.emit(
+            m.book_id or "", m.chapter_num or 1, m.verse_start or 0, m.verse_end or m.verse_start or 0))
+        open_action.setEnabled(bool(m.book_id))
+        for extend in self.menu_extenders:
+            extend(menu, r)
+        return menu
+
+    def _context_menu(self, pos: QPoint) -> None:
+        index = self.results_view.indexAt(pos)
+        r = index.data(ChunkRole) if index.isValid() else None
+        if isinstance(r, RetrievedChunk):
+            self.result_menu(r).popup(self.results_view.viewport().mapToGlobal(pos))
 
     def focus_results(self) -> None:
         self.tabs.setCurrentIndex(self.RESULTS_TAB)

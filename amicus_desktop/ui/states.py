@@ -13,6 +13,8 @@ from pathlib import Path
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
+from ..core.types import WarningCode
+from ..present.titles import shorten
 from ..session import DbState, DbStatus, InternalError
 
 # Actions the UI knows how to perform (buttons are made from these ids).
@@ -203,10 +205,58 @@ EMPTY_RESULTS = (
 NOTHING_PASSED = "No result passed the ranking. See the Rejected tab for why."
 
 
-def stale_text(asked: str) -> tuple[str, str]:
-    """(title, body) of the note over results kept after the proxy went away."""
+def stale_text(asked: str, online: bool = False) -> tuple[str, str]:
+    """(title, body) of the note over results kept after the proxy went away; the wording follows
+    whether it is back (``online``)."""
+    if online:
+        return (f"These results are from before the outage (asked {asked}).",
+                f"The proxy is back: ask again to refresh them ({ASK_AGAIN_KEYS}).")
     return (f"These results are from before the proxy went away (asked {asked}).",
             "Changing the chapter or profile still re-ranks them; a new question needs the proxy.")
+
+
+# -- the retrieval bundle ------------------------------------------------------------------------
+#: The keys that ask the last question again (the ``ask_again`` shortcut), in sentences.
+ASK_AGAIN_KEYS = "Ctrl+R"
+
+
+def ask_again_hint(question: str) -> str:
+    """Beside the question box once the proxy is back after a question failed."""
+    return f"The proxy is back. Press {ASK_AGAIN_KEYS} to ask “{shorten(question, 48)}” again."
+
+
+#: A few words naming each warning, for its icon's accessible name and tooltip (the sentence is the engine's).
+WARNING_LABELS = {
+    WarningCode.NO_STRONG_MATCH: "No strong match",
+    WarningCode.FEW_RESULTS: "Few results",
+    WarningCode.REFERENCE_NOT_IN_CORPUS: "Passage not in the library",
+    WarningCode.PIN_NOT_FOUND: "Pinned chunk missing",
+    WarningCode.SINGLE_SOURCE_TYPE: "One kind of material",
+}
+
+
+def did_you_mean(suggestion: str) -> str:
+    return f"Did you mean “{suggestion}”?"
+
+
+def warning_sentence(message: str, suggestion: str | None) -> str:
+    """The warning's sentence without the "Did you mean" question that its button asks instead."""
+    if suggestion:
+        question = did_you_mean(suggestion)
+        if message.endswith(question):
+            return message[: -len(question)].rstrip()
+    return message
+
+
+EXPORT_FILTERS = {"json": "JSON bundle (*.json)", "csv": "CSV table, one row per result and rejection (*.csv)"}
+
+
+def exported(rows: int, path: str) -> str:
+    return f"Exported {rows} rows to {path}"
+
+
+COPY_NOTHING = "Nothing to copy: ask a question first."
+EXPORT_NOTHING = "Nothing to export: ask a question first."
 
 
 # -- the reader ---------------------------------------------------------------------------------

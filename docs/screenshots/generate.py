@@ -46,6 +46,8 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--build-dialog", action="store_true",
                         help="also start a real demo build (into a temporary folder), capture its dialog, cancel it")
+    parser.add_argument("--bundle-only", action="store_true",
+                        help="only the retrieval bundle's states (warnings, diagnostics, export) and the shortcuts")
     args = parser.parse_args()
 
     from amicus_desktop import paths
@@ -62,6 +64,10 @@ def main() -> int:
     bad = tmp / "broken.db"
     bad.write_bytes(b"not a database at all\n" * 200)
 
+    if args.bundle_only:
+        with ProxyProcess("--rate-limit", "0") as proxy:
+            interactive_shots(db, proxy, out, bundle_only=True)
+        return 0
     with ProxyProcess("--rate-limit", "0") as proxy:
         base = ["--db", str(db), "--proxy", proxy.url, "--chapter", "romans:9"]
         cli_shot("results.png", *base, "--query", QUESTION, out=out)
@@ -93,7 +99,8 @@ def main() -> int:
     return 0
 
 
-def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool = False) -> None:
+def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool = False,
+                      bundle_only: bool = False) -> None:
     """States reached by user actions, driven in-process with the real window."""
     os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
     from PySide6.QtWidgets import QApplication
@@ -103,7 +110,7 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
     from amicus_desktop.ui.shortcuts import ShortcutsDialog
 
     app = make_application()
@@ -119,7 +126,50 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         window.grab().save(str(out / name))
         print(f"{name}: ok")
 
+    async def bundle_states(size: tuple[int, int], suffix: str) -> None:
+        """The retrieval bundle: the no-strong-match state, *How this was searched*, the export dialog."""
+        session = Session(SettingsStore(read_only=True),
+                          Overrides(db_path=str(db), proxy_url=proxy.url, chapter="romans:3"))
+        window = MainWindow(session, restore=False)
+        window.resize(*size)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None)
+        for question in ("grase and fath", "How is a person justified before God?"):
+            window.ask.edit.setText(question)
+            await session.ask(question)
+            if question == "grase and fath":
+                await settle(window, f"no-strong-match{suffix}.png")
+        window.results.searched.set_expanded(True)
+        await settle(window, f"diagnostics{suffix}.png")
+        window.results.searched.set_expanded(False)
+        folder = Path(tempfile.mkdtemp(prefix="amicus-exports-"))
+        (folder / "romans-9-election.json").write_text("{}\n", encoding="utf-8")
+        window.export_results()
+        dialog = window.export_dialog
+        dialog.setDirectory(str(folder))
+        dialog.selectNameFilter(dialog.nameFilters()[1])
+        dialog.selectFile("justified-before-god.csv")
+        dialog.resize(880, 500) if not suffix else dialog.resize(760, 440)
+        await asyncio.sleep(0.4)
+        QApplication.processEvents()
+        save_with_dialog(window, dialog, out / f"export{suffix}.png")
+        print(f"export{suffix}.png: ok")
+        dialog.reject()
+        window.close()
+        await session.aclose()
+
     async def run() -> None:
+        if bundle_only:
+            for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
+                await bundle_states(size, suffix)
+            dialog = ShortcutsDialog()
+            dialog.show()
+            await asyncio.sleep(0.3)
+            dialog.grab().save(str(out / "shortcuts.png"))
+            print("shortcuts.png: ok")
+            dialog.close()
+            return
         session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy.url, chapter="romans:9"))
         window = MainWindow(session)
         window.show()
@@ -152,6 +202,9 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         await reach(session, lambda: session.connection.state.state.value == "offline")
         await settle(window, "offline-after-results.png")
         proxy.start()  # type: ignore[attr-defined]
+        await reach(session, lambda: session.can_ask)
+        for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
+            await bundle_states(size, suffix)
         dialog = ShortcutsDialog(window)
         dialog.show()
         await asyncio.sleep(0.3)
@@ -179,6 +232,31 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
 
     with qt_event_loop(app) as loop:
         loop.run_until_complete(run())
+
+
+def save_with_dialog(window: object, dialog: object, path: Path) -> None:
+    """The window dimmed behind ``dialog``, framed with its title (offscreen windows have no frame)."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtWidgets import QWidget
+
+    assert isinstance(window, QWidget) and isinstance(dialog, QWidget)
+    shot = window.grab()
+    inner = dialog.grab()
+    bar = 30
+    x, y = (shot.width() - inner.width()) // 2, max(0, (shot.height() - inner.height() - bar) // 2)
+    p = QPainter(shot)
+    p.fillRect(shot.rect(), QColor(0, 0, 0, 60))
+    p.fillRect(QRect(x - 1, y - 1, inner.width() + 2, inner.height() + bar + 2), QColor(90, 90, 90))
+    p.fillRect(QRect(x, y, inner.width(), bar), QColor(225, 225, 225))
+    font = window.font()
+    font.setBold(True)
+    p.setFont(font)
+    p.setPen(QColor(30, 30, 30))
+    p.drawText(QRect(x, y, inner.width(), bar), Qt.AlignmentFlag.AlignCenter, dialog.windowTitle())
+    p.drawPixmap(x, y + bar, inner)
+    p.end()
+    shot.save(str(path))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,215 @@
+"""What leaves the app: a result's clipboard text, the CSV rows of a result set, and safe file writing.
+
+No Qt. The window asks for these and puts the outcome on the clipboard or in the status bar:
+
+* :func:`clip_text` — a result's text followed by its citation line (Ctrl+C on a result);
+* :func:`csv_rows` — one row per result and per rejected candidate, with every breakdown column;
+* :func:`export_result` — the bundle as JSON (exactly :meth:`RetrievalResult.to_json`) or CSV, written
+  atomically (a temporary file in the target folder, then ``os.replace``), refusing to overwrite a
+  database. A failure raises :class:`ExportError` with a sentence for the user; the old file, if
+  any, is left as it was and no temporary file is left behind.
+"""
+
+from __future__ import annotations
+
+import csv
+import enum
+import io
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..core.types import (
+    Candidate,
+    RejectedChunk,
+    RetrievalResult,
+    RetrievedChunk,
+    ScoreBreakdown,
+)
+from ..present.titles import ChunkLike, Names, citation
+
+log = logging.getLogger("amicus.export")
+
+#: Suffixes a result set is never written over: database files, whichever database is open.
+DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db-wal", ".db-shm", ".db-journal")
+
+
+class ExportFormat(str, enum.Enum):
+    """The file formats of *Export results*."""
+
+    JSON = "json"
+    CSV = "csv"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @classmethod
+    def for_path(cls, path: Path) -> ExportFormat | None:
+        """The format a file name asks for by its suffix (``None``: neither)."""
+        suffix = path.suffix.lower().lstrip(".")
+        return next((f for f in cls if f.value == suffix), None)
+
+
+class ExportError(Exception):
+    """Exporting failed; ``message`` says why and what to do, for the user."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# -- the clipboard -----------------------------------------------------------------------------------
+def clip_text(chunk: ChunkLike, names: Names) -> str:
+    """A result as it is copied: its text, a blank line, and ``— <citation>``."""
+    return f"{chunk.text.strip()}\n\n— {citation(chunk, names)}"
+
+
+# -- CSV -----------------------------------------------------------------------------------------------
+#: The CSV columns, in order: where the row comes from, the chunk, its place, and every breakdown value.
+CSV_COLUMNS: tuple[str, ...] = (
+    "status", "rank", "reason", "chunk_id", "source_type", "source_id", "scholar_id", "tradition",
+    "book_id", "chapter_num", "verse_start", "verse_end", "panel_type", "pinned", "score",
+    "mode", "distance", "similarity", "lexical", "base", "chapter_boost", "scholar_boost",
+    "tradition_boost", "reference_boost", "final", "nth_by_scholar", "origins", "citation", "text",
+)
+
+_BREAKDOWN_KEYS = ("mode", "distance", "similarity", "lexical", "base", "chapter_boost", "scholar_boost",
+                   "tradition_boost", "reference_boost", "final")
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)  # every digit: a curator compares exact scores
+    return str(value)
+
+
+def _chunk_cells(c: Candidate, names: Names) -> dict[str, str]:
+    m = c.metadata
+    return {
+        "chunk_id": c.chunk_id, "source_type": c.source_type, "source_id": c.source_id,
+        "scholar_id": _cell(m.scholar_id), "tradition": _cell(m.tradition), "book_id": _cell(m.book_id),
+        "chapter_num": _cell(m.chapter_num), "verse_start": _cell(m.verse_start), "verse_end": _cell(m.verse_end),
+        "panel_type": _cell(m.panel_type), "origins": ";".join(sorted(o.value for o in c.origins)),
+        "citation": citation(c, names), "text": c.text,
+    }
+
+
+def _breakdown_cells(b: ScoreBreakdown | None) -> dict[str, str]:
+    if b is None:
+        return {k: "" for k in _BREAKDOWN_KEYS}
+    values = b.to_json()
+    return {k: _cell(values[k]) for k in _BREAKDOWN_KEYS}
+
+
+def result_row(r: RetrievedChunk, names: Names) -> dict[str, str]:
+    """The CSV row of a result (``status`` ``result``, or ``pinned`` for a pinned one)."""
+    row = {k: "" for k in CSV_COLUMNS}
+    row.update(_chunk_cells(r.candidate, names))
+    row.update(_breakdown_cells(r.breakdown))
+    row.update(status="pinned" if r.pinned else "result", rank=str(r.rank), pinned=_cell(r.pinned),
+               score=_cell(r.score))
+    return row
+
+
+def rejected_row(r: RejectedChunk, names: Names) -> dict[str, str]:
+    """The CSV row of a rejected candidate (``status`` ``rejected``; no breakdown below the threshold)."""
+    row = {k: "" for k in CSV_COLUMNS}
+    row.update(_chunk_cells(r.candidate, names))
+    row.update(_breakdown_cells(r.breakdown))
+    row.update(status="rejected", reason=r.reason.value, pinned="false", score=_cell(r.score),
+               similarity=_cell(r.similarity), nth_by_scholar=_cell(r.nth_by_scholar))
+    return row
+
+
+def csv_rows(result: RetrievalResult, names: Names) -> list[dict[str, str]]:
+    """Every result (in rank order), then every rejected candidate (in the engine's order)."""
+    return [*(result_row(r, names) for r in result.results), *(rejected_row(r, names) for r in result.rejected)]
+
+
+def csv_text(rows: Sequence[dict[str, str]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS, lineterminator="\r\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def json_text(result: RetrievalResult) -> str:
+    """The bundle exactly as the CLI's ``query --json`` prints it (indented for reading)."""
+    return json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+# -- writing -------------------------------------------------------------------------------------------
+def check_target(path: Path, protected: Sequence[Path] = ()) -> None:
+    """Refuse a target that is a database (by suffix or because it is one of ``protected``) or a folder."""
+    if path.name.lower().endswith(DATABASE_SUFFIXES):
+        raise ExportError(f"{path.name} looks like a database file; results are never written over a database. "
+                          "Choose a name ending in .json or .csv.")
+    for p in protected:
+        if _same_file(path, p):
+            raise ExportError(f"{path} is the open scripture database; results are never written over it. "
+                              "Choose another file.")
+    if path.is_dir():
+        raise ExportError(f"{path} is a folder. Choose a file name inside it.")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def write_atomic(path: Path, data: str) -> None:
+    """Write ``data`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
+
+    On failure nothing is left behind and an existing ``path`` keeps its old contents.
+    """
+    folder = path.parent
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
+    except OSError as exc:
+        raise ExportError(f"Cannot write in {folder}: {_reason(exc)}. Choose another folder.") from exc
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o644)  # mkstemp makes 0o600; an export is an ordinary document
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise ExportError(f"Could not write {path.name}: {_reason(exc)}. "
+                          "Nothing was changed; free some space or choose another folder.") from exc
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror.lower() if exc.strerror else type(exc).__name__
+
+
+def export_result(result: RetrievalResult, path: Path, fmt: ExportFormat, names: Names,
+                  protected: Sequence[Path] = ()) -> int:
+    """Write ``result`` to ``path`` as ``fmt`` (checked first, written atomically); returns the rows
+    written (results plus rejected candidates). Raises :class:`ExportError`."""
+    check_target(path, protected)
+    if fmt is ExportFormat.JSON:
+        data = json_text(result)
+    else:
+        data = csv_text(csv_rows(result, names))
+    write_atomic(path, data)
+    log.info("results exported", extra={"format": fmt.value, "rows": len(result.results) + len(result.rejected)})
+    return len(result.results) + len(result.rejected)

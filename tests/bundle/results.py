@@ -1,0 +1,33 @@
+"""Real retrieval results for the export tests: keyword search over the axis corpus (no proxy needed)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from amicus_desktop.core.types import RetrievalContext, RetrievalResult, SearchMode
+from amicus_desktop.present import Names
+from amicus_desktop.retrieval import Retriever
+from amicus_desktop.store.scripture import ScriptureStore
+from tests.support.corpora import corpus
+from tests.support.dbs import build_db
+from tests.support.proxy import free_port
+
+
+def keyword_result(tmp: Path, query: str = "grace faith justified God", k: int = 3) -> tuple[RetrievalResult, Names]:
+    """A keyword retrieval on a freshly built corpus database: results, rejected candidates and all."""
+    db = build_db(tmp / "scripture.db", corpus())
+
+    async def go() -> tuple[RetrievalResult, Names]:
+        r = Retriever(db, f"http://127.0.0.1:{free_port()}")
+        try:
+            result = await r.retrieve(RetrievalContext(query, k=k, mode=SearchMode.KEYWORD))
+
+            def names(store: ScriptureStore) -> Names:
+                return Names({b.book_id: b.name for b in store.books()}, store.scholars())
+
+            return result, await r.run_db(names)
+        finally:
+            await r.aclose()
+
+    return asyncio.run(go())
