@@ -45,15 +45,12 @@ TROUBLE_INTERVAL = 4.0
 PROBE_TIMEOUT = 5.0
 
 
-class ProxyState(str, enum.Enum):
+class ProxyState(enum.StrEnum):
     CHECKING = "checking"
     ONLINE = "online"
     OFFLINE = "offline"
     EMBED_FAILED = "embed_failed"
     MISMATCH = "mismatch"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -87,7 +84,7 @@ class Connectivity:
         if self.next_check_at is None:
             return None
         now = time.monotonic() if now is None else now
-        return max(0, int(round(self.next_check_at - now)))
+        return max(0, round(self.next_check_at - now))
 
 
 Probe = Callable[[], Awaitable[ModelInfo]]
@@ -214,7 +211,7 @@ class ConnectivityMonitor:
             self._wake.clear()
             try:
                 await asyncio.wait_for(self._wake.wait(), timeout=delay)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self._probe_now = True
 
     async def _probe_once(self) -> None:
@@ -222,7 +219,7 @@ class ConnectivityMonitor:
         self._set(self._state.state, probing=True, next_check_at=None)
         try:
             model = await asyncio.wait_for(self._probe(), self._probe_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             # Reached (the connection was accepted) but silent: not offline, and not to be
             # waited on for the client's full read timeout either.
             self._checks += 1

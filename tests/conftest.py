@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 # Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM are slower than 1 (docs/PERFORMANCE.md),
 # and tests never open a real window. (QT_API is the app's own business: amicus_desktop/ui/__init__.py.)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -32,14 +27,14 @@ def amicus_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
 
 # -- a real study library and the real local proxy, shared by the whole session ----------------
 @pytest.fixture(scope="session")
-def local_model():  # noqa: ANN201 - the local backend (imported lazily: it loads onnxruntime)
+def local_model():
     from amicus_desktop.embedding import get_backend
 
     return get_backend("local")
 
 
 @pytest.fixture(scope="session")
-def study_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:  # noqa: ANN001
+def study_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     """Romans 3, 5, 9 and friends, full schema, real vectors (see ``tests/support/study.py``)."""
     from tests.support.study import build_study_db
 
@@ -50,10 +45,10 @@ def study_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:  # 
 @pytest.fixture(scope="session")
 def study_db_minimal(tmp_path_factory: pytest.TempPathFactory, study_db: Path) -> Path:
     """The same chunks and vectors with the contract's minimal schema (no vec0 columns, no index)."""
+    import numpy as np
+
     from amicus_desktop.store.sqlite import connect
     from tests.support.study import study_records, write_study_db
-
-    import numpy as np
 
     records, verses = study_records()
     con = connect(study_db, readonly=True)
@@ -69,7 +64,7 @@ def study_db_minimal(tmp_path_factory: pytest.TempPathFactory, study_db: Path) -
 
 
 @pytest.fixture(scope="session")
-def local_proxy():  # noqa: ANN201 - a running ProxyProcess serving the local model
+def local_proxy():
     from tests.support.proxy import ProxyProcess
 
     proxy = ProxyProcess("--rate-limit", "0")

@@ -123,7 +123,7 @@ def _cached_build(path: Path, n: int, dims: int, seed: int) -> dict[str, Any] | 
                 and dict(codes.CodesFile.open(codes.path_for(path)).db) == codes.db_fingerprint(meta)
             )
         return {**json.loads(side.read_text()), "cached": True} if ok else None
-    except Exception:  # noqa: BLE001 - anything wrong with a cache file means: rebuild it
+    except Exception:  # anything wrong with a cache file means: rebuild it
         return None
 
 

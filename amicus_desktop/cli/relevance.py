@@ -15,9 +15,9 @@ from pathlib import Path
 
 from ..core.errors import AmicusError
 from ..core.types import Fusion
+from ..embedding import BACKENDS, get_backend
 from ..evaluate import GoldenError, load
 from ..evaluate.relevance import db_model, format_benchmark, judged_share, run_benchmark
-from ..embedding import BACKENDS, get_backend
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

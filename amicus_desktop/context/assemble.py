@@ -27,13 +27,10 @@ DEFAULT_BUDGET = DEFAULT_CONTEXT_BUDGET
 CUT_MARK = " […cut to fit the budget]"
 
 
-class Format(str, enum.Enum):
+class Format(enum.StrEnum):
     TEXT = "text"
     MARKDOWN = "markdown"
     JSON = "json"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import enum
 
 
-class ErrorCode(str, enum.Enum):
+class ErrorCode(enum.StrEnum):
     """Error codes of CONTRACT section 5, in the order in which checks run."""
 
     QUERY_INVALID = "QUERY_INVALID"
@@ -32,9 +32,6 @@ class ErrorCode(str, enum.Enum):
     EMBED_FAILED = "EMBED_FAILED"
     DIMENSION_MISMATCH = "DIMENSION_MISMATCH"
     MODEL_MISMATCH = "MODEL_MISMATCH"
-
-    def __str__(self) -> str:  # so f"{code}" prints "OFFLINE", not "ErrorCode.OFFLINE"
-        return self.value
 
 
 class AmicusError(Exception):

@@ -35,15 +35,12 @@ MAX_QUERY_CHARS = 2000
 REFERENCE_POOL = 20
 
 
-class SearchMode(str, enum.Enum):
+class SearchMode(enum.StrEnum):
     """How candidates are found and what the ``base`` score is (CONTRACT section 6)."""
 
     SEMANTIC = "semantic"  # dense KNN; base = similarity
     HYBRID = "hybrid"  # dense and keyword candidates fused into one base
     KEYWORD = "keyword"  # full-text BM25 only; needs no embed proxy
-
-    def __str__(self) -> str:
-        return self.value
 
     @property
     def embeds(self) -> bool:
@@ -187,14 +184,11 @@ class BoostWeights:
     reference: float = 1.25
 
 
-class FusionMethod(str, enum.Enum):
+class FusionMethod(enum.StrEnum):
     """How ``hybrid`` turns a chunk's similarity and keyword score into one ``base``."""
 
     CONVEX = "convex"  # alpha × similarity + (1 − alpha) × lexical
     RRF = "rrf"  # reciprocal rank fusion: 1/(k + rank by similarity) + 1/(k + rank by lexical)
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -260,16 +254,13 @@ class ChunkMetadata:
         return ref
 
 
-class Origin(str, enum.Enum):
+class Origin(enum.StrEnum):
     """What put a candidate in the pool (a chunk can have several origins)."""
 
     DENSE = "dense"
     KEYWORD = "keyword"
     REFERENCE = "reference"
     PIN = "pin"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -392,15 +383,12 @@ class RetrievedChunk:
         return out
 
 
-class RejectReason(str, enum.Enum):
+class RejectReason(enum.StrEnum):
     """Why a KNN candidate is not among the results (CONTRACT section 3)."""
 
     BELOW_THRESHOLD = "below_threshold"
     SCHOLAR_CAP = "scholar_cap"
     BELOW_CUTOFF = "below_cutoff"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)
@@ -464,7 +452,7 @@ class Timings:
         return {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
 
 
-class WarningCode(str, enum.Enum):
+class WarningCode(enum.StrEnum):
     """Warnings of the retrieval bundle (CONTRACT section 7): the answer stands, but read it with care."""
 
     NO_STRONG_MATCH = "no_strong_match"
@@ -472,9 +460,6 @@ class WarningCode(str, enum.Enum):
     REFERENCE_NOT_IN_CORPUS = "reference_not_in_corpus"
     PIN_NOT_FOUND = "pin_not_found"
     SINGLE_SOURCE_TYPE = "single_source_type"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 @dataclass(frozen=True)

@@ -275,10 +275,10 @@ def build_database(
 
 
 __all__ = [
+    "DEMO_BOOKS",
     "BuildCancelled",
     "BuildProgress",
     "BuildReport",
-    "DEMO_BOOKS",
     "build_database",
     "collect_chunks",
     "embedding_text",

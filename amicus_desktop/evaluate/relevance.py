@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import socket
 import subprocess
@@ -86,7 +87,7 @@ def calibrate(model: str, mode: SearchMode, answerable: Sequence[float], unanswe
     observation.
     """
     values = sorted(set(answerable) | set(unanswerable))
-    cuts = [(a + b) / 2 for a, b in zip(values, values[1:], strict=False)] or values
+    cuts = [(a + b) / 2 for a, b in itertools.pairwise(values)] or values
     best: Floor | None = None
     for cut in cuts:
         kept = sum(v >= cut for v in answerable) / max(1, len(answerable))

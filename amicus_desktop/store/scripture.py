@@ -235,7 +235,7 @@ def _chunk_row(path: Path, row: Sequence[Any]) -> tuple[str, str, str, str, Chun
     """``(chunk_id, source_type, source_id, text, metadata)`` from a :meth:`ScriptureStore.fetch` row."""
     chunk_id = _text(path, row[1], "chunk_id", row[0])
     source_type, source_id, text = (_text(path, v, c, chunk_id) for v, c in
-                                    zip(row[2:5], ("source_type", "source_id", "text")))
+                                    zip(row[2:5], ("source_type", "source_id", "text"), strict=True))
     scholar, tradition, book, chapter, start, end, panel = row[5:12]
     meta = ChunkMetadata(
         scholar_id=_opt_text(path, scholar, "scholar_id", chunk_id),

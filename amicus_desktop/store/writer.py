@@ -248,7 +248,7 @@ class ScriptureWriter:
             "embedding_model": self.model_id,
             "embedding_dims": str(self.dims),
             "distance_metric": "cosine",
-            "built_at": _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0).isoformat(),
+            "built_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
             "chunk_count": str(self.chunk_count),
         }
         if self.corpus_name:

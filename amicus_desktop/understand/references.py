@@ -72,7 +72,7 @@ def _rewrites() -> tuple[re.Pattern[str], dict[str, str]]:
     rewrite unnecessary without a change here.
     """
     names: dict[str, str] = {}
-    for book, (name, osis, _chapters, abbreviations) in zip(BOOKS, _CANON, strict=True):
+    for book, (_name, osis, _chapters, abbreviations) in zip(BOOKS, _CANON, strict=True):
         for alias in (osis, *abbreviations):
             if not pb.get_references(f"{alias} 1:1"):
                 names[alias.lower()] = book.name

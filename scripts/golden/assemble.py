@@ -1,6 +1,6 @@
 """Assemble the shipped golden set from its sources: hand judgments (pooled) and rule judgments.
 
-    python scripts/golden/assemble.py --natural natural_questions.json --judgments DIR [--supplement DIR]
+    .venv/bin/python scripts/golden/assemble.py --natural natural_questions.json --judgments DIR [--supplement DIR]
         --words word_questions.json --out resources/golden/demo.json
 
 Hand judgments keep each grade's one-line reason in the query's ``rationale``; supplements are

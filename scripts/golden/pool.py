@@ -4,10 +4,10 @@ Judging every chunk for every question is impossible; judging only what one syst
 favour that system. As in TREC, the chunks a judge reads for a question are the union of the top 10 of
 several different rankings — every mode, with and without boosts, and two fusions — so that no system
 under test is measured only on its own results. For a question asked with a chapter open, every
-commentary note on that chapter joins the pool too, whether any ranking found it or not. The packets hold each chunk's whole text, its title,
-place and author; the judge sees no score and no system name.
+commentary note on that chapter joins the pool too, whether any ranking found it or not. The packets hold
+each chunk's whole text, its title, place and author; the judge sees no score and no system name.
 
-    python scripts/golden/pool.py --db DEMO.db --proxy URL --questions natural_questions.json --out DIR
+    .venv/bin/python scripts/golden/pool.py --db DEMO.db --proxy URL --questions natural_questions.json --out DIR
 """
 
 from __future__ import annotations
@@ -15,18 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from amicus_desktop.core.types import BoostWeights, Candidate, Fusion, FusionMethod, SearchMode  # noqa: E402
-from amicus_desktop.evaluate.golden import GoldenQuery  # noqa: E402
-from amicus_desktop.evaluate.run import NO_BOOSTS, EvalConfig  # noqa: E402
-from amicus_desktop.present import Names, title  # noqa: E402
-from amicus_desktop.present.titles import author_work, reference, source_label  # noqa: E402
-from amicus_desktop.retrieval import Retriever  # noqa: E402
+from amicus_desktop.core.types import BoostWeights, Candidate, Fusion, FusionMethod, SearchMode
+from amicus_desktop.evaluate.golden import GoldenQuery
+from amicus_desktop.evaluate.run import NO_BOOSTS, EvalConfig
+from amicus_desktop.present import Names, title
+from amicus_desktop.present.titles import author_work, reference, source_label
+from amicus_desktop.retrieval import Retriever
 
 RANKINGS = [
     EvalConfig(SearchMode.SEMANTIC, BoostWeights()),

@@ -14,7 +14,7 @@ consulted:
 Nave's topics are left out on purpose: the questions are not derived from them, and they are not
 judged by rule. Each judgment carries its reason in the query's ``rationale``.
 
-    python scripts/golden/strongs_questions.py --db DEMO.db --out word_questions.json
+    .venv/bin/python scripts/golden/strongs_questions.py --db DEMO.db --out word_questions.json
 """
 
 from __future__ import annotations
@@ -22,16 +22,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import sys
 from collections import defaultdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-
-from amicus_desktop.corpus.library import Library  # noqa: E402
-from amicus_desktop.corpus.sources.common import BibleText, Scope  # noqa: E402
-from amicus_desktop.store.sqlite import connect  # noqa: E402
+from amicus_desktop.corpus.library import Library
+from amicus_desktop.corpus.sources.common import BibleText, Scope
+from amicus_desktop.store.sqlite import connect
 
 # (Strong's number, id, question)
 WORDS = [
@@ -97,7 +93,9 @@ def main() -> int:
         judgments: dict[str, int] = {}
         why: dict[str, str] = {}
 
-        def judge(cid: str, grade: int, reason: str) -> None:
+        def judge(
+            cid: str, grade: int, reason: str, judgments: dict[str, int] = judgments, why: dict[str, str] = why
+        ) -> None:
             if cid in by_id and grade > judgments.get(cid, -1):
                 judgments[cid] = grade
                 why[cid] = reason

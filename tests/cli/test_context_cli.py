@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 QUESTION = "How is a person justified before God?"
 
 
-def test_context_fits_the_budget_and_accounts_for_every_result(study_db: Path, local_proxy) -> None:  # noqa: ANN001
+def test_context_fits_the_budget_and_accounts_for_every_result(study_db: Path, local_proxy) -> None:
     base = ["--db", str(study_db), "--proxy", local_proxy.url, "--mode", "hybrid", "--chapter", "romans:3"]
     code, result = query_json(QUESTION, *base)
     assert code == 0
@@ -33,7 +33,7 @@ def test_context_fits_the_budget_and_accounts_for_every_result(study_db: Path, l
     code, text, _ = run("context", QUESTION, *base, "--budget", "100000")
     assert code == 0 and "Romans 3" in text and "[1] " in text
     code, md, _ = run("context", QUESTION, *base, "--format", "markdown")
-    assert code == 0 and "**[1] " in md or "**[" in md
+    assert (code == 0 and "**[1] " in md) or "**[" in md
 
 
 def test_context_errors_like_query(tmp_path: Path) -> None:

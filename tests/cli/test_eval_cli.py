@@ -38,7 +38,7 @@ def by_hand(ranked: list[str], judgments: dict[str, int]) -> tuple[float, float,
 
 
 @pytest.fixture
-def setup(tmp_path: Path):  # noqa: ANN201
+def setup(tmp_path: Path):
     db = build_db(tmp_path / "scripture.db", corpus())
     golden = tmp_path / "golden.json"
     golden.write_text(json.dumps(GOLDEN))
@@ -53,7 +53,7 @@ def eval_json(*args: str) -> tuple[int, dict]:
 
 
 @pytest.mark.parametrize("mode", ["semantic", "hybrid", "keyword"])
-def test_metrics_follow_from_the_ranking(setup, mode: str) -> None:  # noqa: ANN001
+def test_metrics_follow_from_the_ranking(setup, mode: str) -> None:
     db, golden, proxy = setup
     code, out = eval_json(str(golden), "--db", str(db), "--proxy", proxy.url, "--mode", mode)
     assert code == 0, out
@@ -71,8 +71,8 @@ def test_metrics_follow_from_the_ranking(setup, mode: str) -> None:  # noqa: ANN
         assert out["queries"][0]["ranked"][0] == "h-justify"
 
 
-def test_a_questions_own_mode_wins(setup, tmp_path: Path) -> None:  # noqa: ANN001
-    db, _golden, proxy = setup
+def test_a_questions_own_mode_wins(setup, tmp_path: Path) -> None:
+    db, _golden, _proxy = setup
     golden = tmp_path / "own.json"
     golden.write_text(json.dumps({"name": "own", "queries": [
         {"id": "k", "query": "potter clay", "mode": "keyword", "judgments": {"h-potter": 3}}]}))
@@ -81,7 +81,7 @@ def test_a_questions_own_mode_wins(setup, tmp_path: Path) -> None:  # noqa: ANN0
     assert code == 0 and out["queries"][0]["ranked"][0] == "h-potter"
 
 
-def test_compare_prints_deltas_and_a_bootstrap_interval(setup) -> None:  # noqa: ANN001
+def test_compare_prints_deltas_and_a_bootstrap_interval(setup) -> None:
     db, golden, proxy = setup
     code, out = eval_json(str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", "mode=keyword,boosts=off")
     assert code == 0, out
@@ -98,7 +98,7 @@ def test_compare_prints_deltas_and_a_bootstrap_interval(setup) -> None:  # noqa:
     assert code == 0 and "95% interval" in text and "better on" in text
 
 
-def test_exit_codes(setup, tmp_path: Path) -> None:  # noqa: ANN001
+def test_exit_codes(setup, tmp_path: Path) -> None:
     db, golden, proxy = setup
     bad = tmp_path / "bad.json"
     bad.write_text('{"name": "x",\n "queries": [{"id": 1}]}')
@@ -112,7 +112,7 @@ def test_exit_codes(setup, tmp_path: Path) -> None:  # noqa: ANN001
     assert code == 2 and "unknown key" in err
 
 
-def test_table_by_default(setup) -> None:  # noqa: ANN001
+def test_table_by_default(setup) -> None:
     db, golden, proxy = setup
     code, text, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url)
     assert code == 0 and "nDCG@10" in text and "mean" in text and "not in this database: gone" in text

@@ -16,11 +16,12 @@ import pytest
 
 from amicus_desktop.store.fts import FTS_TOKENIZE
 from amicus_desktop.store.sqlite import connect
+from tests.support.cli import cli, query_json, run
 from tests.support.corpora import DIMS, axis, corpus, sha256
 from tests.support.dbs import build_db, unit
 from tests.support.proxy import free_port
-from tests.support.cli import cli, query_json, run
 from tests.support.scripted_proxy import ScriptedProxy
+
 
 @pytest.fixture
 def proxy():
@@ -267,7 +268,7 @@ def test_usage_errors(db: Path, proxy: ScriptedProxy) -> None:
 
 # -- the real study library through the real proxy -------------------------------------------------
 @pytest.mark.slow
-def test_v2_rules_on_real_data(study_db: Path, study_db_minimal: Path, local_proxy) -> None:  # noqa: ANN001
+def test_v2_rules_on_real_data(study_db: Path, study_db_minimal: Path, local_proxy) -> None:
     before = {p: sha256(p) for p in (study_db, study_db_minimal)}
     for path in (study_db, study_db_minimal):
         base = ["--db", str(path), "--proxy", local_proxy.url]

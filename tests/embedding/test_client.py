@@ -90,7 +90,7 @@ def test_refused_is_offline_after_one_retry() -> None:
 
 
 def test_unresolvable_host_is_offline() -> None:
-    code, msg = code_of(embed_once("http://no-such-host.invalid:8731"))
+    code, _msg = code_of(embed_once("http://no-such-host.invalid:8731"))
     assert code is ErrorCode.OFFLINE
 
 

@@ -19,7 +19,12 @@ import pytest
 
 from amicus_desktop.core.types import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
-from tests.ui.conftest import aloop, collect_after_each_test, harness  # noqa: F401 (the window tests' fixtures)
+from tests.support.figures import FIGURES
+
+# the window tests' fixtures, shared with the fault suite
+from tests.ui.conftest import aloop as aloop
+from tests.ui.conftest import collect_after_each_test as collect_after_each_test
+from tests.ui.conftest import harness as harness
 
 SECRET_QUERY = "Where does Onesiphorus keep his secret prayer list"
 SECRET_TOKEN = "tok-Zx81-never-log-me"
@@ -107,10 +112,9 @@ def leak_guard(amicus_home: Path) -> Iterator[_Collect]:
 
 
 # -- figures for docs/RELIABILITY.md -----------------------------------------------------------
-from tests.support.figures import FIGURES, record_figure  # noqa: E402,F401
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:  # noqa: ANN001
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     passed = [r for r in terminalreporter.stats.get("passed", []) if "tests/faults/" in r.nodeid]
     failed = [r for r in terminalreporter.stats.get("failed", []) if "tests/faults/" in r.nodeid]
     if not (FIGURES or passed or failed):

@@ -6,6 +6,7 @@ as a subprocess, the database is the guarded real-model one from ``conftest.py``
 
 from __future__ import annotations
 
+import itertools
 import threading
 import time
 from pathlib import Path
@@ -38,7 +39,7 @@ def app_log(amicus_home: Path):
     shutdown_logging()
 
 
-def ask(window, qtbot, text: str = SECRET_QUERY) -> None:  # noqa: ANN001
+def ask(window, qtbot, text: str = SECRET_QUERY) -> None:
     window.ask.edit.setText(text)
     window.ask.button.click()
 
@@ -99,7 +100,7 @@ def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path
         timer.start(10)
         wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=15)
         timer.stop()
-        gaps = [b - a for a, b in zip(ticks, ticks[1:])]
+        gaps = [b - a for a, b in itertools.pairwise(ticks)]
         assert len(ticks) > 100 and max(gaps) < 0.5  # the UI thread kept ticking while it waited
         assert window.session.connection.state.state is ProxyState.ONLINE
 

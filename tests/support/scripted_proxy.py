@@ -76,7 +76,7 @@ class ScriptedProxy:
                 self.end_headers()
                 self.wfile.write(body)
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 proxy.health_requests += 1
                 if self.path != "/health":
                     self._send(404, b'{"error":{"code":"NOT_FOUND","message":"no such path"}}')
@@ -85,7 +85,7 @@ class ScriptedProxy:
                     return
                 self._send(200, json.dumps({"status": "ok", "model": proxy.model, "dims": proxy.dims}).encode())
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 proxy.embed_requests += 1
                 proxy.last_headers = dict(self.headers)
                 length = int(self.headers.get("Content-Length", "0"))

@@ -52,7 +52,7 @@ def test_the_library_alone_falls_short_on_forms_we_normalise() -> None:
     (Mt, Mk, Lk, Is, Ex, Am). If this count drops to 0 the normalising step can go.
     """
     misses = []
-    for text, expected in FORMS:
+    for text, _expected in FORMS:
         alone = []
         for ref in pb.get_references(text):
             if ref.start_chapter is None:

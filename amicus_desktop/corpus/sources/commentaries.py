@@ -197,6 +197,23 @@ def _scofield_notes(raw: str) -> list[tuple[str, str]]:
     return out
 
 
+def _flush_short(book: Book, short: list[tuple[VerseRef, str, str]]) -> Iterator[ChunkRecord]:
+    """The pending short Scofield notes of one chapter as one chunk (none if none are pending); empties ``short``."""
+    if not short:
+        return
+    first, last = short[0][0], short[-1][0]
+    lines = [f"{r.short()} {h}: {t}" if h else f"{r.short()} {t}" for r, h, t in short]
+    yield record(
+        f"scofield:{book.book_id}:{first.chapter}:{_span(first.verse, last.verse_end)}#notes",
+        "section_panel", f"Scofield:{book.osis}.{first.chapter}.{_span(first.verse, last.verse_end)}",
+        "\n".join(lines),
+        meta("c-i-scofield", book_id=book.book_id, chapter_num=first.chapter,
+             verse_start=first.verse, verse_end=max(r.verse_end for r, _, _ in short),
+             panel_type="note"),
+    )
+    short.clear()
+
+
 def read_scofield(library: Library, scope: Scope) -> ScofieldData:
     """Notes of the chosen books, and 'See'/'Cf.' links of *all* books (chains cross books)."""
     module = library.verse_module("scofield")
@@ -206,22 +223,6 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
         book = BY_OSIS[book_osis]
         in_scope = book in scope
         short: list[tuple[VerseRef, str, str]] = []  # pending short notes of one chapter
-
-        def flush_short() -> Iterator[ChunkRecord]:
-            if not short:
-                return
-            first, last = short[0][0], short[-1][0]
-            lines = [f"{r.short()} {h}: {t}" if h else f"{r.short()} {t}" for r, h, t in short]
-            yield record(
-                f"scofield:{book.book_id}:{first.chapter}:{_span(first.verse, last.verse_end)}#notes",
-                "section_panel", f"Scofield:{book.osis}.{first.chapter}.{_span(first.verse, last.verse_end)}",
-                "\n".join(lines),
-                meta("c-i-scofield", book_id=book.book_id, chapter_num=first.chapter,
-                     verse_start=first.verse, verse_end=max(r.verse_end for r, _, _ in short),
-                     panel_type="note"),
-            )
-            short.clear()
-
         for entry in module.entries(book.osis):
             if entry.chapter == 0 or entry.verse == 0:
                 continue
@@ -261,10 +262,10 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
                 if word_count(own) < 40:
                     if short and (short[0][0].chapter != here.chapter
                                   or sum(word_count(t) for _, _, t in short) > 120):
-                        data.records.extend(flush_short())
+                        data.records.extend(_flush_short(book, short))
                     short.append((here, headword, own))
                     continue
-                data.records.extend(flush_short())
+                data.records.extend(_flush_short(book, short))
                 body_text = f"{headword}: {own}" if headword else own
                 base = (f"scofield:{book.book_id}:{here.chapter}:{_span(here.verse, here.verse_end)}"
                         f":{_slug(headword)}")
@@ -279,9 +280,9 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
                              verse_start=here.verse, verse_end=here.verse_end, panel_type="note"),
                     ))
             if short and short[-1][0].chapter != entry.chapter:
-                data.records.extend(flush_short())
+                data.records.extend(_flush_short(book, short))
         if in_scope:
-            data.records.extend(flush_short())
+            data.records.extend(_flush_short(book, short))
     return data
 
 
@@ -400,7 +401,7 @@ def _td_exposition(text: str, psalm: int, last: int, book: Book,
                    seen: dict[str, int]) -> Iterator[ChunkRecord]:
     marks = list(_TD_VERSE.finditer(text))
     sections: list[tuple[int, int, str]] = []
-    if not marks or marks[0].start() > 0 and text[: marks[0].start()].strip():
+    if not marks or (marks[0].start() > 0 and text[: marks[0].start()].strip()):
         head = text[: marks[0].start()] if marks else text
         if head.strip():
             sections.append((1, last, head))

@@ -186,7 +186,7 @@ def _word_study(bible: BibleText, book_id: str, number: str, entry: LexEntry,
     book = BY_ID[book_id]
     chapters = Counter(c for c, _ in refs)
     top_chapter, top_n = chapters.most_common(1)[0]
-    chapter_num = top_chapter if top_n * 2 >= len(refs) and len(chapters) > 1 or len(chapters) == 1 else None
+    chapter_num = top_chapter if (top_n * 2 >= len(refs) and len(chapters) > 1) or len(chapters) == 1 else None
     lang = "Greek" if number.startswith("G") else "Hebrew"
     name = f"{entry.lemma} ({entry.translit})" if entry.translit else entry.lemma
     rendered = ", ".join([f"“{w}”" for w, _ in words.most_common() if w not in _STOP][:3]) or "in various ways"

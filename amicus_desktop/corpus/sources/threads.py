@@ -165,4 +165,4 @@ def _nave_topic(topic: str, lines: list, book: Book) -> list[ChunkRecord]:
     return recs
 
 
-__all__ = ["nave_chunks", "scofield_thread_chunks", "BY_OSIS"]
+__all__ = ["BY_OSIS", "nave_chunks", "scofield_thread_chunks"]
