@@ -30,6 +30,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
+from typing import TypedDict, Unpack
 
 from .core.errors import AmicusError, ErrorCode
 from .core.types import ModelInfo
@@ -89,6 +90,16 @@ class Connectivity:
 
 Probe = Callable[[], Awaitable[ModelInfo]]
 Listener = Callable[[Connectivity], None]
+
+
+class _Changes(TypedDict, total=False):
+    """The :class:`Connectivity` fields a state change may set besides ``state`` and ``checks``."""
+
+    model: ModelInfo | None
+    error: AmicusError | None
+    next_check_at: float | None
+    probing: bool
+    offline_since: float | None
 
 
 class ConnectivityMonitor:
@@ -245,7 +256,9 @@ class ConnectivityMonitor:
             log.exception("health probe raised unexpectedly")
             self._set(
                 ProxyState.EMBED_FAILED,
-                error=AmicusError(ErrorCode.EMBED_FAILED, f"The health check failed unexpectedly ({type(exc).__name__})."),
+                error=AmicusError(
+                    ErrorCode.EMBED_FAILED, f"The health check failed unexpectedly ({type(exc).__name__})."
+                ),
                 probing=False,
             )
             return
@@ -298,8 +311,8 @@ class ConnectivityMonitor:
         if was is not ProxyState.OFFLINE:
             log.warning("proxy offline", extra={"url": self._state.url})
 
-    def _set(self, state: ProxyState, **changes: object) -> None:
-        new = replace(self._state, state=state, checks=self._checks, **changes)  # type: ignore[arg-type]
+    def _set(self, state: ProxyState, **changes: Unpack[_Changes]) -> None:
+        new = replace(self._state, state=state, checks=self._checks, **changes)
         if new == self._state:
             return
         self._state = new

@@ -55,7 +55,8 @@ def study_db_minimal(tmp_path_factory: pytest.TempPathFactory, study_db: Path) -
     try:
         ids = {str(cid): int(rowid) for rowid, cid in con.execute("SELECT rowid, chunk_id FROM chunk_text")}
         blobs = dict(con.execute("SELECT rowid, embedding FROM embeddings"))
-        model, dims = (dict(con.execute("SELECT key, value FROM db_meta"))[k] for k in ("embedding_model", "embedding_dims"))
+        meta = dict(con.execute("SELECT key, value FROM db_meta"))
+        model, dims = meta["embedding_model"], meta["embedding_dims"]
     finally:
         con.close()
     vectors = np.stack([np.frombuffer(blobs[ids[r.chunk_id]], dtype=np.float32) for r in records])

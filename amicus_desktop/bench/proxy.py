@@ -19,17 +19,21 @@ import asyncio
 import json
 import signal
 import sys
+from typing import Any
 
 from .synth import model_id, query_vector
 
 
 class BenchProxy:
+    """The benchmark's embed proxy: answers /health and /ai/embed with synthetic vectors at once, so
+    that a benchmark measures the app's side and not a model."""
+
     def __init__(self, dims: int, model: str, seed: int) -> None:
         self.dims = dims
         self.model = model
         self.seed = seed
 
-    def answer(self, method: str, path: str, body: bytes) -> tuple[int, dict]:
+    def answer(self, method: str, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
         if method == "GET" and path == "/health":
             return 200, {"status": "ok", "model": self.model, "dims": self.dims}
         if method == "POST" and path == "/ai/embed":

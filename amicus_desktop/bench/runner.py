@@ -70,7 +70,10 @@ def run_worker(args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
     if proc.returncode != 0 or not lines:
         raise BenchError(f"benchmark step {' '.join(args[:1])} failed (exit {proc.returncode}): "
                          + (proc.stdout[-2000:] or "no output"))
-    return json.loads(lines[-1])
+    report = json.loads(lines[-1])
+    if not isinstance(report, dict):
+        raise BenchError(f"benchmark step {' '.join(args[:1])} printed {type(report).__name__}, not a JSON object")
+    return report
 
 
 def machine_info() -> dict[str, Any]:
@@ -218,7 +221,7 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
     env = child_env()
     load_start = _loadavg()
     made_dir = cfg.out_dir is None
-    out_dir = Path(tempfile.mkdtemp(prefix="amicus-bench-")) if made_dir else Path(cfg.out_dir)
+    out_dir = Path(tempfile.mkdtemp(prefix="amicus-bench-")) if cfg.out_dir is None else Path(cfg.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     built: list[Path] = []
     results: list[dict[str, Any]] = []

@@ -175,7 +175,7 @@ def query_vector(text: str, dims: int, seed: int) -> np.ndarray:
     """A question's unit vector determined by ``text`` (what the bench proxy answers for it)."""
     digest = hashlib.sha256(text.encode("utf-8")).digest()
     rng = np.random.default_rng(int.from_bytes(digest[:16], "little"))
-    return _clustered_rows(rng, 1, dims, seed, QUERY_NOISE, QUERY_SHIFT)[0]
+    return _clustered_rows(rng, 1, dims, seed, QUERY_NOISE, QUERY_SHIFT).reshape(dims)
 
 
 def query_vectors(count: int, dims: int, seed: int) -> np.ndarray:

@@ -19,6 +19,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ import numpy as np
 
 from ..candidates.filters import allowed_rowids
 from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
+from ..core.books import BOOKS
 from ..core.types import Candidate, ChapterRef, Filters, Profile, RetrievalContext
 from ..embedding.client import EmbedClient, Embedding
 from ..rerank import rerank
@@ -80,7 +82,7 @@ def do_bandwidth(mib: int = 512, repeats: int = 5) -> dict[str, Any]:
     every byte once; the fastest kernel's best pass is taken as the machine's read bandwidth.
     """
     a = np.ones(mib * 1024 * 1024 // 4, dtype=np.float32)
-    kernels = {"max": a.max, "sum": a.sum, "dot": lambda: np.dot(a, a)}
+    kernels: dict[str, Callable[[], object]] = {"max": a.max, "sum": a.sum, "dot": lambda: np.dot(a, a)}
     best: dict[str, float] = {}
     for name, fn in kernels.items():
         fn()
@@ -94,7 +96,7 @@ def do_bandwidth(mib: int = 512, repeats: int = 5) -> dict[str, Any]:
 
 
 # -- measure ----------------------------------------------------------------------------------
-def _start_process(cmd: list[str], prefix: str, timeout: float = 60.0) -> tuple[subprocess.Popen, str]:
+def _start_process(cmd: list[str], prefix: str, timeout: float = 60.0) -> tuple[subprocess.Popen[str], str]:
     """Start a proxy process and return it with its base URL (parsed from its first stdout line)."""
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     deadline = time.monotonic() + timeout
@@ -111,7 +113,7 @@ def _start_process(cmd: list[str], prefix: str, timeout: float = 60.0) -> tuple[
     raise RuntimeError(f"{' '.join(cmd)} did not start")
 
 
-def _stop_process(proc: subprocess.Popen) -> None:
+def _stop_process(proc: subprocess.Popen[str]) -> None:
     proc.terminate()
     try:
         proc.wait(timeout=10)
@@ -123,7 +125,7 @@ def _stop_process(proc: subprocess.Popen) -> None:
 def _query_texts(count: int, tag: str) -> list[str]:
     """Distinct question texts, so every retrieval misses the embed client's vector cache."""
     words = synth.WORDS[:96]
-    books = [b.book_id for b in synth.BOOKS]
+    books = [b.book_id for b in BOOKS]
     return [
         f"What does {books[i % len(books)].replace('-', ' ')} {1 + i % 7} teach about "
         f"{words[i % len(words)]} and {words[(i * 7 + 3) % len(words)]}? ({tag} {i})"
@@ -195,11 +197,19 @@ def _set_model_id(db: Path, model: str) -> str:
     """Rewrite ``db_meta.embedding_model`` of a bench-owned database; returns the old value."""
     con = connect(db, readonly=False)
     try:
-        (old,) = con.execute("SELECT value FROM db_meta WHERE key = 'embedding_model'").fetchone()
+        old = _value(con, "SELECT value FROM db_meta WHERE key = 'embedding_model'")
         con.execute("UPDATE db_meta SET value = ? WHERE key = 'embedding_model'", (model,))
     finally:
         con.close()
     return str(old)
+
+
+def _value(con: apsw.Connection, sql: str, params: tuple[int | str, ...] = ()) -> Any:
+    """The first column of the first row ``sql`` returns (the bench's own databases always have one)."""
+    row = con.execute(sql, params).fetchone()
+    if row is None:
+        raise RuntimeError(f"no row for {sql!r}")
+    return row[0]
 
 
 def _recall(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tuple[float, float]:
@@ -215,9 +225,8 @@ def _sizes(store: ScriptureStore) -> dict[str, int]:
     """Bytes of the vec0 vectors in scripture.db and of the two-stage file's sections."""
     out: dict[str, int] = {}
     with contextlib.suppress(apsw.Error):  # dbstat is compiled into the SQLite apsw ships; be safe
-        (out["vec0"],) = store.con.execute(
-            "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'embeddings_vector_chunks%'"
-        ).fetchone()
+        sql = "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'embeddings_vector_chunks%'"
+        out["vec0"] = int(_value(store.con, sql))
     with contextlib.suppress(OSError, ValueError):
         f = codes.CodesFile.open(codes.path_for(store.path))
         out["file"] = f.path.stat().st_size
@@ -333,7 +342,7 @@ def _fetch_alternatives(store: ScriptureStore, index: TwoStageIndex, q: np.ndarr
         t_file = _ms(t0)
         t0 = time.perf_counter()
         vecs = [
-            np.frombuffer(store.con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (r,)).fetchone()[0],
+            np.frombuffer(_value(store.con, "SELECT embedding FROM embeddings WHERE rowid = ?", (r,)),
                           dtype=np.float32)
             for r in ids.tolist()
         ]
@@ -455,7 +464,7 @@ def _same_vectors(path: Path, mat: np.ndarray) -> bool:
     try:
         n = len(mat)
         for rowid in sorted({1, (n + 1) // 2, n}):
-            (blob,) = con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,)).fetchone()
+            blob = _value(con, "SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,))
             if not np.array_equal(np.frombuffer(blob, dtype=np.float32), mat[rowid - 1]):
                 return False
         return True

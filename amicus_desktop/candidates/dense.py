@@ -64,11 +64,11 @@ def nearest(store: ScriptureStore, vector: np.ndarray, n: int, filters: Filters 
     pushed = vec0_pushdown(store, filters)
     if pushed is not None:
         return _knn(store, query, n, *pushed)
-    allowed = allowed_rowids(store, filters)
-    if not allowed:
+    rowids = allowed_rowids(store, filters)
+    if not rowids:
         return []
-    return _knn(store, query, min(n, len(allowed)), " AND rowid IN (SELECT value FROM json_each(?))",
-                [json.dumps(allowed)])
+    return _knn(store, query, min(n, len(rowids)), " AND rowid IN (SELECT value FROM json_each(?))",
+                [json.dumps(rowids)])
 
 
 def nearest_among(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[int], n: int) -> list[tuple[int, float]]:

@@ -186,8 +186,10 @@ class KeywordIndex:
     def _stem(self, word: str) -> str:
         if self._tokenizer is None:
             self._tokenizer = self.store.con.fts5_tokenizer("porter", ["unicode61", "remove_diacritics", "2"])
-        tokens = self._tokenizer(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None, include_offsets=False)
-        return str(tokens[0][0]) if tokens else word
+        tokens = list(self._tokenizer(
+            word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None, include_offsets=False, include_colocated=False
+        ))
+        return tokens[0] if tokens and isinstance(tokens[0], str) else word
 
     def _closest(self, word: str) -> str | None:
         stem = self._stem(word)
@@ -221,9 +223,10 @@ class KeywordIndex:
             if not text:
                 continue
             raw = str(text[0][0]).encode("utf-8")
-            for start, end, token in self._tokenizer(raw, apsw.FTS5_TOKENIZE_DOCUMENT, None):
-                if token == term:
-                    return raw[start:end].decode("utf-8", "replace").lower()
+            for token in self._tokenizer(raw, apsw.FTS5_TOKENIZE_DOCUMENT, None, include_colocated=False):
+                match token:  # (start, end, token) with offsets and without colocated tokens
+                    case (int(start), int(end), str(found)) if found == term:
+                        return raw[start:end].decode("utf-8", "replace").lower()
         return None
 
 

@@ -12,9 +12,10 @@ keyword       keyword BM25 (``candidates`` rows)                      lexical sc
 
 plus, in every mode, the chunks covering each referenced passage (see :mod:`.passages`) and the
 pinned chunks. A hybrid question without words to look for (only a reference) gets no lexical
-score (``None``; see :mod:`amicus_desktop.rerank.base`). What one search found the other is measured for, so a hybrid breakdown is complete
-whatever found the chunk. Pinned chunks are measured like the rest but kept apart: they are not part
-of the pool (they are placed first by re-ranking and never counted or capped).
+score (``None``; see :mod:`amicus_desktop.rerank.base`). What one search found the other is measured
+for, so a hybrid breakdown is complete whatever found the chunk. Pinned chunks are measured like the
+rest but kept apart: they are not part of the pool (they are placed first by re-ranking and never
+counted or capped).
 """
 
 from __future__ import annotations

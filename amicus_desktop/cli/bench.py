@@ -32,7 +32,7 @@ def _positive(text: str) -> int:
     return value
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..bench.runner import DEFAULT_DIMS, DEFAULT_QUERIES, DEFAULT_SIZES
 
     p = sub.add_parser(

@@ -35,7 +35,7 @@ class Check:
     fix: str = ""
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("doctor", help="check the installation, the database and the proxy")
     add_connection_args(p)
     p.add_argument("--json", action="store_true", help="print the checks as JSON")
@@ -61,7 +61,8 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
     if qt is None:
         checks.append(Check("Qt (PySide6)", FAIL, "not installed", "pip install 'PySide6-Essentials>=6.11.3'"))
     elif sys.version_info < (3, 12) and qt.startswith("6.12"):
-        checks.append(Check("Qt (PySide6)", FAIL, qt, "PySide6 6.12 crashes Python 3.11: install 'PySide6-Essentials<6.12'."))
+        advice = "PySide6 6.12 crashes Python 3.11: install 'PySide6-Essentials<6.12'."
+        checks.append(Check("Qt (PySide6)", FAIL, qt, advice))
     else:
         checks.append(Check("Qt (PySide6)", OK, qt))
     checks.append(Check("SQLite (apsw)", OK, f"{sqlite_version()} (apsw {_version('apsw')})"))
@@ -83,7 +84,8 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
         checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
-        checks.append(Check("  chunks by type", OK, ", ".join(f"{k} {v:,}" for k, v in sorted(types.items())) or "none"))
+        by_type = ", ".join(f"{k} {v:,}" for k, v in sorted(types.items()))
+        checks.append(Check("  chunks by type", OK, by_type or "none"))
         names = ", ".join(s.name for s in scholars.values()) or "none"
         checks.append(Check("  scholars", OK, f"{len(scholars)} ({names}); {named_by_db} named by the database's "
                             "scholars table, the rest by the app's built-in names"))

@@ -94,8 +94,14 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
             weights = NO_BOOSTS if value.lower() == "off" else BoostWeights()
         elif key == "scholar-cap":
             weights = replace(weights, per_scholar_cap=cap_value(value))
-        elif key in ("chapter-boost", "scholar-boost", "tradition-boost", "reference-boost"):
-            weights = replace(weights, **{key.removesuffix("-boost"): finite_float(value)})
+        elif key == "chapter-boost":
+            weights = replace(weights, chapter=finite_float(value))
+        elif key == "scholar-boost":
+            weights = replace(weights, scholar=finite_float(value))
+        elif key == "tradition-boost":
+            weights = replace(weights, tradition=finite_float(value))
+        elif key == "reference-boost":
+            weights = replace(weights, reference=finite_float(value))
         else:
             raise ValueError(f"--compare: unknown key {key!r}")
     return replace(config, weights=weights, fusion=fusion), connection
@@ -188,5 +194,6 @@ def format_comparison(a: EvalReport, b: EvalReport) -> str:
               "", f"{'metric':<10} {'A':>7} {'B':>7} {'B − A':>8}  95% interval (paired bootstrap)"]
     for d in diffs:
         note = "" if d.significant else "  (includes 0)"
-        lines.append(f"{d.metric:<10} {d.mean_a:7.3f} {d.mean_b:7.3f} {d.delta:+8.3f}  [{d.low:+.3f}, {d.high:+.3f}]{note}")
+        interval = f"[{d.low:+.3f}, {d.high:+.3f}]"
+        lines.append(f"{d.metric:<10} {d.mean_a:7.3f} {d.mean_b:7.3f} {d.delta:+8.3f}  {interval}{note}")
     return "\n".join(lines)

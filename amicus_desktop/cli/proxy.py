@@ -23,10 +23,13 @@ import sys
 import threading
 import time
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config import TOKEN_ENV, token_problem
+
+if TYPE_CHECKING:  # uvicorn loads only when the proxy starts
+    import uvicorn
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8731
@@ -35,7 +38,7 @@ DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
 log = logging.getLogger("amicus.proxy")
 
 
-def register(subparsers: Any) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "proxy",
         help="serve the embed proxy (POST /ai/embed, GET /health)",
@@ -82,7 +85,7 @@ class _StopRequest:
 
     def __init__(self) -> None:
         self.signal: int | None = None
-        self.server: Any = None
+        self.server: uvicorn.Server | None = None
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         self.signal = signum
@@ -188,7 +191,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
         h11_max_incomplete_event_size=MAX_HEAD_BYTES,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
-    server = _make_server(config)
+    server = _make_server(config, stop)
     stop.server = server
     if stop.stopped("before serving"):
         sock.close()
@@ -206,8 +209,8 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
     finally:
         sock.close()
         backend.close()
-    if server.stop_signal is not None:
-        log.info("stopped on %s", signal.Signals(server.stop_signal).name)
+    if stop.signal is not None:
+        log.info("stopped on %s", signal.Signals(stop.signal).name)
     return 0
 
 
@@ -227,15 +230,14 @@ def _token(env_name: str) -> tuple[str | None, str | None]:
     return raw.strip(), None
 
 
-def _make_server(config: Any) -> Any:
-    """uvicorn's Server, except that SIGTERM/SIGINT end it with exit 0 instead of re-raising."""
+def _make_server(config: uvicorn.Config, stop: _StopRequest) -> uvicorn.Server:
+    """uvicorn's Server, except that SIGTERM/SIGINT end it with exit 0 instead of re-raising; the
+    signal is recorded in ``stop`` (whose own handler uvicorn replaces while it serves)."""
     import uvicorn
 
     class Server(uvicorn.Server):
-        stop_signal: int | None = None
-
-        def handle_exit(self, sig: int, frame: Any) -> None:
-            self.stop_signal = sig
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            stop.signal = sig
             if self.should_exit and sig == signal.SIGINT:
                 self.force_exit = True  # a second Ctrl-C: stop waiting for open requests
             else:
@@ -249,7 +251,7 @@ def _make_server(config: Any) -> Any:
 PARENT_ENV = "AMICUS_PROXY_PARENT_PID"
 
 
-def _exit_with_parent(server: Any) -> None:
+def _exit_with_parent(server: uvicorn.Server) -> None:
     value = os.environ.get(PARENT_ENV, "")
     if not value.isdigit() or os.getppid() != int(value):
         return

@@ -83,7 +83,8 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
     """A readable table: mode and understanding, warnings, results, rejected candidates, timings."""
     trace = result.trace
     lines = [
-        f"{len(result.results)} results · {trace.mode.value} search · model {result.model.id} ({result.model.dims} dims)"
+        f"{len(result.results)} results · {trace.mode.value} search · "
+        f"model {result.model.id} ({result.model.dims} dims)"
     ]
     if trace.references:
         lines.append("references: " + ", ".join(r.label() for r in trace.references))
@@ -117,6 +118,7 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
     cached = " (vector from the cache)" if trace.embedding_cached else ""
     lines += [
         "",
-        f"embed {t.embed:.1f} ms{cached} · search {t.search:.1f} ms · rerank {t.rerank:.2f} ms · total {t.total:.1f} ms",
+        f"embed {t.embed:.1f} ms{cached} · search {t.search:.1f} ms · "
+        f"rerank {t.rerank:.2f} ms · total {t.total:.1f} ms",
     ]
     return "\n".join(lines)

@@ -62,7 +62,9 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
         help="semantic (embed and search by meaning, the default), hybrid (meaning and words), "
         "keyword (words only; needs no embed proxy)",
     )
-    p.add_argument("--chapter", metavar="BOOK:CHAPTER", help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9")
+    p.add_argument(
+        "--chapter", metavar="BOOK:CHAPTER", help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9"
+    )
     p.add_argument("--prefer-scholar", metavar="ID", action="append", default=[],
                    help=f"boost this scholar ×{w.scholar:g} (repeatable)")
     p.add_argument("--prefer-tradition", metavar="NAME", action="append", default=[],
@@ -74,7 +76,9 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     filters.add_argument("--testament", metavar="OT|NT", action="append", default=[],
                          help="only chunks on a book of the Old or New Testament (adds its books to --book)")
     filters.add_argument("--scholar", metavar="ID", action="append", default=[], help="only chunks by this scholar")
-    filters.add_argument("--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition")
+    filters.add_argument(
+        "--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition"
+    )
     p.add_argument("--pin", metavar="CHUNK_ID", action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")

@@ -28,7 +28,7 @@ from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
 from .sources.abbott_smith import abbott_smith_chunks
-from .sources.commentaries import mhcc_chunks, read_scofield, scofield_chunks, tdavid_chunks
+from .sources.commentaries import ScofieldData, mhcc_chunks, read_scofield, scofield_chunks, tdavid_chunks
 from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
 from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
@@ -112,7 +112,7 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
     records: list[ChunkRecord] = []
     bible: BibleText | None = None
     lexicon: Lexicon | None = None
-    scofield = None
+    scofield: ScofieldData | None = None
 
     def load_bible() -> None:
         nonlocal bible
@@ -137,6 +137,14 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
         scofield = read_scofield(library, scope)
         return scofield_chunks(scofield)
 
+    def word_studies() -> Iterable[ChunkRecord]:
+        assert bible is not None and lexicon is not None  # loaded by the steps before this one
+        return word_study_chunks(bible, lexicon, scope)
+
+    def scofield_chains() -> Iterable[ChunkRecord]:
+        assert scofield is not None  # read by the Scofield step
+        return scofield_thread_chunks(scofield, scope)
+
     steps: list[tuple[str, Callable[[], Iterable[ChunkRecord] | None]]] = [
         ("World English Bible", load_bible),
         ("Matthew Henry", lambda: mhcc_chunks(library, scope)),
@@ -144,8 +152,8 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
         ("Treasury of David", lambda: tdavid_chunks(library, scope)),
         ("Strong's", lexicon_entries),
         ("Abbott-Smith", abbott_smith_entries),
-        ("word studies", lambda: word_study_chunks(bible, lexicon, scope)),  # type: ignore[arg-type]
-        ("Scofield chains", lambda: scofield_thread_chunks(scofield, scope)),  # type: ignore[arg-type]
+        ("word studies", word_studies),
+        ("Scofield chains", scofield_chains),
         ("Nave's", lambda: nave_chunks(library, scope)),
         ("help texts", faq_chunks),
     ]

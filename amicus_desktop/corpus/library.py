@@ -85,7 +85,8 @@ class Library:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._open: dict[str, object] = {}
+        self._verses: dict[str, ZVerseModule] = {}
+        self._dictionaries: dict[str, ZLDModule] = {}
         self._confs: dict[str, ModuleConf] = {}
 
     def conf(self, key: str) -> ModuleConf:
@@ -98,19 +99,19 @@ class Library:
     def verse_module(self, key: str) -> ZVerseModule:
         conf = self.conf(key)
         with self._lock:
-            if key not in self._open:
-                self._open[key] = ZVerseModule(
+            if key not in self._verses:
+                self._verses[key] = ZVerseModule(
                     conf.data_path, get_versification(conf.versification), encoding=conf.encoding
                 )
-            return self._open[key]  # type: ignore[return-value]
+            return self._verses[key]
 
     def dictionary(self, key: str) -> ZLDModule:
         conf = self.conf(key)
         with self._lock:
-            if key not in self._open:
+            if key not in self._dictionaries:
                 # Some confs omit Encoding although the data is UTF-8: the reader sniffs it.
-                self._open[key] = ZLDModule(conf.data_path, encoding=conf.encoding)
-            return self._open[key]  # type: ignore[return-value]
+                self._dictionaries[key] = ZLDModule(conf.data_path, encoding=conf.encoding)
+            return self._dictionaries[key]
 
     def data_file(self, key: str) -> Path:
         """Where the data file ``key`` of :data:`DATA_FILES` is installed, or

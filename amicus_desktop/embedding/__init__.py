@@ -35,9 +35,9 @@ def get_backend(name: str = "local", **options: Any) -> Embedder:
     """A new backend by name; cheap (nothing is loaded or contacted until first use).
 
     ``local`` options: ``model_path``, ``tokenizer_path``, ``threads``, ``batch_size``,
-    ``max_batch_tokens``, ``spin``. ``e5`` options: ``threads``, ``batch_size``. ``openai`` options: ``upstream`` (base URL, required), ``model``
-    (required), ``api_key`` or ``api_key_env`` (default ``OPENAI_API_KEY``), ``dims``,
-    ``timeout``, ``max_batch``.
+    ``max_batch_tokens``, ``spin``. ``e5`` options: ``threads``, ``batch_size``. ``openai`` options:
+    ``upstream`` (base URL, required), ``model`` (required), ``api_key`` or ``api_key_env`` (default
+    ``OPENAI_API_KEY``), ``dims``, ``timeout``, ``max_batch``.
     """
     if name == "local":
         from .local import LocalMiniLMBackend

@@ -258,12 +258,14 @@ class EmbedClient:
     def _status_error(self, status: int, raw: bytes, retry_after: str | None) -> AmicusError:
         detail = ""
         try:
-            err = _loads(raw)["error"]  # type: ignore[index]
+            parsed = _loads(raw)
+        except ValueError:
+            parsed = None
+        err = parsed.get("error") if isinstance(parsed, dict) else None
+        if isinstance(err, dict):
             code, message = err.get("code"), err.get("message")
             if isinstance(code, str) and isinstance(message, str):
                 detail = f" {_short(code, 40)}: {_short(message)}"
-        except (ValueError, KeyError, TypeError, AttributeError):
-            pass
         if status == 401:
             why = f"it refused the token (HTTP 401); set the right token in settings or {TOKEN_ENV}"
         elif status == 429:

@@ -34,12 +34,14 @@ class Difference:
     def significant(self) -> bool:
         return self.low > 0 or self.high < 0
 
-    def to_json(self) -> dict[str, float | str | bool]:
+    def to_json(self) -> dict[str, float | str | bool | list[float]]:
         return {"metric": self.metric, "a": self.mean_a, "b": self.mean_b, "delta": self.delta,
-                "ci95": [self.low, self.high], "significant": self.significant}  # type: ignore[dict-item]
+                "ci95": [self.low, self.high], "significant": self.significant}
 
 
-def paired_bootstrap(a: np.ndarray, b: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED) -> tuple[float, float]:
+def paired_bootstrap(
+    a: np.ndarray, b: np.ndarray, *, resamples: int = RESAMPLES, seed: int = SEED
+) -> tuple[float, float]:
     """The 95% interval of ``mean(b - a)`` by resampling the pairs."""
     diff = np.asarray(b, dtype=np.float64) - np.asarray(a, dtype=np.float64)
     if diff.size == 0:

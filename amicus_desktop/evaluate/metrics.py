@@ -17,7 +17,7 @@ K = 10
 
 
 def dcg(grades: Sequence[int]) -> float:
-    return sum((2**g - 1) / math.log2(rank + 1) for rank, g in enumerate(grades, start=1))
+    return sum((2.0**g - 1) / math.log2(rank + 1) for rank, g in enumerate(grades, start=1))
 
 
 def ndcg(ranked: Sequence[str], judgments: Mapping[str, int], k: int = K) -> float:

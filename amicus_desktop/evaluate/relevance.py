@@ -112,7 +112,8 @@ def proxy_for(backend: str) -> Iterator[str]:
     log = tempfile.TemporaryFile()
     env = {**os.environ, "AMICUS_PROXY_TOKEN": ""}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "amicus_desktop", "proxy", "--port", str(port), "--backend", backend, "--rate-limit", "0"],
+        [sys.executable, "-m", "amicus_desktop", "proxy",
+         "--port", str(port), "--backend", backend, "--rate-limit", "0"],
         stdout=log, stderr=subprocess.STDOUT, env=env,
     )
     url = f"http://127.0.0.1:{port}"

@@ -94,6 +94,7 @@ class LimitedH11Protocol(H11Protocol):
         self._request_timer: asyncio.TimerHandle | None = None
         self.waiting_since: float | None = None  # loop time since the connection waits for a request
 
+    # uvicorn's H11Protocol narrows asyncio's BaseTransport to Transport here (and ignores it the same way).
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self._wait_for_request()

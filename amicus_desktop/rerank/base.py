@@ -36,7 +36,9 @@ def base_scores(candidates: Sequence[Candidate], mode: SearchMode, fusion: Fusio
     if fusion.method is FusionMethod.CONVEX:
         a = fusion.alpha
         return {
-            c.chunk_id: _require(c.similarity, c) if c.lexical is None else a * _require(c.similarity, c) + (1 - a) * c.lexical
+            c.chunk_id: _require(c.similarity, c)
+            if c.lexical is None
+            else a * _require(c.similarity, c) + (1 - a) * c.lexical
             for c in candidates
         }
     by_sim = _ranks({c.chunk_id: _require(c.similarity, c) for c in candidates})

@@ -593,7 +593,8 @@ class ScriptureStore:
         return dict(self._scholars)
 
     def source_type_counts(self) -> dict[str, int]:
-        return {str(t): int(n) for t, n in self._rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")}
+        rows = self._rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")
+        return {str(t): int(n) for t, n in rows}
 
     def close(self) -> None:
         if self._con is not None:

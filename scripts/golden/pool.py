@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from amicus_desktop.evaluate.run import NO_BOOSTS, EvalConfig
 from amicus_desktop.present import Names, title
 from amicus_desktop.present.titles import author_work, reference, source_label
 from amicus_desktop.retrieval import Retriever
+from amicus_desktop.store.scripture import ScriptureStore
 
 RANKINGS = [
     EvalConfig(SearchMode.SEMANTIC, BoostWeights()),
@@ -36,11 +38,11 @@ RANKINGS = [
 ]
 
 
-def _chapter_notes(store: object, book: str, chapter: int) -> list[object]:
-    rows = store.rows(  # type: ignore[attr-defined]
+def _chapter_notes(store: ScriptureStore, book: str, chapter: int) -> list[Candidate]:
+    rows = store.rows(
         "SELECT t.rowid FROM chunk_text t JOIN chunk_metadata m USING (rowid) WHERE m.book_id = ? "
         "AND m.chapter_num = ? AND t.source_type IN ('section_panel', 'chapter_panel')", [book, chapter])
-    fetched = store.fetch([r[0] for r in rows])  # type: ignore[attr-defined]
+    fetched = store.fetch([r[0] for r in rows])
     return [Candidate(rowid, *row[:4], metadata=row[4], distance=None) for rowid, row in sorted(fetched.items())]
 
 
@@ -54,25 +56,25 @@ async def pool(db: Path, proxy: str, questions: list[list[str | None]], out: Pat
         out.mkdir(parents=True, exist_ok=True)
         for qid, text, chapter in questions:
             q = GoldenQuery(str(qid), str(text), {}, chapter=chapter)
-            seen: dict[str, object] = {}
+            seen: dict[str, Candidate] = {}
             for config in RANKINGS:
                 result = await retriever.retrieve(config.context(q, book_ids))
                 for r in result.ranked[:10]:
                     seen.setdefault(r.chunk_id, r.candidate)
             if chapter:
                 book, _, number = str(chapter).partition(":")
-                notes = await retriever.run_db(lambda s, b=book, n=int(number): _chapter_notes(s, b, n))
+                notes = await retriever.run_db(functools.partial(_chapter_notes, book=book, chapter=int(number)))
                 for c in notes:
                     seen.setdefault(c.chunk_id, c)
             chunks = []
             for cid, c in sorted(seen.items()):  # sorted by id: the judge sees no ranking order
                 chunks.append({
                     "chunk_id": cid,
-                    "kind": source_label(c.source_type),  # type: ignore[attr-defined]
-                    "title": title(c, names),  # type: ignore[arg-type]
-                    "place": reference(c.metadata, names),  # type: ignore[attr-defined]
-                    "author": author_work(c.metadata, names, full=True),  # type: ignore[attr-defined]
-                    "text": c.text,  # type: ignore[attr-defined]
+                    "kind": source_label(c.source_type),
+                    "title": title(c, names),
+                    "place": reference(c.metadata, names),
+                    "author": author_work(c.metadata, names, full=True),
+                    "text": c.text,
                 })
             packet = {"id": qid, "query": text, "chapter": chapter, "chunks": chunks}
             (out / f"{qid}.json").write_text(json.dumps(packet, indent=1, ensure_ascii=False) + "\n")

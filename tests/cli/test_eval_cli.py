@@ -16,7 +16,8 @@ from tests.support.scripted_proxy import ScriptedProxy
 GOLDEN = {
     "name": "axes",
     "queries": [
-        {"id": "justify", "query": "justified by faith", "judgments": {"h-justify": 3, "h-law": 2, "lex-1": 1, "gone": 2}},
+        {"id": "justify", "query": "justified by faith",
+         "judgments": {"h-justify": 3, "h-law": 2, "lex-1": 1, "gone": 2}},
         {"id": "potter", "query": "potter and clay", "chapter": "romans:9",
          "judgments": {"h-potter": 3, "s-esau": 1}},
         {"id": "none", "query": "nothing relevant", "judgments": {"faq": 0}},

@@ -61,7 +61,9 @@ def corpus(
 
 
 # -- an independent reading of CONTRACT section 3 ---------------------------------------------
-def reference(rows: dict[str, dict], sims: dict[str, float], *, chapter=None, scholars=(), traditions=(), k=10, min_sim=None):
+def reference(
+    rows: dict[str, dict], sims: dict[str, float], *, chapter=None, scholars=(), traditions=(), k=10, min_sim=None
+):
     """Re-implement steps 3–7 from the contract's words, over the candidates the CLI reported."""
     rejected = []
     scored = []
@@ -94,7 +96,8 @@ def db_rows(path: Path) -> dict[str, dict]:
     con = connect(path, readonly=True)
     out = {}
     for cid, scholar, tradition, book, chapter in con.execute(
-        "SELECT t.chunk_id, m.scholar_id, m.tradition, m.book_id, m.chapter_num FROM chunk_text t JOIN chunk_metadata m USING (rowid)"
+        "SELECT t.chunk_id, m.scholar_id, m.tradition, m.book_id, m.chapter_num"
+        " FROM chunk_text t JOIN chunk_metadata m USING (rowid)"
     ):
         out[cid] = {"scholar_id": scholar, "tradition": tradition, "book_id": book, "chapter_num": chapter}
     con.close()
@@ -151,7 +154,8 @@ def test_query_json_follows_section_3_to_the_letter(corpus, proxy: ScriptedProxy
         traditions=options.get("traditions", ()), k=k, min_sim=options.get("min_sim"),
     )
     assert [(r["chunk_id"], r["score"]) for r in out["results"]] == results
-    assert sorted((r["chunk_id"], r["reason"], r["similarity"], r["score"]) for r in out["rejected"]) == sorted(rejected)
+    got_rejected = sorted((r["chunk_id"], r["reason"], r["similarity"], r["score"]) for r in out["rejected"])
+    assert got_rejected == sorted(rejected)
     for i, r in enumerate(out["results"], start=1):
         b = r["breakdown"]
         assert r["rank"] == i
@@ -159,13 +163,16 @@ def test_query_json_follows_section_3_to_the_letter(corpus, proxy: ScriptedProxy
         assert b["similarity"] == 1 - b["distance"]
         assert b["final"] == b["similarity"] * b["chapter_boost"] * b["scholar_boost"] * b["tradition_boost"]
         assert set(r) == {"rank", "chunk_id", "source_type", "source_id", "text", "score", "metadata", "breakdown"}
-        assert set(r["metadata"]) == {"scholar_id", "tradition", "book_id", "chapter_num", "verse_start", "verse_end", "panel_type"}
+        assert set(r["metadata"]) == {
+            "scholar_id", "tradition", "book_id", "chapter_num", "verse_start", "verse_end", "panel_type"
+        }
 
 
 def test_ties_fall_to_chunk_id_and_nulls_are_never_capped(tmp_path: Path, proxy: ScriptedProxy) -> None:
     v = [1.0] + [0.0] * 15
     chunks = [Chunk(cid, v) for cid in ("d", "b", "c", "a")]  # identical vectors, no scholar
-    chunks += [Chunk(f"h{i}", [1.0, 0.1 * (i + 1)] + [0.0] * 14, meta=ChunkMetadata(scholar_id="henry")) for i in range(3)]
+    henry = ChunkMetadata(scholar_id="henry")
+    chunks += [Chunk(f"h{i}", [1.0, 0.1 * (i + 1)] + [0.0] * 14, meta=henry) for i in range(3)]
     db = build_db(tmp_path / "t.db", chunks)
     proxy.vectors["q"] = v
     code, out = query_json("q", "--db", str(db), "--proxy", proxy.url)
@@ -182,7 +189,9 @@ def test_chapter_flag_matches_case_insensitively_and_abbreviations(tmp_path: Pat
     ]
     db = build_db(tmp_path / "c.db", chunks)
     proxy.vectors["q"] = [1.0, 0.9] + [0.0] * 14
-    for flag, top in (("ROMANS:9", "far-rom9"), ("rom:9", "far-rom9"), ("1cor:13", "cor13"), ("Romans:10", "near"), ("nowhere:1", "near")):
+    cases = (("ROMANS:9", "far-rom9"), ("rom:9", "far-rom9"), ("1cor:13", "cor13"), ("Romans:10", "near"),
+             ("nowhere:1", "near"))
+    for flag, top in cases:
         code, out = query_json("q", "--db", str(db), "--proxy", proxy.url, "--chapter", flag)
         assert code == 0, out
         assert out["results"][0]["chunk_id"] == top, flag
@@ -196,7 +205,8 @@ def test_zero_knn_rows_is_an_empty_result(tmp_path: Path, proxy: ScriptedProxy) 
 
 def test_readable_table_by_default(corpus, proxy: ScriptedProxy) -> None:
     db, _ = corpus
-    proc = cli("query", "grace", "--db", str(db), "--proxy", proxy.url, "--chapter", "romans:1", "--prefer-scholar", "henry")
+    proc = cli("query", "grace", "--db", str(db), "--proxy", proxy.url,
+               "--chapter", "romans:1", "--prefer-scholar", "henry")
     assert proc.returncode == 0, proc.stderr
     assert "10 results" in proc.stdout and "Rejected" in proc.stdout
     assert "×1.1 scholar" in proc.stdout
@@ -273,7 +283,8 @@ def test_messages_never_hold_query_or_token(corpus, proxy: ScriptedProxy, tmp_pa
     db, _ = corpus
     secret_query = "my private prayer about my neighbour Zebulon"
     proxy.behaviour = lambda b: reply_json(401, {"error": {"code": "UNAUTHORIZED", "message": "wrong token"}})
-    proc = cli("query", secret_query, "--db", str(db), "--proxy", proxy.url, "--json", env={"AMICUS_PROXY_TOKEN": SECRET})
+    proc = cli("query", secret_query, "--db", str(db), "--proxy", proxy.url, "--json",
+               env={"AMICUS_PROXY_TOKEN": SECRET})
     assert proc.returncode == 1
     assert proxy.last_headers["Authorization"] == f"Bearer {SECRET}"
     for stream in (proc.stdout, proc.stderr):

@@ -91,7 +91,9 @@ def test_keyword_scores_follow_bm25_normalised(db: Path) -> None:
         norm += max(1e-6, math.log((n - df + 0.5) / (df + 0.5))) * 2.2
     expected = {
         chunks[rowid].chunk_id: -score / norm
-        for rowid, score in con.execute("SELECT rowid, bm25(f) FROM f WHERE f MATCH '\"grace\" OR \"faith\" OR \"potter\"'")
+        for rowid, score in con.execute(
+            "SELECT rowid, bm25(f) FROM f WHERE f MATCH '\"grace\" OR \"faith\" OR \"potter\"'"
+        )
     }
     got = {r["chunk_id"]: r["breakdown"]["lexical"] for r in out["results"]}
     assert set(got) == set(expected)

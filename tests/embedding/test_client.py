@@ -130,7 +130,8 @@ def test_429_waits_for_retry_after(proxy: ScriptedProxy) -> None:
 
 
 def test_429_with_long_retry_after_fails_at_once(proxy: ScriptedProxy) -> None:
-    proxy.behaviour = lambda b: reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "x"}}, {"Retry-After": "120"})
+    limited = {"error": {"code": "RATE_LIMITED", "message": "x"}}
+    proxy.behaviour = lambda b: reply_json(429, limited, {"Retry-After": "120"})
     code, msg = code_of(embed_once(proxy.url))
     assert code is ErrorCode.EMBED_FAILED and "429" in msg
     assert proxy.embed_requests == 1

@@ -32,15 +32,27 @@ SECRET_KEY = "sk-test-never-log-this-key-4242"
 SECRETS = (SECRET_QUERY, "Onesiphorus", SECRET_TOKEN, SECRET_KEY)
 
 TEXTS = [
-    ("mh-rom-3", "Being justified freely by his grace through the redemption that is in Christ Jesus.", "matthew-henry", "reformed", "romans", 3),
-    ("mh-rom-5", "Therefore being justified by faith, we have peace with God through our Lord Jesus Christ.", "matthew-henry", "reformed", "romans", 5),
-    ("mh-rom-9", "Paul's sorrow for Israel, and God's sovereign choice of Jacob over Esau.", "matthew-henry", "reformed", "romans", 9),
-    ("sc-rom-9", "Election is the sovereign act of God in grace whereby certain persons are chosen.", "c-i-scofield", "dispensational", "romans", 9),
-    ("sc-joh-3", "Ye must be born again: the new birth is a new creation by the Holy Spirit.", "c-i-scofield", "dispensational", "john", 3),
-    ("mh-joh-1", "In the beginning was the Word, and the Word was with God, and the Word was God.", "matthew-henry", "reformed", "john", 1),
+    ("mh-rom-3", "Being justified freely by his grace through the redemption that is in Christ Jesus.",
+     "matthew-henry", "reformed", "romans", 3),
+    ("mh-rom-5", "Therefore being justified by faith, we have peace with God through our Lord Jesus Christ.",
+     "matthew-henry", "reformed", "romans", 5),
+    ("mh-rom-9", "Paul's sorrow for Israel, and God's sovereign choice of Jacob over Esau.",
+     "matthew-henry", "reformed", "romans", 9),
+    ("sc-rom-9", "Election is the sovereign act of God in grace whereby certain persons are chosen.",
+     "c-i-scofield", "dispensational", "romans", 9),
+    ("sc-joh-3", "Ye must be born again: the new birth is a new creation by the Holy Spirit.",
+     "c-i-scofield", "dispensational", "john", 3),
+    ("mh-joh-1", "In the beginning was the Word, and the Word was with God, and the Word was God.",
+     "matthew-henry", "reformed", "john", 1),
     ("faq-1", "How scores work: similarity times the chapter, scholar and tradition boosts.", None, None, None, None),
     ("lex-g1344", "dikaioo: to render righteous, to show or declare to be righteous.", None, None, None, None),
 ]
+
+
+def _source_type(cid: str) -> str:
+    if cid.startswith("faq"):
+        return "meta_faq"
+    return "lexicon_entry" if cid.startswith("lex") else "section_panel"
 
 
 @pytest.fixture(scope="session")
@@ -55,8 +67,8 @@ def real_db_template(tmp_path_factory: pytest.TempPathFactory, local_backend) ->
     """A scripture.db embedded with the real local model (built once per session)."""
     path = tmp_path_factory.mktemp("faults") / "scripture.db"
     records = [
-        ChunkRecord(cid, "meta_faq" if cid.startswith("faq") else "lexicon_entry" if cid.startswith("lex") else "section_panel",
-                    cid, text, ChunkMetadata(scholar, tradition, book, chapter, 1, 5 if book else None))
+        ChunkRecord(cid, _source_type(cid), cid, text,
+                    ChunkMetadata(scholar, tradition, book, chapter, 1, 5 if book else None))
         for cid, text, scholar, tradition, book, chapter in TEXTS
     ]
     vectors = local_backend.embed([r.text for r in records])

@@ -38,7 +38,8 @@ def sha(path: Path) -> str:
 
 def query(db: Path, proxy_url: str, env: dict | None = None) -> tuple[int, dict]:
     proc = subprocess.run(
-        [sys.executable, "-m", "amicus_desktop", "query", "grace and peace", "--db", str(db), "--proxy", proxy_url, "--json"],
+        [sys.executable, "-m", "amicus_desktop", "query", "grace and peace",
+         "--db", str(db), "--proxy", proxy_url, "--json"],
         capture_output=True, text=True, timeout=120, env={**os.environ, **(env or {})}, cwd=ROOT,
     )
     for secret in SECRETS:
@@ -67,7 +68,9 @@ BREAKAGES: dict[str, tuple[Callable[[Path], None], str, str]] = {
     "truncated": (_truncate, "DB_INVALID", "truncated"),
     "table missing": (_sql("DROP TABLE chunk_metadata"), "DB_INVALID", "chunk_metadata"),
     "meta key missing": (_sql("DELETE FROM db_meta WHERE key='embedding_model'"), "DB_INVALID", "embedding_model"),
-    "schema_version 7": (_sql("UPDATE db_meta SET value='7' WHERE key='schema_version'"), "DB_INVALID", "schema_version"),
+    "schema_version 7": (
+        _sql("UPDATE db_meta SET value='7' WHERE key='schema_version'"), "DB_INVALID", "schema_version"
+    ),
     "dims disagree": (_sql("UPDATE db_meta SET value='1536' WHERE key='embedding_dims'"), "DB_INVALID", "1536"),
 }
 

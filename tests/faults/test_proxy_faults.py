@@ -134,13 +134,16 @@ def test_429_with_retry_after_then_success(guarded_db: Path, local_backend) -> N
 
         def once(body):
             seen["n"] += 1
-            return reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "slow"}}, {"Retry-After": "2"}) if seen["n"] == 1 else None
+            if seen["n"] > 1:
+                return None
+            return reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "slow"}}, {"Retry-After": "2"})
 
         proxy.behaviour = once
         t0 = time.monotonic()
         code, out = query_cli(guarded_db, proxy.url)
         assert code == 0 and time.monotonic() - t0 >= 2
-        proxy.behaviour = lambda body: reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "slow"}}, {"Retry-After": "1"})
+        limited = {"error": {"code": "RATE_LIMITED", "message": "slow"}}
+        proxy.behaviour = lambda body: reply_json(429, limited, {"Retry-After": "1"})
         code, out = query_cli(guarded_db, proxy.url)
         assert code == 1 and out["error"]["code"] == "EMBED_FAILED" and "429" in out["error"]["message"]
 
@@ -157,7 +160,8 @@ def test_unusable_bodies(guarded_db: Path, mode: str) -> None:
 def test_infinity_in_vector(guarded_db: Path, local_backend) -> None:
     with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
         vec = ", ".join(["0.1"] * 383 + ["Infinity"])
-        proxy.behaviour = lambda b: reply_raw(200, f'{{"model": "{local_backend.model_id}", "dims": 384, "data": [{{"index": 0, "embedding": [{vec}]}}]}}'.encode())
+        answer = f'{{"model": "{local_backend.model_id}", "dims": 384, "data": [{{"index": 0, "embedding": [{vec}]}}]}}'
+        proxy.behaviour = lambda b: reply_raw(200, answer.encode())
         code, out = query_cli(guarded_db, proxy.url)
     assert code == 1 and out["error"]["code"] == "EMBED_FAILED" and "Infinity" in out["error"]["message"]
 
@@ -193,7 +197,8 @@ def test_different_model_after_restart(guarded_db: Path, local_backend) -> None:
 
 def test_health_ok_but_embed_failing_is_embed_failed_not_offline(guarded_db: Path, local_backend) -> None:
     with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
-        proxy.behaviour = lambda b: None if b.get("health") else reply_json(500, {"error": {"code": "INTERNAL", "message": "model crashed"}})
+        crashed = {"error": {"code": "INTERNAL", "message": "model crashed"}}
+        proxy.behaviour = lambda b: None if b.get("health") else reply_json(500, crashed)
 
         async def scenario():
             r = Retriever(guarded_db, proxy.url)

@@ -39,6 +39,11 @@ def app_log(amicus_home: Path):
     shutdown_logging()
 
 
+def answered_a_question(window) -> bool:
+    view = window.session.question.view
+    return view is not None and view.cause == "ask"
+
+
 def ask(window, qtbot, text: str = SECRET_QUERY) -> None:
     window.ask.edit.setText(text)
     window.ask.button.click()
@@ -63,7 +68,7 @@ def test_offline_at_start_recovers_within_five_seconds(harness, qtbot, guarded_d
         record_figure("seconds from the proxy answering /health again to asking re-enabled", round(recovered, 2))
         assert recovered < 5.5 and window.ask.edit.isEnabled() and not window.banner.isVisible()
         ask(window, qtbot)
-        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=20)
+        wait_for(qtbot, lambda: answered_a_question(window), timeout=20)
     finally:
         proxy.close()
 
@@ -81,7 +86,7 @@ def test_proxy_that_never_answers(harness, qtbot, guarded_db: Path, local_backen
         wait_for(qtbot, lambda: not window.session.question.busy, timeout=45)
         assert 25 < time.monotonic() - t0 < 45
         assert window.session.connection.state.state is ProxyState.EMBED_FAILED
-        assert "no usable vector" in window.banner.title.text().lower() or "no usable vector" in window.banner.body.text().lower()
+        assert "no usable vector" in (window.banner.title.text() + window.banner.body.text()).lower()
         assert "read timeout" in window.banner.body.text() + window.banner.detail.text()
         assert window.ask.edit.isEnabled()
 
@@ -98,7 +103,7 @@ def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path
         timer = QTimer()
         timer.timeout.connect(lambda: ticks.append(time.monotonic()))
         timer.start(10)
-        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=15)
+        wait_for(qtbot, lambda: answered_a_question(window), timeout=15)
         timer.stop()
         gaps = [b - a for a, b in itertools.pairwise(ticks)]
         assert len(ticks) > 100 and max(gaps) < 0.5  # the UI thread kept ticking while it waited
@@ -115,11 +120,13 @@ def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_back
             if body.get("health"):
                 return None
             calls["n"] += 1
-            return reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "slow down"}}, {"Retry-After": "1"}) if calls["n"] == 1 else None
+            if calls["n"] > 1:
+                return None
+            return reply_json(429, {"error": {"code": "RATE_LIMITED", "message": "slow down"}}, {"Retry-After": "1"})
 
         proxy.behaviour = once
         ask(window, qtbot, "faith")
-        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.question.view.cause == "ask", timeout=15)
+        wait_for(qtbot, lambda: answered_a_question(window), timeout=15)
         assert calls["n"] == 2 and window.session.connection.state.state is ProxyState.ONLINE
 
 
@@ -140,7 +147,9 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path,
         answered: list[object] = []
         errors: list[AskFailure] = []
         window.session.question.failed.connect(errors.append)
-        window.session.question.result_changed.connect(lambda v: answered.append(v) if v is not None and v.cause == "ask" else None)
+        window.session.question.result_changed.connect(
+            lambda v: answered.append(v) if v is not None and v.cause == "ask" else None
+        )
         end = time.monotonic() + 30
         while time.monotonic() < end:
             qtbot.wait(250)

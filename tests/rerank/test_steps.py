@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import pytest
 
@@ -32,13 +33,13 @@ from amicus_desktop.rerank import (
 _ids = itertools.count()
 
 
-def cand(distance: float, chunk_id: str | None = None, **meta: object) -> Candidate:
+def cand(distance: float, chunk_id: str | None = None, **meta: Any) -> Candidate:
     cid = chunk_id or f"chunk-{next(_ids):03d}"
-    return Candidate(0, cid, "section_panel", cid, "text", ChunkMetadata(**meta), distance)  # type: ignore[arg-type]
+    return Candidate(0, cid, "section_panel", cid, "text", ChunkMetadata(**meta), distance)
 
 
-def ctx(**kw: object) -> RetrievalContext:
-    return RetrievalContext(query="q", **kw)  # type: ignore[arg-type]
+def ctx(**kw: Any) -> RetrievalContext:
+    return RetrievalContext(query="q", **kw)
 
 
 ROM9 = ChapterRef("romans", 9)

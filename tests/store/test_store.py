@@ -61,7 +61,11 @@ def test_knn_matches_brute_force(tmp_path: Path, dims: int, full_schema: bool) -
 def test_minimal_schema_exactly(tmp_path: Path) -> None:
     db = build_db(tmp_path / "min.db", random_chunks(20, 8), full_schema=False)
     con = connect(db, readonly=True)
-    names = {r[0] for r in con.execute("select name from sqlite_master where type='table' and name not like 'embeddings_%' and name not like 'sqlite_%'")}
+    tables = con.execute(
+        "select name from sqlite_master"
+        " where type='table' and name not like 'embeddings_%' and name not like 'sqlite_%'"
+    )
+    names = {r[0] for r in tables}
     con.close()
     assert names == {"embeddings", "chunk_text", "chunk_metadata", "db_meta"}
     with ScriptureStore(db) as store:
@@ -82,7 +86,9 @@ def test_full_schema_optional_tables(tmp_path: Path) -> None:
         assert [b.book_id for b in store.books()] == ["john", "romans"]
         assert store.chapter("romans", 9) == [(1, "first"), (2, "second")]
         assert store.info.fts_table == "chunk_fts"
-        assert set(store.info.vec_filter_columns) == {"source_type", "scholar_id", "tradition", "book_id", "chapter_num"}
+        assert set(store.info.vec_filter_columns) == {
+            "source_type", "scholar_id", "tradition", "book_id", "chapter_num"
+        }
         facets = store.facets()
         assert dict(facets["scholar_id"]) == {"a": 5, "b": 5, "c": 5}
         assert "romans" in store.book_ids()
@@ -134,7 +140,10 @@ def test_a_bad_scholars_table_is_ignored_not_fatal(tmp_path: Path) -> None:
 
 
 def test_metadata_null_stays_null(tmp_path: Path) -> None:
-    chunks = [Chunk("x", [1, 0, 0, 0], meta=ChunkMetadata()), Chunk("y", [0, 1, 0, 0], meta=ChunkMetadata(scholar_id="s", chapter_num=3))]
+    chunks = [
+        Chunk("x", [1, 0, 0, 0], meta=ChunkMetadata()),
+        Chunk("y", [0, 1, 0, 0], meta=ChunkMetadata(scholar_id="s", chapter_num=3)),
+    ]
     db = build_db(tmp_path / "n.db", chunks)
     with ScriptureStore(db) as store:
         by_id = {c.chunk_id: c for c in store.candidates(np.array([1, 1, 0, 0]), 2)}
@@ -291,14 +300,7 @@ def test_bad_dims_value(tmp_path: Path) -> None:
 
 
 def test_l2_metric_is_refused(tmp_path: Path) -> None:
-    db = tmp_path / "l2.db"
-    con = connect(db, readonly=False)
-    con.execute("CREATE VIRTUAL TABLE embeddings USING vec0(embedding float[4])")
-    con.execute("CREATE TABLE chunk_text (rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)")
-    con.execute("CREATE TABLE chunk_metadata (rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT, chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)")
-    con.execute("CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    con.executemany("INSERT INTO db_meta VALUES (?, ?)", [("schema_version", "1"), ("embedding_model", "m"), ("embedding_dims", "4"), ("distance_metric", "cosine")])
-    con.close()
+    db = _minimal_db(tmp_path / "l2.db", "embedding float[4]")
     expect(ErrorCode.DB_INVALID, db, "distance_metric=cosine")
 
 
@@ -349,8 +351,10 @@ def test_text_that_is_not_utf8_in_db_meta_is_db_invalid(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("sql", "fragment"), [
-    ("UPDATE chunk_metadata SET scholar_id = x'00ff' WHERE rowid = 2", "chunk_metadata.scholar_id of chunk 'c00001' holds a BLOB"),
-    ("UPDATE chunk_metadata SET chapter_num = 'three' WHERE rowid = 2", "chunk_metadata.chapter_num of chunk 'c00001' holds 'three', not an integer"),
+    ("UPDATE chunk_metadata SET scholar_id = x'00ff' WHERE rowid = 2",
+     "chunk_metadata.scholar_id of chunk 'c00001' holds a BLOB"),
+    ("UPDATE chunk_metadata SET chapter_num = 'three' WHERE rowid = 2",
+     "chunk_metadata.chapter_num of chunk 'c00001' holds 'three', not an integer"),
     ("UPDATE chunk_metadata SET verse_end = 3.5 WHERE rowid = 2", "verse_end of chunk 'c00001' holds 3.5"),
     ("UPDATE chunk_text SET source_id = x'01' WHERE rowid = 2", "chunk_text.source_id of chunk 'c00001' holds a BLOB"),
     ("UPDATE chunk_text SET chunk_id = x'01' WHERE rowid = 2", "chunk_text.chunk_id of row 2 holds a BLOB"),
@@ -416,10 +420,18 @@ def test_random_byte_flips_raise_only_contract_errors(tmp_path: Path) -> None:
 def _minimal_db(path: Path, vec0: str, dims: int = 4) -> Path:
     con = connect(path, readonly=False)
     con.execute(f"CREATE VIRTUAL TABLE embeddings USING vec0({vec0})")
-    con.execute("CREATE TABLE chunk_text (rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE, source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)")
-    con.execute("CREATE TABLE chunk_metadata (rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT, chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)")
+    con.execute(
+        "CREATE TABLE chunk_text (rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE,"
+        " source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)"
+    )
+    con.execute(
+        "CREATE TABLE chunk_metadata (rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT,"
+        " chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)"
+    )
     con.execute("CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-    con.executemany("INSERT INTO db_meta VALUES (?, ?)", [("schema_version", "1"), ("embedding_model", "m"), ("embedding_dims", str(dims)), ("distance_metric", "cosine")])
+    meta = [("schema_version", "1"), ("embedding_model", "m"), ("embedding_dims", str(dims)),
+            ("distance_metric", "cosine")]
+    con.executemany("INSERT INTO db_meta VALUES (?, ?)", meta)
     con.close()
     return path
 
@@ -447,7 +459,9 @@ def test_cosine_declarations_are_accepted(tmp_path: Path, vec0: str) -> None:
 
 
 def test_dims_come_from_the_embedding_column(tmp_path: Path) -> None:
-    db = _minimal_db(tmp_path / "d.db", "other float[4] distance_metric=cosine, embedding float[8] distance_metric=cosine")
+    db = _minimal_db(
+        tmp_path / "d.db", "other float[4] distance_metric=cosine, embedding float[8] distance_metric=cosine"
+    )
     expect(ErrorCode.DB_INVALID, db, "db_meta says 4 dimensions", "holds 8")
 
 

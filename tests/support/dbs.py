@@ -61,7 +61,9 @@ def build_db(
     return path
 
 
-def random_chunks(n: int, dims: int, seed: int = 0, scholars: Sequence[str | None] = ("a", "b", "c", None)) -> list[Chunk]:
+def random_chunks(
+    n: int, dims: int, seed: int = 0, scholars: Sequence[str | None] = ("a", "b", "c", None)
+) -> list[Chunk]:
     """``n`` chunks with random unit vectors and metadata cycling through a few values."""
     rng = np.random.default_rng(seed)
     vecs = rng.standard_normal((n, dims))
@@ -149,7 +151,8 @@ def verses() -> list[tuple[str, int, int, str]]:
     for book, _name, _ord, chapters in BOOKS:
         for c in range(1, chapters + 1):
             for v in range(1, 13):
-                out.append((book, c, v, f"This is verse {v} of {book.title()} {c}, a line of scripture for the reader."))
+                text = f"This is verse {v} of {book.title()} {c}, a line of scripture for the reader."
+                out.append((book, c, v, text))
     return out
 
 

@@ -141,6 +141,7 @@ class ScriptedProxy:
             handler.connection.shutdown(2)
             return True
         status, headers, payload = action
+        # the Handler class of __init__ adds _send to BaseHTTPRequestHandler
         handler._send(status, payload, headers)  # type: ignore[attr-defined]
         return True
 
@@ -210,10 +211,12 @@ def _behaviour_for(mode: str) -> Callable[[dict[str, Any]], Reply | str | None] 
     if name == "malformed":
         return embed_only(lambda: reply_raw(200, b'{"model": "m", "data": [{"index": 0, "embedding": [0.1, '))
     if name == "nan":
-        return embed_only(lambda: reply_raw(200, b'{"model": "m", "dims": 2, "data": [{"index": 0, "embedding": [NaN, 1.0]}]}'))
+        nan = b'{"model": "m", "dims": 2, "data": [{"index": 0, "embedding": [NaN, 1.0]}]}'
+        return embed_only(lambda: reply_raw(200, nan))
     if name == "big":
         size = int(float(arg) * 1024 * 1024)
-        return embed_only(lambda: reply_raw(200, b'{"model": "m", "data": [{"index": 0, "embedding": [' + b"0.1," * (size // 4) + b"0.1]}]}"))
+        big = b'{"model": "m", "data": [{"index": 0, "embedding": [' + b"0.1," * (size // 4) + b"0.1]}]}"
+        return embed_only(lambda: reply_raw(200, big))
     raise ValueError(f"unknown mode {mode!r}")
 
 

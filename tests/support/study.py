@@ -9,9 +9,10 @@ builder's keyword index) and a minimal-schema twin with the same chunks and vect
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -43,10 +44,12 @@ def study_records() -> tuple[tuple[ChunkRecord, ...], tuple[tuple[str, int, int,
     return tuple(out), verses
 
 
-def build_study_db(path: Path, embed: object, model_id: str, dims: int, *, full_schema: bool = True) -> Path:
+def build_study_db(
+    path: Path, embed: Callable[[list[str]], Any], model_id: str, dims: int, *, full_schema: bool = True
+) -> Path:
     """Write the study library to ``path`` with vectors from ``embed(texts) -> ndarray``."""
     records, verses = study_records()
-    vectors = np.asarray(embed([r.text for r in records]), dtype=np.float32)  # type: ignore[operator]
+    vectors = np.asarray(embed([r.text for r in records]), dtype=np.float32)
     return write_study_db(path, records, vectors, model_id, dims, verses, full_schema=full_schema)
 
 

@@ -138,8 +138,10 @@ def test_database_book_ids_win() -> None:
     ("ref", "meta", "covers"),
     [
         (PassageRef("romans", 9), ChunkMetadata(book_id="romans", chapter_num=9, verse_start=30, verse_end=33), True),
-        (PassageRef("romans", 9, 11, 11), ChunkMetadata(book_id="romans", chapter_num=9, verse_start=6, verse_end=13), True),
-        (PassageRef("romans", 9, 11, 11), ChunkMetadata(book_id="romans", chapter_num=9, verse_start=12, verse_end=13), False),
+        (PassageRef("romans", 9, 11, 11),
+         ChunkMetadata(book_id="romans", chapter_num=9, verse_start=6, verse_end=13), True),
+        (PassageRef("romans", 9, 11, 11),
+         ChunkMetadata(book_id="romans", chapter_num=9, verse_start=12, verse_end=13), False),
         (PassageRef("romans", 9, 11, 14), ChunkMetadata(book_id="romans", chapter_num=9, verse_start=14), True),
         (PassageRef("romans", 9, 11, 11), ChunkMetadata(book_id="romans", chapter_num=9), True),
         (PassageRef("romans", 9), ChunkMetadata(book_id="romans", chapter_num=8), False),

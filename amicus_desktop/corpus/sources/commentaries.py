@@ -123,7 +123,8 @@ def mhcc_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
 # ------------------------------------------------------------------------------------------------
 
 _SC_SEE = re.compile(
-    r"\(?\s*(?:<hi type=\"italic\">)?\s*\(?See Scofield\s*\"?\s*<reference osisRef=\"Scofield:([^\"]+)\">[^<]*</reference>\s*\"?\s*\)?\s*(?:</hi>)?\s*\.?",
+    r"\(?\s*(?:<hi type=\"italic\">)?\s*\(?See Scofield\s*\"?\s*"
+    r"<reference osisRef=\"Scofield:([^\"]+)\">[^<]*</reference>\s*\"?\s*\)?\s*(?:</hi>)?\s*\.?",
     re.I,
 )
 _SC_CF = re.compile(
@@ -233,8 +234,7 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
                 if in_scope:
                     body = to_text(re.sub(r"<title[^>]*>.*?</title>", "", raw))
                     body = re.sub(r"^Read first chapter of \w[\w ]*\s*", "", body)
-                    yield_intro = list(_quotes_out(body, book, here, "intro"))
-                    data.records.extend(_intro_records(book, yield_intro))
+                    data.records.extend(_intro_records(book, *_quotes_out(body, book, here, "intro")))
                 continue
             for headword, body in _scofield_notes(raw):
                 for m in _SC_SEE.finditer(body):
@@ -252,11 +252,9 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
                     data.notes.setdefault(here, (headword, text))
                 if not in_scope or not text or word_count(text) < 2:
                     continue
-                own_parts = list(_quotes_out(text, book, here, "note"))
-                own = "\n\n".join(p for kind, p in own_parts if kind == "own").strip()
-                for kind, part in own_parts:
-                    if kind == "quote":
-                        data.records.append(part)  # type: ignore[arg-type]
+                own, quotes = _quotes_out(text, book, here, "note")
+                own = own.strip()
+                data.records.extend(quotes)
                 if not own:
                     continue
                 if word_count(own) < 40:
@@ -294,12 +292,13 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:40] or "note"
 
 
-def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[tuple[str, object]]:
-    """Scofield's own text (``("own", str)``) and, separately, quotation chunks of other writers
-    (``("quote", ChunkRecord)``, credited to the writer quoted)."""
+def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> tuple[str, list[ChunkRecord]]:
+    """Scofield's own text and, separately, the quotations of other writers in it as chunks (credited
+    to the writer quoted)."""
     pos = 0
     n = 0
     own = []
+    quotes: list[ChunkRecord] = []
     for m in _QUOTE.finditer(text):
         own.append(text[pos: m.start()])
         pos = m.end()
@@ -307,7 +306,7 @@ def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[t
         author = m.group(2).strip()
         quote = " ".join(m.group(1).split())
         place = ref(book, here.chapter, here.verse, here.verse_end) if where == "note" else book.name
-        yield "quote", record(
+        quotes.append(record(
             f"scofield:{book.book_id}:{here.chapter}:{here.verse}:{where}:quote#{n}", "section_panel",
             f"Scofield:{here.key()}",
             f"Quoted by C. I. Scofield (note on {place}), from {author}: “{quote}”",
@@ -315,21 +314,18 @@ def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> Iterator[t
                  chapter_num=here.chapter if where == "note" else None,
                  verse_start=here.verse if where == "note" else None,
                  verse_end=here.verse_end if where == "note" else None, panel_type="quotation"),
-        )
+        ))
     own.append(text[pos:])
-    yield "own", "".join(own)
+    return "".join(own), quotes
 
 
-def _intro_records(book: Book, parts: list[tuple[str, object]]) -> Iterator[ChunkRecord]:
-    own = "".join(p for kind, p in parts if kind == "own")  # type: ignore[misc]
+def _intro_records(book: Book, own: str, quotes: list[ChunkRecord]) -> Iterator[ChunkRecord]:
     for n, part in enumerate(split_text(own), start=1):
         yield record(
             f"scofield:{book.book_id}:intro#{n}", "chapter_panel", f"Scofield:{book.osis}", part,
             meta("c-i-scofield", book_id=book.book_id, panel_type="book_intro"),
         )
-    for kind, rec in parts:
-        if kind == "quote":
-            yield rec  # type: ignore[misc]
+    yield from quotes
 
 
 def scofield_chunks(data: ScofieldData) -> Iterator[ChunkRecord]:

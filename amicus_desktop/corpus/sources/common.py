@@ -17,10 +17,19 @@ from ..sword import Token, verse_tokens
 DEMO_BOOKS = ("romans", "john")
 
 
-def meta(scholar_id: str | None = None, **kw: object) -> ChunkMetadata:
+def meta(
+    scholar_id: str | None = None,
+    *,
+    book_id: str | None = None,
+    chapter_num: int | None = None,
+    verse_start: int | None = None,
+    verse_end: int | None = None,
+    panel_type: str | None = None,
+) -> ChunkMetadata:
     """ChunkMetadata with the scholar's tradition filled in (``core.scholars``)."""
     tradition = resolve_scholar(scholar_id).tradition if scholar_id else None
-    return ChunkMetadata(scholar_id=scholar_id, tradition=tradition, **kw)  # type: ignore[arg-type]
+    return ChunkMetadata(scholar_id=scholar_id, tradition=tradition, book_id=book_id, chapter_num=chapter_num,
+                         verse_start=verse_start, verse_end=verse_end, panel_type=panel_type)
 
 
 @dataclass(frozen=True)

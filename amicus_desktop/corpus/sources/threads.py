@@ -26,7 +26,7 @@ from ...store.writer import ChunkRecord
 from ..chunking import first_words, slug, split_text
 from ..library import Library
 from ..sword import to_text
-from .commentaries import ScofieldData
+from .commentaries import ScofieldData, ScofieldLink
 from .common import Scope, VerseRef, join_refs, meta, parse_osis_ref, record
 
 NAVE_MIN_REFS = 2
@@ -45,7 +45,7 @@ def scofield_thread_chunks(data: ScofieldData, scope: Scope) -> Iterator[ChunkRe
              and k.verse <= target.verse <= k.verse_end),
             None,
         )
-        books: dict[int, list] = {}
+        books: dict[int, list[ScofieldLink]] = {}
         for lk in uniq:
             books.setdefault(lk.source.ordinal, []).append(lk)
         if target.book in scope:
@@ -57,8 +57,8 @@ def scofield_thread_chunks(data: ScofieldData, scope: Scope) -> Iterator[ChunkRe
             yield _chain(target, note, book, here_links, uniq)
 
 
-def _chain(target: VerseRef, note: tuple[str, str] | None, book: Book, here: list,
-           everything: list) -> ChunkRecord:
+def _chain(target: VerseRef, note: tuple[str, str] | None, book: Book, here: list[ScofieldLink],
+           everything: list[ScofieldLink]) -> ChunkRecord:
     headword = note[0] if note and note[0] else ""
     topic = headword or target.full()
     lines = [f"Scofield reference chain: {topic} — the fuller note is at {target.full()}."]
@@ -132,7 +132,7 @@ def nave_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
                 yield from chunk
 
 
-def _nave_topic(topic: str, lines: list, book: Book) -> list[ChunkRecord]:
+def _nave_topic(topic: str, lines: list[tuple[str, list[VerseRef], list[str]]], book: Book) -> list[ChunkRecord]:
     title = topic.title() if topic.isupper() else topic
     out_lines: list[str] = []
     all_refs: list[VerseRef] = []

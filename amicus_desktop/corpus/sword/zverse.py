@@ -66,6 +66,16 @@ def infer_record_size(index_size: int, slots: int, path: Path | str = "") -> int
     )
 
 
+@dataclass
+class _Run:
+    """Verses not yet yielded that share one text record (a linked run, e.g. "Rom 3:9-10")."""
+
+    chapter: int
+    verse: int
+    verse_end: int
+    rec: tuple[int, int, int]
+
+
 class _Testament:
     """The three files of one testament, opened lazily; decompressed blocks are cached."""
 
@@ -155,27 +165,25 @@ class ZVerseModule:
         if not t.present:
             return
         prev_rec: tuple[int, int, int] | None = None
-        pending: list = []  # [chapter, verse, verse_end, rec]
+        pending: _Run | None = None
 
-        def flush() -> Iterator[VerseEntry]:
-            if pending:
-                chapter, verse, verse_end, rec = pending
-                raw = self._decode(t.text(rec))
+        def flush(run: _Run | None) -> Iterator[VerseEntry]:
+            if run is not None:
+                raw = self._decode(t.text(run.rec))
                 if raw.strip():
-                    yield VerseEntry(osis, chapter, verse, verse_end, raw)
-                pending.clear()
+                    yield VerseEntry(osis, run.chapter, run.verse, run.verse_end, raw)
 
         for chapter, verse, slot in self.v11n.book_slots(osis):
             rec = t.record(slot)
             if rec[2] == 0:
-                yield from flush()
-                prev_rec = None
+                yield from flush(pending)
+                pending = prev_rec = None
                 continue
             # A linked run continues only across verses of one chapter (never over a heading slot).
-            if rec == prev_rec and pending and pending[0] == chapter and verse > 0 and pending[1] > 0:
-                pending[2] = verse
+            if rec == prev_rec and pending and pending.chapter == chapter and verse > 0 and pending.verse > 0:
+                pending.verse_end = verse
                 continue
-            yield from flush()
-            pending[:] = [chapter, verse, verse, rec]
+            yield from flush(pending)
+            pending = _Run(chapter, verse, verse, rec)
             prev_rec = rec
-        yield from flush()
+        yield from flush(pending)
