@@ -3,7 +3,7 @@
 #
 #   scripts/dev.sh run     set up, build the demo scripture.db once, start the local embed proxy,
 #                          open the app (stops the proxy when the app closes)
-#   scripts/dev.sh test    set up, then run every test (offscreen)
+#   scripts/dev.sh test    set up, then lint (ruff), type-check (mypy --strict) and run every test (offscreen)
 #   scripts/dev.sh setup   only set up: Debian packages + .venv with the project and its test tools
 #
 # Set-up is idempotent and quick when nothing changed. It installs the Debian packages the project
@@ -126,6 +126,11 @@ cmd_run() {
 
 cmd_test() {
   setup
+  # The gates first (seconds, not minutes): lint and strict types, configured in pyproject.toml.
+  say "Lint: ruff check"
+  "$VENV/bin/ruff" check amicus_desktop tests scripts
+  say "Types: mypy --strict"
+  "$VENV/bin/mypy"
   say "Running every test (offscreen)"
   QT_QPA_PLATFORM=offscreen "$PY" -m pytest "$@"
 }

@@ -5,9 +5,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from amicus_desktop.embedding.local import LocalMiniLMBackend
 
 # Before numpy or Qt load anywhere: 2 BLAS threads on a 2-core VM are slower than 1 (docs/PERFORMANCE.md),
 # and tests never open a real window. (QT_API is the app's own business: amicus_desktop/ui/__init__.py.)
@@ -27,10 +30,15 @@ def amicus_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
 
 # -- a real study library and the real local proxy, shared by the whole session ----------------
 @pytest.fixture(scope="session")
-def local_model():
+def local_model() -> LocalMiniLMBackend:
+    """The real local model, loaded once for the whole run (every suite shares this one)."""
     from amicus_desktop.embedding import get_backend
+    from amicus_desktop.embedding.local import LocalMiniLMBackend
 
-    return get_backend("local")
+    backend = get_backend("local")
+    assert isinstance(backend, LocalMiniLMBackend)
+    backend.load()
+    return backend
 
 
 @pytest.fixture(scope="session")

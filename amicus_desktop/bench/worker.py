@@ -27,7 +27,7 @@ import apsw
 import httpx
 import numpy as np
 
-from ..candidates.filters import allowed_rowids
+from ..candidates.filters import allowed_rowids, vec0_pushdown
 from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
 from ..core.books import BOOKS
 from ..core.types import Candidate, ChapterRef, Filters, Profile, RetrievalContext
@@ -305,10 +305,13 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
     _log(f"one-book KNN (book_id = {FILTER_BOOK!r}: inside vec0, and over the allowed rowids)")
     one_book = Filters(books=(FILTER_BOOK,))
     in_book = len(allowed_rowids(store, one_book))
+    pushed = vec0_pushdown(store, one_book)  # what the dense search does when the columns exist
+    if pushed is None:
+        raise RuntimeError("the benchmark database lacks the vec0 metadata columns")
     filt, returned, ts_filt, ts_recalls = [], [], [], []
     for i, q in enumerate(qs):
         t0 = time.perf_counter()
-        hits = store.knn(q, k, {"book_id": FILTER_BOOK})
+        hits = store.knn(q, k, *pushed)
         t = _ms(t0)
         if index is not None:
             t0 = time.perf_counter()  # what the dense search does with a filter: allowed rowids, then search

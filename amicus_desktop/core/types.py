@@ -287,9 +287,6 @@ class Candidate:
         """``1 - distance`` (cosine similarity; the DB declares ``distance_metric=cosine``)."""
         return None if self.distance is None else 1.0 - self.distance
 
-    def with_origin(self, origin: Origin) -> Candidate:
-        return dataclasses.replace(self, origins=self.origins | {origin})
-
 
 @dataclass(frozen=True)
 class ScoreBreakdown:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import statistics
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from ..core.types import (
     DEFAULT_CANDIDATES,
@@ -149,6 +149,3 @@ def _present(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
     )
     return {str(r[0]) for r in rows}
 
-
-def with_mode(config: EvalConfig, mode: SearchMode) -> EvalConfig:
-    return replace(config, mode=mode)

@@ -27,7 +27,7 @@ import numpy as np
 from ..core.errors import AmicusError, ErrorCode
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
-from ..core.types import Candidate, ChunkMetadata
+from ..core.types import ChunkMetadata
 from .sqlite import connect_readonly, vec_version
 
 log = logging.getLogger("amicus.store")
@@ -445,43 +445,35 @@ class ScriptureStore:
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """All rows of a read-only statement; SQLite errors become the contract's DB codes."""
-        return self._rows(sql, params)
-
-    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         try:
             return list(self.con.execute(sql, params))
         except (apsw.Error, UnicodeDecodeError) as exc:
             raise _db_error(self.path, exc) from exc
 
-    def knn(
-        self,
-        vector: np.ndarray,
-        k: int,
-        filters: Mapping[str, str | int] | None = None,
-    ) -> list[tuple[int, float]]:
-        """The ``k`` nearest rows as ``(rowid, distance)``, nearest first.
-
-        ``filters`` (column → value) run inside the KNN, so ``k`` rows still come back when enough
-        match; that needs the optional vec0 metadata columns. Filtering on a joined table after the
-        KNN would silently return fewer rows, so it is refused instead.
-        """
-        query = np.ascontiguousarray(vector, dtype=np.float32)  # float64 would read as 2× dims
+    def query_vector(self, vector: np.ndarray) -> np.ndarray:
+        """``vector`` as the contiguous float32 array the database compares, or DIMENSION_MISMATCH."""
+        query = np.ascontiguousarray(vector, dtype=np.float32)  # float64 bytes would read as 2× the dims
         if query.shape != (self.info.dims,):
             raise AmicusError(
                 ErrorCode.DIMENSION_MISMATCH,
                 f"The query vector has {query.size} dimensions; the database holds {self.info.dims}.",
             )
-        sql = "SELECT rowid, distance FROM embeddings WHERE embedding MATCH ? AND k = ?"
-        params: list[Any] = [query.tobytes(), int(k)]
-        for column, value in (filters or {}).items():
-            if column not in self.info.vec_filter_columns:
-                raise ValueError(
-                    f"cannot filter on {column!r}: the database has no such vec0 metadata column"
-                )
-            sql += f" AND {column} = ?"
-            params.append(value)
-        sql += " ORDER BY distance"
-        rows = self._rows(sql, params)
+        return query
+
+    def knn(
+        self, vector: np.ndarray, k: int, constraints: str = "", params: Sequence[Any] = ()
+    ) -> list[tuple[int, float]]:
+        """The ``k`` nearest rows as ``(rowid, distance)``, nearest first (sqlite-vec's exact scan).
+
+        ``constraints`` (``" AND …"`` with ``params``) run inside the KNN, so ``k`` rows still come
+        back when enough match: vec0 metadata columns (:func:`~amicus_desktop.candidates.filters.
+        vec0_pushdown`) or ``rowid IN (…)``. Filtering a joined table after the KNN would silently
+        return fewer rows.
+        """
+        rows = self.rows(
+            f"SELECT rowid, distance FROM embeddings WHERE embedding MATCH ? AND k = ?{constraints} ORDER BY distance",
+            [self.query_vector(vector).tobytes(), int(k), *params],
+        )
         dropped = sum(1 for _, d in rows if d is None)
         if dropped:  # a zero vector in the DB has no cosine distance
             log.warning("skipped rows without a distance", extra={"count": dropped})
@@ -495,7 +487,7 @@ class ScriptureStore:
         for start in range(0, len(ids), 500):
             part = ids[start : start + 500]
             marks = ",".join("?" * len(part))
-            for row in self._rows(
+            for row in self.rows(
                 f"""SELECT t.rowid, t.chunk_id, t.source_type, t.source_id, t.text,
                            m.scholar_id, m.tradition, m.book_id, m.chapter_num,
                            m.verse_start, m.verse_end, m.panel_type
@@ -506,27 +498,12 @@ class ScriptureStore:
                 out[int(row[0])] = _chunk_row(self.path, row)
         return out
 
-    def candidates(
-        self, vector: np.ndarray, k: int, filters: Mapping[str, str | int] | None = None
-    ) -> list[Candidate]:
-        """KNN rows joined with their text and metadata, nearest first."""
-        hits = self.knn(vector, k, filters)
-        rows = self.fetch(r for r, _ in hits)
-        missing = [r for r, _ in hits if r not in rows]
-        if missing:
-            log.warning("KNN rows without chunk_text", extra={"count": len(missing)})
-        return [
-            Candidate(rowid, *rows[rowid][:4], metadata=rows[rowid][4], distance=distance)
-            for rowid, distance in hits
-            if rowid in rows
-        ]
-
     # -- reader and facets -----------------------------------------------------------------
     def books(self) -> list[BookRow]:
         """Books for the reader, in canonical order (empty without the optional ``books`` table)."""
         if not self.info.has_books:
             return []
-        return [BookRow(*r) for r in self._rows("SELECT book_id, name, ordinal, chapters FROM books ORDER BY ordinal")]
+        return [BookRow(*r) for r in self.rows("SELECT book_id, name, ordinal, chapters FROM books ORDER BY ordinal")]
 
     def chapter(self, book_id: str, chapter: int) -> list[tuple[int, str]]:
         """``(verse_num, text)`` of one chapter, in order (empty without ``verses``)."""
@@ -534,7 +511,7 @@ class ScriptureStore:
             return []
         return [
             (int(v), str(t))
-            for v, t in self._rows(
+            for v, t in self.rows(
                 "SELECT verse_num, text FROM verses WHERE book_id = ? AND chapter_num = ? ORDER BY verse_num",
                 (book_id, int(chapter)),
             )
@@ -542,9 +519,9 @@ class ScriptureStore:
 
     def book_ids(self) -> set[str]:
         """Every ``book_id`` the chunks or the reader know."""
-        ids = {r[0] for r in self._rows("SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL")}
+        ids = {r[0] for r in self.rows("SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL")}
         if self.info.has_books:
-            ids |= {r[0] for r in self._rows("SELECT book_id FROM books")}
+            ids |= {r[0] for r in self.rows("SELECT book_id FROM books")}
         return ids
 
     def facets(self) -> dict[str, list[tuple[str, int]]]:
@@ -553,7 +530,7 @@ class ScriptureStore:
         for column in ("scholar_id", "tradition"):
             out[column] = [
                 (str(v), int(n))
-                for v, n in self._rows(
+                for v, n in self.rows(
                     f"SELECT {column}, count(*) FROM chunk_metadata WHERE {column} IS NOT NULL "
                     f"GROUP BY {column} ORDER BY {column}"
                 )
@@ -565,9 +542,9 @@ class ScriptureStore:
         empty name is passed over; a tradition or work that is not text reads as absent."""
         own: dict[str, Scholar] = {}
         if self.info.has_scholars:
-            have = {row[1] for row in self._rows("PRAGMA table_info(scholars)")}
+            have = {row[1] for row in self.rows("PRAGMA table_info(scholars)")}
             cols = ", ".join(c if c in have else "NULL" for c in SCHOLAR_COLUMNS)
-            for sid, name, tradition, work in self._rows(f"SELECT {cols} FROM scholars"):
+            for sid, name, tradition, work in self.rows(f"SELECT {cols} FROM scholars"):
                 if isinstance(sid, str) and sid and isinstance(name, str) and name.strip():
                     own[sid] = Scholar(
                         sid, name.strip(),
@@ -587,13 +564,13 @@ class ScriptureStore:
             own = self.scholar_table()
             ids = {
                 str(r[0])
-                for r in self._rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")
+                for r in self.rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")
             }
             self._scholars = {sid: resolve_scholar(sid, own) for sid in sorted(ids | set(own))}
         return dict(self._scholars)
 
     def source_type_counts(self) -> dict[str, int]:
-        rows = self._rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")
+        rows = self.rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")
         return {str(t): int(n) for t, n in rows}
 
     def close(self) -> None:

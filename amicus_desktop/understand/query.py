@@ -55,13 +55,6 @@ class QueryPlan:
     #: the words the keyword search looks for, in the order of the question, without repeats.
     keywords: tuple[str, ...]
 
-    @property
-    def match_expression(self) -> str | None:
-        """The FTS5 ``MATCH`` expression for :attr:`keywords` (``None``: nothing to look for)."""
-        if not self.keywords:
-            return None
-        return " OR ".join('"' + word.replace('"', '""') + '"' for word in self.keywords)
-
 
 def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, ...]:
     """The words of ``text`` worth looking for: no stop-words, no words of the ``references``."""

@@ -56,14 +56,7 @@ def _source_type(cid: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def local_backend():
-    from amicus_desktop.embedding import get_backend
-
-    return get_backend("local")
-
-
-@pytest.fixture(scope="session")
-def real_db_template(tmp_path_factory: pytest.TempPathFactory, local_backend) -> Path:
+def real_db_template(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     """A scripture.db embedded with the real local model (built once per session)."""
     path = tmp_path_factory.mktemp("faults") / "scripture.db"
     records = [
@@ -71,8 +64,8 @@ def real_db_template(tmp_path_factory: pytest.TempPathFactory, local_backend) ->
                     ChunkMetadata(scholar, tradition, book, chapter, 1, 5 if book else None))
         for cid, text, scholar, tradition, book, chapter in TEXTS
     ]
-    vectors = local_backend.embed([r.text for r in records])
-    with ScriptureWriter(path, model_id=local_backend.model_id, dims=local_backend.dims, corpus_name="faults") as w:
+    vectors = local_model.embed([r.text for r in records])
+    with ScriptureWriter(path, model_id=local_model.model_id, dims=local_model.dims, corpus_name="faults") as w:
         w.add_books([("romans", "Romans", 45, 16), ("john", "John", 43, 21)])
         w.add_verses([("romans", 9, 1, "I tell the truth in Christ."), ("john", 3, 16, "For God so loved the world.")])
         w.add_chunks(records, vectors)

@@ -128,8 +128,8 @@ def test_server_errors(guarded_db: Path, status: int) -> None:
     assert code == 1 and out["error"]["code"] == "EMBED_FAILED" and str(status) in out["error"]["message"]
 
 
-def test_429_with_retry_after_then_success(guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+def test_429_with_retry_after_then_success(guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         seen = {"n": 0}
 
         def once(body):
@@ -157,24 +157,24 @@ def test_unusable_bodies(guarded_db: Path, mode: str) -> None:
     assert time.monotonic() - t0 < 30
 
 
-def test_infinity_in_vector(guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+def test_infinity_in_vector(guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         vec = ", ".join(["0.1"] * 383 + ["Infinity"])
-        answer = f'{{"model": "{local_backend.model_id}", "dims": 384, "data": [{{"index": 0, "embedding": [{vec}]}}]}}'
+        answer = f'{{"model": "{local_model.model_id}", "dims": 384, "data": [{{"index": 0, "embedding": [{vec}]}}]}}'
         proxy.behaviour = lambda b: reply_raw(200, answer.encode())
         code, out = query_cli(guarded_db, proxy.url)
     assert code == 1 and out["error"]["code"] == "EMBED_FAILED" and "Infinity" in out["error"]["message"]
 
 
-def test_wrong_dims(guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=768, model=local_backend.model_id) as proxy:
+def test_wrong_dims(guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=768, model=local_model.model_id) as proxy:
         code, out = query_cli(guarded_db, proxy.url)
     assert code == 1 and out["error"]["code"] == "DIMENSION_MISMATCH"
 
 
-def test_different_model_after_restart(guarded_db: Path, local_backend) -> None:
+def test_different_model_after_restart(guarded_db: Path, local_model) -> None:
     port = free_port()
-    with ScriptedProxy(dims=384, model=local_backend.model_id, port=port) as proxy:
+    with ScriptedProxy(dims=384, model=local_model.model_id, port=port) as proxy:
 
         async def first(r: Retriever):
             return await ask(r, "grace")
@@ -195,8 +195,8 @@ def test_different_model_after_restart(guarded_db: Path, local_backend) -> None:
     assert len(ok.results) > 0 and code is ErrorCode.MODEL_MISMATCH
 
 
-def test_health_ok_but_embed_failing_is_embed_failed_not_offline(guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+def test_health_ok_but_embed_failing_is_embed_failed_not_offline(guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         crashed = {"error": {"code": "INTERNAL", "message": "model crashed"}}
         proxy.behaviour = lambda b: None if b.get("health") else reply_json(500, crashed)
 

@@ -73,10 +73,10 @@ def test_offline_at_start_recovers_within_five_seconds(harness, qtbot, guarded_d
         proxy.close()
 
 
-def test_proxy_that_never_answers(harness, qtbot, guarded_db: Path, local_backend, app_log: Path) -> None:
+def test_proxy_that_never_answers(harness, qtbot, guarded_db: Path, local_model, app_log: Path) -> None:
     """Health answers, embedding hangs: the 15 s read timeout fires (twice, with the retry); the
     window then says EMBED_FAILED — not offline — stops the busy bar and lets the user ask again."""
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         proxy.behaviour = lambda body: None if body.get("health") else "hang"
         window = harness.open(db=guarded_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
@@ -91,8 +91,8 @@ def test_proxy_that_never_answers(harness, qtbot, guarded_db: Path, local_backen
         assert window.ask.edit.isEnabled()
 
 
-def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         window = harness.open(db=guarded_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         proxy.behaviour = lambda body: (time.sleep(5), None)[1] if not body.get("health") else None
@@ -110,8 +110,8 @@ def test_slow_proxy_keeps_the_window_responsive(harness, qtbot, guarded_db: Path
         assert window.session.connection.state.state is ProxyState.ONLINE
 
 
-def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_backend) -> None:
-    with ScriptedProxy(dims=384, model=local_backend.model_id) as proxy:
+def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_model) -> None:
+    with ScriptedProxy(dims=384, model=local_model.model_id) as proxy:
         window = harness.open(db=guarded_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
         calls = {"n": 0}

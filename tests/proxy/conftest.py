@@ -8,7 +8,6 @@ import httpx
 import numpy as np
 import pytest
 
-from amicus_desktop.embedding import get_backend
 from amicus_desktop.embedding.local import LocalMiniLMBackend
 from tests.support.proxy import ProxyProcess
 from tests.support.proxy import proxy_process as proxy_process  # a fixture, shared with these tests
@@ -17,22 +16,13 @@ TOKEN = "tok-3f9a1c77e2b04d5f"
 
 
 @pytest.fixture(scope="session")
-def local_backend() -> LocalMiniLMBackend:
-    """The real local model, loaded once, for expected vectors."""
-    backend = get_backend("local")
-    assert isinstance(backend, LocalMiniLMBackend)
-    backend.load()
-    return backend
-
-
-@pytest.fixture(scope="session")
-def expected(local_backend: LocalMiniLMBackend):
+def expected(local_model: LocalMiniLMBackend):
     """``expected(text)``: the vector the proxy should give for ``text`` alone."""
     cache: dict[str, np.ndarray] = {}
 
     def vector(text: str) -> np.ndarray:
         if text not in cache:
-            cache[text] = local_backend.embed([text])[0]
+            cache[text] = local_model.embed([text])[0]
         return cache[text]
 
     return vector

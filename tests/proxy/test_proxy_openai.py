@@ -19,7 +19,7 @@ from amicus_desktop.embedding import (
     UpstreamRateLimited,
     get_backend,
 )
-from tests.proxy.upstream import FakeOpenAI, upstream_vector
+from tests.support.openai_upstream import FakeOpenAI, upstream_vector
 from tests.support.proxy import ROOT, ProxyProcess, free_port
 
 API_KEY = "sk-test-9Qz7HcL2vXk4RmN8pT1wYb6D"

@@ -15,16 +15,27 @@ import apsw
 import numpy as np
 import pytest
 
+from amicus_desktop.candidates.dense import nearest
+from amicus_desktop.candidates.filters import vec0_pushdown
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.scholars import Scholar
-from amicus_desktop.core.types import ChunkMetadata
+from amicus_desktop.core.types import Candidate, ChunkMetadata, Filters
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
 from tests.support.dbs import Chunk, build_db, random_chunks, unit
 
+NO_FILTERS = Filters()
+JOHN = Filters(books=("john",))
 
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def candidates(store: ScriptureStore, vector: np.ndarray, k: int, filters: Filters = NO_FILTERS) -> list[Candidate]:
+    """The dense search's nearest rows with their text and metadata from the store, nearest first."""
+    hits = nearest(store, vector, k, filters)
+    rows = store.fetch(r for r, _ in hits)
+    return [Candidate(r, *rows[r][:4], metadata=rows[r][4], distance=d) for r, d in hits]
 
 
 def brute_force(chunks: list[Chunk], query: np.ndarray, k: int) -> list[str]:
@@ -45,7 +56,7 @@ def test_knn_matches_brute_force(tmp_path: Path, dims: int, full_schema: bool) -
         assert store.info.dims == dims
         assert store.info.chunk_count == 300
         assert bool(store.info.vec_filter_columns) is full_schema
-        cands = store.candidates(unit(query), 40)
+        cands = candidates(store, unit(query), 40)
     expected = brute_force(chunks, query, 40)
     got = [c.chunk_id for c in cands]
     # float32 ties aside, sqlite-vec's order is the exact cosine order
@@ -71,7 +82,7 @@ def test_minimal_schema_exactly(tmp_path: Path) -> None:
     with ScriptureStore(db) as store:
         assert store.books() == [] and store.chapter("romans", 1) == []
         assert store.info.fts_table is None and not store.info.has_books
-        assert len(store.candidates(np.ones(8), 5)) == 5
+        assert len(candidates(store, np.ones(8), 5)) == 5
         assert not store.info.has_scholars and "scholars" not in store.info.optional_tables
 
 
@@ -146,7 +157,7 @@ def test_metadata_null_stays_null(tmp_path: Path) -> None:
     ]
     db = build_db(tmp_path / "n.db", chunks)
     with ScriptureStore(db) as store:
-        by_id = {c.chunk_id: c for c in store.candidates(np.array([1, 1, 0, 0]), 2)}
+        by_id = {c.chunk_id: c for c in candidates(store, np.array([1, 1, 0, 0]), 2)}
     assert by_id["x"].metadata == ChunkMetadata()  # not '' / 0 placeholders
     assert by_id["y"].metadata.scholar_id == "s" and by_id["y"].metadata.book_id is None
 
@@ -161,26 +172,25 @@ def test_filtered_knn_runs_inside_vec0(tmp_path: Path) -> None:
     db = build_db(tmp_path / "f.db", chunks)
     q = rng.standard_normal(16)
     with ScriptureStore(db) as store:
-        got = store.candidates(q, 5, filters={"book_id": "john"})
-        assert len(got) == 5
-        assert all(c.metadata.book_id == "john" for c in got)
-        john = [c for c in chunks if c.meta.book_id == "john"]
-        assert [c.chunk_id for c in got] == brute_force(john, q, 5)
-        with pytest.raises(ValueError, match="no such vec0 metadata column"):
-            store.knn(unit(q), 5, filters={"verse_start": 1})
+        assert vec0_pushdown(store, JOHN) is not None  # inside the KNN, on vec0's metadata column
+        got = candidates(store, q, 5, JOHN)
+    john = [c for c in chunks if c.meta.book_id == "john"]
+    assert all(c.metadata.book_id == "john" for c in got)
+    assert [c.chunk_id for c in got] == brute_force(john, q, 5)
     min_db = build_db(tmp_path / "m.db", chunks, full_schema=False)
-    with ScriptureStore(min_db) as store, pytest.raises(ValueError):
-        store.knn(unit(q), 5, filters={"book_id": "john"})
+    with ScriptureStore(min_db) as store:
+        assert vec0_pushdown(store, JOHN) is None  # no metadata columns: the allowed rowids instead
+        assert [c.chunk_id for c in candidates(store, q, 5, JOHN)] == brute_force(john, q, 5)
 
 
 def test_knn_with_fewer_rows_than_k_and_empty_db(tmp_path: Path) -> None:
     db = build_db(tmp_path / "few.db", random_chunks(3, 8))
     with ScriptureStore(db) as store:
-        assert len(store.candidates(np.ones(8), 40)) == 3
+        assert len(candidates(store, np.ones(8), 40)) == 3
     empty = build_db(tmp_path / "empty.db", [], dims=8)
     with ScriptureStore(empty) as store:
         assert store.info.chunk_count == 0
-        assert store.candidates(np.ones(8), 40) == []
+        assert candidates(store, np.ones(8), 40) == []
 
 
 def test_knn_rejects_wrong_dims_and_float64_is_converted(tmp_path: Path) -> None:
@@ -199,7 +209,7 @@ def test_store_never_writes(tmp_path: Path) -> None:
     before = sha(db)
     mtime = os.stat(db).st_mtime_ns
     with ScriptureStore(db) as store:
-        store.candidates(np.ones(8), 40)
+        candidates(store, np.ones(8), 40)
         store.facets()
         with pytest.raises(apsw.ReadOnlyError):
             store.con.execute("DELETE FROM chunk_text")
@@ -330,7 +340,7 @@ def test_file_replaced_while_open_keeps_reading_old_inode(tmp_path: Path) -> Non
     store = ScriptureStore(db)
     other = build_db(tmp_path / "o.db", random_chunks(5, 8, seed=9))
     shutil.move(other, db)
-    assert len(store.candidates(np.ones(8), 40)) == 20  # the open file, not a mix
+    assert len(candidates(store, np.ones(8), 40)) == 20  # the open file, not a mix
     store.close()
 
 
@@ -363,7 +373,7 @@ def test_values_of_the_wrong_type_are_refused_by_name(tmp_path: Path, sql: str, 
     db = build_db(tmp_path / "s.db", random_chunks(5, 8))
     _edit(db, sql)
     with ScriptureStore(db) as store, pytest.raises(AmicusError) as ei:
-        store.candidates(np.ones(8), 5)
+        candidates(store, np.ones(8), 5)
     assert ei.value.code is ErrorCode.DB_INVALID
     assert fragment in ei.value.message
 
@@ -405,7 +415,7 @@ def test_random_byte_flips_raise_only_contract_errors(tmp_path: Path) -> None:
         try:
             with ScriptureStore(db) as store:
                 for _ in range(3):
-                    store.candidates(rng.standard_normal(16), 120)
+                    candidates(store, rng.standard_normal(16), 120)
                 store.facets()
                 store.book_ids()
             outcomes["read"] = outcomes.get("read", 0) + 1
@@ -478,7 +488,7 @@ def test_wal_database_opens_without_side_files(tmp_path: Path) -> None:
     db = _wal(build_db(tmp_path / "w.db", random_chunks(30, 8)))
     before = sha(db)
     with ScriptureStore(db) as store:
-        assert len(store.candidates(np.ones(8), 10)) == 10
+        assert len(candidates(store, np.ones(8), 10)) == 10
         assert sorted(p.name for p in tmp_path.iterdir()) == ["w.db"]  # no -wal, no -shm
     assert sha(db) == before
 
@@ -525,7 +535,7 @@ if os.geteuid() == 0:  # root writes anywhere: become nobody so the permission b
     os.setgid(65534); os.setuid(65534)
 try:
     with ScriptureStore(sys.argv[1]) as store:
-        print(json.dumps({"results": len(store.candidates(np.ones(store.info.dims), 10))}))
+        print(json.dumps({"results": len(store.knn(np.ones(store.info.dims), 10))}))
 except AmicusError as err:
     print(json.dumps({"code": err.code.value, "message": err.message}))
 """

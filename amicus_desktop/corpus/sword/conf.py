@@ -62,10 +62,6 @@ class ModuleConf:
         return "utf-8" if enc in ("utf-8", "utf8") else "latin-1"
 
     @property
-    def description(self) -> str:
-        return (self.get("Description") or self.name).strip()
-
-    @property
     def licence(self) -> str:
         return (self.get("DistributionLicense") or "").strip()
 

@@ -36,50 +36,50 @@ def test_unknown_backend() -> None:
         get_backend("nope")
 
 
-def test_shape_dtype_norm(local_backend: LocalMiniLMBackend) -> None:
-    v = local_backend.embed(["grace", "peace"])
+def test_shape_dtype_norm(local_model: LocalMiniLMBackend) -> None:
+    v = local_model.embed(["grace", "peace"])
     assert v.shape == (2, 384) and v.dtype == np.float32
     np.testing.assert_allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
-    assert local_backend.embed([]).shape == (0, 384)
+    assert local_model.embed([]).shape == (0, 384)
     with pytest.raises(TypeError):
-        local_backend.embed("a string is not a batch")
+        local_model.embed("a string is not a batch")
 
 
 @pytest.mark.parametrize("query", sorted(PROBES))
-def test_semantic_sanity(local_backend: LocalMiniLMBackend, query: str) -> None:
+def test_semantic_sanity(local_model: LocalMiniLMBackend, query: str) -> None:
     near, far = PROBES[query]
-    q, n, f = local_backend.embed([query, near, far])
+    q, n, f = local_model.embed([query, near, far])
     assert q @ n > q @ f + 0.2
 
 
-def test_batch_equals_one_by_one(local_backend: LocalMiniLMBackend) -> None:
+def test_batch_equals_one_by_one(local_model: LocalMiniLMBackend) -> None:
     """Sorting by length and padding per batch change nothing but float noise; order is kept."""
     rng = np.random.default_rng(1)
     words = "the LORD is my shepherd I shall not want he maketh me to lie down".split()
     texts = [" ".join(rng.choice(words, size=int(rng.integers(1, 60)))) for _ in range(40)]
-    batch = local_backend.embed(texts)
-    single = np.stack([local_backend.embed([t])[0] for t in texts])
+    batch = local_model.embed(texts)
+    single = np.stack([local_model.embed([t])[0] for t in texts])
     assert np.min(np.sum(batch * single, axis=1)) > 0.9999
 
 
-def test_long_text_is_truncated_to_256_pieces(local_backend: LocalMiniLMBackend) -> None:
+def test_long_text_is_truncated_to_256_pieces(local_model: LocalMiniLMBackend) -> None:
     head = " ".join(f"word{i % 50}" for i in range(400))  # far more than 256 pieces
-    tokenizer = local_backend._tokenizer
+    tokenizer = local_model._tokenizer
     assert len(tokenizer.encode(head).ids) == 256
-    a, b = local_backend.embed([head, head + " and a very different ending about fish"])
+    a, b = local_model.embed([head, head + " and a very different ending about fish"])
     assert float(a @ b) > 0.99999  # everything past the limit is ignored
 
 
-def test_no_fixed_padding(local_backend: LocalMiniLMBackend) -> None:
-    assert local_backend._tokenizer.padding is None
-    assert len(local_backend._tokenizer.encode("grace").ids) == 3  # [CLS] grace [SEP]
+def test_no_fixed_padding(local_model: LocalMiniLMBackend) -> None:
+    assert local_model._tokenizer.padding is None
+    assert len(local_model._tokenizer.encode("grace").ids) == 3  # [CLS] grace [SEP]
 
 
-def test_thread_safe(local_backend: LocalMiniLMBackend) -> None:
+def test_thread_safe(local_model: LocalMiniLMBackend) -> None:
     texts = [f"psalm {i}: the heavens declare the glory of God" for i in range(8)]
-    want = local_backend.embed(texts)
+    want = local_model.embed(texts)
     with ThreadPoolExecutor(4) as pool:
-        results = list(pool.map(lambda _: local_backend.embed(texts), range(8)))
+        results = list(pool.map(lambda _: local_model.embed(texts), range(8)))
     for got in results:
         np.testing.assert_allclose(got, want, atol=1e-6)
 

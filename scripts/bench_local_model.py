@@ -1,8 +1,7 @@
-"""Measure the local embedding backend: ``python tests/proxy/bench_local_model.py [N [THREADS]]``.
+"""Measure the local embedding backend: ``.venv/bin/python scripts/bench_local_model.py [N [THREADS]]``.
 
-Not a test (pytest does not collect it). Prints query latency (one short text, warm) and batch
-throughput on N chunks of 40..200 words of English prose-like text taken from the standard
-library's docstrings, in words/s and word pieces/s.
+Prints query latency (one short text, warm) and batch throughput on N chunks of 40..200 words of
+English prose-like text taken from the standard library's docstrings, in words/s and word pieces/s.
 """
 
 from __future__ import annotations
