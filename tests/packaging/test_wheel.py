@@ -68,6 +68,7 @@ def test_wheel_contents(dists: tuple[Path, Path]) -> None:
     for size in ICON_SIZES:
         assert f"{res}/hicolor/{size}x{size}/apps/{APP_ID}.png" in names
     assert "amicus_desktop/embedding/data/all-MiniLM-L6-v2.tokenizer.json" in names
+    assert "amicus_desktop/py.typed" in names  # PEP 561: the package's type hints are for its users too
     assert not [n for n in names if n.startswith(("tests/", "packaging/", "resources/")) or "__pycache__" in n]
     entry_points = zipfile.ZipFile(wheel).read(f"amicus_desktop-{VERSION}.dist-info/entry_points.txt").decode()
     assert "amicus-desktop = amicus_desktop.cli:main" in entry_points
@@ -81,7 +82,7 @@ def test_sdist_contents(dists: tuple[Path, Path]) -> None:
                    f"resources/icons/{APP_ID}.svg",
                    f"packaging/linux/{APP_ID}.desktop", f"packaging/linux/{APP_ID}.metainfo.xml",
                    "packaging/amicus-desktop.spec", "packaging/build-linux.sh",
-                   "amicus_desktop/embedding/data/all-MiniLM-L6-v2.tokenizer.json"):
+                   "amicus_desktop/embedding/data/all-MiniLM-L6-v2.tokenizer.json", "amicus_desktop/py.typed"):
         assert needed in names, needed
     assert {m for m in source_modules()} <= names
 
