@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps([{"model": m.model, "db": str(m.db), "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}
-                                                                         for r in m.reports],
+        print(json.dumps([{"model": m.model, "db": str(m.db),
+                           "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}
+                                    for r in m.reports],
                            "floors": [{"mode": f.mode.value, "floor": f.floor, "kept": f.kept, "flagged": f.flagged}
                                       for f in m.floors]} for m in reports], ensure_ascii=False))
     else:

@@ -7,11 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.core.types import SearchMode
+from amicus_desktop.core.types import Fusion, SearchMode
 from amicus_desktop.evaluate.golden import parse
 from amicus_desktop.evaluate.relevance import calibrate, configurations, judged_share
 from amicus_desktop.evaluate.run import EvalConfig, EvalReport, QueryScore
-from amicus_desktop.core.types import Fusion
 from amicus_desktop.store.sqlite import connect
 from tests.support.cli import run
 
