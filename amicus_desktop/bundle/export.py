@@ -37,14 +37,11 @@ log = logging.getLogger("amicus.export")
 DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db-wal", ".db-shm", ".db-journal")
 
 
-class ExportFormat(str, enum.Enum):
+class ExportFormat(enum.StrEnum):
     """The file formats of *Export results*."""
 
     JSON = "json"
     CSV = "csv"
-
-    def __str__(self) -> str:
-        return self.value
 
     @classmethod
     def for_path(cls, path: Path) -> ExportFormat | None:

@@ -112,7 +112,7 @@ def test_atomic_write_replaces_whole_and_keeps_the_mode(tmp_path: Path) -> None:
 
 
 def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(ExportError, match="Cannot write in .*Choose another folder"):
+    with pytest.raises(ExportError, match=r"Cannot write in .*Choose another folder"):
         write_atomic(tmp_path / "nope" / "out.json", "{}")
 
 

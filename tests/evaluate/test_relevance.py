@@ -18,7 +18,8 @@ from tests.support.cli import run
 def test_the_floor_separates_answered_from_unanswerable_questions() -> None:
     # answered questions' best base scores, and unanswerable ones'
     floor = calibrate("m", SearchMode.SEMANTIC, [0.62, 0.55, 0.48, 0.41], [0.30, 0.36, 0.44])
-    # every midpoint was tried; 0.46 (between 0.44 and 0.48) keeps 3/4 answered and flags 3/3 unanswerable (the best sum)
+    # every midpoint was tried; 0.46 (between 0.44 and 0.48) keeps 3/4 answered and flags 3/3 unanswerable
+    # (the best sum)
     assert floor.floor == pytest.approx(0.46) and floor.kept == 0.75 and floor.flagged == 1.0
     # perfectly separated values: the floor sits between them, never on one
     clean = calibrate("m", SearchMode.HYBRID, [0.7, 0.8], [0.2, 0.3])

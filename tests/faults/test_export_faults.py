@@ -43,7 +43,9 @@ else:
 """
 
 
-def export_in_child(work: Path, target: Path, fmt: str, *, limit: int = 0, drop_root: bool = False) -> dict[str, object]:
+def export_in_child(
+    work: Path, target: Path, fmt: str, *, limit: int = 0, drop_root: bool = False
+) -> dict[str, object]:
     cmd = [sys.executable, "-c", CHILD, str(work), str(target), fmt, str(limit)]
     if drop_root and os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
