@@ -29,7 +29,7 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.types import ChapterRef, Profile, RetrievalContext
+from ..core.types import ChapterRef, PassageRef, Profile, RetrievalContext
 from ..settings import Settings, SettingsStore
 from .connection import Connection
 from .engine import Engine
@@ -72,7 +72,7 @@ class Session:
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
             p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
-            self.connection.changed, r.chapter_changed, r.text_loaded,
+            self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded,
             q.busy_changed, q.result_changed, q.failed,
         ]
         for event in events:
@@ -203,9 +203,20 @@ class Session:
             self.question.rerank("chapter")
             if save and self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
+        self._load_current_text()
+
+    def _load_current_text(self) -> None:
         current, engine = self.reader.chapter, self.engine
         if current is not None and engine is not None and self.library.ready:
             engine.spawn(self._load_text(engine, current))
+
+    def open_passage(self, passage: PassageRef) -> None:
+        """Open ``passage``'s chapter (the ranking's context, as :meth:`set_chapter`) with its verses in focus."""
+        if self.reader.show(passage):
+            self.question.rerank("chapter")
+            if self.reader.chapter is not None:
+                self.prefs.remember_chapter(self.reader.chapter)
+        self._load_current_text()
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
@@ -222,9 +233,9 @@ class Session:
 
     def _restore_chapter(self) -> None:
         for text in self.prefs.start_chapters:
-            ref = self.reader.resolve_chapter(text)
-            if ref is not None:
-                self.set_chapter(ref, save=text != self.prefs.settings.last_chapter)
+            found = self.reader.find(text)
+            if found is not None:
+                self.set_chapter(found.chapter_ref, save=text != self.prefs.settings.last_chapter)
                 return
         if self.library.books:
             self.set_chapter(ChapterRef(self.library.books[0].book_id, 1), save=False)

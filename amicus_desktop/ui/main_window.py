@@ -35,7 +35,7 @@ from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Profile, RetrievalResult
+from ..core.types import ChapterRef, PassageRef, Profile, RetrievalResult
 from ..present import citation
 from ..session import (
     DB_CODES,
@@ -47,6 +47,7 @@ from ..session import (
     Session,
 )
 from ..settings import Settings
+from ..understand import PassageError
 from . import describe, shortcuts, states
 from .ask import AskBar
 from .banner import Banner
@@ -235,6 +236,7 @@ class MainWindow(QMainWindow):
         sig.askFailed.connect(self._render_ask_error)
         sig.chapterChanged.connect(self._render_chapter)
         sig.chapterLoaded.connect(self._render_chapter_text)
+        sig.focusChanged.connect(self.reader.set_focus)
         sig.booksLoaded.connect(self.reader.set_books)
         sig.facetsLoaded.connect(self._render_facets)
         sig.profileChanged.connect(self._render_profile)
@@ -423,19 +425,17 @@ class MainWindow(QMainWindow):
         self._render_connectivity(s.connection.state)
 
     def goto_reference(self, text: str) -> None:
-        found = self.session.reader.resolve(text)
-        if found is None:
-            self.reader.show_goto_error(states.unknown_reference(text))
+        try:
+            passage = self.session.reader.resolve(text)
+        except PassageError as err:
+            self.reader.show_goto_error(states.unknown_reference(text, str(err)))
             return
-        ref, verse = found
-        self.session.set_chapter(ref)
+        self.session.open_passage(passage)
         self.reader.goto_edit.clear()
-        self.reader.highlight(verse, verse)
         self.reader.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def open_passage(self, book: str, chapter: int, start: int, end: int) -> None:
-        self.session.set_chapter(ChapterRef(book, chapter))
-        self.reader.highlight(start or None, end or None)
+        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None))
 
     def open_database(self) -> None:
         path = choose_database(self, str(self.session.prefs.endpoints.db_path.parent))

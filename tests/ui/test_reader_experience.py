@@ -1,0 +1,80 @@
+"""The reader's experience (issue 13): jumping to verses, navigation messages, and the rest of the
+study companion, driven through the real window offscreen over a real sqlite-vec file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from amicus_desktop.core.types import ChapterRef
+from tests.support.dbs import BOOKS, build_db, demo_like_chunks
+from tests.support.proxy import free_port
+
+from .conftest import wait_for
+
+#: Verses per chapter in :func:`long_db`: enough that a late verse starts off-screen.
+VERSES = 40
+
+
+@pytest.fixture(scope="module")
+def long_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small demo-like corpus with 40 long verses per chapter, so chapters overflow the view."""
+    rows = [
+        (book, c, v, f"Verse {v} of {book.title()} {c}: " + "a long line of scripture for the reader, " * 4)
+        for book, _name, _ord, chapters in BOOKS
+        for c in range(1, chapters + 1)
+        for v in range(1, VERSES + 1)
+    ]
+    path = tmp_path_factory.mktemp("long") / "long.db"
+    return build_db(path, demo_like_chunks(dims=8), books=BOOKS, verses=rows)
+
+
+def _centred(window: Any, verse: int) -> bool:
+    """Whether ``verse`` is highlighted and its first line sits near the middle of the reader's view."""
+    pane = window.reader
+    lines = pane.highlighted
+    y = pane.verse_rect_y(verse)
+    height = pane.text.viewport().height()
+    return lines is not None and lines[0] == verse and y is not None and abs(y - height // 2) < height // 6
+
+
+def test_go_to_a_verse_scrolls_it_into_the_middle(harness, qtbot, long_db: Path) -> None:
+    window = harness.open(db=long_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:1")
+    window.resize(1000, 650)
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 1))
+    window.reader.goto_edit.setText("John 3:30")
+    window.reader.goto_edit.returnPressed.emit()
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("john", 3))
+    wait_for(qtbot, lambda: _centred(window, 30))
+    assert window.reader.text.verticalScrollBar().value() > 0
+    assert window.reader.book_combo.currentData() == "john" and window.reader.chapter_spin.value() == 3
+    # "open in reader" on a result: another chapter, then a verse of the chapter already on screen
+    window.open_passage("romans", 9, 25, 27)
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 9))
+    wait_for(qtbot, lambda: _centred(window, 25))
+    assert window.reader.highlighted == (25, 27)
+    window.open_passage("romans", 9, 20, 20)
+    wait_for(qtbot, lambda: _centred(window, 20))
+    # a chapter without verses in focus clears the highlight
+    window.session.step_chapter(1)
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 10))
+    assert window.reader.highlighted is None
+
+
+@pytest.mark.parametrize(
+    ("typed", "words"),
+    [("Gal 2", "no text of Galatians"), ("John 30", "John has 21 chapters"), ("Hezekiah 4", "Hezekiah")],
+)
+def test_go_to_nowhere_says_why_and_changes_nothing(harness, qtbot, small_db: Path, typed: str, words: str) -> None:
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="john:3")
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("john", 3))
+    window.reader.goto_edit.setText(typed)
+    window.reader.goto_edit.returnPressed.emit()
+    assert window.reader.goto_error.isVisibleTo(window)
+    assert words in window.reader.goto_error.text()
+    assert window.session.reader.chapter == ChapterRef("john", 3)
+    assert window.session.context("q").chapter == ChapterRef("john", 3)
+    assert window.reader.book_combo.currentData() == "john" and window.reader.chapter_spin.value() == 3
+    assert window.reader.goto_edit.text() == typed  # kept, to be corrected
