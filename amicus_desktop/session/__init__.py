@@ -16,7 +16,7 @@ from .history import History
 from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_books
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
-from .reader import ChapterText, Reader
+from .reader import ChapterText, PassageText, Reader
 
 __all__ = [
     "DB_CODES",
@@ -35,6 +35,7 @@ __all__ = [
     "InternalError",
     "Library",
     "Overrides",
+    "PassageText",
     "Preferences",
     "Question",
     "Reader",

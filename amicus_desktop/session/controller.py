@@ -218,6 +218,19 @@ class Session:
                 self.prefs.remember_chapter(self.reader.chapter)
         self._load_current_text()
 
+    def read_passage(self, passage: PassageRef) -> None:
+        """Load the Bible text of ``passage`` (a result's verses); :attr:`Reader.passage_loaded` brings it."""
+        engine = self.engine
+        if engine is not None and self.library.ready:
+            engine.spawn(self._read_passage(engine, passage))
+
+    async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
+        try:
+            await self.reader.load_passage(engine, passage)
+        except AmicusError as err:
+            if err.code in DB_CODES and engine.is_open:
+                self.library.fail(err)
+
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
         target = self.reader.neighbour(delta)

@@ -27,6 +27,15 @@ class ChapterText:
     verses: tuple[tuple[int, str], ...]
 
 
+@dataclass(frozen=True)
+class PassageText:
+    """The Bible text of a passage (a result's verse range): ``(number, text)`` in order; empty
+    when the database has no text for it."""
+
+    passage: PassageRef
+    verses: tuple[tuple[int, str], ...]
+
+
 class Reader:
     """Events: :attr:`chapter_changed` (the chapter context moved), :attr:`focus_changed` (the
     verses in focus changed), :attr:`text_loaded` (the current chapter's verses arrived)."""
@@ -40,6 +49,7 @@ class Reader:
         self.focus_changed: Event[PassageRef | None] = Event("verse focus changed")
         self.chapter_changed: Event[ChapterRef | None] = Event("chapter changed")
         self.text_loaded: Event[ChapterText] = Event("chapter text loaded")
+        self.passage_loaded: Event[PassageText] = Event("passage text loaded")
 
     @property
     def loaded_chapter(self) -> ChapterRef | None:
@@ -120,3 +130,14 @@ class Reader:
         if engine.is_open and ref == self.chapter:
             self.text = ChapterText(ref, tuple(verses))
             self.text_loaded.emit(self.text)
+
+    async def load_passage(self, engine: Engine, passage: PassageRef) -> PassageText:
+        """Read the verses of ``passage`` (the whole chapter without a verse range) and announce them."""
+        book_id, number = passage.book_id, passage.chapter
+        verses = await engine.run_db(lambda store: store.chapter(book_id, number))
+        lo = passage.verse_start or 1
+        hi = passage.verse_end or passage.verse_start or max((n for n, _t in verses), default=0)
+        text = PassageText(passage, tuple((n, t) for n, t in verses if lo <= n <= hi))
+        if engine.is_open:
+            self.passage_loaded.emit(text)
+        return text

@@ -255,6 +255,8 @@ class MainWindow(QMainWindow):
         self.results.budgetChanged.connect(self.session.prefs.set_context_budget)
         self.results.message.connect(self.show_status)
         self.results.set_budget(self.session.prefs.settings.context_budget)
+        self.results.passage.versesWanted.connect(s.read_passage)
+        sig.passageLoaded.connect(self.results.passage.show_verses)
 
     # -- user intents ----------------------------------------------------------------------
     def _ask(self, text: str) -> None:

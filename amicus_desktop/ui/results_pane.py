@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,7 +46,7 @@ from .banner import Banner
 from .breakdown import BreakdownPanel
 from .bundle_views import SearchedPanel, WarningStrip
 from .passage import PassagePanel
-from .results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
+from .results import ChunkRole, NamesSource, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 from .theme import scaled_font
 
 Item = RetrievedChunk | RejectedChunk
@@ -54,12 +54,19 @@ Item = RetrievedChunk | RejectedChunk
 #: Adds entries to a result's context menu (``menu``, the result it is for).
 MenuExtender = Callable[[QMenu, RetrievedChunk], None]
 
+#: The title column never gets narrower than this; columns the title repeats give way first.
+TITLE_MIN = 220
+#: Results columns hidden, in this order, when the table is too narrow for them and the title.
+NARROW_DROPS = (ResultsModel.TRADITION, ResultsModel.SIMILARITY, ResultsModel.SCHOLAR)
+
 
 class ResultsPane(QWidget):
     """Results, rejected candidates, passage and breakdown for the session's current answer.
 
-    ``book_name`` and ``chapter_label`` come from the session's library (names as the database
-    spells them).
+    ``book_name``, ``chapter_label`` and ``names`` come from the session's library (names as the
+    database spells them). The tables never scroll sideways: the title column stretches and elides,
+    and when even that is too tight the columns the title repeats (tradition, similarity,
+    scholar) are hidden until there is room again.
     """
 
     RESULTS_TAB, REJECTED_TAB = 0, 1
@@ -75,6 +82,8 @@ class ResultsPane(QWidget):
                  parent: QWidget | None = None, *, names: Callable[[], Names] = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
         self._book_name = book_name
+        self._names = names
+        self._narrow_hidden: set[int] = set()
         self._chapter_label = chapter_label
         self._names = names
         self._online = True
@@ -186,28 +195,36 @@ class ResultsPane(QWidget):
             self.budget.blockSignals(False)
 
     def _build_tables(self) -> None:
-        self.results_model = ResultsModel(self._book_name, self)
+        self.results_model = ResultsModel(self._book_name, self, names=self._names)
         self.results_proxy = SortProxy(self)
         self.results_proxy.setSourceModel(self.results_model)
         self.results_view = _table(self.results_proxy, "Results")
         self.results_view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(self.results_view))
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-        for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.REFERENCE, 128),
-                           (ResultsModel.SOURCE, 112), (ResultsModel.SCHOLAR, 118), (ResultsModel.TRADITION, 96),
-                           (ResultsModel.SIMILARITY, 78), (ResultsModel.FINAL, 118)):
+        for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.SCHOLAR, 118),
+                           (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 78), (ResultsModel.BOOSTS, 150),
+                           (ResultsModel.FINAL, 118)):
             self.results_view.setColumnWidth(col, width)
-        self.results_view.horizontalHeader().setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.Stretch)
+        header = self.results_view.horizontalHeader()
+        header.setSectionResizeMode(ResultsModel.TITLE, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.ResizeToContents)
         self.results_view.setColumnHidden(ResultsModel.MOVE, True)
         self.results_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results_view.customContextMenuRequested.connect(self._context_menu)
+        # The title says the reference and the kind; their own columns stay in the model for sorting.
+        for col in (ResultsModel.REFERENCE, ResultsModel.SOURCE):
+            self.results_view.setColumnHidden(col, True)
+        self.results_view.viewport().installEventFilter(self)
 
-        self.rejected_model = RejectedModel(self._book_name, self)
+        self.rejected_model = RejectedModel(self._book_name, self, names=self._names)
         self.rejected_proxy = SortProxy(self)
         self.rejected_proxy.setSourceModel(self.rejected_model)
         self.rejected_view = _table(self.rejected_proxy, "Rejected candidates")
-        for col, width in ((RejectedModel.REFERENCE, 124), (RejectedModel.SOURCE, 108), (RejectedModel.SCHOLAR, 112),
+        for col, width in ((RejectedModel.TITLE, 260), (RejectedModel.SCHOLAR, 112),
                            (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
             self.rejected_view.setColumnWidth(col, width)
+        for col in (RejectedModel.REFERENCE, RejectedModel.SOURCE):
+            self.rejected_view.setColumnHidden(col, True)
         self.rejected_view.horizontalHeader().setSectionResizeMode(RejectedModel.REASON, QHeaderView.ResizeMode.Stretch)
         # Nearest misses first: what a curator looks for.
         self.rejected_view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
@@ -238,6 +255,7 @@ class ResultsPane(QWidget):
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
+        self._fit_columns()
         note = describe.rerank_note(view, self._chapter_label)
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
@@ -303,6 +321,35 @@ class ResultsPane(QWidget):
         r = index.data(ChunkRole) if index.isValid() else None
         if isinstance(r, RetrievedChunk):
             self.result_menu(r).popup(self.results_view.viewport().mapToGlobal(pos))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.results_view.viewport():
+            self._fit_columns()
+        return super().eventFilter(watched, event)
+
+    def _fit_columns(self) -> None:
+        """Hide the columns the title repeats while the title would get less than :data:`TITLE_MIN`."""
+        view = self.results_view
+        for col in self._narrow_hidden:
+            view.setColumnHidden(col, False)
+        self._narrow_hidden.clear()
+        available = view.viewport().width()
+        fixed = [c for c in range(self.results_model.columnCount())
+                 if c != ResultsModel.TITLE and not view.isColumnHidden(c)]
+
+        def width(col: int) -> int:
+            if col == ResultsModel.BOOSTS:
+                return max(view.sizeHintForColumn(col), view.horizontalHeader().sectionSizeHint(col))
+            return view.columnWidth(col)
+
+        used = sum(width(c) for c in fixed)
+        for col in NARROW_DROPS:
+            if available - used >= TITLE_MIN:
+                break
+            if col in fixed:
+                view.setColumnHidden(col, True)
+                self._narrow_hidden.add(col)
+                used -= width(col)
 
     def focus_results(self) -> None:
         self.tabs.setCurrentIndex(self.RESULTS_TAB)
@@ -381,12 +428,17 @@ class ResultsPane(QWidget):
         self._shown = (item, view)
         ctx = view.result.context
         if isinstance(item, RetrievedChunk):
-            self.passage.show_candidate(item.candidate, self._book_name)
+            self.passage.show_candidate(item.candidate, self._book_name, names=self._current_names())
             self.breakdown.show_chunk(item, ctx, self._book_name, total=len(view.result.results))
         else:
             reason = self.rejected_model.reason(item)
-            self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason))
+            self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason),
+                                        names=self._current_names())
             self.breakdown.show_chunk(item, ctx, self._book_name, reason=reason)
+
+
+    def _current_names(self) -> Names | None:
+        return self._names() if self._names is not None else None
 
 
 def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget, *,

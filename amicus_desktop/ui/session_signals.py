@@ -26,6 +26,7 @@ class SessionSignals(QObject):
     chapterChanged = Signal(object)  # ChapterRef | None
     chapterLoaded = Signal(object)  # ChapterText
     focusChanged = Signal(object)  # PassageRef | None
+    passageLoaded = Signal(object)  # PassageText
     busyChanged = Signal(bool)
     resultChanged = Signal(object)  # ResultView | None
     askFailed = Signal(object)  # AmicusError | InternalError
@@ -44,6 +45,7 @@ class SessionSignals(QObject):
             s.reader.chapter_changed.connect(self.chapterChanged.emit),
             s.reader.text_loaded.connect(self.chapterLoaded.emit),
             s.reader.focus_changed.connect(self.focusChanged.emit),
+            s.reader.passage_loaded.connect(self.passageLoaded.emit),
             s.question.busy_changed.connect(self.busyChanged.emit),
             s.question.result_changed.connect(self.resultChanged.emit),
             s.question.failed.connect(self.askFailed.emit),

@@ -78,3 +78,31 @@ def test_go_to_nowhere_says_why_and_changes_nothing(harness, qtbot, small_db: Pa
     assert window.session.context("q").chapter == ChapterRef("john", 3)
     assert window.reader.book_combo.currentData() == "john" and window.reader.chapter_spin.value() == 3
     assert window.reader.goto_edit.text() == typed  # kept, to be corrected
+
+
+def test_result_rows_have_titles_and_the_passage_shows_the_bible_text(harness, qtbot, small_db: Path) -> None:
+    """Each row has a title and display names; the passage pane puts the verses' text under the note."""
+    from tests.support.scripted_proxy import ScriptedProxy
+
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
+        window.ask.edit.setText("election")
+        window.ask.askRequested.emit("election")
+        wait_for(qtbot, lambda: window.session.question.view is not None, timeout=15)
+        model = window.results.results_model
+        titles = [model.index(r, model.TITLE).data() for r in range(model.rowCount())]
+        assert all(t and t != "—" for t in titles)
+        scholars = {model.index(r, model.SCHOLAR).data() for r in range(model.rowCount())}
+        assert not scholars & {"matthew-henry", "scofield", "spurgeon"}  # display names, not ids
+        assert scholars & {"Matthew Henry", "C. I. Scofield", "Charles Spurgeon", "C. H. Spurgeon", "—"}
+        first = model.chunk(0)
+        assert first is not None
+        meta = first.candidate.metadata
+        wait_for(qtbot, lambda: window.results.passage.verses is not None)
+        shown = window.results.passage.verses
+        assert shown is not None and [n for n, _t in shown.verses] == list(
+            range(meta.verse_start, min(meta.verse_end or meta.verse_start, 12) + 1))
+        text = window.results.passage.view.toPlainText()
+        assert titles[0] in text and "Bible text" in text
+        assert f"This is verse {meta.verse_start} of {meta.book_id.title()} {meta.chapter_num}" in text
