@@ -81,8 +81,7 @@ class ReaderPane(QWidget):
         nav.addWidget(self.book_combo)
         nav.addWidget(self.chapter_spin)
         nav.addWidget(self.next_button)
-        nav.addSpacing(8)
-        nav.addWidget(self.goto_edit, 1)
+        nav.addStretch(1)
 
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
@@ -95,6 +94,7 @@ class ReaderPane(QWidget):
         layout.setContentsMargins(10, 10, 6, 6)
         layout.setSpacing(8)
         layout.addLayout(nav)
+        layout.addWidget(self.goto_edit)  # a row of its own: readable in a narrow reader
         layout.addWidget(self.goto_error)
         layout.addWidget(self.text, 1)
 

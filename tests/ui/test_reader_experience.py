@@ -106,3 +106,59 @@ def test_result_rows_have_titles_and_the_passage_shows_the_bible_text(harness, q
         text = window.results.passage.view.toPlainText()
         assert titles[0] in text and "Bible text" in text
         assert f"This is verse {meta.verse_start} of {meta.book_id.title()} {meta.chapter_num}" in text
+
+
+def _ask(window: Any, qtbot: Any, text: str = "election") -> None:
+    wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
+    window.ask.edit.setText(text)
+    window.ask.askRequested.emit(text)
+    wait_for(qtbot, lambda: window.session.question.view is not None, timeout=15)
+    wait_for(qtbot, lambda: window.results.breakdown.chart.isVisibleTo(window))
+
+
+def _inside(widget: Any, window: Any) -> bool:
+    """Whether ``widget`` lies wholly inside each of its ancestors up to ``window``."""
+    from PySide6.QtCore import QPoint, QRect
+
+    child, parent = widget, widget.parentWidget()
+    while parent is not None and child is not window:
+        top_left = child.mapTo(parent, QPoint(0, 0))
+        if not parent.rect().contains(QRect(top_left, child.size())):
+            return False
+        child, parent = parent, parent.parentWidget()
+    return True
+
+
+@pytest.mark.parametrize("size", [(1000, 650), (1920, 1080)])
+def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path, tmp_path: Path,
+                                                 size: tuple[int, int]) -> None:
+    from tests.support.scripted_proxy import ScriptedProxy
+
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        window.resize(*size)
+        _ask(window, qtbot)
+        qtbot.wait(100)  # the detail panes are laid out a turn after the table
+        shot = window.grab()
+        assert shot.save(str(tmp_path / f"layout-{size[0]}x{size[1]}.png"))
+        assert (shot.width(), shot.height()) == size
+        reader, results, breakdown = window.reader, window.results, window.results.breakdown
+        controls = [reader.book_combo, reader.chapter_spin, reader.prev_button, reader.next_button,
+                    reader.goto_edit, reader.text, window.ask.edit, window.ask.button, results.results_view,
+                    results.passage.view, breakdown.scroll]
+        for w in controls:
+            assert w.isVisible(), w.accessibleName()
+            assert _inside(w, window), f"{w.accessibleName() or w!r} is clipped by its parent"
+            hint = w.minimumSizeHint()
+            assert w.width() >= hint.width() and w.height() >= min(hint.height(), 20), w.accessibleName()
+        assert reader.width() >= 320
+        assert reader.goto_edit.width() >= 200
+        table = results.results_view
+        assert not table.horizontalScrollBar().isVisible()
+        assert table.viewport().height() // table.verticalHeader().defaultSectionSize() >= 6
+        assert table.columnWidth(results.results_model.TITLE) >= 200
+        # the chart's rows and numbers fit, and the words start below its last row
+        chart, words = breakdown.chart, breakdown.words
+        assert chart.width() >= chart.minimumSizeHint().width()
+        assert chart.height() >= chart.minimumSizeHint().height()
+        assert chart.geometry().bottom() < words.geometry().top()
