@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..config import resolve_connection
 from ..core.types import ChapterRef, Profile
-from ..settings import Settings, SettingsStore
+from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event
 
 log = logging.getLogger("amicus.session")
@@ -123,6 +123,24 @@ class Preferences:
         self._save(self.settings.replace(context_budget=tokens))
         self.changed.emit(self.settings)
         return True
+
+    def set_font_size(self, size: int | None) -> None:
+        """Save the reading text size in points (``None``: the default), clamped to the allowed range."""
+        if size is not None:
+            size = max(MIN_FONT_SIZE, min(MAX_FONT_SIZE, size))
+        self._save_appearance(self.settings.replace(font_size=size))
+
+    def set_color_scheme(self, scheme: str) -> None:
+        """Save ``system``, ``light`` or ``dark``."""
+        if scheme not in COLOR_SCHEMES:
+            raise ValueError(f"unknown colour scheme {scheme!r}")
+        self._save_appearance(self.settings.replace(color_scheme=scheme))
+
+    def _save_appearance(self, updated: Settings) -> None:
+        """Appearance changes are saved and announced; they never re-rank."""
+        if updated != self.settings:
+            self._save(updated)
+            self.changed.emit(self.settings)
 
     def use_database(self, path: str | Path) -> None:
         """From now on (saved) open the database at ``path``."""

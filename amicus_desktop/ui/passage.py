@@ -14,7 +14,7 @@ from ..core.types import Candidate, PassageRef
 from ..present.titles import DEFAULT_NAMES, Names, title
 from ..session import PassageText
 from . import describe
-from .theme import muted_text, serif_font
+from .theme import muted_text, reading_size, serif_font
 
 SCHEME = "amicus"
 
@@ -70,7 +70,7 @@ class PassagePanel(QWidget):
         self.view.setAccessibleName("Selected passage")
         self.view.setFrameShape(QTextBrowser.Shape.NoFrame)
         self.view.document().setDocumentMargin(12)
-        self.view.setFont(serif_font(max(11.0, self.font().pointSizeF() * 1.12)))
+        self.set_text_size(reading_size(None, self.font()))
         self.view.anchorClicked.connect(self._clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -111,6 +111,10 @@ class PassagePanel(QWidget):
     def verses(self) -> PassageText | None:
         """The Bible text on show under the note, if it has arrived."""
         return self._verses
+
+    def set_text_size(self, reading: float) -> None:
+        """Follow the reading size (``reading`` points for scripture; notes a little smaller)."""
+        self.view.setFont(serif_font(max(8.0, reading * 0.9)))
 
     @property
     def link(self) -> QUrl | None:

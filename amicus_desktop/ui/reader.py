@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ..core.types import ChapterRef, PassageRef
 from ..store.scripture import BookRow
-from .theme import blend, muted_text, serif_font
+from .theme import blend, muted_text, reading_size, serif_font
 
 
 class ReaderPane(QWidget):
@@ -88,7 +88,7 @@ class ReaderPane(QWidget):
         self.text.setFrameShape(QTextBrowser.Shape.NoFrame)
         self.text.setAccessibleName("Chapter text")
         self.text.document().setDocumentMargin(18)
-        self.text.setFont(serif_font(max(12.0, self.font().pointSizeF() * 1.25)))
+        self.set_text_size(reading_size(None, self.font()))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 6, 6)
@@ -190,6 +190,12 @@ class ReaderPane(QWidget):
             return
         bar = self.text.verticalScrollBar()
         bar.setValue(bar.value() + y - self.text.viewport().height() // 2)
+
+    def set_text_size(self, points: float) -> None:
+        """The chapter text's size; the verses in focus stay in view."""
+        self.text.setFont(serif_font(points))
+        self._render()
+        self._centre_focus()
 
     def focus_goto(self) -> None:
         self.goto_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)

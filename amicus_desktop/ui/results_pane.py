@@ -45,6 +45,7 @@ from . import describe, states
 from .banner import Banner
 from .breakdown import BreakdownPanel
 from .bundle_views import SearchedPanel, WarningStrip
+from .compare import ComparePanel
 from .passage import PassagePanel
 from .results import ChunkRole, NamesSource, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 from .theme import scaled_font
@@ -145,8 +146,12 @@ class ResultsPane(QWidget):
         pl.addWidget(self.passage, 1)
         self.detail_split = _splitter(Qt.Orientation.Horizontal, "detailSplit", passage_box, self.breakdown,
                                       stretch=(3, 2), sizes=[540, 420])
+        self.compare = ComparePanel()
+        self.lower = QStackedWidget()  # the selected result's detail, or two results compared
+        self.lower.addWidget(self.detail_split)
+        self.lower.addWidget(self.compare)
         # "rightSplit": the name window.ini has stored this splitter's state under since the first release.
-        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_split,
+        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.lower,
                                stretch=(5, 4), sizes=[385, 435])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -154,6 +159,7 @@ class ResultsPane(QWidget):
 
         self.results_view.selectionModel().currentRowChanged.connect(self._row_changed)
         self.rejected_view.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.results_view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.results_view.activated.connect(self._activated)
         self.rejected_view.activated.connect(self._activated)
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -215,6 +221,8 @@ class ResultsPane(QWidget):
         for col in (ResultsModel.REFERENCE, ResultsModel.SOURCE):
             self.results_view.setColumnHidden(col, True)
         self.results_view.viewport().installEventFilter(self)
+        # Ctrl+click (or Shift+arrow) a second result to compare the two.
+        self.results_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
 
         self.rejected_model = RejectedModel(self._book_name, self, names=self._names)
         self.rejected_proxy = SortProxy(self)
@@ -244,14 +252,14 @@ class ResultsPane(QWidget):
         self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
-            self.detail_split.hide()
+            self.lower.hide()
             self.title.setText("")
             self.note.hide()
             self.stale_note.clear()
             self._clear_detail()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.detail_split.show()
+        self.lower.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
@@ -355,6 +363,46 @@ class ResultsPane(QWidget):
         self.tabs.setCurrentIndex(self.RESULTS_TAB)
         self.results_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def selected_results(self) -> list[RetrievedChunk]:
+        """The results selected in the table, best rank first."""
+        rows = self.results_view.selectionModel().selectedRows()
+        items = [r.data(ChunkRole) for r in rows]
+        return sorted((i for i in items if isinstance(i, RetrievedChunk)), key=lambda r: r.rank)
+
+    def compare_next(self) -> None:
+        """Ctrl+D: compare the current result with the next one (the previous one for the last);
+        when two are already compared, go back to the current one alone."""
+        view, sel = self.results_view, self.results_view.selectionModel()
+        current = view.currentIndex()
+        rows = self.results_proxy.rowCount()
+        if rows < 2:
+            return
+        self.tabs.setCurrentIndex(self.RESULTS_TAB)
+        flags = QItemSelectionModel.SelectionFlag
+        if len(self.selected_results()) == 2:
+            sel.select(current, flags.ClearAndSelect | flags.Rows)
+            return
+        row = current.row() if current.isValid() else 0
+        other = row + 1 if row + 1 < rows else row - 1
+        sel.select(self.results_proxy.index(row, 0), flags.ClearAndSelect | flags.Rows)
+        sel.select(self.results_proxy.index(other, 0), flags.Select | flags.Rows)
+        view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _selection_changed(self, *_args: object) -> None:
+        pair = self.selected_results()
+        view = self.results_model.view
+        if len(pair) == 2 and view is not None:
+            names = self._current_names() or Names()
+            self.compare.show_pair(pair[0], pair[1], view.result.context, self._book_name, names,
+                                   len(view.result.results))
+            self.lower.setCurrentWidget(self.compare)
+        else:
+            self.lower.setCurrentWidget(self.detail_split)
+
+    def focus_breakdown(self) -> None:
+        """Keyboard focus on "Why this rank" (the arrow keys scroll it)."""
+        self.breakdown.scroll.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def focus_rejected(self) -> None:
         self.tabs.setCurrentIndex(self.REJECTED_TAB)
         self.rejected_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -370,6 +418,7 @@ class ResultsPane(QWidget):
         self._detail_timer.stop()
         self.tabs.currentChanged.disconnect(self._tab_changed)
         self.results_view.selectionModel().currentRowChanged.disconnect(self._row_changed)
+        self.results_view.selectionModel().selectionChanged.disconnect(self._selection_changed)
         self.rejected_view.selectionModel().currentRowChanged.disconnect(self._row_changed)
 
     # -- selection and the detail panes ----------------------------------------------------

@@ -23,6 +23,7 @@ from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import ChapterRef, PassageRef, Profile
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import (
+    BROWSE_TYPES,
     DbStatus,
     EngineState,
     Event,
@@ -32,6 +33,7 @@ from amicus_desktop.session import (
     Session,
 )
 from amicus_desktop.settings import SettingsStore
+from amicus_desktop.store import ScriptureStore
 from amicus_desktop.understand import PassageError
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess, free_port
@@ -532,6 +534,38 @@ def test_a_real_question_through_the_real_proxy(local_proxy: ProxyProcess, study
         assert again is not None
         await again
         assert session.question.view is not None and session.question.view.result.trace.embedding_cached
+        await session.aclose()
+
+    run(main())
+
+
+def test_commentary_follows_the_chapter_without_a_question(small_db: Path) -> None:
+    """Notes, chapter panels and word studies on the chapter on screen, by verse, from a browse over
+    chunk_metadata: it works with no proxy at all (nothing listens on the URL)."""
+
+    async def main() -> None:
+        session = make_session(small_db, f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+        session.start()
+        await reach(session, lambda: session.commentary.notes is not None)
+        notes = session.commentary.notes
+        assert notes is not None and notes.ref == ChapterRef("romans", 9) and notes.chunks
+        assert not session.can_ask  # offline, and still the notes came
+        for chunk in notes.chunks:
+            m = chunk.metadata
+            assert (m.book_id, m.chapter_num) == ("romans", 9) and chunk.source_type in BROWSE_TYPES
+        starts = [c.metadata.verse_start for c in notes.chunks]
+        whole = [s for s in starts if s is None]
+        assert starts[: len(whole)] == whole  # whole-chapter notes first
+        assert starts[len(whole):] == sorted(s for s in starts if s is not None)
+        # the expected set, straight from the file
+        with ScriptureStore(small_db) as store:
+            expected = {r[0] for r in store.rows(
+                "SELECT t.chunk_id FROM chunk_text t JOIN chunk_metadata m ON m.rowid = t.rowid "
+                "WHERE m.book_id = 'romans' AND m.chapter_num = 9 AND t.source_type IN (?, ?, ?)", BROWSE_TYPES)}
+        assert {c.chunk_id for c in notes.chunks} == expected
+        session.set_chapter(ChapterRef("john", 2))
+        await reach(session, lambda: session.commentary.notes is not None
+                    and session.commentary.notes.ref == ChapterRef("john", 2))
         await session.aclose()
 
     run(main())
