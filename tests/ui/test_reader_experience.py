@@ -162,3 +162,171 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         assert chart.width() >= chart.minimumSizeHint().width()
         assert chart.height() >= chart.minimumSizeHint().height()
         assert chart.geometry().bottom() < words.geometry().top()
+
+
+def test_focus_starts_in_the_question_box_and_why_this_rank_is_reachable_by_tab(harness, qtbot,
+                                                                              small_db: Path) -> None:
+    from PySide6.QtCore import Qt
+
+    from tests.support.scripted_proxy import ScriptedProxy
+
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        # the proxy is still being checked: the go-to box holds focus, then the question box takes it
+        wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
+        wait_for(qtbot, lambda: window.focusWidget() is window.ask.edit)
+        _ask(window, qtbot)
+        window.results.results_view.setFocus(Qt.FocusReason.OtherFocusReason)
+        reached = []
+        for _ in range(40):  # Tab through the window until "Why this rank" has focus
+            window.focusNextChild()
+            qtbot.wait(1)
+            reached.append(window.focusWidget())
+            if window.focusWidget() is window.results.breakdown.scroll:
+                break
+        assert window.focusWidget() is window.results.breakdown.scroll, [w.accessibleName() for w in reached]
+        assert window.results.breakdown.scroll.accessibleName() == "Why this rank"
+        window.actions_by_id["focus_ask"].trigger()
+        window.actions_by_id["focus_breakdown"].trigger()
+        assert window.focusWidget() is window.results.breakdown.scroll
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_focus_ring_is_drawn_in_both_schemes(harness, qtbot, small_db: Path, scheme: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The focused control's border is painted in the ring colour; the unfocused one's is not."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.ui import theme
+
+    monkeypatch.delenv(theme.SCHEME_ENV, raising=False)
+    app = QApplication.instance()
+    original = QPalette(app.palette())
+    try:
+        window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+        wait_for(qtbot, lambda: window.session.reader.loaded_chapter is not None)
+        window.session.prefs.set_color_scheme(scheme)
+        assert theme.is_dark(app.palette()) == (scheme == "dark")
+        ring = theme.focus_ring_color(app.palette())
+        for widget in (window.reader.goto_edit, window.reader.book_combo, window.reader.next_button):
+            window.reader.text.setFocus(Qt.FocusReason.OtherFocusReason)  # the question box is disabled offline
+            qtbot.wait(10)
+            assert not widget.hasFocus()
+            before = widget.grab().toImage()
+            widget.setFocus(Qt.FocusReason.TabFocusReason)
+            qtbot.wait(10)
+            after = widget.grab().toImage()
+            y = after.height() // 2
+
+            def near_ring(img, x, y=y) -> bool:
+                c = img.pixelColor(x, y)
+                return abs(c.red() - ring.red()) + abs(c.green() - ring.green()) + abs(c.blue() - ring.blue()) < 60
+
+            assert any(near_ring(after, x) for x in range(3)), f"{widget.accessibleName()}: no ring when focused"
+            assert not any(near_ring(before, x) for x in range(3)), f"{widget.accessibleName()}: ring without focus"
+    finally:
+        app.setPalette(original)
+        app.setStyleSheet("")
+
+
+def test_font_size_keys_and_the_scheme_switch_are_saved(harness, qtbot, small_db: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui import theme
+
+    monkeypatch.delenv(theme.SCHEME_ENV, raising=False)
+    app = QApplication.instance()
+    original = QPalette(app.palette())
+    try:
+        window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+        wait_for(qtbot, lambda: window.session.reader.loaded_chapter is not None)
+        start = window.reader.text.font().pointSizeF()
+        window.actions_by_id["zoom_in"].trigger()
+        window.actions_by_id["zoom_in"].trigger()
+        assert window.reader.text.font().pointSizeF() == round(start) + 2
+        assert window.results.passage.view.font().pointSizeF() == pytest.approx((round(start) + 2) * 0.9)
+        assert window.commentary.text.font().pointSizeF() == pytest.approx((round(start) + 2) * 0.9)
+        window.actions_by_id["zoom_out"].trigger()
+        assert SettingsStore().load().font_size == round(start) + 1
+        window.actions_by_id["zoom_reset"].trigger()
+        assert window.reader.text.font().pointSizeF() == start and SettingsStore().load().font_size is None
+        # View > Colour scheme: dark, then back to light; saved, and the menu shows the choice
+        window.scheme_actions["dark"].trigger()
+        assert theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "dark"
+        assert window.scheme_actions["dark"].isChecked() and not window.scheme_actions["system"].isChecked()
+        window.scheme_actions["light"].trigger()
+        assert not theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "light"
+    finally:
+        app.setPalette(original)
+        app.setStyleSheet("")
+
+
+def test_commentary_pane_follows_the_chapter_and_opens_a_note_in_the_reader(harness, qtbot, qtmodeltester,
+                                                                           small_db: Path) -> None:
+    """Offline (nothing listens on the proxy URL): the notes of the chapter on screen are listed by
+    verse with their titles; Enter on one opens its verses in the reader."""
+    from PySide6.QtCore import Qt
+
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+    wait_for(qtbot, lambda: window.commentary.model.rowCount() > 0)
+    pane = window.commentary
+    qtmodeltester.check(pane.model, force_py=True)
+    assert pane.heading.text().startswith("Commentary on Romans 9")
+    notes = window.session.commentary.notes
+    assert notes is not None and pane.model.rowCount() == len(notes.chunks)
+    first = pane.model.index(0, 0).data()
+    assert " · " in first and first.split(" · ", 1)[1]  # "v. 1–5 · <title>"
+    assert "Romans 9" in pane.text.toPlainText() or pane.text.toPlainText().strip()
+    verse_rows = [r for r in range(pane.model.rowCount()) if pane.model.chunk(r).metadata.verse_start]
+    assert verse_rows
+    row = verse_rows[-1]
+    note = pane.model.chunk(row)
+    pane.list.setCurrentIndex(pane.model.index(row, 0))
+    pane.list.setFocus(Qt.FocusReason.OtherFocusReason)
+    qtbot.keyClick(pane.list, Qt.Key.Key_Return)
+    assert window.session.reader.focus is not None
+    assert window.session.reader.focus.verse_start == note.metadata.verse_start
+    # another chapter: the pane follows
+    window.actions_by_id["next_chapter"].trigger()
+    wait_for(qtbot, lambda: pane.heading.text().startswith("Commentary on Romans 10"))
+    # Ctrl+Shift+C hides and shows it
+    window.actions_by_id["commentary"].trigger()
+    assert pane.isHidden()
+    window.actions_by_id["commentary"].trigger()
+    assert not pane.isHidden()
+
+
+def test_two_selected_results_are_compared_side_by_side(harness, qtbot, small_db: Path) -> None:
+    from PySide6.QtCore import QItemSelectionModel
+
+    from tests.support.scripted_proxy import ScriptedProxy
+
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        _ask(window, qtbot)
+        results = window.results
+        assert results.lower.currentWidget() is results.detail_split
+        # from the keyboard: Ctrl+D compares the current result (#1) with the next
+        window.actions_by_id["compare"].trigger()
+        assert results.lower.currentWidget() is results.compare
+        first, second = results.compare.pair
+        assert (first.rank, second.rank) == (1, 2)
+        assert results.compare.heading.text() == "Why #1 beat #2"
+        summary = results.compare.summary.text()
+        assert f"beat #2 ({second.score:.4f})" in summary
+        assert results.compare.left.words.text() and results.compare.right.words.text()
+        assert results.compare.left.subtitle.text().startswith("#1 of") and results.compare.right.subtitle.text().startswith("#2 of")
+        # Ctrl+D again: back to one result
+        window.actions_by_id["compare"].trigger()
+        assert results.lower.currentWidget() is results.detail_split
+        # Ctrl+click-like: add rank 4 to the selection
+        sel = results.results_view.selectionModel()
+        sel.select(results.results_proxy.index(3, 0),
+                   QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
+        assert results.lower.currentWidget() is results.compare
+        assert [r.rank for r in results.compare.pair] == [1, 4]
