@@ -498,7 +498,7 @@ class MainWindow(QMainWindow):
         prefs = self.session.prefs
         writable = prefs.store.writable
         dialog = SettingsDialog(prefs.settings, writable=writable, notice=None if writable else prefs.store.notice,
-                                parent=self)
+                                parent=self, in_use=prefs.in_use())
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.session.apply_settings(dialog.result_settings())
 

@@ -330,3 +330,35 @@ def test_two_selected_results_are_compared_side_by_side(harness, qtbot, small_db
                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
         assert results.lower.currentWidget() is results.compare
         assert [r.rank for r in results.compare.pair] == [1, 4]
+
+
+def test_settings_dialog_shows_the_values_in_use_and_where_they_come_from(
+        qtbot, aloop, small_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from amicus_desktop.config import PROXY_URL_ENV, TOKEN_ENV
+    from amicus_desktop.session import Overrides, Preferences
+    from amicus_desktop.settings import Settings, SettingsStore
+    from amicus_desktop.ui.settings_dialog import SettingsDialog
+
+    store = SettingsStore()
+    store.save(Settings(db_path=str(tmp_path / "saved.db"), proxy_url="http://127.0.0.1:9001", token="saved-secret"))
+    monkeypatch.setenv(PROXY_URL_ENV, "http://127.0.0.1:9002")
+    monkeypatch.delenv(TOKEN_ENV, raising=False)
+    prefs = Preferences(store, Overrides.from_env(db=str(small_db)))
+    in_use = prefs.in_use()
+    assert (in_use.db_path.value, in_use.db_path.source) == (small_db, "flag")
+    assert (in_use.proxy_url.value, in_use.proxy_url.source) == ("http://127.0.0.1:9002", "environment")
+    assert in_use.token.source == "settings"
+    assert prefs.endpoints.db_path == in_use.db_path.value and prefs.endpoints.proxy_url == in_use.proxy_url.value
+    dialog = SettingsDialog(prefs.settings, in_use=in_use)
+    qtbot.addWidget(dialog)
+    assert dialog.db_edit.text() == str(tmp_path / "saved.db")  # the field edits the saved value
+    db_note = dialog.source_labels["db_path"].text()
+    assert str(small_db) in db_note and "--db" in db_note and "this run only" in db_note
+    proxy_note = dialog.source_labels["proxy_url"].text()
+    assert "http://127.0.0.1:9002" in proxy_note and PROXY_URL_ENV in proxy_note
+    token_note = dialog.source_labels["token"].text()
+    assert "from your settings" in token_note and "saved-secret" not in token_note
+    # nothing overridden: each value says it is the saved one or the default
+    plain = Preferences(SettingsStore(), Overrides()).in_use()
+    monkeypatch.delenv(PROXY_URL_ENV)
+    assert plain.db_path.source == "settings" and plain.token.source == "settings"
