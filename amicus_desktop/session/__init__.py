@@ -3,8 +3,8 @@
 :class:`Session` (in :mod:`.controller`) composes one part per kind of state —
 :class:`Preferences` (settings file, overrides, profile), :class:`Library` (the database),
 :class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Commentary` (the
-notes on it), :class:`Question` (asking and results) — and the :class:`Engine` that does the I/O for one database and proxy. Widgets
-never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
+notes on it), :class:`Question` (asking and results) — and the :class:`Engine` that does the I/O
+for one database and proxy. Widgets never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
 signals. Everything here is tested as plain Python on an asyncio loop.
 """
 

@@ -17,14 +17,20 @@ from .events import Event
 
 #: What the pane lists: commentary notes, chapter panels (outlines, introductions), word studies.
 BROWSE_TYPES = ("chapter_panel", "section_panel", "word_study")
+#: At most this many notes per chapter. The demo's fullest chapter has about 40; a synthetic or
+#: machine-made database can hold thousands on one chapter, and building them all on the DB thread
+#: holds the GIL long enough to stall the UI (measured: over 60 ms for 3,300 chunks).
+NOTES_LIMIT = 200
 
 
 @dataclass(frozen=True)
 class ChapterNotes:
-    """The chunks on one chapter, in reading order (whole-chapter ones first, then by verse)."""
+    """The chunks on one chapter, in reading order (whole-chapter ones first, then by verse);
+    ``more`` when the chapter has more than :data:`NOTES_LIMIT` and the rest were left out."""
 
     ref: ChapterRef
     chunks: tuple[Candidate, ...]
+    more: bool = False
 
 
 class Commentary:
@@ -37,8 +43,10 @@ class Commentary:
     async def load(self, engine: Engine, ref: ChapterRef) -> ChapterNotes:
         """Read ``ref``'s notes on ``engine``'s DB thread (the caller decides whether to :meth:`accept`)."""
         book_id, number = ref.book_id, ref.chapter  # plain values only cross to the DB thread
-        chunks = await engine.run_db(lambda store: store.chapter_chunks(book_id, number, BROWSE_TYPES))
-        return ChapterNotes(ref, tuple(chunks))
+        chunks = await engine.run_db(
+            lambda store: store.chapter_chunks(book_id, number, BROWSE_TYPES, limit=NOTES_LIMIT + 1)
+        )
+        return ChapterNotes(ref, tuple(chunks[:NOTES_LIMIT]), more=len(chunks) > NOTES_LIMIT)
 
     def accept(self, notes: ChapterNotes) -> None:
         """Make ``notes`` the ones on show and announce them."""

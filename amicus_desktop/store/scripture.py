@@ -522,9 +522,11 @@ class ScriptureStore:
         ]
 
     # -- reader and facets -----------------------------------------------------------------
-    def chapter_chunks(self, book_id: str, chapter: int, source_types: Sequence[str]) -> list[Candidate]:
-        """Every chunk of ``source_types`` on one chapter, by verse: a browse over ``chunk_metadata``
-        (no vector). Chunks on the whole chapter (no verses) come first; ``distance`` is ``None``."""
+    def chapter_chunks(self, book_id: str, chapter: int, source_types: Sequence[str],
+                       limit: int = 1000) -> list[Candidate]:
+        """The chunks of ``source_types`` on one chapter, by verse (at most ``limit``): a browse over
+        ``chunk_metadata`` (no vector). Chunks on the whole chapter (no verses) come first;
+        ``distance`` is ``None``."""
         if not source_types:
             return []
         marks = ",".join("?" * len(source_types))
@@ -535,8 +537,9 @@ class ScriptureStore:
                 FROM chunk_metadata m JOIN chunk_text t ON t.rowid = m.rowid
                 WHERE m.book_id = ? AND m.chapter_num = ? AND t.source_type IN ({marks})
                 ORDER BY m.verse_start IS NOT NULL, m.verse_start, m.verse_end, t.source_type, m.scholar_id,
-                         t.rowid""",
-            [book_id, chapter, *source_types],
+                         t.rowid
+                LIMIT ?""",
+            [book_id, chapter, *source_types, limit],
         )
         out = []
         for row in rows:

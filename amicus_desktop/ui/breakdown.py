@@ -125,16 +125,16 @@ class BreakdownPanel(QFrame):
         layout.addWidget(self.subtitle)
         layout.addWidget(self.chart)
         layout.addWidget(self.words, 1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidget(body)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # reachable by Tab; arrows scroll it
-        self.scroll.setAccessibleName("Why this rank")
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(body)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # reachable by Tab; arrows scroll it
+        self.scroll_area.setAccessibleName("Why this rank")
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        outer.addWidget(self.scroll)
+        outer.addWidget(self.scroll_area)
         self.clear()
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:

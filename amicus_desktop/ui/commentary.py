@@ -122,7 +122,8 @@ class CommentaryPane(QWidget):
         if notes is None:
             self.heading.setText("Commentary")
         else:
-            self.heading.setText(f"Commentary on {chapter_label} ({count})" if count else f"Commentary on {chapter_label}")
+            shown = f" (the first {count})" if notes.more else f" ({count})" if count else ""
+            self.heading.setText(f"Commentary on {chapter_label}{shown}")
         if count:
             self.list.setCurrentIndex(self.model.index(0, 0))
         else:

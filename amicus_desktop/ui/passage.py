@@ -142,7 +142,8 @@ class PassagePanel(QWidget):
         if m.tradition:
             facts.append(m.tradition)
         facts.append(c.chunk_id)
-        heading = f"<p style='font-size:large; font-weight:600; margin-bottom:4px'>{html.escape(title(c, self._names))}</p>"
+        heading = (f"<p style='font-size:large; font-weight:600; margin-bottom:4px'>"
+                   f"{html.escape(title(c, self._names))}</p>")
         body = "".join(f"<p style='line-height:145%'>{html.escape(p)}</p>" for p in c.text.split("\n\n") if p.strip())
         note = f"<p style='color:{muted}'><i>{html.escape(self._note)}</i></p>" if self._note else ""
         self.view.setHtml(
@@ -157,16 +158,17 @@ class PassagePanel(QWidget):
         if self._verses is None or not self._verses.verses:
             return ""
         lines = " ".join(
-            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(t)}" for n, t in self._verses.verses
+            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(t)}"
+            for n, t in self._verses.verses
         )
-        return (f"<hr/><p style='color:{muted}; font-size:small; margin-bottom:2px'>{html.escape(ref)} — Bible text</p>"
-                f"<p style='line-height:150%'>{lines}</p>")
+        caption = f"<p style='color:{muted}; font-size:small; margin-bottom:2px'>{html.escape(ref)} — Bible text</p>"
+        return f"<hr/>{caption}<p style='line-height:150%'>{lines}</p>"
 
     def _to_top(self) -> None:
         self.view.moveCursor(QTextCursor.MoveOperation.Start)
         self.view.verticalScrollBar().setValue(0)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._to_top()  # a panel shown after being filled would otherwise keep a stale offset
 
@@ -184,7 +186,7 @@ class PassagePanel(QWidget):
         self._clicked(url)
         return True
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._render()
         super().changeEvent(event)

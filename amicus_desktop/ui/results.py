@@ -81,7 +81,8 @@ class ResultsModel(_RowsModel):
                "Final score")
     RANK, MOVE, TITLE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(10)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None, *, names: NamesSource | None = None) -> None:
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
         super().__init__(parent)
         self._rows: tuple[RetrievedChunk, ...] = ()
         self._view: ResultView | None = None
@@ -227,7 +228,8 @@ class RejectedModel(_RowsModel):
     COLUMNS = ("Title", "Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
     TITLE, REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(7)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None, *, names: NamesSource | None = None) -> None:
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
         super().__init__(parent)
         self._names = names
         self._rows: tuple[RejectedChunk, ...] = ()

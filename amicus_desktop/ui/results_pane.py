@@ -147,11 +147,11 @@ class ResultsPane(QWidget):
         self.detail_split = _splitter(Qt.Orientation.Horizontal, "detailSplit", passage_box, self.breakdown,
                                       stretch=(3, 2), sizes=[540, 420])
         self.compare = ComparePanel()
-        self.lower = QStackedWidget()  # the selected result's detail, or two results compared
-        self.lower.addWidget(self.detail_split)
-        self.lower.addWidget(self.compare)
+        self.detail_stack = QStackedWidget()  # the selected result's detail, or two results compared
+        self.detail_stack.addWidget(self.detail_split)
+        self.detail_stack.addWidget(self.compare)
         # "rightSplit": the name window.ini has stored this splitter's state under since the first release.
-        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.lower,
+        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_stack,
                                stretch=(5, 4), sizes=[385, 435])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -252,14 +252,14 @@ class ResultsPane(QWidget):
         self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
-            self.lower.hide()
+            self.detail_stack.hide()
             self.title.setText("")
             self.note.hide()
             self.stale_note.clear()
             self._clear_detail()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.lower.show()
+        self.detail_stack.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
@@ -395,13 +395,13 @@ class ResultsPane(QWidget):
             names = self._current_names() or Names()
             self.compare.show_pair(pair[0], pair[1], view.result.context, self._book_name, names,
                                    len(view.result.results))
-            self.lower.setCurrentWidget(self.compare)
+            self.detail_stack.setCurrentWidget(self.compare)
         else:
-            self.lower.setCurrentWidget(self.detail_split)
+            self.detail_stack.setCurrentWidget(self.detail_split)
 
     def focus_breakdown(self) -> None:
         """Keyboard focus on "Why this rank" (the arrow keys scroll it)."""
-        self.breakdown.scroll.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.breakdown.scroll_area.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_rejected(self) -> None:
         self.tabs.setCurrentIndex(self.REJECTED_TAB)

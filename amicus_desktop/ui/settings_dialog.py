@@ -7,6 +7,8 @@ never shows one database while the window reads another.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -124,7 +126,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
 
-    def _source_row(self, form: QFormLayout, name: str, value: Resolved[object] | None, flag: str | None,
+    def _source_row(self, form: QFormLayout, name: str, value: Resolved[Any] | None, flag: str | None,
                     env: str) -> None:
         """A line under a field: the value in use and where it comes from (the token is never shown)."""
         if value is None:
@@ -132,7 +134,8 @@ class SettingsDialog(QDialog):
         label = QLabel(source_note(value, flag, env, secret=name == "token"))
         label.setWordWrap(True)
         label.setAccessibleName(f"In use: {name.replace('_', ' ')}")
-        label.setForegroundRole(QPalette.ColorRole.PlaceholderText if not value.overridden else QPalette.ColorRole.WindowText)
+        role = QPalette.ColorRole.WindowText if value.overridden else QPalette.ColorRole.PlaceholderText
+        label.setForegroundRole(role)
         self.source_labels[name] = label
         form.addRow("", label)
 
@@ -177,7 +180,7 @@ class SettingsDialog(QDialog):
             self.db_edit.setText(path)
 
 
-def source_note(value: Resolved[object], flag: str | None, env: str, *, secret: bool = False) -> str:
+def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: bool = False) -> str:
     """``In use: /data/other.db — from the --db flag, for this run only; the saved value below
     applies when the app starts without it.`` (and shorter for a saved or default value)."""
     shown = ("a token" if value.value else "no token") if secret else str(value.value)

@@ -126,8 +126,8 @@ _PREFERENCE = "amicusColorScheme"
 
 #: Widgets that take keyboard focus, and the ring each gets when it has it.
 _FOCUS_RULES = (
-    "QLineEdit:focus, QSpinBox:focus, QAbstractItemView:focus, QTextBrowser:focus, QScrollArea:focus"
-    " {{ border: 2px solid {ring}; border-radius: 3px; }}",
+    ("QLineEdit:focus, QSpinBox:focus, QAbstractItemView:focus, QTextBrowser:focus, QScrollArea:focus"
+     " {{ border: 2px solid {ring}; border-radius: 3px; }}"),
     "QPushButton:focus, QToolButton:focus {{ border: 2px solid {ring}; border-radius: 4px; padding: 2px 6px; }}",
     "QComboBox:focus {{ border: 2px solid {ring}; border-radius: 3px; padding: 1px 18px 1px 4px; }}",
     "QCheckBox:focus, QRadioButton:focus, QTabBar::tab:focus {{ border: 1px solid {ring}; border-radius: 3px; }}",

@@ -17,6 +17,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -44,9 +45,9 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         if not await session.until(cond, timeout):
             raise TimeoutError("state not reached")
 
-    async def grab(window: MainWindow, name: str, size: tuple[int, int] | None) -> None:
+    async def grab(window: MainWindow, name: str, size: tuple[int, int] | None, keep_scroll: bool = False) -> None:
         window.resize(*(size or DEFAULT_SIZE))
-        await asyncio.sleep(0.5)
+        await asyncio.sleep(0.1 if keep_scroll else 0.5)
         QApplication.processEvents()
         window.grab().save(str(out / name))
         print(f"{name}: ok")
@@ -78,8 +79,80 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         loop.run_until_complete(run())
 
 
+async def passage_text(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    """The passage pane scrolled to the Bible text under the note."""
+    await asyncio.sleep(0.3)
+    bar = window.results.passage.view.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    await grab(window, f"reader-passage-text{suffix}.png", size, keep_scroll=True)
+
+
+async def compare(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    window.results.results_view.setFocus()
+    window.results.results_view.selectRow(0)
+    window.actions_by_id["compare"].trigger()
+    await grab(window, f"reader-compare{suffix}.png", size)
+    window.actions_by_id["compare"].trigger()
+
+
+async def commentary(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    pane = window.commentary
+    rows = [r for r in range(pane.model.rowCount()) if pane.model.chunk(r).metadata.verse_start]
+    if rows:
+        pane.list.setCurrentIndex(pane.model.index(rows[min(2, len(rows) - 1)], 0))
+    pane.list.setFocus()
+    await grab(window, f"reader-commentary{suffix}.png", size)
+
+
+async def navigation_error(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    window.reader.goto_edit.setText("John 30")
+    window.reader.goto_edit.setFocus()
+    window.reader.goto_edit.returnPressed.emit()
+    await grab(window, f"reader-goto-error{suffix}.png", size)
+    window.reader.goto_edit.clear()
+
+
+async def comfort(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    """Larger reading text (Ctrl+= twice) in the dark scheme, then back."""
+    window.actions_by_id["zoom_in"].trigger()
+    window.actions_by_id["zoom_in"].trigger()
+    window.scheme_actions["dark"].trigger()
+    window.ask.edit.setFocus()
+    await grab(window, f"reader-dark-large{suffix}.png", size)
+    window.actions_by_id["zoom_reset"].trigger()
+    window.scheme_actions["system"].trigger()
+
+
+async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    """The settings dialog with the values in use, and F1 (only once, at the default size)."""
+    if suffix:
+        return
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.ui.settings_dialog import SettingsDialog
+    from amicus_desktop.ui.shortcuts import ShortcutsDialog
+
+    prefs = session.prefs
+    dialog = SettingsDialog(prefs.settings, parent=window, in_use=prefs.in_use())
+    dialog.show()
+    await asyncio.sleep(0.3)
+    QApplication.processEvents()
+    dialog.grab().save(str(OUT_DIR[0] / "settings-in-use.png"))
+    print("settings-in-use.png: ok")
+    dialog.close()
+    help_dialog = ShortcutsDialog(window)
+    help_dialog.resize(640, 720)
+    help_dialog.show()
+    await asyncio.sleep(0.3)
+    QApplication.processEvents()
+    help_dialog.grab().save(str(OUT_DIR[0] / "shortcuts.png"))
+    print("shortcuts.png: ok")
+    help_dialog.close()
+
+
 #: Further pictures, one coroutine each: ``hook(window, session, suffix, size, grab)``.
-EXTRA: list[Callable[..., object]] = []
+EXTRA: list[Callable[..., Any]] = [passage_text, compare, commentary, navigation_error, comfort, dialogs]
+OUT_DIR: list[Path] = [OUT]
 
 
 def main() -> int:
@@ -89,6 +162,7 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=OUT)
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
+    OUT_DIR[0] = args.out
     if args.proxy:
         shots(args.db.resolve(), args.proxy, args.out)
         return 0

@@ -145,7 +145,7 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         reader, results, breakdown = window.reader, window.results, window.results.breakdown
         controls = [reader.book_combo, reader.chapter_spin, reader.prev_button, reader.next_button,
                     reader.goto_edit, reader.text, window.ask.edit, window.ask.button, results.results_view,
-                    results.passage.view, breakdown.scroll]
+                    results.passage.view, breakdown.scroll_area]
         for w in controls:
             assert w.isVisible(), w.accessibleName()
             assert _inside(w, window), f"{w.accessibleName() or w!r} is clipped by its parent"
@@ -182,13 +182,13 @@ def test_focus_starts_in_the_question_box_and_why_this_rank_is_reachable_by_tab(
             window.focusNextChild()
             qtbot.wait(1)
             reached.append(window.focusWidget())
-            if window.focusWidget() is window.results.breakdown.scroll:
+            if window.focusWidget() is window.results.breakdown.scroll_area:
                 break
-        assert window.focusWidget() is window.results.breakdown.scroll, [w.accessibleName() for w in reached]
-        assert window.results.breakdown.scroll.accessibleName() == "Why this rank"
+        assert window.focusWidget() is window.results.breakdown.scroll_area, [w.accessibleName() for w in reached]
+        assert window.results.breakdown.scroll_area.accessibleName() == "Why this rank"
         window.actions_by_id["focus_ask"].trigger()
         window.actions_by_id["focus_breakdown"].trigger()
-        assert window.focusWidget() is window.results.breakdown.scroll
+        assert window.focusWidget() is window.results.breakdown.scroll_area
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -310,25 +310,26 @@ def test_two_selected_results_are_compared_side_by_side(harness, qtbot, small_db
         window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
         _ask(window, qtbot)
         results = window.results
-        assert results.lower.currentWidget() is results.detail_split
+        assert results.detail_stack.currentWidget() is results.detail_split
         # from the keyboard: Ctrl+D compares the current result (#1) with the next
         window.actions_by_id["compare"].trigger()
-        assert results.lower.currentWidget() is results.compare
+        assert results.detail_stack.currentWidget() is results.compare
         first, second = results.compare.pair
         assert (first.rank, second.rank) == (1, 2)
         assert results.compare.heading.text() == "Why #1 beat #2"
         summary = results.compare.summary.text()
         assert f"beat #2 ({second.score:.4f})" in summary
         assert results.compare.left.words.text() and results.compare.right.words.text()
-        assert results.compare.left.subtitle.text().startswith("#1 of") and results.compare.right.subtitle.text().startswith("#2 of")
+        assert results.compare.left.subtitle.text().startswith("#1 of")
+        assert results.compare.right.subtitle.text().startswith("#2 of")
         # Ctrl+D again: back to one result
         window.actions_by_id["compare"].trigger()
-        assert results.lower.currentWidget() is results.detail_split
+        assert results.detail_stack.currentWidget() is results.detail_split
         # Ctrl+click-like: add rank 4 to the selection
         sel = results.results_view.selectionModel()
         sel.select(results.results_proxy.index(3, 0),
                    QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows)
-        assert results.lower.currentWidget() is results.compare
+        assert results.detail_stack.currentWidget() is results.compare
         assert [r.rank for r in results.compare.pair] == [1, 4]
 
 
