@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtWidgets import QLabel, QListView, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QTreeView, QVBoxLayout, QWidget
 
 from ..core.types import Candidate
 from ..present.titles import DEFAULT_NAMES, Names, snippet, source_label, title
@@ -86,12 +86,17 @@ class CommentaryPane(QWidget):
         self.heading = QLabel("Commentary")
         self.heading.setFont(scaled_font(self.font(), 1.0, bold=True))
         self.model = CommentaryModel(names, self)
-        self.list = QListView()
+        # A one-column tree view rather than a list view: it elides long titles to its width
+        # instead of scrolling sideways.
+        self.list = QTreeView()
         self.list.setModel(self.model)
         self.list.setAccessibleName("Commentary on this chapter")
-        self.list.setUniformItemSizes(True)
+        self.list.setRootIsDecorated(False)
+        self.list.setHeaderHidden(True)
+        self.list.setUniformRowHeights(True)
         self.list.setAlternatingRowColors(True)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.text.setAccessibleName("Selected note")

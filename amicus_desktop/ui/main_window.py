@@ -621,22 +621,30 @@ class MainWindow(QMainWindow):
         self._render_appearance(settings)
 
     def _render_appearance(self, settings: Settings) -> None:
-        """Reading text size and colour scheme, from the settings (applied only when they change)."""
+        """Reading text size and colour scheme, from the settings (applied only when they change).
+
+        The scheme goes first: a new application style sheet resets the fonts widgets were given,
+        so the reading size is applied after it (and after a scheme change the system makes).
+        """
         appearance = (settings.font_size, settings.color_scheme)
         if appearance == self._appearance:
             return
         old, self._appearance = self._appearance, appearance
-        if old is None or old[0] != settings.font_size:
-            size = theme.reading_size(settings.font_size, self.font())
-            self.reader.set_text_size(size)
-            self.results.passage.set_text_size(size)
-            self.commentary.set_text_size(size)
         if old is None or old[1] != settings.color_scheme:
             app = QApplication.instance()
             if isinstance(app, QApplication):
                 theme.apply_scheme(app, settings.color_scheme)
+                if old is None:
+                    app.styleHints().colorSchemeChanged.connect(self._apply_reading_size)
             for scheme, action in getattr(self, "scheme_actions", {}).items():
                 action.setChecked(scheme == settings.color_scheme)
+        self._apply_reading_size()
+
+    def _apply_reading_size(self, *_args: object) -> None:
+        size = theme.reading_size(self.session.prefs.settings.font_size, self.font())
+        self.reader.set_text_size(size)
+        self.results.passage.set_text_size(size)
+        self.commentary.set_text_size(size)
 
     def step_font_size(self, delta: int) -> None:
         """Ctrl+= / Ctrl+-: the reading text one point larger or smaller (saved)."""

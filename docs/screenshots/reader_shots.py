@@ -110,6 +110,7 @@ async def navigation_error(window: Any, session: Any, suffix: str, size: Any, gr
     window.reader.goto_edit.returnPressed.emit()
     await grab(window, f"reader-goto-error{suffix}.png", size)
     window.reader.goto_edit.clear()
+    window.reader.goto_error.hide()
 
 
 async def comfort(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:

@@ -145,7 +145,7 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         reader, results, breakdown = window.reader, window.results, window.results.breakdown
         controls = [reader.book_combo, reader.chapter_spin, reader.prev_button, reader.next_button,
                     reader.goto_edit, reader.text, window.ask.edit, window.ask.button, results.results_view,
-                    results.passage.view, breakdown.scroll_area]
+                    results.passage.view, breakdown.scroll_area, window.commentary.list, window.commentary.text]
         for w in controls:
             assert w.isVisible(), w.accessibleName()
             assert _inside(w, window), f"{w.accessibleName() or w!r} is clipped by its parent"
@@ -155,6 +155,7 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         assert reader.goto_edit.width() >= 200
         table = results.results_view
         assert not table.horizontalScrollBar().isVisible()
+        assert not window.commentary.list.horizontalScrollBar().isVisible()
         assert table.viewport().height() // table.verticalHeader().defaultSectionSize() >= 6
         assert table.columnWidth(results.results_model.TITLE) >= 200
         # the chart's rows and numbers fit, and the words start below its last row
@@ -256,8 +257,11 @@ def test_font_size_keys_and_the_scheme_switch_are_saved(harness, qtbot, small_db
         window.actions_by_id["zoom_reset"].trigger()
         assert window.reader.text.font().pointSizeF() == start and SettingsStore().load().font_size is None
         # View > Colour scheme: dark, then back to light; saved, and the menu shows the choice
+        window.actions_by_id["zoom_in"].trigger()
         window.scheme_actions["dark"].trigger()
         assert theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "dark"
+        # a new style sheet resets widget fonts: the reading size survives the scheme change
+        assert window.reader.text.font().pointSizeF() == round(start) + 1
         assert window.scheme_actions["dark"].isChecked() and not window.scheme_actions["system"].isChecked()
         window.scheme_actions["light"].trigger()
         assert not theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "light"
