@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 
 from ..core.types import ChapterRef, PassageRef
 from ..store.scripture import BookRow
-from .theme import blend, muted_text, reading_size, serif_font
+from .theme import blend, muted_text, reading_size, serif_font, show_as_error
 
 
 class ReaderPane(QWidget):
@@ -203,7 +203,7 @@ class ReaderPane(QWidget):
 
     def show_goto_error(self, message: str) -> None:
         self.goto_error.setText(message)
-        self.goto_error.setForegroundRole(QPalette.ColorRole.BrightText)
+        show_as_error(self.goto_error)
         self.goto_error.show()
 
     # -- internals -------------------------------------------------------------------------

@@ -49,8 +49,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("searched", "Show or hide how this was searched", ("Ctrl+Shift+H",), "Results"),
     Shortcut("export", "Export results…", ("Ctrl+Shift+E",), "File"),
     Shortcut("focus_breakdown", "Focus “Why this rank” (arrow keys scroll it)", ("Ctrl+4",), "Results"),
-    Shortcut("compare", "Compare two results side by side (the current and the next selected)", ("Ctrl+D",),
-             "Results"),
+    Shortcut("compare", "Compare this result with the next, side by side", ("Ctrl+D",), "Results"),
     Shortcut("commentary", "Show or hide the chapter's commentary", ("Ctrl+Shift+N",), "Read"),
     Shortcut("zoom_in", "Larger reading text", (QKeySequence.StandardKey.ZoomIn, "Ctrl+="), "View"),
     Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),
@@ -127,7 +126,8 @@ class ShortcutsDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        note = QLabel("In tables, the arrow keys move between rows; Enter on a result opens its passage in the reader.")
+        note = QLabel("In tables, the arrow keys move between rows; Enter on a result opens its passage in the "
+                      "reader; Ctrl+click (or Shift+↓) a second result to compare the two.")
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

@@ -14,7 +14,7 @@ import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 log = logging.getLogger("amicus.ui")
 
@@ -81,6 +81,14 @@ def accent(palette: QPalette, kind: str) -> QColor:
     """A stroke colour for ``kind`` that contrasts with the window in either scheme."""
     hue = HUES[kind]
     return hue.lighter(135) if is_dark(palette) else hue
+
+
+def show_as_error(label: QLabel) -> None:
+    """Colour ``label``'s text as an error that reads in either scheme (the palette's BrightText is
+    white on Fusion's light palette: invisible on a light window)."""
+    palette = QPalette(label.palette())
+    palette.setColor(QPalette.ColorRole.WindowText, accent(QGuiApplication.palette(), "error"))
+    label.setPalette(palette)
 
 
 def muted_text(palette: QPalette) -> QColor:

@@ -74,6 +74,12 @@ def test_go_to_nowhere_says_why_and_changes_nothing(harness, qtbot, small_db: Pa
     window.reader.goto_edit.returnPressed.emit()
     assert window.reader.goto_error.isVisibleTo(window)
     assert words in window.reader.goto_error.text()
+    # readable: the message's colour stands out from the window behind it
+    from PySide6.QtGui import QPalette
+
+    label = window.reader.goto_error
+    fg, bg = label.palette().color(QPalette.ColorRole.WindowText), label.palette().color(QPalette.ColorRole.Window)
+    assert abs(fg.lightness() - bg.lightness()) > 60
     assert window.session.reader.chapter == ChapterRef("john", 3)
     assert window.session.context("q").chapter == ChapterRef("john", 3)
     assert window.reader.book_combo.currentData() == "john" and window.reader.chapter_spin.value() == 3
