@@ -121,7 +121,9 @@ class CommentaryPane(QWidget):
         self.text.setFont(serif_font(max(8.0, reading * 0.9)))
 
     def set_notes(self, notes: ChapterNotes | None, chapter_label: str) -> None:
-        """Show the notes of a chapter (``None``: not loaded yet), the first one selected."""
+        """Show the notes of a chapter (``None``: not loaded yet); the selected note stays selected
+        when it is still listed (the same chapter read again), else the first is."""
+        before = self.current
         self.model.set_notes(notes)
         count = self.model.rowCount()
         if notes is None:
@@ -130,7 +132,9 @@ class CommentaryPane(QWidget):
             shown = f" (the first {count})" if notes.more else f" ({count})" if count else ""
             self.heading.setText(f"Commentary on {chapter_label}{shown}")
         if count:
-            self.list.setCurrentIndex(self.model.index(0, 0))
+            ids = [c.chunk_id for c in notes.chunks] if notes is not None else []
+            row = ids.index(before.chunk_id) if before is not None and before.chunk_id in ids else 0
+            self.list.setCurrentIndex(self.model.index(row, 0))
         else:
             muted = muted_text(self.palette()).name()
             message = "No notes, chapter panels or word studies on this chapter in this database." if notes else ""

@@ -113,6 +113,7 @@ class ResultsPane(QWidget):
         self.tabs.addTab(self.results_view, "Results")
         self.tabs.addTab(self.rejected_view, "Rejected")
         self.tabs.setAccessibleName("Results and rejected candidates")
+        self.tabs.installEventFilter(self)
         self.empty = QLabel(states.EMPTY_RESULTS)
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -221,6 +222,9 @@ class ResultsPane(QWidget):
         for col in (ResultsModel.REFERENCE, ResultsModel.SOURCE):
             self.results_view.setColumnHidden(col, True)
         self.results_view.viewport().installEventFilter(self)
+        # Room for six rows however the splitter is dragged or the window sized (1000 × 650 included).
+        rows = self.results_view.verticalHeader().defaultSectionSize() * 6
+        self.results_view.setMinimumHeight(rows + self.results_view.horizontalHeader().sizeHint().height() + 4)
         # Ctrl+click (or Shift+arrow) a second result to compare the two.
         self.results_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
 
@@ -333,7 +337,22 @@ class ResultsPane(QWidget):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Resize and watched is self.results_view.viewport():
             self._fit_columns()
+        if event.type() == QEvent.Type.Resize and watched is self.tabs:
+            QTimer.singleShot(0, self, self._keep_rows_visible)
         return super().eventFilter(watched, event)
+
+    def _keep_rows_visible(self) -> None:
+        """Give the tables the height their six rows need, out of the detail panes below them, when a
+        short window or a two-line note over the tables left them less (the splitter shares a smaller
+        height out in proportion, not by need)."""
+        deficit = self.tabs.minimumSizeHint().height() - self.tabs.height()
+        if deficit <= 0 or not self.tabs.isVisible():
+            return
+        top, bottom = self.split.sizes()
+        spare = bottom - self.detail_stack.minimumSizeHint().height()
+        move = min(deficit, spare)
+        if move > 0:
+            self.split.setSizes([top + move, bottom - move])
 
     def _fit_columns(self) -> None:
         """Hide the columns the title repeats while the title would get less than :data:`TITLE_MIN`."""

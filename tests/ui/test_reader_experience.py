@@ -144,6 +144,8 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
         window.resize(*size)
         _ask(window, qtbot)
+        window.session.set_chapter(ChapterRef("john", 3))  # a re-rank: its note and the Move column show
+        wait_for(qtbot, lambda: window.results.note.isVisible())
         qtbot.wait(100)  # the detail panes are laid out a turn after the table
         shot = window.grab()
         assert shot.save(str(tmp_path / f"layout-{size[0]}x{size[1]}.png"))
@@ -301,6 +303,8 @@ def test_commentary_pane_follows_the_chapter_and_opens_a_note_in_the_reader(harn
     qtbot.keyClick(pane.list, Qt.Key.Key_Return)
     assert window.session.reader.focus is not None
     assert window.session.reader.focus.verse_start == note.metadata.verse_start
+    qtbot.wait(200)  # the chapter is read again: the note opened stays selected
+    assert pane.current is not None and pane.current.chunk_id == note.chunk_id
     # another chapter: the pane follows
     window.actions_by_id["next_chapter"].trigger()
     wait_for(qtbot, lambda: pane.heading.text().startswith("Commentary on Romans 10"))
