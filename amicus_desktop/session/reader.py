@@ -132,7 +132,7 @@ class Reader:
             self.text_loaded.emit(self.text)
 
     async def load_passage(self, engine: Engine, passage: PassageRef) -> PassageText:
-        """Read the verses of ``passage`` (the whole chapter without a verse range) and announce them."""
+        """Read the verses of ``passage`` (the whole chapter when it names none) and announce them."""
         book_id, number = passage.book_id, passage.chapter
         verses = await engine.run_db(lambda store: store.chapter(book_id, number))
         lo = passage.verse_start or 1

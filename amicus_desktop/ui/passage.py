@@ -34,9 +34,10 @@ def passage_url(c: Candidate) -> QUrl | None:
 
 
 def candidate_passage(c: Candidate) -> PassageRef | None:
-    """The verses a chunk is about (the whole chapter when it names no verses), or ``None``."""
+    """The verses a chunk is about, or ``None`` when it names none (a note on a whole chapter or
+    book: its Bible text would be the whole chapter, which the reader already shows)."""
     m = c.metadata
-    if not m.book_id or m.chapter_num is None:
+    if not m.book_id or m.chapter_num is None or m.verse_start is None:
         return None
     end = m.verse_end if m.verse_end is not None else m.verse_start
     return PassageRef(m.book_id, m.chapter_num, m.verse_start, end)

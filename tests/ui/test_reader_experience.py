@@ -377,3 +377,18 @@ def test_settings_dialog_shows_the_values_in_use_and_where_they_come_from(
     plain = Preferences(SettingsStore(), Overrides()).in_use()
     monkeypatch.delenv(PROXY_URL_ENV)
     assert plain.db_path.source == "settings" and plain.token.source == "settings"
+
+
+def test_only_a_chunk_that_names_verses_asks_for_bible_text() -> None:
+    """A note on a whole chapter would bring the whole chapter under it: the reader shows that."""
+    from amicus_desktop.core.types import Candidate, ChunkMetadata, PassageRef
+    from amicus_desktop.ui.passage import candidate_passage
+
+    def chunk(**meta: Any) -> Candidate:
+        return Candidate(1, "c", "section_panel", "s", "text", ChunkMetadata(**meta), distance=0.1)
+
+    assert candidate_passage(chunk(book_id="romans", chapter_num=9, verse_start=6, verse_end=13)) == PassageRef(
+        "romans", 9, 6, 13)
+    assert candidate_passage(chunk(book_id="romans", chapter_num=9, verse_start=6)) == PassageRef("romans", 9, 6, 6)
+    assert candidate_passage(chunk(book_id="romans", chapter_num=9)) is None
+    assert candidate_passage(chunk(book_id="romans")) is None
