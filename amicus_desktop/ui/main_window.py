@@ -433,7 +433,7 @@ class MainWindow(QMainWindow):
         return work
 
     def toggle_commentary(self) -> None:
-        """Show or hide the chapter's commentary under the reader (Ctrl+Shift+C)."""
+        """Show or hide the chapter's commentary under the reader (Ctrl+Shift+N)."""
         visible = self.commentary.isHidden()
         self.commentary.setVisible(visible)
         self.actions_by_id["commentary"].setChecked(visible)
