@@ -135,21 +135,3 @@ def resolve_book(text: str, known: set[str] | frozenset[str] | None = None) -> s
     if known:
         matches |= {k for k in known if _key(k).startswith(key)}
     return matches.pop() if len(matches) == 1 else None
-
-
-_REF = re.compile(r"^\s*(?P<book>.+?)\s*[\s:.]\s*(?P<chapter>\d+)(?:\s*[:.]\s*(?P<verse>\d+))?\s*$")
-
-
-def parse_reference(
-    text: str, known: set[str] | frozenset[str] | None = None
-) -> tuple[str, int, int | None] | None:
-    """``"Rom 9"`` → ``("romans", 9, None)``; ``"John 3:16"`` → ``("john", 3, 16)``;
-    ``"romans:9"`` → ``("romans", 9, None)``. ``None`` when it names no book or chapter."""
-    m = _REF.match(text)
-    if not m:
-        return None
-    book = resolve_book(m.group("book"), known)
-    if book is None:
-        return None
-    verse = m.group("verse")
-    return book, int(m.group("chapter")), int(verse) if verse else None

@@ -2,12 +2,13 @@
 
 :class:`Session` (in :mod:`.controller`) composes one part per kind of state —
 :class:`Preferences` (settings file, overrides, profile), :class:`Library` (the database),
-:class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Question` (asking
-and results) — and the :class:`Engine` that does the I/O for one database and proxy. Widgets
-never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
+:class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Commentary` (the
+notes on it), :class:`Question` (asking and results) — and the :class:`Engine` that does the I/O
+for one database and proxy. Widgets never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
 signals. Everything here is tested as plain Python on an asyncio loop.
 """
 
+from .commentary import BROWSE_TYPES, ChapterNotes, Commentary
 from .connection import Connection
 from .controller import Session
 from .engine import Engine, EngineState
@@ -16,13 +17,16 @@ from .history import History
 from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_books
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
-from .reader import ChapterText, Reader
+from .reader import ChapterText, PassageText, Reader
 
 __all__ = [
+    "BROWSE_TYPES",
     "DB_CODES",
     "AskFailure",
     "Cause",
+    "ChapterNotes",
     "ChapterText",
+    "Commentary",
     "Connection",
     "DbState",
     "DbStatus",
@@ -35,6 +39,7 @@ __all__ = [
     "InternalError",
     "Library",
     "Overrides",
+    "PassageText",
     "Preferences",
     "Question",
     "Reader",

@@ -7,6 +7,7 @@ The session is a small composition root. Each kind of state lives in one part:
 ``library``         :class:`~.library.Library`: the database's state, books, facets
 ``connection``      :class:`~.connection.Connection`: the proxy's connectivity
 ``reader``          :class:`~.reader.Reader`: the current chapter and its text
+``commentary``      :class:`~.commentary.Commentary`: the notes on the current chapter
 ``question``        :class:`~.question.Question`: asking, the results, re-ranking them
 ``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
 ==================  ===============================================================
@@ -29,8 +30,9 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.types import ChapterRef, Profile, RetrievalContext
+from ..core.types import ChapterRef, PassageRef, Profile, RetrievalContext
 from ..settings import Settings, SettingsStore
+from .commentary import Commentary
 from .connection import Connection
 from .engine import Engine
 from .events import Event
@@ -55,6 +57,7 @@ class Session:
         self.library = Library(endpoints.db_path)
         self.connection = Connection(endpoints.proxy_url)
         self.reader = Reader(self.library)
+        self.commentary = Commentary()
         self.question = Question(self.context)
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
@@ -72,7 +75,7 @@ class Session:
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
             p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
-            self.connection.changed, r.chapter_changed, r.text_loaded,
+            self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
         ]
         for event in events:
@@ -203,9 +206,45 @@ class Session:
             self.question.rerank("chapter")
             if save and self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
+        self._load_current_text()
+
+    def _load_current_text(self) -> None:
         current, engine = self.reader.chapter, self.engine
         if current is not None and engine is not None and self.library.ready:
             engine.spawn(self._load_text(engine, current))
+            engine.spawn(self._load_notes(engine, current))
+
+    async def _load_notes(self, engine: Engine, ref: ChapterRef) -> None:
+        """The commentary on ``ref`` (a browse, no embedding: it works offline)."""
+        try:
+            notes = await self.commentary.load(engine, ref)
+        except AmicusError as err:
+            if err.code in DB_CODES and engine.is_open:
+                self.library.fail(err)
+            return
+        if engine.is_open and ref == self.reader.chapter:
+            self.commentary.accept(notes)
+
+    def open_passage(self, passage: PassageRef) -> None:
+        """Open ``passage``'s chapter (the ranking's context, as :meth:`set_chapter`) with its verses in focus."""
+        if self.reader.show(passage):
+            self.question.rerank("chapter")
+            if self.reader.chapter is not None:
+                self.prefs.remember_chapter(self.reader.chapter)
+        self._load_current_text()
+
+    def read_passage(self, passage: PassageRef) -> None:
+        """Load the Bible text of ``passage`` (a result's verses); :attr:`Reader.passage_loaded` brings it."""
+        engine = self.engine
+        if engine is not None and self.library.ready:
+            engine.spawn(self._read_passage(engine, passage))
+
+    async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
+        try:
+            await self.reader.load_passage(engine, passage)
+        except AmicusError as err:
+            if err.code in DB_CODES and engine.is_open:
+                self.library.fail(err)
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
@@ -222,9 +261,9 @@ class Session:
 
     def _restore_chapter(self) -> None:
         for text in self.prefs.start_chapters:
-            ref = self.reader.resolve_chapter(text)
-            if ref is not None:
-                self.set_chapter(ref, save=text != self.prefs.settings.last_chapter)
+            found = self.reader.find(text)
+            if found is not None:
+                self.set_chapter(found.chapter_ref, save=text != self.prefs.settings.last_chapter)
                 return
         if self.library.books:
             self.set_chapter(ChapterRef(self.library.books[0].book_id, 1), save=False)

@@ -12,10 +12,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from ..config import resolve_connection
+from ..config import Connection as ConnectionInUse
+from ..config import Resolved, Source, resolve_connection
 from ..core.types import ChapterRef, Profile
-from ..settings import Settings, SettingsStore
+from ..paths import DEFAULT_PROXY_URL
+from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event
 
 log = logging.getLogger("amicus.session")
@@ -29,16 +32,23 @@ class Overrides:
     proxy_url: str | None = None
     token: str | None = None
     chapter: str | None = None
+    #: Where each override came from, as ``(field, source)`` pairs (``flag`` when not listed).
+    sources: tuple[tuple[str, Source], ...] = ()
+
+    def source(self, name: str) -> Source:
+        return dict(self.sources).get(name, "flag")
 
     @classmethod
     def from_env(cls, db: str | None = None, proxy: str | None = None, chapter: str | None = None) -> Overrides:
         # Flags and the environment only: the saved settings are applied (and changed) by the session.
         c = resolve_connection(db=db, proxy=proxy)
+        values: dict[str, Resolved[Any]] = {"db_path": c.db_path, "proxy_url": c.proxy_url, "token": c.token}
         return cls(
             db_path=str(c.db_path.value) if c.db_path.overridden else None,
             proxy_url=c.proxy_url.value if c.proxy_url.overridden else None,
             token=c.token.value if c.token.overridden else None,
             chapter=chapter,
+            sources=tuple((name, r.source) for name, r in values.items() if r.overridden),
         )
 
 
@@ -68,6 +78,27 @@ class Preferences:
         self.notice: Event[str] = Event("settings notice")
 
     # -- derived values --------------------------------------------------------------------
+    def in_use(self) -> ConnectionInUse:
+        """The database, proxy URL and token in use, each with where it came from (for the
+        settings dialog: an override hides the saved value for this run)."""
+        o, s = self.overrides, self.settings
+
+        def pick(name: str, override: str | None, saved: str | None, default: str | None) -> Resolved[str | None]:
+            if override:
+                return Resolved(override, o.source(name))
+            if saved:
+                return Resolved(saved, "settings")
+            return Resolved(default, "default")
+
+        db = pick("db_path", o.db_path, s.db_path, str(s.resolved_db_path()))
+        url = pick("proxy_url", o.proxy_url, None if s.proxy_url == DEFAULT_PROXY_URL else s.proxy_url,
+                   DEFAULT_PROXY_URL)
+        return ConnectionInUse(
+            db_path=Resolved(Path(db.value or "").expanduser(), db.source),
+            proxy_url=Resolved((url.value or "").rstrip("/"), url.source),
+            token=pick("token", o.token, s.token, None),
+        )
+
     @property
     def endpoints(self) -> Endpoints:
         """The saved values, each replaced by this run's override when there is one."""
@@ -123,6 +154,24 @@ class Preferences:
         self._save(self.settings.replace(context_budget=tokens))
         self.changed.emit(self.settings)
         return True
+
+    def set_font_size(self, size: int | None) -> None:
+        """Save the reading text size in points (``None``: the default), clamped to the allowed range."""
+        if size is not None:
+            size = max(MIN_FONT_SIZE, min(MAX_FONT_SIZE, size))
+        self._save_appearance(self.settings.replace(font_size=size))
+
+    def set_color_scheme(self, scheme: str) -> None:
+        """Save ``system``, ``light`` or ``dark``."""
+        if scheme not in COLOR_SCHEMES:
+            raise ValueError(f"unknown colour scheme {scheme!r}")
+        self._save_appearance(self.settings.replace(color_scheme=scheme))
+
+    def _save_appearance(self, updated: Settings) -> None:
+        """Appearance changes are saved and announced; they never re-rank."""
+        if updated != self.settings:
+            self._save(updated)
+            self.changed.emit(self.settings)
 
     def use_database(self, path: str | Path) -> None:
         """From now on (saved) open the database at ``path``."""

@@ -1,16 +1,19 @@
 """Reader navigation: the current chapter (the ranking's chapter context) and its text. No Qt.
 
-:class:`Reader` knows which chapter is open, how to step to the next or previous one across
-books, how to read a typed reference ("Rom 9", "John 3:16"), and loads a chapter's verses through
-an :class:`~.engine.Engine`. The book list comes from the :class:`~.library.Library`.
+:class:`Reader` knows which chapter is open, which verses of it are in focus (a typed "John 3:16"
+or a result opened in the reader: highlighted and scrolled into view), how to step to the next or
+previous one across books, how to read a typed reference (through the app's one reference parser,
+:func:`~amicus_desktop.understand.parse_passage`, checked against the books this database holds),
+and loads a chapter's verses through an :class:`~.engine.Engine`. The book list comes from the
+:class:`~.library.Library`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.books import parse_reference
-from ..core.types import ChapterRef
+from ..core.types import ChapterRef, PassageRef
+from ..understand import PassageError, parse_passage
 from .engine import Engine
 from .events import Event
 from .library import Library
@@ -24,16 +27,29 @@ class ChapterText:
     verses: tuple[tuple[int, str], ...]
 
 
+@dataclass(frozen=True)
+class PassageText:
+    """The Bible text of a passage (a result's verse range): ``(number, text)`` in order; empty
+    when the database has no text for it."""
+
+    passage: PassageRef
+    verses: tuple[tuple[int, str], ...]
+
+
 class Reader:
-    """Events: :attr:`chapter_changed` (the chapter context moved), :attr:`text_loaded` (the
-    current chapter's verses arrived)."""
+    """Events: :attr:`chapter_changed` (the chapter context moved), :attr:`focus_changed` (the
+    verses in focus changed), :attr:`text_loaded` (the current chapter's verses arrived)."""
 
     def __init__(self, library: Library) -> None:
         self._library = library
         self.chapter: ChapterRef | None = None
         self.text: ChapterText | None = None
+        #: The verses to highlight and bring into view, always in :attr:`chapter` (``None``: none).
+        self.focus: PassageRef | None = None
+        self.focus_changed: Event[PassageRef | None] = Event("verse focus changed")
         self.chapter_changed: Event[ChapterRef | None] = Event("chapter changed")
         self.text_loaded: Event[ChapterText] = Event("chapter text loaded")
+        self.passage_loaded: Event[PassageText] = Event("passage text loaded")
 
     @property
     def loaded_chapter(self) -> ChapterRef | None:
@@ -49,8 +65,20 @@ class Reader:
         if ref == self.chapter:
             return False
         self.chapter = ref
+        if self.focus is not None and self.focus.chapter_ref != ref:
+            self._set_focus(None)
         self.chapter_changed.emit(ref)
         return True
+
+    def show(self, passage: PassageRef) -> bool:
+        """Open ``passage``'s chapter with its verses (if any) in focus; ``True`` when the chapter changed."""
+        self._set_focus(passage if passage.verse_start is not None else None)
+        return self.go(passage.chapter_ref)
+
+    def _set_focus(self, passage: PassageRef | None) -> None:
+        if passage != self.focus:
+            self.focus = passage
+            self.focus_changed.emit(passage)
 
     def neighbour(self, delta: int) -> ChapterRef | None:
         """The previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
@@ -69,18 +97,31 @@ class Reader:
             return ChapterRef(books[i + 1].book_id, 1)
         return None
 
-    def resolve(self, text: str) -> tuple[ChapterRef, int | None] | None:
-        """``"Rom 9"``, ``"romans:9"``, ``"John 3:16"`` → (chapter, verse), or ``None``."""
-        known = frozenset(b.book_id for b in self._library.books)
-        parsed = parse_reference(text or "", known)
-        if parsed is None:
-            return None
-        book, chapter, verse = parsed
-        return ChapterRef(book, chapter), verse
+    def resolve(self, text: str) -> PassageRef:
+        """``"Rom 9"``, ``"romans:9"``, ``"John 3:16"`` → the passage, in a book this database holds.
 
-    def resolve_chapter(self, text: str) -> ChapterRef | None:
-        found = self.resolve(text)
-        return found[0] if found else None
+        Raises :class:`~amicus_desktop.understand.PassageError` saying why not: not a reference, no
+        such book, a book the database has no text of, or a chapter or verse past the end.
+        """
+        books = self._library.books
+        passage = parse_passage(text or "", [b.book_id for b in books])
+        book = self._library.book(passage.book_id)
+        name = self._library.book_name(passage.book_id)
+        if book is None:
+            held = ", ".join(b.name for b in books[:6]) + (" …" if len(books) > 6 else "")
+            raise PassageError("book", f"This database has no text of {name}; it holds {held}.", passage.book_id)
+        if book.chapters and passage.chapter > book.chapters:
+            raise PassageError(
+                "chapter", f"{name} has {book.chapters} chapter{'s' * (book.chapters != 1)}.", passage.book_id
+            )
+        return passage
+
+    def find(self, text: str) -> PassageRef | None:
+        """:meth:`resolve`, or ``None`` when ``text`` is not a passage of this database."""
+        try:
+            return self.resolve(text)
+        except PassageError:
+            return None
 
     async def load_text(self, engine: Engine, ref: ChapterRef) -> None:
         """Read ``ref``'s verses; they become :attr:`text` if ``ref`` is still current then."""
@@ -89,3 +130,14 @@ class Reader:
         if engine.is_open and ref == self.chapter:
             self.text = ChapterText(ref, tuple(verses))
             self.text_loaded.emit(self.text)
+
+    async def load_passage(self, engine: Engine, passage: PassageRef) -> PassageText:
+        """Read the verses of ``passage`` (the whole chapter when it names none) and announce them."""
+        book_id, number = passage.book_id, passage.chapter
+        verses = await engine.run_db(lambda store: store.chapter(book_id, number))
+        lo = passage.verse_start or 1
+        hi = passage.verse_end or passage.verse_start or max((n for n, _t in verses), default=0)
+        text = PassageText(passage, tuple((n, t) for n, t in verses if lo <= n <= hi))
+        if engine.is_open:
+            self.passage_loaded.emit(text)
+        return text

@@ -499,6 +499,31 @@ class ScriptureStore:
         return out
 
     # -- reader and facets -----------------------------------------------------------------
+    def chapter_chunks(self, book_id: str, chapter: int, source_types: Sequence[str],
+                       limit: int = 1000) -> list[Candidate]:
+        """The chunks of ``source_types`` on one chapter, by verse (at most ``limit``): a browse over
+        ``chunk_metadata`` (no vector). Chunks on the whole chapter (no verses) come first;
+        ``distance`` is ``None``."""
+        if not source_types:
+            return []
+        marks = ",".join("?" * len(source_types))
+        rows = self._rows(
+            f"""SELECT t.rowid, t.chunk_id, t.source_type, t.source_id, t.text,
+                       m.scholar_id, m.tradition, m.book_id, m.chapter_num,
+                       m.verse_start, m.verse_end, m.panel_type
+                FROM chunk_metadata m JOIN chunk_text t ON t.rowid = m.rowid
+                WHERE m.book_id = ? AND m.chapter_num = ? AND t.source_type IN ({marks})
+                ORDER BY m.verse_start IS NOT NULL, m.verse_start, m.verse_end, t.source_type, m.scholar_id,
+                         t.rowid
+                LIMIT ?""",
+            [book_id, chapter, *source_types, limit],
+        )
+        out = []
+        for row in rows:
+            chunk_id, source_type, source_id, text, meta = _chunk_row(self.path, row)
+            out.append(Candidate(int(row[0]), chunk_id, source_type, source_id, text, meta, distance=None))
+        return out
+
     def books(self) -> list[BookRow]:
         """Books for the reader, in canonical order (empty without the optional ``books`` table)."""
         if not self.info.has_books:

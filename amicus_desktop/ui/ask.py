@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.types import Profile
-from .theme import scaled_font
+from .theme import scaled_font, show_as_error
 
 
 class AskBar(QFrame):
@@ -130,7 +130,7 @@ class AskBar(QFrame):
 
     def show_error(self, message: str) -> None:
         self.error_label.setText(message)
-        self.error_label.setForegroundRole(QPalette.ColorRole.BrightText)
+        show_as_error(self.error_label)
         self.error_label.show()
 
     def clear_error(self) -> None:

@@ -1,10 +1,14 @@
-"""The score breakdown of one chunk: a small waterfall chart and the same steps in words."""
+"""The score breakdown of one chunk: a small waterfall chart and the same steps in words.
+
+The panel scrolls vertically when it is shorter than its content (a 1000 × 650 window), so the
+explanation never draws over the chart's last row.
+"""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
 from . import describe
@@ -33,20 +37,25 @@ class BreakdownChart(QWidget):
         self.updateGeometry()
         self.update()
 
-    def sizeHint(self) -> QSize:  # noqa: N802
+    def sizeHint(self) -> QSize:
         return QSize(320, self.ROW * max(len(self._steps), 6) + 8)
 
-    def paintEvent(self, _event: object) -> None:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
+        """Room for every row and for the labels and values beside a 40 px bar."""
+        fm = QFontMetrics(scaled_font(self.font(), 1.0, bold=True))
+        return QSize(fm.horizontalAdvance("×1.05 tradition0.0000") + 70, self.ROW * max(len(self._steps), 6) + 8)
+
+    def paintEvent(self, _event: object) -> None:
         if not self._steps:
             return
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         pal = self.palette()
-        fm = QFontMetrics(self.font())
+        fm = QFontMetrics(scaled_font(self.font(), 1.0, bold=True))  # the widest face a row uses
         label_w = max(fm.horizontalAdvance(s.label) for s in self._steps) + 12
-        value_w = fm.horizontalAdvance("0.0000") + 10
+        value_w = max(fm.horizontalAdvance(f"{s.value:.4f}") for s in self._steps) + 6
         left = label_w
-        width = max(40, self.width() - left - value_w - 4)
+        width = max(40, self.width() - left - value_w - 8)
         scale_max = max(1.0, *(s.value for s in self._steps)) * 1.02
         text = pal.color(QPalette.ColorRole.WindowText)
         muted = muted_text(pal)
@@ -85,7 +94,8 @@ class BreakdownChart(QWidget):
                     painter.setPen(Qt.PenStyle.NoPen)
                 prev = step.value
             painter.setPen(text)
-            painter.drawText(QRectF(left + width + 6, y, value_w, self.ROW), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), f"{step.value:.4f}")
+            painter.drawText(QRectF(left + width + 6, y, value_w, self.ROW),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), f"{step.value:.4f}")
             y += self.ROW
         painter.end()
 
@@ -107,13 +117,24 @@ class BreakdownPanel(QFrame):
         self.words.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.words.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.words.setAccessibleName("Score breakdown in words")
-        layout = QVBoxLayout(self)
+        body = QWidget()
+        layout = QVBoxLayout(body)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(6)
         layout.addWidget(self.title)
         layout.addWidget(self.subtitle)
         layout.addWidget(self.chart)
         layout.addWidget(self.words, 1)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidget(body)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setFocusPolicy(Qt.FocusPolicy.StrongFocus)  # reachable by Tab; arrows scroll it
+        self.scroll_area.setAccessibleName("Why this rank")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll_area)
         self.clear()
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:

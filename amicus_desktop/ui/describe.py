@@ -18,7 +18,9 @@ from ..core.types import (
     RejectReason,
     RetrievalContext,
     RetrievalResult,
+    RetrievedChunk,
     ScoreBreakdown,
+    SearchMode,
 )
 from ..present import titles
 from ..session import ResultView
@@ -316,3 +318,24 @@ def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName 
 
 def _ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
     return _chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""
+
+
+def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:
+    """Why the higher-ranked of two results beat the other, in words: the base score and each
+    multiplier that differs ("Why #1 beat #2")."""
+    first, second = sorted((a, b), key=lambda r: r.rank)
+    fb, sb = first.breakdown, second.breakdown
+    lines = [f"#{first.rank} ({fb.final:.4f}) beat #{second.rank} ({sb.final:.4f}) by {fb.final - sb.final:.4f}."]
+    base_a, base_b = fb.base or 0.0, sb.base or 0.0
+    if abs(base_a - base_b) > 5e-5:
+        word = "similarity" if fb.mode is SearchMode.SEMANTIC else "base score"
+        closer = "closer to" if base_a > base_b else "further from"
+        lines.append(f"Its {word} is {base_a:.4f} against {base_b:.4f}: #{first.rank} is {closer} the question.")
+    else:
+        lines.append(f"Both start from the same base score ({base_a:.4f}).")
+    differing = [(name, fb.boosts[name], sb.boosts[name]) for name in fb.boosts if fb.boosts[name] != sb.boosts[name]]
+    for name, x, y in differing:
+        lines.append(f"×{x:g} {name} for #{first.rank}, ×{y:g} for #{second.rank}.")
+    if not differing:
+        lines.append("Their boosts are the same: the base score decided.")
+    return "\n".join(lines)

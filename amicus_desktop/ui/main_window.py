@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QFrame,
@@ -35,11 +36,12 @@ from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Profile, RetrievalResult
+from ..core.types import ChapterRef, PassageRef, Profile, RetrievalResult
 from ..present import citation
 from ..session import (
     DB_CODES,
     AskFailure,
+    ChapterNotes,
     ChapterText,
     DbState,
     DbStatus,
@@ -47,9 +49,11 @@ from ..session import (
     Session,
 )
 from ..settings import Settings
-from . import describe, shortcuts, states
+from ..understand import PassageError
+from . import describe, shortcuts, states, theme
 from .ask import AskBar
 from .banner import Banner
+from .commentary import CommentaryPane
 from .profile import ProfilePanel
 from .reader import ReaderPane
 from .results_pane import ResultsPane
@@ -102,6 +106,10 @@ class MainWindow(QMainWindow):
         self._render_connectivity(session.connection.state)
         self.ask.set_profile(session.prefs.profile)
         self.profile_panel.set_weights(session.prefs.settings.weights)
+        self._focus_ask_when_ready = False
+        self._shown_once = False
+        self._appearance: tuple[int | None, str] | None = None
+        self._render_appearance(session.prefs.settings)
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -123,9 +131,19 @@ class MainWindow(QMainWindow):
         rv.addWidget(_hline())
         rv.addWidget(self.results, 1)
 
+        self.commentary = CommentaryPane(lambda: library.names)
+        self.left_split = QSplitter(Qt.Orientation.Vertical)
+        self.left_split.setObjectName("leftSplit")
+        self.left_split.addWidget(self.reader)
+        self.left_split.addWidget(self.commentary)
+        self.left_split.setStretchFactor(0, 3)
+        self.left_split.setStretchFactor(1, 2)
+        self.left_split.setSizes([540, 300])
+        self.left_split.setChildrenCollapsible(False)
+
         self.main_split = QSplitter(Qt.Orientation.Horizontal)
         self.main_split.setObjectName("mainSplit")
-        self.main_split.addWidget(self.reader)
+        self.main_split.addWidget(self.left_split)
         self.main_split.addWidget(right)
         self.main_split.setStretchFactor(0, 2)
         self.main_split.setStretchFactor(1, 3)
@@ -162,6 +180,12 @@ class MainWindow(QMainWindow):
             "focus_results": self.results.focus_results,
             "focus_reader": lambda: self.reader.text.setFocus(Qt.FocusReason.ShortcutFocusReason),
             "show_rejected": self.results.focus_rejected,
+            "focus_breakdown": self.results.focus_breakdown,
+            "commentary": self.toggle_commentary,
+            "compare": self.results.compare_next,
+            "zoom_in": lambda: self.step_font_size(1),
+            "zoom_out": lambda: self.step_font_size(-1),
+            "zoom_reset": lambda: self.session.prefs.set_font_size(None),
             "profile": self.toggle_profile,
             "retry": self.retry_now,
             "history_prev": lambda: self.walk_history(-1),
@@ -201,8 +225,25 @@ class MainWindow(QMainWindow):
         for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):
             go.addAction(a[key])
         view = bar.addMenu("&View")
-        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "profile"):
+        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "focus_breakdown", "compare",
+                    "commentary", "profile"):
             view.addAction(a[key])
+        a["commentary"].setCheckable(True)
+        a["commentary"].setChecked(True)
+        view.addSeparator()
+        for key in ("zoom_in", "zoom_out", "zoom_reset"):
+            view.addAction(a[key])
+        scheme_menu = view.addMenu("Colour &scheme")
+        group = QActionGroup(self)
+        self.scheme_actions: dict[str, QAction] = {}
+        for scheme, label in (("system", "Follow the &system"), ("light", "&Light"), ("dark", "&Dark")):
+            action = QAction(label, self)
+            action.setCheckable(True)
+            action.setChecked(self.session.prefs.settings.color_scheme == scheme)
+            action.triggered.connect(lambda _checked=False, choice=scheme: self.session.prefs.set_color_scheme(choice))
+            group.addAction(action)
+            scheme_menu.addAction(action)
+            self.scheme_actions[scheme] = action
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
         help_menu = bar.addMenu("&Help")
@@ -235,6 +276,7 @@ class MainWindow(QMainWindow):
         sig.askFailed.connect(self._render_ask_error)
         sig.chapterChanged.connect(self._render_chapter)
         sig.chapterLoaded.connect(self._render_chapter_text)
+        sig.focusChanged.connect(self.reader.set_focus)
         sig.booksLoaded.connect(self.reader.set_books)
         sig.facetsLoaded.connect(self._render_facets)
         sig.profileChanged.connect(self._render_profile)
@@ -253,6 +295,10 @@ class MainWindow(QMainWindow):
         self.results.budgetChanged.connect(self.session.prefs.set_context_budget)
         self.results.message.connect(self.show_status)
         self.results.set_budget(self.session.prefs.settings.context_budget)
+        self.results.passage.versesWanted.connect(s.read_passage)
+        self.commentary.passageRequested.connect(self.open_passage)
+        sig.notesLoaded.connect(self._render_notes)
+        sig.passageLoaded.connect(self.results.passage.show_verses)
 
     # -- user intents ----------------------------------------------------------------------
     def _ask(self, text: str) -> None:
@@ -386,6 +432,14 @@ class MainWindow(QMainWindow):
         self._in_background(work)
         return work
 
+    def toggle_commentary(self) -> None:
+        """Show or hide the chapter's commentary under the reader (Ctrl+Shift+N)."""
+        visible = self.commentary.isHidden()
+        self.commentary.setVisible(visible)
+        self.actions_by_id["commentary"].setChecked(visible)
+        if visible:
+            self.commentary.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
         if visible:
@@ -423,19 +477,17 @@ class MainWindow(QMainWindow):
         self._render_connectivity(s.connection.state)
 
     def goto_reference(self, text: str) -> None:
-        found = self.session.reader.resolve(text)
-        if found is None:
-            self.reader.show_goto_error(states.unknown_reference(text))
+        try:
+            passage = self.session.reader.resolve(text)
+        except PassageError as err:
+            self.reader.show_goto_error(states.unknown_reference(text, str(err)))
             return
-        ref, verse = found
-        self.session.set_chapter(ref)
+        self.session.open_passage(passage)
         self.reader.goto_edit.clear()
-        self.reader.highlight(verse, verse)
         self.reader.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def open_passage(self, book: str, chapter: int, start: int, end: int) -> None:
-        self.session.set_chapter(ChapterRef(book, chapter))
-        self.reader.highlight(start or None, end or None)
+        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None))
 
     def open_database(self) -> None:
         path = choose_database(self, str(self.session.prefs.endpoints.db_path.parent))
@@ -446,7 +498,7 @@ class MainWindow(QMainWindow):
         prefs = self.session.prefs
         writable = prefs.store.writable
         dialog = SettingsDialog(prefs.settings, writable=writable, notice=None if writable else prefs.store.notice,
-                                parent=self)
+                                parent=self, in_use=prefs.in_use())
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
             self.session.apply_settings(dialog.result_settings())
 
@@ -521,6 +573,26 @@ class MainWindow(QMainWindow):
         s = self.session
         ok = s.can_ask
         self.ask.set_available(ok, "" if ok else states.ask_disabled_reason(s.connection.state, s.library.ready))
+        if ok and self._focus_ask_when_ready:
+            self._focus_ask_when_ready = False
+            held = self.focusWidget()
+            if held is None or (held is self.reader.goto_edit and not self.reader.goto_edit.text()):
+                self.ask.focus()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._shown_once:
+            self._shown_once = True
+            self._initial_focus()
+
+    def _initial_focus(self) -> None:
+        """Start in the question box; while asking is not yet possible (the proxy is being checked),
+        in the go-to box, moving to the question box once it is (unless the user went elsewhere)."""
+        if self.ask.edit.isEnabled():
+            self.ask.focus()
+        else:
+            self.reader.goto_edit.setFocus(Qt.FocusReason.OtherFocusReason)
+            self._focus_ask_when_ready = True
 
     def _render_busy(self, busy: bool) -> None:
         self.ask.set_busy(busy, states.BUSY)
@@ -537,12 +609,47 @@ class MainWindow(QMainWindow):
         label = self.session.library.chapter_label(text.ref)
         self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT)
 
+    def _render_notes(self, notes: ChapterNotes) -> None:
+        self.commentary.set_notes(notes, self.session.library.chapter_label(notes.ref))
+
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_panel.set_facets(facets, self.session.prefs.profile)
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_panel.set_weights(settings.weights)
         self.results.set_budget(settings.context_budget)
+        self._render_appearance(settings)
+
+    def _render_appearance(self, settings: Settings) -> None:
+        """Reading text size and colour scheme, from the settings (applied only when they change).
+
+        The scheme goes first: a new application style sheet resets the fonts widgets were given,
+        so the reading size is applied after it (and after a scheme change the system makes).
+        """
+        appearance = (settings.font_size, settings.color_scheme)
+        if appearance == self._appearance:
+            return
+        old, self._appearance = self._appearance, appearance
+        if old is None or old[1] != settings.color_scheme:
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                theme.apply_scheme(app, settings.color_scheme)
+                if old is None:
+                    app.styleHints().colorSchemeChanged.connect(self._apply_reading_size)
+            for scheme, action in getattr(self, "scheme_actions", {}).items():
+                action.setChecked(scheme == settings.color_scheme)
+        self._apply_reading_size()
+
+    def _apply_reading_size(self, *_args: object) -> None:
+        size = theme.reading_size(self.session.prefs.settings.font_size, self.font())
+        self.reader.set_text_size(size)
+        self.results.passage.set_text_size(size)
+        self.commentary.set_text_size(size)
+
+    def step_font_size(self, delta: int) -> None:
+        """Ctrl+= / Ctrl+-: the reading text one point larger or smaller (saved)."""
+        current = theme.reading_size(self.session.prefs.settings.font_size, self.font())
+        self.session.prefs.set_font_size(round(current) + delta)
 
     def _render_profile(self, profile: Profile) -> None:
         self.ask.set_profile(profile)
@@ -567,7 +674,7 @@ class MainWindow(QMainWindow):
 
     # -- layout persistence ------------------------------------------------------------------
     def _splitters(self) -> tuple[QSplitter, ...]:
-        return (self.main_split, *self.results.splitters)
+        return (self.main_split, self.left_split, self.commentary.split, *self.results.splitters)
 
     def _restore_layout(self) -> None:
         qs = self.qsettings
@@ -582,6 +689,8 @@ class MainWindow(QMainWindow):
             value = qs.value(f"splitters/{split.objectName()}")
             if value is not None:
                 split.restoreState(value)
+        if str(qs.value("window/commentary", "true")).lower() == "false":
+            self.toggle_commentary()
 
     def save_layout(self) -> None:
         qs = self.qsettings
@@ -591,6 +700,7 @@ class MainWindow(QMainWindow):
         qs.setValue("window/state", self.saveState())
         for split in self._splitters():
             qs.setValue(f"splitters/{split.objectName()}", split.saveState())
+        qs.setValue("window/commentary", "true" if self.commentary.isVisibleTo(self) else "false")
         qs.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -1,4 +1,6 @@
-"""The selected chunk's full text, with its verse range as a link that opens it in the reader."""
+"""The selected chunk: its title, its full text with its verse range as a link that opens it in
+the reader, and under the note the Bible text of that range (read from the ``verses`` table on the
+DB thread and delivered by :meth:`PassagePanel.show_verses`)."""
 
 from __future__ import annotations
 
@@ -8,9 +10,11 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtGui import QShowEvent, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from ..core.types import Candidate
+from ..core.types import Candidate, PassageRef
+from ..present.titles import DEFAULT_NAMES, Names, title
+from ..session import PassageText
 from . import describe
-from .theme import muted_text, serif_font
+from .theme import muted_text, reading_size, serif_font
 
 SCHEME = "amicus"
 
@@ -29,6 +33,16 @@ def passage_url(c: Candidate) -> QUrl | None:
     return url
 
 
+def candidate_passage(c: Candidate) -> PassageRef | None:
+    """The verses a chunk is about, or ``None`` when it names none (a note on a whole chapter or
+    book: its Bible text would be the whole chapter, which the reader already shows)."""
+    m = c.metadata
+    if not m.book_id or m.chapter_num is None or m.verse_start is None:
+        return None
+    end = m.verse_end if m.verse_end is not None else m.verse_start
+    return PassageRef(m.book_id, m.chapter_num, m.verse_start, end)
+
+
 def parse_passage_url(url: QUrl) -> tuple[str, int, int | None, int | None] | None:
     if url.scheme() != SCHEME or url.host() != "passage":
         return None
@@ -43,9 +57,11 @@ def parse_passage_url(url: QUrl) -> tuple[str, int, int | None, int | None] | No
 
 
 class PassagePanel(QWidget):
-    """Shows one chunk; emits :attr:`passageRequested` (book, chapter, start, end) on its link."""
+    """Shows one chunk; emits :attr:`passageRequested` (book, chapter, start, end) on its link and
+    :attr:`versesWanted` (a :class:`PassageRef`) when it needs the Bible text of its verses."""
 
     passageRequested = Signal(str, int, int, int)
+    versesWanted = Signal(object)  # PassageRef
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -55,7 +71,7 @@ class PassagePanel(QWidget):
         self.view.setAccessibleName("Selected passage")
         self.view.setFrameShape(QTextBrowser.Shape.NoFrame)
         self.view.document().setDocumentMargin(12)
-        self.view.setFont(serif_font(max(11.0, self.font().pointSizeF() * 1.12)))
+        self.set_text_size(reading_size(None, self.font()))
         self.view.anchorClicked.connect(self._clicked)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -63,6 +79,8 @@ class PassagePanel(QWidget):
         self._candidate: Candidate | None = None
         self._book_name: describe.BookName | None = None
         self._note = ""
+        self._names: Names = DEFAULT_NAMES
+        self._verses: PassageText | None = None
         self.clear()
 
     def clear(self, message: str = "The selected result's full text appears here.") -> None:
@@ -70,11 +88,34 @@ class PassagePanel(QWidget):
         muted = muted_text(self.palette()).name()
         self.view.setHtml(f"<p style='color:{muted}; font-style:italic'>{html.escape(message)}</p>")
 
-    def show_candidate(self, c: Candidate, book_name: describe.BookName | None, note: str = "") -> None:
+    def show_candidate(self, c: Candidate, book_name: describe.BookName | None, note: str = "",
+                       names: Names | None = None) -> None:
         self._candidate = c
         self._book_name = book_name
         self._note = note
+        self._names = names or DEFAULT_NAMES
+        self._verses = None
         self._render()
+        wanted = candidate_passage(c)
+        if wanted is not None:
+            self.versesWanted.emit(wanted)
+
+    def show_verses(self, text: PassageText) -> None:
+        """The Bible text of the shown chunk's verses arrived (ignored if another chunk is shown now)."""
+        c = self._candidate
+        if c is None or candidate_passage(c) != text.passage:
+            return
+        self._verses = text
+        self._render()
+
+    @property
+    def verses(self) -> PassageText | None:
+        """The Bible text on show under the note, if it has arrived."""
+        return self._verses
+
+    def set_text_size(self, reading: float) -> None:
+        """Follow the reading size (``reading`` points for scripture; notes a little smaller)."""
+        self.view.setFont(serif_font(max(8.0, reading * 0.9)))
 
     @property
     def link(self) -> QUrl | None:
@@ -98,24 +139,37 @@ class PassagePanel(QWidget):
         m = c.metadata
         facts = [describe.source_label(c.source_type)]
         if m.scholar_id:
-            facts.append(m.scholar_id)
+            facts.append(self._names.scholar(m.scholar_id).name)
         if m.tradition:
             facts.append(m.tradition)
         facts.append(c.chunk_id)
+        heading = (f"<p style='font-size:large; font-weight:600; margin-bottom:4px'>"
+                   f"{html.escape(title(c, self._names))}</p>")
         body = "".join(f"<p style='line-height:145%'>{html.escape(p)}</p>" for p in c.text.split("\n\n") if p.strip())
         note = f"<p style='color:{muted}'><i>{html.escape(self._note)}</i></p>" if self._note else ""
         self.view.setHtml(
-            f"<p style='margin-bottom:2px'>{head}</p>"
+            f"{heading}<p style='margin-bottom:2px; margin-top:0'>{head}</p>"
             f"<p style='color:{muted}; margin-top:0; font-size:small'>{html.escape(' · '.join(facts))}</p>"
-            f"{note}{body}"
+            f"{note}{body}{self._scripture_html(ref, muted)}"
         )
         self._to_top()
+
+    def _scripture_html(self, ref: str, muted: str) -> str:
+        """The verses under the note, set apart by a rule; nothing until they arrive or without text."""
+        if self._verses is None or not self._verses.verses:
+            return ""
+        lines = " ".join(
+            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(t)}"
+            for n, t in self._verses.verses
+        )
+        caption = f"<p style='color:{muted}; font-size:small; margin-bottom:2px'>{html.escape(ref)} — Bible text</p>"
+        return f"<hr/>{caption}<p style='line-height:150%'>{lines}</p>"
 
     def _to_top(self) -> None:
         self.view.moveCursor(QTextCursor.MoveOperation.Start)
         self.view.verticalScrollBar().setValue(0)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._to_top()  # a panel shown after being filled would otherwise keep a stale offset
 
@@ -133,7 +187,7 @@ class PassagePanel(QWidget):
         self._clicked(url)
         return True
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._render()
         super().changeEvent(event)

@@ -1,11 +1,15 @@
-"""The reading pane: book and chapter navigation and the chapter's text in a serif face."""
+"""The reading pane: book and chapter navigation and the chapter's text in a serif face.
+
+Verses in focus (a typed "John 3:16", a result opened in the reader) are highlighted and scrolled
+to the middle of the view once their chapter's text is on screen.
+"""
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtGui import QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -20,9 +24,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.types import ChapterRef
+from ..core.types import ChapterRef, PassageRef
 from ..store.scripture import BookRow
-from .theme import blend, muted_text, serif_font
+from .theme import blend, muted_text, reading_size, serif_font, show_as_error
 
 
 class ReaderPane(QWidget):
@@ -38,7 +42,7 @@ class ReaderPane(QWidget):
         self._ref: ChapterRef | None = None
         self._title = ""
         self._verses: list[tuple[int, str]] = []
-        self._highlight: tuple[int, int] | None = None
+        self._focus: PassageRef | None = None
         self._note = ""
         self._rendered: tuple[ChapterRef | None, int] | None = None
 
@@ -77,20 +81,20 @@ class ReaderPane(QWidget):
         nav.addWidget(self.book_combo)
         nav.addWidget(self.chapter_spin)
         nav.addWidget(self.next_button)
-        nav.addSpacing(8)
-        nav.addWidget(self.goto_edit, 1)
+        nav.addStretch(1)
 
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
         self.text.setFrameShape(QTextBrowser.Shape.NoFrame)
         self.text.setAccessibleName("Chapter text")
         self.text.document().setDocumentMargin(18)
-        self.text.setFont(serif_font(max(12.0, self.font().pointSizeF() * 1.25)))
+        self.set_text_size(reading_size(None, self.font()))
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 6, 6)
         layout.setSpacing(8)
         layout.addLayout(nav)
+        layout.addWidget(self.goto_edit)  # a row of its own: readable in a narrow reader
         layout.addWidget(self.goto_error)
         layout.addWidget(self.text, 1)
 
@@ -113,8 +117,6 @@ class ReaderPane(QWidget):
 
     def set_chapter(self, ref: ChapterRef | None, title: str) -> None:
         """The current chapter changed: update navigation; text follows in :meth:`show_text`."""
-        if ref != self._ref:
-            self._highlight = None
         self._ref = ref
         self._title = title
         self._sync_nav()
@@ -126,6 +128,7 @@ class ReaderPane(QWidget):
         self._note = note
         self._sync_nav()
         self._render()
+        self._centre_focus()
 
     def show_message(self, title: str, message: str) -> None:
         self._verses = []
@@ -133,12 +136,66 @@ class ReaderPane(QWidget):
         self._note = message
         self._render()
 
-    def highlight(self, start: int | None, end: int | None = None) -> None:
-        """Mark verses ``start..end`` and scroll to them (``None`` clears)."""
-        self._highlight = (start, end or start) if start else None
+    def set_focus(self, passage: PassageRef | None) -> None:
+        """Highlight ``passage``'s verses and centre the first; at once if its chapter is on screen,
+        else when :meth:`show_text` brings it (``None`` clears)."""
+        self._focus = passage
+        if passage is None or self._showing(passage):
+            self._render()
+            self._centre_focus()
+
+    @property
+    def highlighted(self) -> tuple[int, int] | None:
+        """The verses highlighted on screen now."""
+        f = self._focus
+        if f is None or f.verse_start is None or not self._showing(f):
+            return None
+        return f.verse_start, f.verse_end or f.verse_start
+
+    def _showing(self, passage: PassageRef) -> bool:
+        return bool(self._verses) and self._rendered is not None and self._rendered[0] == passage.chapter_ref
+
+    def verse_rect_y(self, verse: int) -> int | None:
+        """The vertical centre of ``verse``'s number in viewport coordinates (``None``: not in the text)."""
+        cursor = self._verse_cursor(verse)
+        return None if cursor is None else self.text.cursorRect(cursor).center().y()
+
+    def _verse_cursor(self, verse: int) -> QTextCursor | None:
+        block = self.text.document().begin()
+        name = f"v{verse}"
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                if name in fragment.charFormat().anchorNames():
+                    cursor = QTextCursor(self.text.document())
+                    cursor.setPosition(fragment.position())
+                    return cursor
+                it += 1
+            block = block.next()
+        return None
+
+    def _centre_focus(self) -> None:
+        """Scroll so the first focused verse sits in the middle of the view (now, and once more
+        after the layout settles: a newly shown pane gets its final size a turn later)."""
+        self._scroll_to_focus()
+        QTimer.singleShot(0, self, self._scroll_to_focus)
+
+    def _scroll_to_focus(self) -> None:
+        lines = self.highlighted
+        if lines is None:
+            return
+        y = self.verse_rect_y(lines[0])
+        if y is None:
+            return
+        bar = self.text.verticalScrollBar()
+        bar.setValue(bar.value() + y - self.text.viewport().height() // 2)
+
+    def set_text_size(self, points: float) -> None:
+        """The chapter text's size; the verses in focus stay in view."""
+        self.text.setFont(serif_font(points))
         self._render()
-        if start:
-            self.text.scrollToAnchor(f"v{start}")
+        self._centre_focus()
 
     def focus_goto(self) -> None:
         self.goto_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -146,7 +203,7 @@ class ReaderPane(QWidget):
 
     def show_goto_error(self, message: str) -> None:
         self.goto_error.setText(message)
-        self.goto_error.setForegroundRole(QPalette.ColorRole.BrightText)
+        show_as_error(self.goto_error)
         self.goto_error.show()
 
     # -- internals -------------------------------------------------------------------------
@@ -184,7 +241,7 @@ class ReaderPane(QWidget):
         if text:
             self.referenceEntered.emit(text)
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._render()
         super().changeEvent(event)
@@ -197,7 +254,7 @@ class ReaderPane(QWidget):
         if self._note:
             parts.append(f"<p style='color:{muted}; font-style:italic'>{html.escape(self._note)}</p>")
         if self._verses:
-            lo, hi = self._highlight or (0, -1)
+            lo, hi = self._focus_lines()
             spans = []
             for n, text in self._verses:
                 body = html.escape(text)
@@ -210,5 +267,10 @@ class ReaderPane(QWidget):
         scroll = self.text.verticalScrollBar().value() if same else 0
         self.text.setHtml("".join(parts))
         self._rendered = (self._ref, len(self._verses))
-        if self._highlight is None:
-            self.text.verticalScrollBar().setValue(scroll)
+        self.text.verticalScrollBar().setValue(scroll)
+
+    def _focus_lines(self) -> tuple[int, int]:
+        f = self._focus
+        if f is None or f.verse_start is None or f.chapter_ref != self._ref:
+            return 0, -1
+        return f.verse_start, f.verse_end or f.verse_start

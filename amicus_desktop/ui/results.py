@@ -3,7 +3,9 @@
 :class:`ResultsModel` is a ``QAbstractTableModel`` over the engine's ``RetrievedChunk`` tuple;
 :data:`ChunkRole` returns the raw object and :data:`SortRole` a number, so a
 ``QSortFilterProxyModel`` can sort any column correctly. Text always names the boost
-("×1.5 chapter"); colour is never the only carrier of meaning.
+("×1.5 chapter"); colour is never the only carrier of meaning. Each row says what it is: a
+*Title* (:func:`~amicus_desktop.present.titles.title`, with its one-line snippet as the tooltip)
+and scholars by their display names, from the open database's own tables (:class:`Names`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from ..present.titles import DEFAULT_NAMES, Names, snippet, title
 from ..session import ResultView
 from . import describe
 from .theme import blend
@@ -26,6 +29,7 @@ ScoreFractionRole = Qt.ItemDataRole.UserRole + 3
 
 Index = QModelIndex | QPersistentModelIndex
 BookName = Callable[[str], str]
+NamesSource = Callable[[], Names]
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
@@ -37,6 +41,23 @@ class _RowsModel(QAbstractTableModel):
 
     COLUMNS: tuple[str, ...] = ()
     _rows: tuple[Any, ...] = ()
+    _names: NamesSource | None = None
+
+    @property
+    def names(self) -> Names:
+        return self._names() if self._names is not None else DEFAULT_NAMES
+
+    def _title(self, item: RetrievedChunk | RejectedChunk) -> str:
+        return title(item.candidate, self.names)
+
+    def _title_tip(self, item: RetrievedChunk | RejectedChunk) -> str:
+        """The snippet, then what the row is in the database's terms (reference, kind, id)."""
+        c = item.candidate
+        facts = [describe.reference(c, self.names.book), describe.source_label(c.source_type), c.chunk_id]
+        return "\n".join(x for x in (snippet(c), " · ".join(f for f in facts if f)) if x)
+
+    def _scholar(self, scholar_id: str | None) -> str:
+        return self.names.scholar(scholar_id).name if scholar_id else "—"
 
     def _in_range(self, index: Index) -> bool:
         return index.isValid() and 0 <= index.row() < len(self._rows) and 0 <= index.column() < len(self.COLUMNS)
@@ -56,14 +77,17 @@ class _RowsModel(QAbstractTableModel):
 class ResultsModel(_RowsModel):
     """The top-k results of the last ask (re-ranked as the chapter and profile change)."""
 
-    COLUMNS = ("#", "Move", "Reference", "Source", "Scholar", "Tradition", "Similarity", "Boosts", "Final score")
-    RANK, MOVE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(9)
+    COLUMNS = ("#", "Move", "Title", "Reference", "Source", "Scholar", "Tradition", "Similarity", "Boosts",
+               "Final score")
+    RANK, MOVE, TITLE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(10)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None) -> None:
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
         super().__init__(parent)
         self._rows: tuple[RetrievedChunk, ...] = ()
         self._view: ResultView | None = None
         self._book_name = book_name
+        self._names = names
         self._max_score = 1.0
 
     # -- data in ---------------------------------------------------------------------------
@@ -133,12 +157,14 @@ class ResultsModel(_RowsModel):
         if col == self.MOVE:
             short, sentence, _ = self._move(r)
             return sentence if accessible else short
+        if col == self.TITLE:
+            return self._title(r)
         if col == self.REFERENCE:
             return describe.reference(c, self._book_name) or "—"
         if col == self.SOURCE:
             return describe.source_label(c.source_type)
         if col == self.SCHOLAR:
-            return m.scholar_id or "—"
+            return self._scholar(m.scholar_id)
         if col == self.TRADITION:
             return m.tradition or "—"
         if col == self.SIMILARITY:
@@ -177,12 +203,15 @@ class ResultsModel(_RowsModel):
                     f"× {b.tradition_boost:g} tradition = {b.final:.4f}")
         if col == self.REFERENCE:
             return c.chunk_id
+        if col == self.TITLE:
+            return self._title_tip(r)
         return None
 
 
 _HEADER_TIPS = (
     "Rank after re-ranking (1 = best)",
     "How the rank moved at the last chapter or profile change",
+    "What the chunk is; hover for its first lines",
     "The passage the chunk is about",
     "Kind of source",
     "Scholar (the scholar boost and the per-scholar cap use this)",
@@ -196,11 +225,13 @@ _HEADER_TIPS = (
 class RejectedModel(_RowsModel):
     """Candidates that were found but not shown, each with its reason in words."""
 
-    COLUMNS = ("Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
-    REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(6)
+    COLUMNS = ("Title", "Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
+    TITLE, REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(7)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None) -> None:
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
         super().__init__(parent)
+        self._names = names
         self._rows: tuple[RejectedChunk, ...] = ()
         self._ctx: RetrievalContext | None = None
         self._positions: dict[str, int] = {}
@@ -237,15 +268,17 @@ class RejectedModel(_RowsModel):
         if role == ChunkRole:
             return rej
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
-            if role == Qt.ItemDataRole.ToolTipRole and col not in (self.REASON, self.REFERENCE):
+            if role == Qt.ItemDataRole.ToolTipRole and col not in (self.REASON, self.REFERENCE, self.TITLE):
                 return None
+            if col == self.TITLE:
+                return self._title_tip(rej) if role == Qt.ItemDataRole.ToolTipRole else self._title(rej)
             if col == self.REFERENCE:
                 text = describe.reference(rej.candidate, self._book_name) or "—"
                 return rej.chunk_id if role == Qt.ItemDataRole.ToolTipRole else text
             if col == self.SOURCE:
                 return describe.source_label(rej.candidate.source_type)
             if col == self.SCHOLAR:
-                return rej.candidate.metadata.scholar_id or "—"
+                return self._scholar(rej.candidate.metadata.scholar_id)
             if col == self.SIMILARITY:
                 return f"{rej.similarity:.4f}"
             if col == self.SCORE:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -45,8 +45,9 @@ from . import describe, states
 from .banner import Banner
 from .breakdown import BreakdownPanel
 from .bundle_views import SearchedPanel, WarningStrip
+from .compare import ComparePanel
 from .passage import PassagePanel
-from .results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
+from .results import ChunkRole, NamesSource, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 from .theme import scaled_font
 
 Item = RetrievedChunk | RejectedChunk
@@ -54,12 +55,19 @@ Item = RetrievedChunk | RejectedChunk
 #: Adds entries to a result's context menu (``menu``, the result it is for).
 MenuExtender = Callable[[QMenu, RetrievedChunk], None]
 
+#: The title column never gets narrower than this; columns the title repeats give way first.
+TITLE_MIN = 220
+#: Results columns hidden, in this order, when the table is too narrow for them and the title.
+NARROW_DROPS = (ResultsModel.TRADITION, ResultsModel.SIMILARITY, ResultsModel.SCHOLAR)
+
 
 class ResultsPane(QWidget):
     """Results, rejected candidates, passage and breakdown for the session's current answer.
 
-    ``book_name`` and ``chapter_label`` come from the session's library (names as the database
-    spells them).
+    ``book_name``, ``chapter_label`` and ``names`` come from the session's library (names as the
+    database spells them). The tables never scroll sideways: the title column stretches and elides,
+    and when even that is too tight the columns the title repeats (tradition, similarity,
+    scholar) are hidden until there is room again.
     """
 
     RESULTS_TAB, REJECTED_TAB = 0, 1
@@ -75,6 +83,8 @@ class ResultsPane(QWidget):
                  parent: QWidget | None = None, *, names: Callable[[], Names] = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
         self._book_name = book_name
+        self._names = names
+        self._narrow_hidden: set[int] = set()
         self._chapter_label = chapter_label
         self._names = names
         self._online = True
@@ -103,6 +113,7 @@ class ResultsPane(QWidget):
         self.tabs.addTab(self.results_view, "Results")
         self.tabs.addTab(self.rejected_view, "Rejected")
         self.tabs.setAccessibleName("Results and rejected candidates")
+        self.tabs.installEventFilter(self)
         self.empty = QLabel(states.EMPTY_RESULTS)
         self.empty.setWordWrap(True)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -136,8 +147,12 @@ class ResultsPane(QWidget):
         pl.addWidget(self.passage, 1)
         self.detail_split = _splitter(Qt.Orientation.Horizontal, "detailSplit", passage_box, self.breakdown,
                                       stretch=(3, 2), sizes=[540, 420])
+        self.compare = ComparePanel()
+        self.detail_stack = QStackedWidget()  # the selected result's detail, or two results compared
+        self.detail_stack.addWidget(self.detail_split)
+        self.detail_stack.addWidget(self.compare)
         # "rightSplit": the name window.ini has stored this splitter's state under since the first release.
-        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_split,
+        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_stack,
                                stretch=(5, 4), sizes=[385, 435])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -145,6 +160,7 @@ class ResultsPane(QWidget):
 
         self.results_view.selectionModel().currentRowChanged.connect(self._row_changed)
         self.rejected_view.selectionModel().currentRowChanged.connect(self._row_changed)
+        self.results_view.selectionModel().selectionChanged.connect(self._selection_changed)
         self.results_view.activated.connect(self._activated)
         self.rejected_view.activated.connect(self._activated)
         self.tabs.currentChanged.connect(self._tab_changed)
@@ -186,28 +202,41 @@ class ResultsPane(QWidget):
             self.budget.blockSignals(False)
 
     def _build_tables(self) -> None:
-        self.results_model = ResultsModel(self._book_name, self)
+        self.results_model = ResultsModel(self._book_name, self, names=self._names)
         self.results_proxy = SortProxy(self)
         self.results_proxy.setSourceModel(self.results_model)
         self.results_view = _table(self.results_proxy, "Results")
         self.results_view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(self.results_view))
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-        for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.REFERENCE, 128),
-                           (ResultsModel.SOURCE, 112), (ResultsModel.SCHOLAR, 118), (ResultsModel.TRADITION, 96),
-                           (ResultsModel.SIMILARITY, 78), (ResultsModel.FINAL, 118)):
+        for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.SCHOLAR, 118),
+                           (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 78), (ResultsModel.BOOSTS, 150),
+                           (ResultsModel.FINAL, 118)):
             self.results_view.setColumnWidth(col, width)
-        self.results_view.horizontalHeader().setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.Stretch)
+        header = self.results_view.horizontalHeader()
+        header.setSectionResizeMode(ResultsModel.TITLE, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(ResultsModel.BOOSTS, QHeaderView.ResizeMode.ResizeToContents)
         self.results_view.setColumnHidden(ResultsModel.MOVE, True)
         self.results_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.results_view.customContextMenuRequested.connect(self._context_menu)
+        # The title says the reference and the kind; their own columns stay in the model for sorting.
+        for col in (ResultsModel.REFERENCE, ResultsModel.SOURCE):
+            self.results_view.setColumnHidden(col, True)
+        self.results_view.viewport().installEventFilter(self)
+        # Room for six rows however the splitter is dragged or the window sized (1000 × 650 included).
+        rows = self.results_view.verticalHeader().defaultSectionSize() * 6
+        self.results_view.setMinimumHeight(rows + self.results_view.horizontalHeader().sizeHint().height() + 4)
+        # Ctrl+click (or Shift+arrow) a second result to compare the two.
+        self.results_view.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
 
-        self.rejected_model = RejectedModel(self._book_name, self)
+        self.rejected_model = RejectedModel(self._book_name, self, names=self._names)
         self.rejected_proxy = SortProxy(self)
         self.rejected_proxy.setSourceModel(self.rejected_model)
         self.rejected_view = _table(self.rejected_proxy, "Rejected candidates")
-        for col, width in ((RejectedModel.REFERENCE, 124), (RejectedModel.SOURCE, 108), (RejectedModel.SCHOLAR, 112),
+        for col, width in ((RejectedModel.TITLE, 260), (RejectedModel.SCHOLAR, 112),
                            (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
             self.rejected_view.setColumnWidth(col, width)
+        for col in (RejectedModel.REFERENCE, RejectedModel.SOURCE):
+            self.rejected_view.setColumnHidden(col, True)
         self.rejected_view.horizontalHeader().setSectionResizeMode(RejectedModel.REASON, QHeaderView.ResizeMode.Stretch)
         # Nearest misses first: what a curator looks for.
         self.rejected_view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
@@ -227,17 +256,18 @@ class ResultsPane(QWidget):
         self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
-            self.detail_split.hide()
+            self.detail_stack.hide()
             self.title.setText("")
             self.note.hide()
             self.stale_note.clear()
             self._clear_detail()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.detail_split.show()
+        self.detail_stack.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
+        self._fit_columns()
         note = describe.rerank_note(view, self._chapter_label)
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
@@ -304,9 +334,93 @@ class ResultsPane(QWidget):
         if isinstance(r, RetrievedChunk):
             self.result_menu(r).popup(self.results_view.viewport().mapToGlobal(pos))
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize and watched is self.results_view.viewport():
+            self._fit_columns()
+        if event.type() == QEvent.Type.Resize and watched is self.tabs:
+            QTimer.singleShot(0, self, self._keep_rows_visible)
+        return super().eventFilter(watched, event)
+
+    def _keep_rows_visible(self) -> None:
+        """Give the tables the height their six rows need, out of the detail panes below them, when a
+        short window or a two-line note over the tables left them less (the splitter shares a smaller
+        height out in proportion, not by need)."""
+        deficit = self.tabs.minimumSizeHint().height() - self.tabs.height()
+        if deficit <= 0 or not self.tabs.isVisible():
+            return
+        top, bottom = self.split.sizes()
+        spare = bottom - self.detail_stack.minimumSizeHint().height()
+        move = min(deficit, spare)
+        if move > 0:
+            self.split.setSizes([top + move, bottom - move])
+
+    def _fit_columns(self) -> None:
+        """Hide the columns the title repeats while the title would get less than :data:`TITLE_MIN`."""
+        view = self.results_view
+        for col in self._narrow_hidden:
+            view.setColumnHidden(col, False)
+        self._narrow_hidden.clear()
+        available = view.viewport().width()
+        fixed = [c for c in range(self.results_model.columnCount())
+                 if c != ResultsModel.TITLE and not view.isColumnHidden(c)]
+
+        def width(col: int) -> int:
+            if col == ResultsModel.BOOSTS:
+                return max(view.sizeHintForColumn(col), view.horizontalHeader().sectionSizeHint(col))
+            return view.columnWidth(col)
+
+        used = sum(width(c) for c in fixed)
+        for col in NARROW_DROPS:
+            if available - used >= TITLE_MIN:
+                break
+            if col in fixed:
+                view.setColumnHidden(col, True)
+                self._narrow_hidden.add(col)
+                used -= width(col)
+
     def focus_results(self) -> None:
         self.tabs.setCurrentIndex(self.RESULTS_TAB)
         self.results_view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def selected_results(self) -> list[RetrievedChunk]:
+        """The results selected in the table, best rank first."""
+        rows = self.results_view.selectionModel().selectedRows()
+        items = [r.data(ChunkRole) for r in rows]
+        return sorted((i for i in items if isinstance(i, RetrievedChunk)), key=lambda r: r.rank)
+
+    def compare_next(self) -> None:
+        """Ctrl+D: compare the current result with the next one (the previous one for the last);
+        when two are already compared, go back to the current one alone."""
+        view, sel = self.results_view, self.results_view.selectionModel()
+        current = view.currentIndex()
+        rows = self.results_proxy.rowCount()
+        if rows < 2:
+            return
+        self.tabs.setCurrentIndex(self.RESULTS_TAB)
+        flags = QItemSelectionModel.SelectionFlag
+        if len(self.selected_results()) == 2:
+            sel.select(current, flags.ClearAndSelect | flags.Rows)
+            return
+        row = current.row() if current.isValid() else 0
+        other = row + 1 if row + 1 < rows else row - 1
+        sel.select(self.results_proxy.index(row, 0), flags.ClearAndSelect | flags.Rows)
+        sel.select(self.results_proxy.index(other, 0), flags.Select | flags.Rows)
+        view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _selection_changed(self, *_args: object) -> None:
+        pair = self.selected_results()
+        view = self.results_model.view
+        if len(pair) == 2 and view is not None:
+            names = self._current_names() or Names()
+            self.compare.show_pair(pair[0], pair[1], view.result.context, self._book_name, names,
+                                   len(view.result.results))
+            self.detail_stack.setCurrentWidget(self.compare)
+        else:
+            self.detail_stack.setCurrentWidget(self.detail_split)
+
+    def focus_breakdown(self) -> None:
+        """Keyboard focus on "Why this rank" (the arrow keys scroll it)."""
+        self.breakdown.scroll_area.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def focus_rejected(self) -> None:
         self.tabs.setCurrentIndex(self.REJECTED_TAB)
@@ -323,6 +437,7 @@ class ResultsPane(QWidget):
         self._detail_timer.stop()
         self.tabs.currentChanged.disconnect(self._tab_changed)
         self.results_view.selectionModel().currentRowChanged.disconnect(self._row_changed)
+        self.results_view.selectionModel().selectionChanged.disconnect(self._selection_changed)
         self.rejected_view.selectionModel().currentRowChanged.disconnect(self._row_changed)
 
     # -- selection and the detail panes ----------------------------------------------------
@@ -381,12 +496,17 @@ class ResultsPane(QWidget):
         self._shown = (item, view)
         ctx = view.result.context
         if isinstance(item, RetrievedChunk):
-            self.passage.show_candidate(item.candidate, self._book_name)
+            self.passage.show_candidate(item.candidate, self._book_name, names=self._current_names())
             self.breakdown.show_chunk(item, ctx, self._book_name, total=len(view.result.results))
         else:
             reason = self.rejected_model.reason(item)
-            self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason))
+            self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason),
+                                        names=self._current_names())
             self.breakdown.show_chunk(item, ctx, self._book_name, reason=reason)
+
+
+    def _current_names(self) -> Names | None:
+        return self._names() if self._names is not None else None
 
 
 def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget, *,

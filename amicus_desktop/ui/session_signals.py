@@ -25,6 +25,9 @@ class SessionSignals(QObject):
     connectivityChanged = Signal(object)  # Connectivity
     chapterChanged = Signal(object)  # ChapterRef | None
     chapterLoaded = Signal(object)  # ChapterText
+    focusChanged = Signal(object)  # PassageRef | None
+    passageLoaded = Signal(object)  # PassageText
+    notesLoaded = Signal(object)  # ChapterNotes
     busyChanged = Signal(bool)
     resultChanged = Signal(object)  # ResultView | None
     askFailed = Signal(object)  # AmicusError | InternalError
@@ -42,6 +45,9 @@ class SessionSignals(QObject):
             s.connection.changed.connect(self.connectivityChanged.emit),
             s.reader.chapter_changed.connect(self.chapterChanged.emit),
             s.reader.text_loaded.connect(self.chapterLoaded.emit),
+            s.reader.focus_changed.connect(self.focusChanged.emit),
+            s.reader.passage_loaded.connect(self.passageLoaded.emit),
+            s.commentary.loaded.connect(self.notesLoaded.emit),
             s.question.busy_changed.connect(self.busyChanged.emit),
             s.question.result_changed.connect(self.resultChanged.emit),
             s.question.failed.connect(self.askFailed.emit),

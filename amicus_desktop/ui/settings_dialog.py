@@ -1,7 +1,15 @@
-"""The settings dialog: database, proxy, token and ranking weights."""
+"""The settings dialog: database, proxy, token and ranking weights.
+
+The fields edit the saved settings. When ``--db``, ``--proxy`` or the environment override one
+for this run, a line under it says which value is in use and where it comes from, so the dialog
+never shows one database while the window reads another.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
@@ -20,6 +28,8 @@ from PySide6.QtWidgets import (
 )
 
 from .. import paths
+from ..config import DB_ENV, PROXY_URL_ENV, TOKEN_ENV, Resolved
+from ..config import Connection as ConnectionInUse
 from ..core.types import MAX_CANDIDATES, MAX_K
 from ..settings import Settings, validate
 
@@ -34,7 +44,8 @@ def choose_database(parent: QWidget | None, start: str = "") -> str | None:
 class SettingsDialog(QDialog):
     """Edits a copy of :class:`Settings`; :meth:`result_settings` returns the edited copy."""
 
-    def __init__(self, settings: Settings, *, writable: bool = True, notice: str | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, settings: Settings, *, writable: bool = True, notice: str | None = None,
+                 parent: QWidget | None = None, in_use: ConnectionInUse | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self._settings = settings
@@ -66,9 +77,13 @@ class SettingsDialog(QDialog):
 
         conn = QGroupBox("Connection")
         form = QFormLayout(conn)
+        self.source_labels: dict[str, QLabel] = {}
         form.addRow("Database:", db_row)
+        self._source_row(form, "db_path", in_use.db_path if in_use else None, "--db", DB_ENV)
         form.addRow("Embed proxy URL:", self.proxy_edit)
+        self._source_row(form, "proxy_url", in_use.proxy_url if in_use else None, "--proxy", PROXY_URL_ENV)
         form.addRow("Proxy token:", token_row)
+        self._source_row(form, "token", in_use.token if in_use else None, None, TOKEN_ENV)
         token_note = QLabel("The token is stored in your settings file, readable only by you.")
         token_note.setWordWrap(True)
         form.addRow("", token_note)
@@ -111,6 +126,19 @@ class SettingsDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(560, self.sizeHint().height())
 
+    def _source_row(self, form: QFormLayout, name: str, value: Resolved[Any] | None, flag: str | None,
+                    env: str) -> None:
+        """A line under a field: the value in use and where it comes from (the token is never shown)."""
+        if value is None:
+            return
+        label = QLabel(source_note(value, flag, env, secret=name == "token"))
+        label.setWordWrap(True)
+        label.setAccessibleName(f"In use: {name.replace('_', ' ')}")
+        role = QPalette.ColorRole.WindowText if value.overridden else QPalette.ColorRole.PlaceholderText
+        label.setForegroundRole(role)
+        self.source_labels[name] = label
+        form.addRow("", label)
+
     def result_settings(self) -> Settings:
         return self._settings
 
@@ -150,6 +178,21 @@ class SettingsDialog(QDialog):
         path = choose_database(self, self.db_edit.text())
         if path:
             self.db_edit.setText(path)
+
+
+def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: bool = False) -> str:
+    """``In use: /data/other.db — from the --db flag, for this run only; the saved value below
+    applies when the app starts without it.`` (and shorter for a saved or default value)."""
+    shown = ("a token" if value.value else "no token") if secret else str(value.value)
+    if value.source == "flag":
+        return (f"In use: {shown} — from the {flag} option, for this run only; the saved value above "
+                "applies when the app starts without it.")
+    if value.source == "environment":
+        return (f"In use: {shown} — from the {env} environment variable, for this run only; the saved value "
+                "above applies when it is not set.")
+    if value.source == "settings":
+        return f"In use: {shown} — from your settings."
+    return f"In use: {shown} — the default."
 
 
 def _boost_spin(value: float, name: str) -> QDoubleSpinBox:

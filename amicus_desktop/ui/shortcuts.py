@@ -48,6 +48,12 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("copy_context", "Copy the results as Amicus context", ("Ctrl+Shift+C",), "Results"),
     Shortcut("searched", "Show or hide how this was searched", ("Ctrl+Shift+H",), "Results"),
     Shortcut("export", "Export results…", ("Ctrl+Shift+E",), "File"),
+    Shortcut("focus_breakdown", "Focus “Why this rank” (arrow keys scroll it)", ("Ctrl+4",), "Results"),
+    Shortcut("compare", "Compare this result with the next, side by side", ("Ctrl+D",), "Results"),
+    Shortcut("commentary", "Show or hide the chapter's commentary", ("Ctrl+Shift+N",), "Read"),
+    Shortcut("zoom_in", "Larger reading text", (QKeySequence.StandardKey.ZoomIn, "Ctrl+="), "View"),
+    Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),
+    Shortcut("zoom_reset", "Default reading text size", ("Ctrl+0",), "View"),
     Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
     Shortcut("retry", "Check the proxy now", (QKeySequence.StandardKey.Refresh, "F5"), "Connection"),
     Shortcut("open_db", "Open a database…", (QKeySequence.StandardKey.Open,), "File"),
@@ -120,7 +126,8 @@ class ShortcutsDialog(QDialog):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        note = QLabel("In tables, the arrow keys move between rows; Enter on a result opens its passage in the reader.")
+        note = QLabel("In tables, the arrow keys move between rows; Enter on a result opens its passage in the "
+                      "reader; Ctrl+click (or Shift+↓) a second result to compare the two.")
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)

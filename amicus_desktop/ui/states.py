@@ -267,8 +267,9 @@ NO_CHAPTER_TEXT = (
 )
 
 
-def unknown_reference(text: str) -> str:
-    return f"“{text}” is not a reference I know. Try “Rom 9” or “John 3:16”."
+def unknown_reference(text: str, reason: str) -> str:
+    """Why the go-to box cannot open ``text``, in the reference parser's words."""
+    return f"Cannot open “{text}”: {reason}"
 
 
 # -- the status bar -----------------------------------------------------------------------------

@@ -1,7 +1,10 @@
-"""Fonts, palette-derived colours and the light/dark scheme.
+"""Fonts, palette-derived colours, the light/dark scheme and the focus ring.
 
 Nothing here hard-codes a foreground/background pair: tints are the palette's own window colour
-blended towards a hue, so they stay readable in light and dark schemes alike.
+blended towards a hue, so they stay readable in light and dark schemes alike. The scheme is the
+user's choice (View → Colour scheme, saved as ``Settings.color_scheme``), which
+``AMICUS_COLOR_SCHEME`` overrides for one run. Every focusable control gets a visible focus ring
+(:func:`focus_stylesheet`) in the palette's highlight colour, re-made when the scheme changes.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import os
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 log = logging.getLogger("amicus.ui")
 
@@ -36,6 +39,13 @@ def serif_font(point_size: float | None = None) -> QFont:
     if point_size:
         font.setPointSizeF(point_size)
     return font
+
+
+def reading_size(setting: int | None, base: QFont) -> float:
+    """The reading text size in points: the user's (``Settings.font_size``) or 1.25 × the UI font."""
+    if setting:
+        return float(setting)
+    return max(12.0, (base.pointSizeF() if base.pointSizeF() > 0 else 10.0) * 1.25)
 
 
 def scaled_font(base: QFont, factor: float, *, bold: bool = False) -> QFont:
@@ -71,6 +81,14 @@ def accent(palette: QPalette, kind: str) -> QColor:
     """A stroke colour for ``kind`` that contrasts with the window in either scheme."""
     hue = HUES[kind]
     return hue.lighter(135) if is_dark(palette) else hue
+
+
+def show_as_error(label: QLabel) -> None:
+    """Colour ``label``'s text as an error that reads in either scheme (the palette's BrightText is
+    white on Fusion's light palette: invisible on a light window)."""
+    palette = QPalette(label.palette())
+    palette.setColor(QPalette.ColorRole.WindowText, accent(QGuiApplication.palette(), "error"))
+    label.setPalette(palette)
 
 
 def muted_text(palette: QPalette) -> QColor:
@@ -111,31 +129,63 @@ def dark_palette() -> QPalette:
     return p
 
 
-def requested_scheme(app: QApplication) -> Qt.ColorScheme:
+#: The app property that remembers the user's scheme choice between system scheme changes.
+_PREFERENCE = "amicusColorScheme"
+
+#: Widgets that take keyboard focus, and the ring each gets when it has it.
+_FOCUS_RULES = (
+    ("QLineEdit:focus, QSpinBox:focus, QAbstractItemView:focus, QTextBrowser:focus, QScrollArea:focus"
+     " {{ border: 2px solid {ring}; border-radius: 3px; }}"),
+    "QPushButton:focus, QToolButton:focus {{ border: 2px solid {ring}; border-radius: 4px; padding: 2px 6px; }}",
+    "QComboBox:focus {{ border: 2px solid {ring}; border-radius: 3px; padding: 1px 18px 1px 4px; }}",
+    "QCheckBox:focus, QRadioButton:focus, QTabBar::tab:focus {{ border: 1px solid {ring}; border-radius: 3px; }}",
+)
+
+
+def focus_ring_color(palette: QPalette) -> QColor:
+    """The focus ring's colour: the highlight, lightened on dark palettes so it stands out."""
+    hl = palette.color(QPalette.ColorRole.Highlight)
+    return hl.lighter(150) if is_dark(palette) else hl
+
+
+def focus_stylesheet(palette: QPalette) -> str:
+    """An application style sheet that draws a 2 px ring around whichever control has focus."""
+    ring = focus_ring_color(palette).name()
+    return "\n".join(rule.format(ring=ring) for rule in _FOCUS_RULES)
+
+
+def requested_scheme(app: QApplication, preference: str | None = None) -> Qt.ColorScheme:
+    """``AMICUS_COLOR_SCHEME`` if set, else the user's choice (``light``/``dark``), else the system's."""
     forced = os.environ.get(SCHEME_ENV, "").strip().lower()
-    if forced == "dark":
+    choice = forced or (preference if preference is not None else str(app.property(_PREFERENCE) or "system"))
+    if choice == "dark":
         return Qt.ColorScheme.Dark
-    if forced == "light":
+    if choice == "light":
         return Qt.ColorScheme.Light
     return app.styleHints().colorScheme()
 
 
-def apply_scheme(app: QApplication) -> None:
-    """Follow the system (or ``AMICUS_COLOR_SCHEME``) light/dark choice.
+def apply_scheme(app: QApplication, preference: str | None = None) -> None:
+    """Apply the light/dark scheme (see :func:`requested_scheme`) and the focus ring for it.
 
     Platforms with a dark-aware theme already hand Fusion a dark palette; where they don't (the
-    offscreen platform, some Linux desktops) a dark request gets :func:`dark_palette`.
+    offscreen platform, some Linux desktops) a dark request gets :func:`dark_palette`. A light or
+    unknown scheme after a dark one gets the style's own light palette back.
     """
+    if preference is not None:
+        app.setProperty(_PREFERENCE, preference)
     scheme = requested_scheme(app)
     style_palette = app.style().standardPalette()
-    if scheme == Qt.ColorScheme.Dark and not is_dark(app.palette()):
-        app.setPalette(dark_palette())
-    elif scheme == Qt.ColorScheme.Light and is_dark(app.palette()) and not is_dark(style_palette):
+    if scheme == Qt.ColorScheme.Dark:
+        if not is_dark(app.palette()):
+            app.setPalette(dark_palette())
+    elif is_dark(app.palette()) and not is_dark(style_palette):
         app.setPalette(style_palette)
+    app.setStyleSheet(focus_stylesheet(app.palette()))
     log.debug("colour scheme", extra={"scheme": scheme.name, "dark": is_dark(app.palette())})
 
 
 def install_theme(app: QApplication) -> None:
-    """The platform's style in the system scheme, re-applied when the scheme changes."""
+    """The platform's style in the requested scheme, re-applied when the system's scheme changes."""
     apply_scheme(app)
     app.styleHints().colorSchemeChanged.connect(lambda _scheme: apply_scheme(app))

@@ -20,9 +20,10 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import ChapterRef, Profile
+from amicus_desktop.core.types import ChapterRef, PassageRef, Profile
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import (
+    BROWSE_TYPES,
     DbStatus,
     EngineState,
     Event,
@@ -32,6 +33,8 @@ from amicus_desktop.session import (
     Session,
 )
 from amicus_desktop.settings import SettingsStore
+from amicus_desktop.store import ScriptureStore
+from amicus_desktop.understand import PassageError
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
@@ -407,6 +410,42 @@ def test_until_resumes_on_a_change_and_times_out_otherwise(small_db: Path) -> No
 
 
 # -- the parts on their own ----------------------------------------------------------------------
+def test_typed_references_say_why_they_go_nowhere(small_db: Path) -> None:
+    """A book the database has no text of, or a chapter past the end, is an error naming it; the
+    chapter (the ranking's context) stays where it was."""
+
+    async def main() -> None:
+        with ScriptedProxy(dims=8) as proxy:
+            session = make_session(small_db, proxy.url, chapter="john:3")
+            session.start()
+            await reach(session, lambda: session.reader.chapter == ChapterRef("john", 3))
+            reader = session.reader
+            cases = {
+                "Gal 2": ("book", "no text of Galatians; it holds John, Romans"),
+                "John 30": ("chapter", "John has 21 chapters"),
+                "John 3:99": ("verse", "John 3 has 36 verses"),
+                "Hezekiah 4": ("book", "No book of the Bible is called 'Hezekiah'"),
+                "hello": ("form", "not a reference"),
+            }
+            for text, (kind, words) in cases.items():
+                with pytest.raises(PassageError) as err:
+                    reader.resolve(text)
+                assert err.value.kind == kind and words in str(err.value), text
+            assert reader.chapter == ChapterRef("john", 3)
+            # a passage with verses puts them in focus; another chapter clears the focus
+            focused: list[PassageRef | None] = []
+            reader.focus_changed.connect(focused.append)
+            session.open_passage(reader.resolve("Rom 9:4-6"))
+            assert reader.chapter == ChapterRef("romans", 9)
+            assert session.context("q").chapter == ChapterRef("romans", 9)
+            assert reader.focus == PassageRef("romans", 9, 4, 6, "Rom 9:4-6")
+            session.step_chapter(1)
+            assert reader.focus is None and focused == [reader.resolve("Rom 9:4-6"), None]
+            await session.aclose()
+
+    run(main())
+
+
 def test_reader_navigation_crosses_books_and_clamps(small_db: Path) -> None:
     async def main() -> None:
         with ScriptedProxy(dims=8) as proxy:
@@ -420,8 +459,8 @@ def test_reader_navigation_crosses_books_and_clamps(small_db: Path) -> None:
             assert reader.neighbour(1) is None  # the last chapter of the last book
             session.step_chapter(-1)
             assert reader.chapter == ChapterRef("romans", 15)
-            assert reader.resolve("John 3:16") == (ChapterRef("john", 3), 16)
-            assert reader.resolve("Hezekiah 4") is None
+            assert reader.resolve("John 3:16") == PassageRef("john", 3, 16, 16, "John 3:16")
+            assert reader.find("Hezekiah 4") is None
             assert session.library.chapter_label(ChapterRef("john", 3)) == "John 3"
             await session.aclose()
 
@@ -495,6 +534,38 @@ def test_a_real_question_through_the_real_proxy(local_proxy: ProxyProcess, study
         assert again is not None
         await again
         assert session.question.view is not None and session.question.view.result.trace.embedding_cached
+        await session.aclose()
+
+    run(main())
+
+
+def test_commentary_follows_the_chapter_without_a_question(small_db: Path) -> None:
+    """Notes, chapter panels and word studies on the chapter on screen, by verse, from a browse over
+    chunk_metadata: it works with no proxy at all (nothing listens on the URL)."""
+
+    async def main() -> None:
+        session = make_session(small_db, f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+        session.start()
+        await reach(session, lambda: session.commentary.notes is not None)
+        notes = session.commentary.notes
+        assert notes is not None and notes.ref == ChapterRef("romans", 9) and notes.chunks
+        assert not session.can_ask  # offline, and still the notes came
+        for chunk in notes.chunks:
+            m = chunk.metadata
+            assert (m.book_id, m.chapter_num) == ("romans", 9) and chunk.source_type in BROWSE_TYPES
+        starts = [c.metadata.verse_start for c in notes.chunks]
+        whole = [s for s in starts if s is None]
+        assert starts[: len(whole)] == whole  # whole-chapter notes first
+        assert starts[len(whole):] == sorted(s for s in starts if s is not None)
+        # the expected set, straight from the file
+        with ScriptureStore(small_db) as store:
+            expected = {r[0] for r in store.rows(
+                "SELECT t.chunk_id FROM chunk_text t JOIN chunk_metadata m ON m.rowid = t.rowid "
+                "WHERE m.book_id = 'romans' AND m.chapter_num = 9 AND t.source_type IN (?, ?, ?)", BROWSE_TYPES)}
+        assert {c.chunk_id for c in notes.chunks} == expected
+        session.set_chapter(ChapterRef("john", 2))
+        await reach(session, lambda: session.commentary.notes is not None
+                    and session.commentary.notes.ref == ChapterRef("john", 2))
         await session.aclose()
 
     run(main())

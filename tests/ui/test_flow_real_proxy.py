@@ -87,7 +87,7 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         wait_for(qtbot, lambda: window.results.breakdown.chart.isVisibleTo(window))  # drawn a turn after the table
         words = window.results.breakdown.words.text()
         assert "Similarity = 1 −" in words and "chapter" in words and "Final score" in words
-        boosts = [window.results.results_model.index(r, 7).data() for r in range(10)]
+        boosts = [window.results.results_model.index(r, window.results.results_model.BOOSTS).data() for r in range(10)]
         assert any("×1.5 chapter" in b for b in boosts)
         assert window.results.passage.view.toPlainText().strip()
         assert "embed" in window.timing_status.text() and "total" in window.timing_status.text()
@@ -142,7 +142,7 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     view = window.session.question.view
     assert view.cause == "profile"
     assert any(r.breakdown.scholar_boost == 1.1 for r in view.result.results)
-    assert "×1.1 scholar" in " ".join(window.results.results_model.index(r, 7).data() for r in range(10))
+    assert "×1.1 scholar" in " ".join(window.results.results_model.index(r, window.results.results_model.BOOSTS).data() for r in range(10))
     assert window.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
     saved = json.loads((paths.config_dir() / "settings.json").read_text())
     assert saved["preferred_scholars"] == ["spurgeon"] and saved["preferred_traditions"] == ["reformed"]

@@ -154,3 +154,40 @@ def test_invalid_indexes_are_harmless(qapp) -> None:
     assert model.data(QModelIndex()) is None
     assert model.data(model.index(99, 0)) is None
     assert model.chunk(-1) is None and model.row_of("nope") == -1
+
+
+def test_every_row_says_what_it_is_with_display_names(qtmodeltester, qapp) -> None:
+    """Title column from ``present.titles``, the snippet as its tooltip, scholars by display name."""
+    from amicus_desktop.core.scholars import Scholar
+    from amicus_desktop.present.titles import Names
+
+    ctx = RetrievalContext("q", chapter=ChapterRef("romans", 9))
+    cands = [
+        Candidate(1, "ws1", "word_study", "ws1",
+                  "Word study: δικαιόω (dikaióō), Strong's Greek G1344, in Romans.\nTo render righteous.",
+                  ChunkMetadata(book_id="romans"), distance=0.2),
+        Candidate(2, "lex1", "lexicon_entry", "G2182",
+                  "ἐφευρετής — Strong's Greek G2182. An inventor, contriver.", ChunkMetadata(), distance=0.25),
+        Candidate(3, "mh1", "section_panel", "mh1", "Here the apostle speaks of election. It is of grace.",
+                  ChunkMetadata(scholar_id="mh", tradition="reformed", book_id="romans", chapter_num=9,
+                                verse_start=6, verse_end=13), distance=0.3),
+    ]
+    results, rejected = rerank(cands, ctx)
+    result = RetrievalResult("q", ModelInfo("m", 8), tuple(results), tuple(rejected), Timings(1, 2, 0.1, 3.1),
+                             tuple(cands), ctx)
+    names = Names({"romans": "Romans"}, {"mh": Scholar("mh", "Matthew Henry", "reformed", "Concise Commentary")})
+    model = ResultsModel(lambda b: b.title(), names=lambda: names)
+    model.set_view(ResultView(result, None, "ask", time.time()))
+    qtmodeltester.check(model, force_py=True)
+    titles = {model.chunk(r).chunk_id: model.index(r, ResultsModel.TITLE).data() for r in range(model.rowCount())}
+    assert titles["ws1"].startswith("δικαιόω") and "word study in Romans" in titles["ws1"]
+    assert "G2182" in titles["lex1"] and "ἐφευρετής" in titles["lex1"]
+    assert titles["mh1"].startswith("Matthew Henry") and "Romans 9:6-13" in titles["mh1"]
+    assert len(set(titles.values())) == 3  # rows can be told apart
+    row = model.row_of("mh1")
+    assert model.index(row, ResultsModel.SCHOLAR).data() == "Matthew Henry"
+    tip = model.index(row, ResultsModel.TITLE).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith("Here the apostle speaks of election.") and "mh1" in tip
+    rejected_model = RejectedModel(lambda b: b.title(), names=lambda: names)
+    rejected_model.set_view(ResultView(result, None, "ask", time.time()))
+    qtmodeltester.check(rejected_model, force_py=True)

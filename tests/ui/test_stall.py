@@ -24,6 +24,7 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 
 from amicus_desktop.candidates.twostage import MODE_ENV
+from amicus_desktop.core.types import ChapterRef
 from amicus_desktop.store import ScriptureStore
 from tests.support.dbs import Chunk, build_db, clustered_vectors, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
@@ -102,7 +103,7 @@ def test_longest_ui_stall_during_search_on_50k_chunks(harness, qtbot, big_db: Pa
         probe.gaps.clear()
         probe.searching = None
         probe.start()
-        window.session.set_chapter(window.session.reader.resolve_chapter("John 2"))
+        window.session.set_chapter(ChapterRef("john", 2))
         qtbot.wait(60)
         qtbot.waitUntil(lambda: len(probe.gaps) >= 3, timeout=5000)  # a loaded machine ticks late
         probe.stop()

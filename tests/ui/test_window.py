@@ -224,6 +224,7 @@ def test_dark_scheme_gives_a_dark_palette(qapp, monkeypatch: pytest.MonkeyPatch)
         assert not theme.is_dark(qapp.palette())
     finally:
         qapp.setPalette(original)
+        qapp.setStyleSheet("")
 
 
 def test_fifty_thousand_qt_calls_returning_none(qapp) -> None:
