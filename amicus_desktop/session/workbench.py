@@ -1,0 +1,410 @@
+"""The curator workbench's state: what-if weights, judging into a golden set, A/B, evaluation,
+snapshots. No Qt.
+
+:class:`Workbench` sits beside the :class:`~.controller.Session` it reads (the question on screen,
+the open chapter, the saved weights, the engine) and never changes retrieval semantics: every
+ranking it shows comes from :func:`~amicus_desktop.retrieval.rerank_result` (what-if: the kept
+candidates, no embedding, no search) or :meth:`Retriever.retrieve
+<amicus_desktop.retrieval.Retriever.retrieve>` (the A/B sides and "Evaluate set", on the engine's
+tasks, so the DB work runs on its thread and the UI never waits).
+
+Files (all plain JSON, written atomically, never inside ``scripture.db``): golden sets in
+``data_dir()/golden/``, snapshots in ``data_dir()/snapshots/``. Query text never reaches the log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import paths
+from ..core.errors import AmicusError
+from ..core.types import BoostWeights, ChapterRef, Profile, RetrievalResult, SearchMode
+from ..evaluate import golden as golden_io
+from ..evaluate import metrics
+from ..evaluate import snapshots as snap_io
+from ..evaluate.golden import GoldenError, GoldenQuery, GoldenSet
+from ..evaluate.run import EvalConfig, EvalReport, evaluate, present_ids
+from ..retrieval import rerank_result
+from .controller import Session
+from .events import Event
+
+log = logging.getLogger("amicus.curate")
+
+K = metrics.K
+
+
+def golden_dir() -> Path:
+    return paths.data_dir() / "golden"
+
+
+def snapshot_dir() -> Path:
+    return paths.data_dir() / "snapshots"
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The question on screen re-ranked with the what-if weights.
+
+    ``saved_ranks``: each chunk's rank under the saved weights (the Move column compares with it);
+    ``ms``: how long the re-rank took.
+    """
+
+    result: RetrievalResult
+    weights: BoostWeights
+    saved_ranks: Mapping[str, int]
+    ms: float
+
+    def move(self, chunk_id: str, rank: int) -> int | None:
+        """Places moved up (+) or down (−) against the saved weights; ``None``: new in the top k."""
+        before = self.saved_ranks.get(chunk_id)
+        return None if before is None else before - rank
+
+
+@dataclass(frozen=True)
+class Side:
+    """One configuration of the A/B comparison."""
+
+    mode: SearchMode
+    weights: BoostWeights
+    profile: Profile = Profile()
+    chapter: ChapterRef | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class ABResult:
+    """Both sides' answers to the same question, and how much they agree."""
+
+    a: RetrievalResult
+    b: RetrievalResult
+    overlap: float
+    rbo: float
+    ranks_a: Mapping[str, int] = field(default_factory=dict)
+    ranks_b: Mapping[str, int] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, a: RetrievalResult, b: RetrievalResult) -> ABResult:
+        ids_a = [r.chunk_id for r in a.results]
+        ids_b = [r.chunk_id for r in b.results]
+        return cls(a, b, metrics.overlap(ids_a, ids_b), metrics.rbo(ids_a, ids_b),
+                   {r.chunk_id: r.rank for r in a.results}, {r.chunk_id: r.rank for r in b.results})
+
+
+@dataclass(frozen=True)
+class Progress:
+    """``done`` of ``total`` golden questions evaluated."""
+
+    done: int
+    total: int
+
+
+class Workbench:
+    """Events: :attr:`changed` (anything the workbench shows), :attr:`notice` (a sentence for the
+    curator: a file that could not be read or written, a step that needs something first),
+    :attr:`progress` (while "Evaluate set" runs)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.weights: BoostWeights = session.prefs.settings.weights
+        self.whatif: WhatIf | None = None
+        self.golden: GoldenSet | None = None
+        self.golden_path: Path | None = None
+        #: judged chunk ids the open database does not hold (checked when a set is opened)
+        self.missing: tuple[str, ...] = ()
+        self.ab: ABResult | None = None
+        self.ab_running = False
+        self.report: EvalReport | None = None
+        self.evaluating = False
+        self._eval_task: asyncio.Task[None] | None = None
+        self._ab_task: asyncio.Task[None] | None = None
+        self.changed: Event[None] = Event("workbench changed")
+        self.notice: Event[str] = Event("workbench notice")
+        self.progress: Event[Progress] = Event("evaluation progress")
+        session.question.result_changed.connect(lambda _view: self._rerank())
+        session.prefs.changed.connect(lambda _s: self._rerank())
+
+    # -- what-if ---------------------------------------------------------------------------
+    @property
+    def saved_weights(self) -> BoostWeights:
+        return self.session.prefs.settings.weights
+
+    @property
+    def dirty(self) -> bool:
+        """Whether the what-if weights differ from the saved ones."""
+        return self.weights != self.saved_weights
+
+    def set_weights(self, weights: BoostWeights) -> None:
+        """Try ``weights``: the question on screen re-ranks from its kept candidates."""
+        if weights != self.weights:
+            self.weights = weights
+            self._rerank()
+
+    def save_weights(self) -> None:
+        """Make the what-if weights the saved ones (the settings file; every later ask uses them)."""
+        w = self.weights
+        s = self.session.prefs.settings.replace(
+            chapter_boost=w.chapter, scholar_boost=w.scholar, tradition_boost=w.tradition,
+            reference_boost=w.reference, per_scholar_cap=w.per_scholar_cap)
+        self.session.apply_settings(s)
+
+    def reset(self) -> None:
+        """Back to the saved weights."""
+        self.set_weights(self.saved_weights)
+
+    def _rerank(self) -> None:
+        view = self.session.question.view
+        if view is None:
+            self.whatif = None
+        else:
+            ctx = self.session.context(view.result.query).replace(weights=self.weights)
+            t0 = time.perf_counter()
+            result = rerank_result(view.result, ctx)
+            ms = (time.perf_counter() - t0) * 1000
+            self.whatif = WhatIf(result, self.weights, {r.chunk_id: r.rank for r in view.result.results}, ms)
+        self.changed.emit(None)
+
+    # -- the golden set --------------------------------------------------------------------
+    def new_golden(self, name: str) -> bool:
+        """Start an empty golden set called ``name`` in the data folder (an existing file is opened)."""
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-")
+        if not slug:
+            self.notice.emit("A golden set needs a name with at least one letter or digit.")
+            return False
+        path = golden_dir() / f"{slug}.json"
+        if path.exists():
+            return self.open_golden(path)
+        golden = GoldenSet(name.strip(), ())
+        if not self._write(golden, path):
+            return False
+        self._use(golden, path)
+        return True
+
+    def open_golden(self, path: str | Path) -> bool:
+        """Open a golden set; a file that is not one is reported (and nothing else changes)."""
+        path = Path(path)
+        try:
+            golden = golden_io.load(path)
+        except GoldenError as exc:
+            self.notice.emit(f"{path.name} is not a golden set: {exc}.")
+            return False
+        except OSError as exc:
+            self.notice.emit(f"{path.name} could not be read ({exc.strerror or type(exc).__name__}).")
+            return False
+        self._use(golden, path)
+        return True
+
+    def _use(self, golden: GoldenSet, path: Path) -> None:
+        self.golden, self.golden_path = golden, path
+        self.missing, self.report = (), None
+        log.info("golden set opened", extra={"queries": len(golden.queries), "path": str(path)})
+        engine = self.session.engine
+        if engine is not None and self.session.library.ready:
+            engine.spawn(self._check_missing(golden))
+        self.changed.emit(None)
+
+    async def _check_missing(self, golden: GoldenSet) -> None:
+        judged = sorted(golden.judged_ids())
+        engine = self.session.engine
+        if engine is None or not judged:
+            return
+        try:
+            present = await engine.run_db(lambda store: present_ids(store, judged))
+        except AmicusError as err:
+            self.notice.emit(f"The judged chunks could not be checked against the database: {err.message}")
+            return
+        if golden is self.golden:
+            self.missing = tuple(c for c in judged if c not in present)
+            self.changed.emit(None)
+
+    def _write(self, golden: GoldenSet, path: Path) -> bool:
+        try:
+            golden_io.save(golden, path)
+        except OSError as exc:
+            self.notice.emit(f"{path.name} could not be saved ({exc.strerror or type(exc).__name__}); "
+                             "the last saved judgments are unchanged.")
+            return False
+        return True
+
+    @property
+    def question(self) -> str | None:
+        view = self.session.question.view
+        return view.result.query if view is not None else None
+
+    def current_query(self) -> GoldenQuery | None:
+        """The golden question with the text of the question on screen (case and spacing ignored)."""
+        text = self.question
+        if self.golden is None or text is None:
+            return None
+        key = _key(text)
+        return next((q for q in self.golden.queries if _key(q.query) == key), None)
+
+    def grade(self, chunk_id: str) -> int | None:
+        q = self.current_query()
+        return q.judgments.get(chunk_id) if q is not None else None
+
+    def judge(self, chunk_id: str, grade: int | None) -> bool:
+        """Grade ``chunk_id`` 0–3 for the question on screen (``None`` removes the grade), saved at
+        once. A question new to the set is added with the chapter open and the mode it was asked in."""
+        if self.golden is None or self.golden_path is None:
+            self.notice.emit("Open or create a golden set first (File ▸ Open golden set… or New golden set…).")
+            return False
+        view = self.session.question.view
+        if view is None:
+            return False
+        query = self.current_query()
+        if query is None:
+            chapter = view.result.context.chapter if view.result.context else None
+            query = GoldenQuery(_new_id(self.golden), view.result.query, {}, mode=view.result.mode,
+                                chapter=str(chapter) if chapter else None)
+        updated = self.golden.with_query(query.judge(chunk_id, grade))
+        if not self._write(updated, self.golden_path):
+            return False
+        self.golden = updated
+        self.changed.emit(None)
+        return True
+
+    def question_scores(self) -> dict[str, float] | None:
+        """nDCG@10 and MRR@10 of the what-if ranking on the current question's judgments."""
+        q = self.current_query()
+        if q is None or self.whatif is None:
+            return None
+        ranked = [r.chunk_id for r in self.whatif.result.results]
+        return {"ndcg@10": metrics.ndcg(ranked, q.judgments), "mrr@10": metrics.mrr(ranked, q.judgments)}
+
+    # -- A/B -------------------------------------------------------------------------------
+    def side(self, mode: SearchMode, weights: BoostWeights, *, profile: bool = True, chapter: bool = True,
+             label: str = "") -> Side:
+        """A side built from the app's state: ``profile``/``chapter`` say whether the reader's are used."""
+        return Side(mode, weights, self.session.prefs.profile if profile else Profile(),
+                    self.session.reader.chapter if chapter else None, label)
+
+    def compare(self, a: Side, b: Side) -> asyncio.Task[None] | None:
+        """Answer the question on screen under ``a`` and ``b`` (each its own search), off the UI thread."""
+        text, engine = self.question, self.session.engine
+        if text is None or engine is None or not self.session.can_ask:
+            self.notice.emit("Ask a question first (and wait for the proxy): A/B answers it twice.")
+            return None
+        if self._ab_task is not None:
+            self._ab_task.cancel()
+        self.ab_running = True
+        self.changed.emit(None)
+        self._ab_task = engine.spawn(self._compare(text, a, b))
+        return self._ab_task
+
+    async def _compare(self, text: str, a: Side, b: Side) -> None:
+        retriever = self.session.engine.retriever if self.session.engine else None
+        try:
+            if retriever is None:
+                return
+            results = []
+            for side in (a, b):
+                ctx = self.session.context(text).replace(mode=side.mode, weights=side.weights,
+                                                         profile=side.profile, chapter=side.chapter)
+                results.append(await retriever.retrieve(ctx))
+            self.ab = ABResult.of(results[0], results[1])
+        except AmicusError as err:
+            self.notice.emit(f"The comparison could not be made: {err.message}")
+        finally:
+            if asyncio.current_task() is self._ab_task:
+                self.ab_running = False
+                self.changed.emit(None)
+
+    # -- evaluating the set ----------------------------------------------------------------
+    def eval_config(self) -> EvalConfig:
+        """What "Evaluate set" measures: the saved search mode with the what-if weights."""
+        return EvalConfig(mode=self.session.prefs.settings.search_mode, weights=self.weights)
+
+    def evaluate_set(self) -> asyncio.Task[None] | None:
+        """Run every golden question (off the UI thread); :attr:`progress` after each, :attr:`report` at the end."""
+        golden, engine = self.golden, self.session.engine
+        if golden is None or not golden.queries:
+            self.notice.emit("Open a golden set with at least one question first.")
+            return None
+        if engine is None or not self.session.can_ask:
+            self.notice.emit("The database and the proxy must be ready to evaluate the set.")
+            return None
+        self.cancel_evaluation()
+        self.evaluating = True
+        self.changed.emit(None)
+        self._eval_task = engine.spawn(self._evaluate(golden, self.eval_config()))
+        return self._eval_task
+
+    async def _evaluate(self, golden: GoldenSet, config: EvalConfig) -> None:
+        engine = self.session.engine
+        try:
+            if engine is None:
+                return
+            report = await evaluate(engine.retriever, golden, config,
+                                    progress=lambda done, total: self.progress.emit(Progress(done, total)))
+            if golden is self.golden or (self.golden is not None and self.golden.name == golden.name):
+                self.report = report
+                self.missing = report.missing
+            log.info("golden set evaluated", extra={"queries": len(report.queries)})
+        except AmicusError as err:
+            self.notice.emit(f"The evaluation stopped: {err.message}")
+        finally:
+            if asyncio.current_task() is self._eval_task:
+                self.evaluating = False
+                self.changed.emit(None)
+
+    def cancel_evaluation(self) -> None:
+        task, self._eval_task = self._eval_task, None
+        if task is not None and not task.done():
+            task.cancel()
+        if self.evaluating:
+            self.evaluating = False
+            self.changed.emit(None)
+
+    # -- snapshots -------------------------------------------------------------------------
+    def save_snapshot(self, name: str) -> Path | None:
+        """Save the last evaluation's rankings as snapshot ``name`` (needs an "Evaluate set" first)."""
+        if self.report is None:
+            self.notice.emit("Evaluate the set first: a snapshot keeps the rankings of that run.")
+            return None
+        try:
+            path = snap_io.save(snap_io.Snapshot.of(name, self.report), snapshot_dir())
+        except ValueError as exc:
+            self.notice.emit(f"{exc}.")
+            return None
+        except OSError as exc:
+            self.notice.emit(f"The snapshot could not be saved ({exc.strerror or type(exc).__name__}).")
+            return None
+        self.changed.emit(None)
+        return path
+
+    def snapshots(self) -> list[Path]:
+        return snap_io.listing(snapshot_dir())
+
+    def compare_snapshots(self, a: Path, b: Path) -> list[snap_io.QueryChange] | None:
+        """Per golden question, nDCG@10 in ``a`` and ``b`` on the open set's judgments."""
+        if self.golden is None:
+            self.notice.emit("Open the golden set the snapshots were made from first.")
+            return None
+        try:
+            return snap_io.compare(snap_io.load(a), snap_io.load(b), self.golden)
+        except snap_io.SnapshotError as exc:
+            self.notice.emit(f"{exc}.")
+            return None
+
+    def close(self) -> None:
+        self.cancel_evaluation()
+        if self._ab_task is not None:
+            self._ab_task.cancel()
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _new_id(golden: GoldenSet) -> str:
+    ids = {q.id for q in golden.queries}
+    n = len(ids) + 1
+    while f"q{n}" in ids:
+        n += 1
+    return f"q{n}"
