@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFrame,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -46,6 +47,7 @@ from ..session import (
     ResultView,
     Session,
 )
+from ..session.workbench import Workbench, golden_dir
 from ..settings import Settings
 from . import describe, shortcuts, states
 from .ask import AskBar
@@ -56,6 +58,7 @@ from .results_pane import ResultsPane
 from .session_signals import SessionSignals
 from .settings_dialog import SettingsDialog, choose_database
 from .start_page import StartPage
+from .workbench import WorkbenchPanel
 
 log = logging.getLogger("amicus.ui")
 
@@ -153,6 +156,14 @@ class MainWindow(QMainWindow):
         self._sizes_before_dock: list[int] | None = None
         self.profile_dock.visibilityChanged.connect(self._dock_visibility)
 
+        self.workbench = Workbench(self.session)
+        self.workbench_panel = WorkbenchPanel(self.workbench)
+        self.workbench_dock = QDockWidget("Curator workbench", self)
+        self.workbench_dock.setObjectName("workbenchDock")
+        self.workbench_dock.setWidget(self.workbench_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.workbench_dock)
+        self.workbench_dock.hide()
+
     def _build_actions(self) -> None:
         handlers = {
             "focus_ask": self.focus_ask,
@@ -163,6 +174,7 @@ class MainWindow(QMainWindow):
             "focus_reader": lambda: self.reader.text.setFocus(Qt.FocusReason.ShortcutFocusReason),
             "show_rejected": self.results.focus_rejected,
             "profile": self.toggle_profile,
+            "workbench": self.toggle_workbench,
             "retry": self.retry_now,
             "history_prev": lambda: self.walk_history(-1),
             "history_next": lambda: self.walk_history(1),
@@ -183,6 +195,10 @@ class MainWindow(QMainWindow):
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)
         self.about_action.triggered.connect(self.show_about)
+        self.new_golden_action = QAction("&New golden set…", self)
+        self.new_golden_action.triggered.connect(lambda: self.new_golden_set())
+        self.open_golden_action = QAction("Open &golden set…", self)
+        self.open_golden_action.triggered.connect(lambda: self.open_golden_set())
     def _build_menus(self) -> None:
         a = self.actions_by_id
         bar = self.menuBar()
@@ -191,6 +207,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.build_action)
         file_menu.addSeparator()
         file_menu.addAction(a["export"])
+        file_menu.addAction(self.new_golden_action)
+        file_menu.addAction(self.open_golden_action)
         file_menu.addSeparator()
         file_menu.addAction(a["settings"])
         file_menu.addSeparator()
@@ -201,7 +219,7 @@ class MainWindow(QMainWindow):
         for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):
             go.addAction(a[key])
         view = bar.addMenu("&View")
-        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "profile"):
+        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "profile", "workbench"):
             view.addAction(a[key])
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
@@ -409,6 +427,33 @@ class MainWindow(QMainWindow):
         reader = max(280, total - width)
         self.main_split.setSizes([reader, max(0, total - reader)])
 
+    def toggle_workbench(self) -> None:
+        """Show the curator workbench with the focus on its ranking, or hide it."""
+        if self.workbench_dock.isVisible():
+            self.workbench_dock.setVisible(False)
+            return
+        self.workbench_dock.setVisible(True)
+        self.resizeDocks([self.workbench_dock], [560], Qt.Orientation.Horizontal)
+        self.workbench_panel.focus_ranking()
+
+    def new_golden_set(self, name: str | None = None) -> None:
+        if name is None:
+            name, ok = QInputDialog.getText(self, "New golden set", "Name of the golden set:")
+            if not ok:
+                return
+        if self.workbench.new_golden(name) and not self.workbench_dock.isVisible():
+            self.toggle_workbench()
+
+    def open_golden_set(self, path: str | None = None) -> None:
+        if path is None:
+            folder = golden_dir()
+            path, _ = QFileDialog.getOpenFileName(self, "Open a golden set", str(folder if folder.is_dir() else ""),
+                                                  "Golden sets (*.json);;All files (*)")
+            if not path:
+                return
+        if self.workbench.open_golden(path) and not self.workbench_dock.isVisible():
+            self.toggle_workbench()
+
     def retry_now(self) -> None:
         """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
         s = self.session
@@ -605,6 +650,8 @@ class MainWindow(QMainWindow):
             # current tab); slots of a half-destroyed window must not run then.
             self.profile_dock.visibilityChanged.disconnect(self._dock_visibility)
             self.results.shutdown()
+            self.workbench_panel.detach()
+            self.workbench.close()
             self.closed.emit()
         event.accept()
 
