@@ -435,6 +435,7 @@ class MainWindow(QMainWindow):
         self.workbench_dock.setVisible(True)
         self.resizeDocks([self.workbench_dock], [560], Qt.Orientation.Horizontal)
         self.workbench_panel.focus_ranking()
+        QTimer.singleShot(0, self, self.workbench_panel.focus_ranking)  # once the re-shown dock can take it
 
     def new_golden_set(self, name: str | None = None) -> None:
         if name is None:
