@@ -190,8 +190,8 @@ class SideModel(_Table):
 class ChangesModel(_Table):
     """Snapshot A against B, question by question: nDCG@10 on each side and the change."""
 
-    COLUMNS = ("Question", "nDCG@10 A", "nDCG@10 B", "Change")
-    QUERY, A, B, DELTA = range(4)
+    COLUMNS = ("Change", "nDCG@10 A", "nDCG@10 B", "Question")
+    DELTA, A, B, QUERY = range(4)
     RIGHT = frozenset({A, B, DELTA})
 
     def __init__(self, parent: Any = None) -> None:
