@@ -72,6 +72,10 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         expected = metrics.ndcg(saved_order, judged)
         assert f"nDCG@10 {expected:.3f}" in panel.scores_label.text()
 
+        # The app's own breakdown says which weights are in force.
+        wait_for(qtbot, lambda: "Weights in force: chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, "
+                                "at most 2 per scholar" in window.results.breakdown.words.text())
+
         # What-if: the chapter boost by keyboard; the ranking moves and says so.
         qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
         assert panel.chapter_spin.hasFocus()
@@ -115,6 +119,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         assert panel.progress.value() == 2 and panel.progress.maximum() == 2
         assert [qid for qid, _v in panel.chart.bars] == ["q1", "q2"]
         assert panel.chart.bars[0][1] == bench.report.queries[0].scores["ndcg@10"]
+        assert not panel.chart.grab().isNull()  # the picture paints
         panel.snapshot_name.setText("first")
         qtbot.keyClick(panel.snapshot_name, Qt.Key.Key_Return)
         panel.chapter_spin.setValue(4.0)
@@ -194,3 +199,18 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 180)
     assert len(panel.chart.bars) == len(golden.queries)
     assert "mean nDCG@10" in panel.eval_status.text()
+
+
+def test_the_settings_dialog_edits_the_reference_boost_and_no_cap(qtbot: Any, amicus_home: Path) -> None:
+    from amicus_desktop.settings import Settings
+    from amicus_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(per_scholar_cap=None, reference_boost=1.4))
+    qtbot.addWidget(dialog)
+    assert dialog.cap_spin.text() == "no cap" and dialog.reference_spin.value() == pytest.approx(1.4)
+    edited = dialog.edited()
+    assert edited.per_scholar_cap is None and edited.reference_boost == pytest.approx(1.4)
+    dialog.cap_spin.setValue(3)
+    dialog.reference_spin.setValue(1.1)
+    edited = dialog.edited()
+    assert edited.per_scholar_cap == 3 and edited.weights.reference == pytest.approx(1.1)
