@@ -18,9 +18,10 @@ import asyncio
 import logging
 import re
 import time
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from .. import paths
 from ..core.errors import AmicusError
@@ -32,11 +33,14 @@ from ..evaluate.golden import GoldenError, GoldenQuery, GoldenSet
 from ..evaluate.run import EvalConfig, EvalReport, evaluate, present_ids
 from ..retrieval import rerank_result
 from .controller import Session
+from .engine import Engine
 from .events import Event
+from .library import DbState, DbStatus
 
 log = logging.getLogger("amicus.curate")
 
 K = metrics.K
+T = TypeVar("T")
 
 
 def golden_dir() -> Path:
@@ -121,13 +125,22 @@ class Workbench:
         self.ab_running = False
         self.report: EvalReport | None = None
         self.evaluating = False
+        #: the saved snapshots, newest first (:meth:`refresh_snapshots` re-reads the folder)
+        self.snapshot_files: list[Path] = []
+        #: the last snapshot comparison: (name of A, name of B, per-question changes)
+        self.changes: tuple[str, str, list[snap_io.QueryChange]] | None = None
         self._eval_task: asyncio.Task[None] | None = None
         self._ab_task: asyncio.Task[None] | None = None
+        self._saving: asyncio.Task[bool] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
         self.changed: Event[None] = Event("workbench changed")
         self.notice: Event[str] = Event("workbench notice")
         self.progress: Event[Progress] = Event("evaluation progress")
-        session.question.result_changed.connect(lambda _view: self._rerank())
-        session.prefs.changed.connect(lambda _s: self._rerank())
+        self._disconnects = [
+            session.question.result_changed.connect(lambda _view: self._rerank()),
+            session.prefs.changed.connect(lambda _s: self._rerank()),
+            session.library.changed.connect(self._library_changed),
+        ]
 
     # -- what-if ---------------------------------------------------------------------------
     @property
@@ -170,26 +183,32 @@ class Workbench:
         self.changed.emit(None)
 
     # -- the golden set --------------------------------------------------------------------
-    def new_golden(self, name: str) -> bool:
-        """Start an empty golden set called ``name`` in the data folder (an existing file is opened)."""
+    def new_golden(self, name: str) -> asyncio.Task[bool] | None:
+        """Start an empty golden set called ``name`` in the data folder (an existing file is opened).
+        The file is written off the UI thread; the task says whether it worked."""
         slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-")
         if not slug:
             self.notice.emit("A golden set needs a name with at least one letter or digit.")
-            return False
-        path = golden_dir() / f"{slug}.json"
-        if path.exists():
-            return self.open_golden(path)
-        golden = GoldenSet(name.strip(), ())
-        if not self._write(golden, path):
+            return None
+        return self._spawn(self._new_golden(name.strip(), golden_dir() / f"{slug}.json"))
+
+    async def _new_golden(self, name: str, path: Path) -> bool:
+        if await asyncio.to_thread(path.exists):
+            return await self._open_golden(path)
+        golden = GoldenSet(name, ())
+        if not await self._save(golden, path):
             return False
         self._use(golden, path)
         return True
 
-    def open_golden(self, path: str | Path) -> bool:
-        """Open a golden set; a file that is not one is reported (and nothing else changes)."""
-        path = Path(path)
+    def open_golden(self, path: str | Path) -> asyncio.Task[bool]:
+        """Open a golden set (read off the UI thread); a file that is not one is reported and nothing
+        else changes. The task says whether it opened."""
+        return self._spawn(self._open_golden(Path(path)))
+
+    async def _open_golden(self, path: Path) -> bool:
         try:
-            golden = golden_io.load(path)
+            golden = await asyncio.to_thread(golden_io.load, path)
         except GoldenError as exc:
             self.notice.emit(f"{path.name} is not a golden set: {exc}.")
             return False
@@ -203,33 +222,53 @@ class Workbench:
         self.golden, self.golden_path = golden, path
         self.missing, self.report = (), None
         log.info("golden set opened", extra={"queries": len(golden.queries), "path": str(path)})
-        engine = self.session.engine
-        if engine is not None and self.session.library.ready:
-            engine.spawn(self._check_missing(golden))
+        self._check_missing()
         self.changed.emit(None)
 
-    async def _check_missing(self, golden: GoldenSet) -> None:
+    def _library_changed(self, state: DbState) -> None:
+        if state.status is DbStatus.READY:
+            self._check_missing()
+
+    def _check_missing(self) -> None:
+        """Look up the judged chunk ids in the open database (again after the database changed)."""
+        engine, golden = self.session.engine, self.golden
+        if engine is not None and golden is not None and self.session.library.ready:
+            engine.spawn(self._find_missing(engine, golden))
+
+    async def _find_missing(self, engine: Engine, golden: GoldenSet) -> None:
         judged = sorted(golden.judged_ids())
-        engine = self.session.engine
-        if engine is None or not judged:
+        if not judged:
             return
         try:
             present = await engine.run_db(lambda store: present_ids(store, judged))
         except AmicusError as err:
             self.notice.emit(f"The judged chunks could not be checked against the database: {err.message}")
             return
-        if golden is self.golden:
+        if self.golden is not None and self.golden_path is not None and golden.name == self.golden.name:
             self.missing = tuple(c for c in judged if c not in present)
             self.changed.emit(None)
 
-    def _write(self, golden: GoldenSet, path: Path) -> bool:
+    def _save(self, golden: GoldenSet, path: Path) -> asyncio.Task[bool]:
+        """Save ``golden`` atomically off the UI thread, after the saves queued before it (in order)."""
+        previous = self._saving
+        self._saving = self._spawn(self._write_after(previous, golden, path))
+        return self._saving
+
+    async def _write_after(self, previous: asyncio.Task[bool] | None, golden: GoldenSet, path: Path) -> bool:
+        if previous is not None:
+            await asyncio.wait([previous])
         try:
-            golden_io.save(golden, path)
+            await asyncio.to_thread(golden_io.save, golden, path)
         except OSError as exc:
             self.notice.emit(f"{path.name} could not be saved ({exc.strerror or type(exc).__name__}); "
-                             "the last saved judgments are unchanged.")
+                             "the judgments stay in the workbench and are saved with the next grade.")
             return False
         return True
+
+    async def flush(self) -> None:
+        """Wait until every judgment given so far is on disk (or its save failed)."""
+        if self._saving is not None:
+            await asyncio.wait([self._saving])
 
     @property
     def question(self) -> str | None:
@@ -249,8 +288,9 @@ class Workbench:
         return q.judgments.get(chunk_id) if q is not None else None
 
     def judge(self, chunk_id: str, grade: int | None) -> bool:
-        """Grade ``chunk_id`` 0–3 for the question on screen (``None`` removes the grade), saved at
-        once. A question new to the set is added with the chapter open and the mode it was asked in."""
+        """Grade ``chunk_id`` 0–3 for the question on screen (``None`` removes the grade): shown at
+        once, saved off the UI thread (:meth:`flush` waits for it). A question new to the set is added
+        with the chapter open and the mode it was asked in."""
         if self.golden is None or self.golden_path is None:
             self.notice.emit("Open or create a golden set first (File ▸ Open golden set… or New golden set…).")
             return False
@@ -262,10 +302,8 @@ class Workbench:
             chapter = view.result.context.chapter if view.result.context else None
             query = GoldenQuery(_new_id(self.golden), view.result.query, {}, mode=view.result.mode,
                                 chapter=str(chapter) if chapter else None)
-        updated = self.golden.with_query(query.judge(chunk_id, grade))
-        if not self._write(updated, self.golden_path):
-            return False
-        self.golden = updated
+        self.golden = self.golden.with_query(query.judge(chunk_id, grade))
+        self._save(self.golden, self.golden_path)
         self.changed.emit(None)
         return True
 
@@ -362,37 +400,69 @@ class Workbench:
             self.changed.emit(None)
 
     # -- snapshots -------------------------------------------------------------------------
-    def save_snapshot(self, name: str) -> Path | None:
-        """Save the last evaluation's rankings as snapshot ``name`` (needs an "Evaluate set" first)."""
+    def save_snapshot(self, name: str) -> asyncio.Task[Path | None] | None:
+        """Save the last evaluation's rankings as snapshot ``name`` (needs an "Evaluate set" first);
+        written off the UI thread, then :attr:`snapshot_files` is refreshed."""
         if self.report is None:
             self.notice.emit("Evaluate the set first: a snapshot keeps the rankings of that run.")
             return None
         try:
-            path = snap_io.save(snap_io.Snapshot.of(name, self.report), snapshot_dir())
+            snapshot = snap_io.Snapshot.of(name, self.report)
+            snap_io.file_name(name)
         except ValueError as exc:
             self.notice.emit(f"{exc}.")
             return None
+        return self._spawn(self._save_snapshot(snapshot))
+
+    async def _save_snapshot(self, snapshot: snap_io.Snapshot) -> Path | None:
+        try:
+            path = await asyncio.to_thread(snap_io.save, snapshot, snapshot_dir())
         except OSError as exc:
             self.notice.emit(f"The snapshot could not be saved ({exc.strerror or type(exc).__name__}).")
             return None
-        self.changed.emit(None)
+        await self._list_snapshots()
         return path
 
-    def snapshots(self) -> list[Path]:
-        return snap_io.listing(snapshot_dir())
+    def refresh_snapshots(self) -> asyncio.Task[None]:
+        """Re-read the list of saved snapshots (off the UI thread) into :attr:`snapshot_files`."""
+        return self._spawn(self._list_snapshots())
 
-    def compare_snapshots(self, a: Path, b: Path) -> list[snap_io.QueryChange] | None:
-        """Per golden question, nDCG@10 in ``a`` and ``b`` on the open set's judgments."""
+    async def _list_snapshots(self) -> None:
+        files = await asyncio.to_thread(snap_io.listing, snapshot_dir())
+        if files != self.snapshot_files:
+            self.snapshot_files = files
+            self.changed.emit(None)
+
+    def compare_snapshots(self, a: Path, b: Path) -> asyncio.Task[list[snap_io.QueryChange] | None] | None:
+        """Per golden question, nDCG@10 in ``a`` and ``b`` on the open set's judgments (read off the UI
+        thread); the result also lands in :attr:`changes`."""
         if self.golden is None:
             self.notice.emit("Open the golden set the snapshots were made from first.")
             return None
+        return self._spawn(self._compare_snapshots(a, b, self.golden))
+
+    async def _compare_snapshots(self, a: Path, b: Path, golden: GoldenSet) -> list[snap_io.QueryChange] | None:
         try:
-            return snap_io.compare(snap_io.load(a), snap_io.load(b), self.golden)
+            sa, sb = await asyncio.to_thread(lambda: (snap_io.load(a), snap_io.load(b)))
         except snap_io.SnapshotError as exc:
             self.notice.emit(f"{exc}.")
             return None
+        self.changes = (sa.name, sb.name, snap_io.compare(sa, sb, golden))
+        self.changed.emit(None)
+        return self.changes[2]
+
+    # -- tasks -----------------------------------------------------------------------------
+    def _spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
 
     def close(self) -> None:
+        """Stop listening to the session and cancel the work under way (a save already in its thread finishes)."""
+        for disconnect in self._disconnects:
+            disconnect()
+        self._disconnects = []
         self.cancel_evaluation()
         if self._ab_task is not None:
             self._ab_task.cancel()

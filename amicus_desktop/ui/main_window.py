@@ -442,7 +442,7 @@ class MainWindow(QMainWindow):
             name, ok = QInputDialog.getText(self, "New golden set", "Name of the golden set:")
             if not ok:
                 return
-        if self.workbench.new_golden(name) and not self.workbench_dock.isVisible():
+        if self.workbench.new_golden(name) is not None and not self.workbench_dock.isVisible():
             self.toggle_workbench()
 
     def open_golden_set(self, path: str | None = None) -> None:
@@ -452,7 +452,8 @@ class MainWindow(QMainWindow):
                                                   "Golden sets (*.json);;All files (*)")
             if not path:
                 return
-        if self.workbench.open_golden(path) and not self.workbench_dock.isVisible():
+        self.workbench.open_golden(path)
+        if not self.workbench_dock.isVisible():
             self.toggle_workbench()
 
     def retry_now(self) -> None:

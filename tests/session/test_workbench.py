@@ -88,10 +88,11 @@ def test_judging_goes_into_the_open_golden_set_saved_atomically(small_db: Path) 
             top = [r.chunk_id for r in view.result.results]
             assert not bench.judge(top[0], 3) and "golden set first" in notices[-1]
 
-            assert bench.new_golden("My set")
+            assert await bench.new_golden("My set")
             path = golden_dir() / "My-set.json"
             assert bench.golden_path == path and json.loads(path.read_text())["queries"] == []
             assert bench.judge(top[2], 3) and bench.judge(top[0], 1) and bench.judge(top[5], 2)
+            await bench.flush()
             data = json.loads(path.read_text())
             assert len(data["queries"]) == 1
             q = data["queries"][0]
@@ -102,12 +103,14 @@ def test_judging_goes_into_the_open_golden_set_saved_atomically(small_db: Path) 
             assert bench.question_scores() == {"ndcg@10": metrics.ndcg(top, judgments),
                                                "mrr@10": metrics.mrr(top, judgments)}
             assert bench.judge(top[0], None)
+            await bench.flush()
             assert top[0] not in json.loads(path.read_text())["queries"][0]["judgments"]
             assert not list(path.parent.glob(".*.tmp"))
 
+            assert bench.changes is None and not list(path.parent.glob(".*.tmp"))
             # Another workbench (the next run of the app) reads the same judgments.
             again = Workbench(session)
-            assert again.open_golden(path) and again.grade(top[5]) == 2
+            assert await again.open_golden(path) and again.grade(top[5]) == 2
             await session.aclose()
 
     run(main())
@@ -121,16 +124,16 @@ def test_a_bad_golden_file_is_reported_and_missing_chunk_ids_are_named(small_db:
             bench.notice.connect(notices.append)
             bad = tmp_path / "bad.json"
             bad.write_text('{"name": "x", "queries": [{"id": "q1", "query": "grace", "judgments": {"a": 7}}]}')
-            assert not bench.open_golden(bad) and "bad.json is not a golden set" in notices[-1]
+            assert not await bench.open_golden(bad) and "bad.json is not a golden set" in notices[-1]
             assert "0 to 3" in notices[-1] and bench.golden is None
-            assert not bench.open_golden(tmp_path / "absent.json") and "could not be read" in notices[-1]
+            assert not await bench.open_golden(tmp_path / "absent.json") and "could not be read" in notices[-1]
 
             view = session.question.view
             assert view is not None
             real = view.result.results[0].chunk_id
             good = tmp_path / "mixed.json"
             golden_io.save(GoldenSet("mixed", (GoldenQuery("q1", "grace", {real: 2, "nope:1": 3, "gone#2": 1}),)), good)
-            assert bench.open_golden(good)
+            assert await bench.open_golden(good)
             await bench_until(bench, lambda: bench.missing != ())
             assert bench.missing == ("gone#2", "nope:1")
             await session.aclose()
@@ -152,7 +155,7 @@ def test_evaluate_the_set_with_progress_then_snapshots_compare(small_db: Path) -
             ))
             path = tmp_path_of(session) / "eval.json"
             golden_io.save(golden, path)
-            assert bench.open_golden(path)
+            assert await bench.open_golden(path)
             assert bench.save_snapshot("too early") is None  # needs an evaluation first
             steps: list[Progress] = []
             bench.progress.connect(steps.append)
@@ -164,16 +167,16 @@ def test_evaluate_the_set_with_progress_then_snapshots_compare(small_db: Path) -
             assert report is not None and [q.id for q in report.queries] == ["q1", "q2", "q3"]
             for q, g in zip(report.queries, golden.queries, strict=True):
                 assert q.scores["ndcg@10"] == metrics.ndcg(q.ranked, g.judgments)
-            first = bench.save_snapshot("before / tuning")
-            assert first == snapshot_dir() / "before-tuning.json" and first.exists()
+            first = await bench.save_snapshot("before / tuning")
+            assert first == snapshot_dir() / "before-tuning.json" and first.exists() and bench.snapshot_files == [first]
 
             bench.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None))
             task = bench.evaluate_set()
             assert task is not None
             await task
-            second = bench.save_snapshot("after")
-            assert second is not None and bench.snapshots()[0] == second
-            changes = bench.compare_snapshots(first, second)
+            second = await bench.save_snapshot("after")
+            assert second is not None and bench.snapshot_files[0] == second
+            changes = await bench.compare_snapshots(first, second)
             assert changes is not None and {c.id for c in changes} == {"q1", "q2", "q3"}
             after = {q.id: q.scores["ndcg@10"] for q in bench.report.queries} if bench.report else {}
             for c in changes:
@@ -233,3 +236,32 @@ async def bench_until(bench: Workbench, condition: Callable[[], bool], timeout: 
 
 def tmp_path_of(session: Session) -> Path:
     return session.prefs.store.path.parent
+
+
+def test_a_grade_that_cannot_be_saved_is_kept_and_saved_with_the_next(small_db: Path, tmp_path: Path) -> None:
+    async def main() -> None:
+        with ScriptedProxy(dims=8) as proxy:
+            session, bench = await started(small_db, proxy.url)
+            notices: list[str] = []
+            bench.notice.connect(notices.append)
+            folder = tmp_path / "sets"
+            path = folder / "set.json"
+            golden_io.save(GoldenSet("set", ()), path)
+            assert await bench.open_golden(path)
+            view = session.question.view
+            assert view is not None
+            top = [r.chunk_id for r in view.result.results]
+            path.unlink()
+            folder.rmdir()
+            folder.write_text("the folder is gone; a file has its name")  # every save now fails
+            assert bench.judge(top[0], 3)
+            await bench.flush()
+            assert "set.json could not be saved" in notices[-1] and bench.grade(top[0]) == 3
+            folder.unlink()
+            assert bench.judge(top[1], 1)
+            await bench.flush()
+            saved = golden_io.load(path)
+            assert saved.queries[0].judgments == {top[0]: 3, top[1]: 1}  # nothing was lost
+            await session.aclose()
+
+    run(main())

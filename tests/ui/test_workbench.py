@@ -23,7 +23,7 @@ from amicus_desktop.resources import resource_path
 from amicus_desktop.session.workbench import golden_dir
 from tests.support.scripted_proxy import ScriptedProxy
 
-from .conftest import OFFSCREEN_NOISE, wait_for
+from .conftest import OFFSCREEN_NOISE, run, wait_for
 
 ALT = Qt.KeyboardModifier.AltModifier
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
@@ -61,11 +61,13 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
         assert "golden set first" in panel.notice_label.text()
         window.new_golden_set("ui set")
+        wait_for(qtbot, lambda: bench.golden is not None)
         panel.focus_ranking()
         qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
         qtbot.keyClick(panel.ranking, Qt.Key.Key_1)
         assert panel.ranking.currentIndex().row() == 2
         path = golden_dir() / "ui-set.json"
+        run(qtbot, bench.flush())
         judged = json.loads(path.read_text())["queries"][0]["judgments"]
         assert judged == {saved_order[0]: 3, saved_order[1]: 1}
         assert panel.ranking_model.data(panel.ranking_model.index(0, 2)) == "3"
@@ -113,6 +115,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
                                     GoldenQuery("q2", "faith", {saved_order[0]: 2})))
         golden_io.save(golden, golden_dir() / "eval.json")
         window.open_golden_set(str(golden_dir() / "eval.json"))
+        wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
         qtbot.keyClick(panel, Qt.Key.Key_E, ALT)
         qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
         wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
@@ -122,11 +125,13 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         assert not panel.chart.grab().isNull()  # the picture paints
         panel.snapshot_name.setText("first")
         qtbot.keyClick(panel.snapshot_name, Qt.Key.Key_Return)
+        wait_for(qtbot, lambda: len(bench.snapshot_files) == 1)
         panel.chapter_spin.setValue(4.0)
         panel.eval_button.click()
         wait_for(qtbot, lambda: not bench.evaluating)
         panel.snapshot_name.setText("second")
         panel.snapshot_save.click()
+        wait_for(qtbot, lambda: len(bench.snapshot_files) == 2)
         assert panel.snap_a.currentText() == "first" and panel.snap_b.currentText() == "second"
         qtbot.keyClick(panel, Qt.Key.Key_S, ALT)
         panel.snapshot_name.setFocus()
@@ -134,7 +139,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
             qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
         assert panel.snap_compare.hasFocus()
         qtbot.keyClick(panel.snap_compare, Qt.Key.Key_Space)
-        assert panel.changes_model.rowCount() == 2
+        wait_for(qtbot, lambda: panel.changes_model.rowCount() == 2)
         qtmodeltester.check(panel.changes_model)
         assert "questions better" in panel.snap_status.text()
 
@@ -177,6 +182,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     before = ranking_ids(panel)
     qtbot.keyClick(panel.ranking, Qt.Key.Key_Down)
     qtbot.keyClick(panel.ranking, Qt.Key.Key_2)
+    run(qtbot, bench.flush())
     assert golden_io.load(own).query(question.id).judgments[before[1]] == 2
     assert "This question: nDCG@10" in panel.scores_label.text()
 

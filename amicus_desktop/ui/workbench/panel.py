@@ -126,6 +126,7 @@ class WorkbenchPanel(QWidget):
         self.bench = bench
         self.signals = WorkbenchSignals(bench, self)
         self._syncing = False
+        self._shown_changes: object = None
         self.golden_label = QLabel()
         self.golden_label.setWordWrap(True)
         self.golden_label.setAccessibleName("Golden set")
@@ -147,6 +148,7 @@ class WorkbenchPanel(QWidget):
         self.signals.changed.connect(self.render)
         self.signals.notice.connect(self.show_notice)
         self.signals.progress.connect(self._render_progress)
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.render()
 
     # -- construction ----------------------------------------------------------------------
@@ -360,17 +362,11 @@ class WorkbenchPanel(QWidget):
         if not a or not b:
             self.show_notice("Save two snapshots first, then choose them as A and B.")
             return
-        changes = self.bench.compare_snapshots(Path(a), Path(b))
-        if changes is None:
-            return
-        self.changes_model.set_changes(changes)
-        better = [c for c in changes if (c.delta or 0) > 1e-9]
-        worse = [c for c in changes if (c.delta or 0) < -1e-9]
-        total = sum(c.delta or 0 for c in changes)
-        self.snap_status.setText(
-            f"{Path(b).stem} against {Path(a).stem}: {len(better)} questions better, {len(worse)} worse, "
-            f"{len(changes) - len(better) - len(worse)} the same; mean nDCG@10 change "
-            f"{total / len(changes) if changes else 0:+.3f}.")
+        self.bench.compare_snapshots(Path(a), Path(b))
+
+    def _tab_changed(self, index: int) -> None:
+        if index == 3:
+            self.bench.refresh_snapshots()
 
     def show_notice(self, text: str) -> None:
         self.notice_label.setText(text)
@@ -485,7 +481,7 @@ class WorkbenchPanel(QWidget):
         self.progress.setValue(p.done)
 
     def _render_snapshots(self) -> None:
-        files = self.bench.snapshots()
+        files = self.bench.snapshot_files
         names = [str(p) for p in files]
         for combo, pick in ((self.snap_a, 1), (self.snap_b, 0)):
             if [combo.itemData(i) for i in range(combo.count())] == names:
@@ -495,6 +491,17 @@ class WorkbenchPanel(QWidget):
                 combo.addItem(p.stem, str(p))
             if len(files) > pick:
                 combo.setCurrentIndex(pick)
+        if self.bench.changes is not None and self.bench.changes is not self._shown_changes:
+            self._shown_changes = self.bench.changes
+            name_a, name_b, changes = self.bench.changes
+            self.changes_model.set_changes(changes)
+            better = [c for c in changes if (c.delta or 0) > 1e-9]
+            worse = [c for c in changes if (c.delta or 0) < -1e-9]
+            total = sum(c.delta or 0 for c in changes)
+            self.snap_status.setText(
+                f"{name_b} against {name_a}: {len(better)} questions better, {len(worse)} worse, "
+                f"{len(changes) - len(better) - len(worse)} the same; mean nDCG@10 change "
+                f"{total / len(changes) if changes else 0:+.3f}.")
 
     def detach(self) -> None:
         self.signals.detach()
