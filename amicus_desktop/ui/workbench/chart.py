@@ -80,6 +80,7 @@ class EvalChart(QWidget):
             x = left + width * max(0.0, min(1.0, self._mean))
             painter.setPen(QPen(text, 1, Qt.PenStyle.DashLine))
             painter.drawLine(int(x), 2, int(x), y)
-            painter.drawText(QRectF(left, y + 2, width, 20), int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
+            painter.drawText(QRectF(left, y + 2, width, 20),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop),
                              f"mean {self._metric} {self._mean:.3f} (dashed line)")
         painter.end()
