@@ -76,7 +76,7 @@ class Side:
 
     mode: SearchMode
     weights: BoostWeights
-    profile: Profile = Profile()
+    profile: Profile = field(default_factory=Profile)
     chapter: ChapterRef | None = None
     label: str = ""
 

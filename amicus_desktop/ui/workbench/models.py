@@ -18,6 +18,7 @@ from ...present import titles
 from ...session.workbench import WhatIf
 
 Index = QModelIndex | QPersistentModelIndex
+_ROOT = QModelIndex()
 ChunkIdRole = Qt.ItemDataRole.UserRole + 11
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -47,10 +48,10 @@ class _Table(QAbstractTableModel):
         super().__init__(parent)
         self._count = 0
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:
+    def rowCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else self._count
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:
+    def columnCount(self, parent: Index = _ROOT) -> int:
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def flags(self, index: Index) -> Qt.ItemFlag:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractSpinBox,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
@@ -72,7 +74,7 @@ class RankingView(QTableView):
     """A results table that grades with the number keys: 0–3 grade, Delete removes; after a grade
     is saved the cursor moves to the next row."""
 
-    KEYS = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3,
+    KEYS: ClassVar[dict[Qt.Key, int | None]] = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3,
             Qt.Key.Key_Delete: None, Qt.Key.Key_Backspace: None}
 
     def __init__(self, judge: Callable[[str, int | None], bool], parent: QWidget | None = None) -> None:
@@ -145,11 +147,11 @@ class WorkbenchPanel(QWidget):
         layout.addWidget(self.golden_label)
         layout.addWidget(self.notice_label)
         layout.addWidget(self.tabs, 1)
-        self.signals.changed.connect(self.render)
+        self.signals.changed.connect(self.refresh)
         self.signals.notice.connect(self.show_notice)
         self.signals.progress.connect(self._render_progress)
         self.tabs.currentChanged.connect(self._tab_changed)
-        self.render()
+        self.refresh()
 
     # -- construction ----------------------------------------------------------------------
     def _whatif_tab(self) -> QWidget:
@@ -163,15 +165,18 @@ class WorkbenchPanel(QWidget):
         self.cap_spin.setAccessibleName("At most per scholar (0: no cap)")
         self.cap_spin.setKeyboardTracking(False)
         grid = QGridLayout()
-        for i, (label, spin) in enumerate((("Chapte&r ×", self.chapter_spin), ("Sch&olar ×", self.scholar_spin),
-                                           ("&Tradition ×", self.tradition_spin),
-                                           ("Refere&nce ×", self.reference_spin),
-                                           ("Ca&p per scholar", self.cap_spin))):
+        spins: tuple[tuple[str, QAbstractSpinBox], ...] = (
+            ("Chapte&r ×", self.chapter_spin), ("Sch&olar ×", self.scholar_spin),
+            ("&Tradition ×", self.tradition_spin), ("Refere&nce ×", self.reference_spin),
+            ("Ca&p per scholar", self.cap_spin))
+        for i, (label, spin) in enumerate(spins):
             lab = QLabel(label)
             lab.setBuddy(spin)
             grid.addWidget(lab, i // 3 * 2, i % 3)
             grid.addWidget(spin, i // 3 * 2 + 1, i % 3)
-            spin.valueChanged.connect(self._weights_edited)
+        for boost in (self.chapter_spin, self.scholar_spin, self.tradition_spin, self.reference_spin):
+            boost.valueChanged.connect(self._weights_edited)
+        self.cap_spin.valueChanged.connect(self._weights_edited)
         self.save_weights = QPushButton("Save as my weights")
         self.save_weights.clicked.connect(self.bench.save_weights)
         self.reset_weights = QPushButton("Reset")
@@ -379,7 +384,7 @@ class WorkbenchPanel(QWidget):
             self.ranking.setCurrentIndex(self.ranking_model.index(0, 0))
 
     # -- rendering -------------------------------------------------------------------------
-    def render(self) -> None:
+    def refresh(self) -> None:
         b = self.bench
         self._render_golden()
         self._sync_spins(b.weights)
