@@ -355,8 +355,9 @@ class Workbench:
 
     # -- evaluating the set ----------------------------------------------------------------
     def eval_config(self) -> EvalConfig:
-        """What "Evaluate set" measures: the saved search mode with the what-if weights."""
-        return EvalConfig(mode=self.session.prefs.settings.search_mode, weights=self.weights)
+        """What "Evaluate set" measures: the saved search mode and candidates with the what-if weights."""
+        s = self.session.prefs.settings
+        return EvalConfig(mode=s.search_mode, weights=self.weights, candidates=max(s.candidates, s.k))
 
     def evaluate_set(self) -> asyncio.Task[None] | None:
         """Run every golden question (off the UI thread); :attr:`progress` after each, :attr:`report` at the end."""

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__, paths
+from .. import __version__, paths, resources
 from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
@@ -447,8 +447,9 @@ class MainWindow(QMainWindow):
 
     def open_golden_set(self, path: str | None = None) -> None:
         if path is None:
-            folder = golden_dir()
-            path, _ = QFileDialog.getOpenFileName(self, "Open a golden set", str(folder if folder.is_dir() else ""),
+            folder = golden_dir()  # the curator's own sets; until there are some, the shipped one's folder
+            start = folder if folder.is_dir() else resources.resource_path("golden")
+            path, _ = QFileDialog.getOpenFileName(self, "Open a golden set", str(start),
                                                   "Golden sets (*.json);;All files (*)")
             if not path:
                 return
