@@ -32,10 +32,12 @@ from ..evaluate import snapshots as snap_io
 from ..evaluate.golden import GoldenError, GoldenQuery, GoldenSet
 from ..evaluate.run import EvalConfig, EvalReport, evaluate, present_ids
 from ..retrieval import rerank_result
+from ..settings import Settings
 from .controller import Session
 from .engine import Engine
 from .events import Event
 from .library import DbState, DbStatus
+from .question import ResultView
 
 log = logging.getLogger("amicus.curate")
 
@@ -136,9 +138,10 @@ class Workbench:
         self.changed: Event[None] = Event("workbench changed")
         self.notice: Event[str] = Event("workbench notice")
         self.progress: Event[Progress] = Event("evaluation progress")
+        self._last_saved = self.weights
         self._disconnects = [
-            session.question.result_changed.connect(lambda _view: self._rerank()),
-            session.prefs.changed.connect(lambda _s: self._rerank()),
+            session.question.result_changed.connect(self._result_changed),
+            session.prefs.changed.connect(self._settings_changed),
             session.library.changed.connect(self._library_changed),
         ]
 
@@ -169,6 +172,19 @@ class Workbench:
     def reset(self) -> None:
         """Back to the saved weights."""
         self.set_weights(self.saved_weights)
+
+    def _result_changed(self, view: ResultView | None) -> None:
+        if self.ab is not None and (view is None or view.result.query != self.ab.a.query):
+            self.ab = None  # it answered another question
+        self._rerank()
+
+    def _settings_changed(self, _settings: Settings) -> None:
+        """New saved weights (here or in the settings dialog): what-if weights that were the old saved
+        ones follow them; weights being tried stay."""
+        if self.weights == self._last_saved:
+            self.weights = self.saved_weights
+        self._last_saved = self.saved_weights
+        self._rerank()
 
     def _rerank(self) -> None:
         view = self.session.question.view

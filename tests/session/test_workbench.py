@@ -64,6 +64,13 @@ def test_what_if_reranks_the_kept_candidates_and_moves_against_the_saved_weights
             assert not bench.dirty and bench.whatif is not None
             assert [r.chunk_id for r in bench.whatif.result.results] == list(saved)
 
+            # Saved weights changed elsewhere (the settings dialog) carry the untouched what-if along.
+            session.apply_settings(session.prefs.settings.replace(scholar_boost=1.3))
+            assert bench.weights.scholar == 1.3 and not bench.dirty
+            bench.set_weights(BoostWeights(chapter=5.0))
+            session.apply_settings(session.prefs.settings.replace(scholar_boost=1.2))
+            assert bench.weights == BoostWeights(chapter=5.0) and bench.dirty  # weights being tried stay
+
             bench.set_weights(BoostWeights(chapter=2.0, per_scholar_cap=None, reference=1.4))
             bench.save_weights()
             assert not bench.dirty and session.prefs.settings.weights == bench.weights
@@ -213,6 +220,12 @@ def test_ab_answers_the_question_twice_and_measures_the_agreement(small_db: Path
             assert ids_a != ids_b and ab.b.context is not None and ab.b.context.weights == BIG_CHAPTER
             assert ab.overlap == metrics.overlap(ids_a, ids_b) and ab.rbo == metrics.rbo(ids_a, ids_b)
             assert 0 < ab.rbo < 1 and ab.ranks_b[ids_b[0]] == 1
+            session.set_chapter(ChapterRef("john", 3))
+            assert bench.ab is ab  # a re-rank of the same question keeps the comparison
+            task = session.ask("faith")
+            assert task is not None
+            await task
+            assert bench.ab is None  # a new question: the comparison answered another one
             await session.aclose()
 
     run(main())

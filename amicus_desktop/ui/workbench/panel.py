@@ -449,6 +449,10 @@ class WorkbenchPanel(QWidget):
         if self.bench.ab_running:
             self.ab_status.setText("Searching for both sides…")
         if ab is None:
+            if self.a_model.rowCount() or self.b_model.rowCount():
+                self.a_model.set_rows((), {})
+                self.b_model.set_rows((), {})
+                self.ab_status.setText("Ask a question, choose two configurations and compare.")
             return
         self.a_model.set_rows(ab.a.results, ab.ranks_b)
         self.b_model.set_rows(ab.b.results, ab.ranks_a)
