@@ -116,7 +116,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         golden_io.save(golden, golden_dir() / "eval.json")
         window.open_golden_set(str(golden_dir() / "eval.json"))
         wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
-        qtbot.keyClick(panel, Qt.Key.Key_E, ALT)
+        qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
         qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
         wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
         assert panel.progress.value() == 2 and panel.progress.maximum() == 2
@@ -200,7 +200,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     assert bench.ab.a.mode is SearchMode.HYBRID and bench.ab.b.mode is SearchMode.SEMANTIC
     assert "rank-biased overlap" in panel.ab_status.text()
 
-    qtbot.keyClick(panel, Qt.Key.Key_E, ALT)
+    qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
     qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
     wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 180)
     assert len(panel.chart.bars) == len(golden.queries)

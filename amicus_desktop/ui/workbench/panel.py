@@ -2,7 +2,7 @@
 :class:`~amicus_desktop.session.workbench.Workbench`.
 
 Only rendering and key handling live here; every number comes from the workbench. Keyboard: the
-tabs have mnemonics (Alt+W, Alt+B, Alt+E, Alt+S), the ranking takes 0–3 to grade the result under
+tabs have mnemonics (Alt+W, Alt+B, Alt+L, Alt+S), the ranking takes 0–3 to grade the result under
 the cursor (Delete removes the grade) and moves to the next row; the weights are Alt+R (chapter),
 Alt+O (scholar), Alt+T (tradition), Alt+N (reference), Alt+P (cap); Alt+M compares A and B, Alt+U
 evaluates the set, every control is in the tab order.
@@ -140,7 +140,7 @@ class WorkbenchPanel(QWidget):
         self.tabs.setAccessibleName("Workbench tabs")
         self.tabs.addTab(self._whatif_tab(), "&What-if && judge")
         self.tabs.addTab(self._ab_tab(), "A/&B")
-        self.tabs.addTab(self._eval_tab(), "&Evaluate")
+        self.tabs.addTab(self._eval_tab(), "Eva&luate")
         self.tabs.addTab(self._snapshot_tab(), "&Snapshots")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
