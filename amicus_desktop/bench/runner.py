@@ -29,6 +29,8 @@ from . import synth
 
 #: The seed's budgets (milliseconds).
 BUDGETS = {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
+#: The curator workbench's what-if re-rank of 40 kept candidates, per change (one frame at 60 Hz).
+WHATIF_BUDGET = 16.0
 
 DEFAULT_SIZES = (10_000, 50_000, 200_000)
 DEFAULT_DIMS = (384, 1536)
@@ -339,6 +341,7 @@ def pipeline_table(report: dict[str, Any]) -> str:
               "embed p50", f"total p50 / p95 (<{b['total_p50']:.0f} / <{b['total_p95']:.0f})", "budget"]
     if has_real:
         header.append("real model: embed p50, total p50 / p95")
+    header.append(f"what-if re-rank of {report['config'].get('k') or 40} p50 / p95 (<{WHATIF_BUDGET:.0f})")
     header.append("peak RSS MB (sqlite / +numpy)")
     rows = []
     for m in report["results"]:
@@ -349,6 +352,8 @@ def pipeline_table(report: dict[str, Any]) -> str:
         if has_real:
             real = m.get("e2e_real", {}).get("exact")
             row.append(f"{fmt_ms(real['embed']['p50'])}, {_pp(real['total'])}" if real else "–")
+        whatif = e.get("whatif") if e else None
+        row.append(f"{_pp(whatif)} {verdict(whatif['p50'], whatif['p95'], WHATIF_BUDGET)}" if whatif else "–")
         row.append(f"{m['rss_after_e2e_mb']:.0f} / {m['peak_rss_mb']:.0f}")
         rows.append(row)
     return _table(header, rows)

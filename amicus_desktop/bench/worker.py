@@ -30,16 +30,19 @@ import numpy as np
 from ..candidates.filters import allowed_rowids, vec0_pushdown
 from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
 from ..core.books import BOOKS
-from ..core.types import Candidate, ChapterRef, Filters, Profile, RetrievalContext
+from ..core.types import BoostWeights, Candidate, ChapterRef, Filters, Profile, RetrievalContext
 from ..embedding.client import EmbedClient, Embedding
 from ..rerank import rerank
-from ..retrieval.pipeline import Retriever
+from ..retrieval.pipeline import Retriever, rerank_result
 from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import connect
 from . import questions, synth
 
 K = 40  # CONTRACT section 3: 40 candidates by default
+#: What the workbench's what-if does on each spin-box step: a new chapter boost (and no cap) over
+#: the kept candidates; alternating values so every re-rank reorders.
+WHAT_IF = (BoostWeights(chapter=1.3, per_scholar_cap=None), BoostWeights(chapter=2.0, scholar=1.3))
 WARMUP = 3
 FILTER_BOOK = "romans"
 PROFILE = Profile.of(scholars=("calvin", "spurgeon"), traditions=("reformed",))
@@ -156,7 +159,7 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
     retrievers: dict[str, Retriever] = {}
     clients: list[_CountingClient] = []
     samples: dict[str, dict[str, list[float]]] = {
-        way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": []} for way in ways
+        way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": [], "whatif": []} for way in ways
     }
     saved = os.environ.get(MODE_ENV)
     try:
@@ -171,12 +174,17 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
             way = "two_stage" if i % 2 and "two_stage" in samples else "exact"
             ctx = RetrievalContext(query=text, profile=PROFILE, chapter=chapter, k=10, candidates=K)
             t0 = time.perf_counter()
-            t = (await retrievers[way].retrieve(ctx)).timings
+            result = await retrievers[way].retrieve(ctx)
+            t = result.timings
             w = _ms(t0)
+            # The workbench's what-if: re-rank the kept candidates for new weights (no embed, no search).
+            t0 = time.perf_counter()
+            rerank_result(result, ctx.replace(weights=WHAT_IF[i % 2]))
+            whatif = _ms(t0)
             if i < 2 * WARMUP:
                 continue
             for name, value in (("total", t.total), ("embed", t.embed), ("search", t.search),
-                                ("rerank", t.rerank), ("wall", w)):
+                                ("rerank", t.rerank), ("wall", w), ("whatif", whatif)):
                 samples[way][name].append(value)
         calls = sum(c.sent for c in clients)
     finally:

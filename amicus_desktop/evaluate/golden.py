@@ -172,13 +172,18 @@ def load(path: str | Path) -> GoldenSet:
 
 def save(golden: GoldenSet, path: str | Path) -> None:
     """Write ``golden`` to ``path`` atomically (a temporary file beside it, then a rename)."""
+    write_json(golden.to_json(), path)
+
+
+def write_json(data: Any, path: str | Path) -> None:
+    """Write ``data`` as indented UTF-8 JSON atomically (a temporary file beside ``path``, fsynced, renamed)."""
     path = Path(path)
-    data = (json.dumps(golden.to_json(), indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    raw = (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, path)

@@ -5,6 +5,13 @@
 * **MRR@k** — ``1 / rank`` of the first result graded ≥ 2 within the top k, else 0.
 * **Recall@k** — the share of chunks graded ≥ 1 that the top k holds; 0 for a question with none.
 
+Comparing two rankings of one question (the workbench's A/B, no judgments needed):
+
+* **overlap@k** — Jaccard ``|A ∩ B| / |A ∪ B|`` of the two top k (order ignored).
+* **RBO** — rank-biased overlap (Webber, Moffat and Zobel 2010), extrapolated form: the agreement
+  ``A_d = |A[:d] ∩ B[:d]| / d`` at each depth d, weighted by ``p^(d−1)`` so the top counts most
+  (p = 0.9: the first 10 ranks carry about 86% of the weight); 1 for identical lists, 0 for disjoint.
+
 Unjudged chunks count as grade 0.
 """
 
@@ -45,3 +52,39 @@ def scores(ranked: Sequence[str], judgments: Mapping[str, int], k: int = K) -> d
     """The three metrics, keyed as the contract's JSON names them."""
     return {f"ndcg@{k}": ndcg(ranked, judgments, k), f"mrr@{k}": mrr(ranked, judgments, k),
             f"recall@{k}": recall(ranked, judgments, k)}
+
+
+def overlap(a: Sequence[str], b: Sequence[str], k: int = K) -> float:
+    """Jaccard overlap of the two top ``k`` (1 when both are empty)."""
+    top_a, top_b = set(a[:k]), set(b[:k])
+    union = top_a | top_b
+    return len(top_a & top_b) / len(union) if union else 1.0
+
+
+def rbo(a: Sequence[str], b: Sequence[str], p: float = 0.9) -> float:
+    """Extrapolated rank-biased overlap of two rankings, to the depth of the shorter one.
+
+    ``RBO_ext = A_d · p^d + (1 − p)/p · Σ_{i=1..d} A_i · p^i`` with ``A_i`` the share of the two
+    top ``i`` in common (Webber et al. 2010, eq. 32). 1 when both are empty.
+    """
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"p must be between 0 and 1 (exclusive), not {p}")
+    depth = min(len(a), len(b))
+    if depth == 0:
+        return 1.0 if not a and not b else 0.0
+    seen_a: set[str] = set()
+    seen_b: set[str] = set()
+    common = 0
+    total = 0.0
+    agreement = 0.0
+    for i in range(depth):
+        x, y = a[i], b[i]
+        if x == y:
+            common += 1
+        else:
+            common += (x in seen_b) + (y in seen_a)
+        seen_a.add(x)
+        seen_b.add(y)
+        agreement = common / (i + 1)
+        total += agreement * p ** (i + 1)
+    return agreement * p**depth + (1 - p) / p * total

@@ -121,7 +121,7 @@ async def evaluate(
     info = await retriever.open()
     book_ids = sorted(await retriever.run_db(lambda store: store.book_ids()))
     judged = sorted(golden.judged_ids())
-    present = await retriever.run_db(lambda store: _present(store, judged))
+    present = await retriever.run_db(lambda store: present_ids(store, judged))
     scores: list[QueryScore] = []
     kept: dict[str, RetrievalResult] = {}
     for i, q in enumerate(golden.queries, start=1):
@@ -143,7 +143,7 @@ async def evaluate(
     )
 
 
-def _present(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
+def present_ids(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
     rows = store.rows(
         "SELECT chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))", [json.dumps(chunk_ids)]
     )

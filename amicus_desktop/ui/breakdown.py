@@ -168,4 +168,6 @@ class BreakdownPanel(QFrame):
         lines = [s.words for s in steps[1:]]
         if isinstance(item, RejectedChunk) and reason:
             lines.append(describe.not_shown(reason))
+        if ctx is not None:
+            lines.append(f"Weights in force: {describe.weights_text(ctx.weights)}.")
         self.words.setText("\n".join(lines))

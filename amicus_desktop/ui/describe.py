@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..context import Context
 from ..core.types import (
+    BoostWeights,
     Candidate,
     ChapterRef,
     RejectedChunk,
@@ -38,6 +39,13 @@ def ordinal(n: int) -> str:
 
 def fmt_boost(value: float) -> str:
     return f"×{value:g}"
+
+
+def weights_text(w: BoostWeights) -> str:
+    """The weights in force, every one written out: "chapter ×1.5, scholar ×1.1, …, at most 2 per scholar"."""
+    cap = "no cap per scholar" if w.per_scholar_cap is None else f"at most {w.per_scholar_cap} per scholar"
+    return (f"chapter {fmt_boost(w.chapter)}, scholar {fmt_boost(w.scholar)}, tradition {fmt_boost(w.tradition)}, "
+            f"reference {fmt_boost(w.reference)}, {cap}")
 
 
 def boost_labels(b: ScoreBreakdown) -> list[str]:
@@ -150,6 +158,11 @@ def breakdown_steps(
         why = f"{meta.tradition} is not among your preferred traditions"
     steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
                       f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    if b.reference_boost != 1.0:
+        value *= b.reference_boost
+        steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
+                          f"{fmt_boost(b.reference_boost)} reference: it is about a passage the question names "
+                          f"→ {value:.4f}."))
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
     return steps
 

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
     QFrame,
+    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .. import __version__, paths
+from .. import __version__, paths, resources
 from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
@@ -48,6 +49,7 @@ from ..session import (
     ResultView,
     Session,
 )
+from ..session.workbench import Workbench, golden_dir
 from ..settings import Settings
 from ..understand import PassageError
 from . import describe, shortcuts, states, theme
@@ -60,6 +62,7 @@ from .results_pane import ResultsPane
 from .session_signals import SessionSignals
 from .settings_dialog import SettingsDialog, choose_database
 from .start_page import StartPage
+from .workbench import WorkbenchPanel
 
 log = logging.getLogger("amicus.ui")
 
@@ -171,6 +174,14 @@ class MainWindow(QMainWindow):
         self._sizes_before_dock: list[int] | None = None
         self.profile_dock.visibilityChanged.connect(self._dock_visibility)
 
+        self.workbench = Workbench(self.session)
+        self.workbench_panel = WorkbenchPanel(self.workbench)
+        self.workbench_dock = QDockWidget("Curator workbench", self)
+        self.workbench_dock.setObjectName("workbenchDock")
+        self.workbench_dock.setWidget(self.workbench_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.workbench_dock)
+        self.workbench_dock.hide()
+
     def _build_actions(self) -> None:
         handlers = {
             "focus_ask": self.focus_ask,
@@ -187,6 +198,7 @@ class MainWindow(QMainWindow):
             "zoom_out": lambda: self.step_font_size(-1),
             "zoom_reset": lambda: self.session.prefs.set_font_size(None),
             "profile": self.toggle_profile,
+            "workbench": self.toggle_workbench,
             "retry": self.retry_now,
             "history_prev": lambda: self.walk_history(-1),
             "history_next": lambda: self.walk_history(1),
@@ -207,6 +219,10 @@ class MainWindow(QMainWindow):
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)
         self.about_action.triggered.connect(self.show_about)
+        self.new_golden_action = QAction("&New golden set…", self)
+        self.new_golden_action.triggered.connect(lambda: self.new_golden_set())
+        self.open_golden_action = QAction("Open &golden set…", self)
+        self.open_golden_action.triggered.connect(lambda: self.open_golden_set())
     def _build_menus(self) -> None:
         a = self.actions_by_id
         bar = self.menuBar()
@@ -215,6 +231,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.build_action)
         file_menu.addSeparator()
         file_menu.addAction(a["export"])
+        file_menu.addAction(self.new_golden_action)
+        file_menu.addAction(self.open_golden_action)
         file_menu.addSeparator()
         file_menu.addAction(a["settings"])
         file_menu.addSeparator()
@@ -226,7 +244,7 @@ class MainWindow(QMainWindow):
             go.addAction(a[key])
         view = bar.addMenu("&View")
         for key in ("focus_reader", "focus_results", "show_rejected", "searched", "focus_breakdown", "compare",
-                    "commentary", "profile"):
+                    "commentary", "profile", "workbench"):
             view.addAction(a[key])
         a["commentary"].setCheckable(True)
         a["commentary"].setChecked(True)
@@ -462,6 +480,36 @@ class MainWindow(QMainWindow):
         total = sum(self.main_split.sizes())
         reader = max(280, total - width)
         self.main_split.setSizes([reader, max(0, total - reader)])
+
+    def toggle_workbench(self) -> None:
+        """Show the curator workbench with the focus on its ranking, or hide it."""
+        if self.workbench_dock.isVisible():
+            self.workbench_dock.setVisible(False)
+            return
+        self.workbench_dock.setVisible(True)
+        self.resizeDocks([self.workbench_dock], [560], Qt.Orientation.Horizontal)
+        self.workbench_panel.focus_ranking()
+        QTimer.singleShot(0, self, self.workbench_panel.focus_ranking)  # once the re-shown dock can take it
+
+    def new_golden_set(self, name: str | None = None) -> None:
+        if name is None:
+            name, ok = QInputDialog.getText(self, "New golden set", "Name of the golden set:")
+            if not ok:
+                return
+        if self.workbench.new_golden(name) is not None and not self.workbench_dock.isVisible():
+            self.toggle_workbench()
+
+    def open_golden_set(self, path: str | None = None) -> None:
+        if path is None:
+            folder = golden_dir()  # the curator's own sets; until there are some, the shipped one's folder
+            start = folder if folder.is_dir() else resources.resource_path("golden")
+            path, _ = QFileDialog.getOpenFileName(self, "Open a golden set", str(start),
+                                                  "Golden sets (*.json);;All files (*)")
+            if not path:
+                return
+        self.workbench.open_golden(path)
+        if not self.workbench_dock.isVisible():
+            self.toggle_workbench()
 
     def retry_now(self) -> None:
         """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
@@ -715,6 +763,8 @@ class MainWindow(QMainWindow):
             # current tab); slots of a half-destroyed window must not run then.
             self.profile_dock.visibilityChanged.disconnect(self._dock_visibility)
             self.results.shutdown()
+            self.workbench_panel.detach()
+            self.workbench.close()
             self.closed.emit()
         event.accept()
 

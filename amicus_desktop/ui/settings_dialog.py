@@ -91,7 +91,9 @@ class SettingsDialog(QDialog):
         self.chapter_spin = _boost_spin(settings.chapter_boost, "Chapter boost")
         self.scholar_spin = _boost_spin(settings.scholar_boost, "Scholar boost")
         self.tradition_spin = _boost_spin(settings.tradition_boost, "Tradition boost")
-        self.cap_spin = _int_spin(settings.per_scholar_cap, 1, 50, "Chunks per scholar")
+        self.reference_spin = _boost_spin(settings.reference_boost, "Reference boost")
+        self.cap_spin = _int_spin(settings.per_scholar_cap or 0, 0, 50, "Chunks per scholar (0: no cap)")
+        self.cap_spin.setSpecialValueText("no cap")
         self.k_spin = _int_spin(settings.k, 1, MAX_K, "Results shown")
         self.candidates_spin = _int_spin(settings.candidates, 1, MAX_CANDIDATES, "Candidates searched")
         ranking = QGroupBox("Ranking")
@@ -99,6 +101,7 @@ class SettingsDialog(QDialog):
         rform.addRow("Chapter boost (×):", self.chapter_spin)
         rform.addRow("Scholar boost (×):", self.scholar_spin)
         rform.addRow("Tradition boost (×):", self.tradition_spin)
+        rform.addRow("Reference boost (×):", self.reference_spin)
         rform.addRow("At most per scholar:", self.cap_spin)
         rform.addRow("Results shown (k):", self.k_spin)
         rform.addRow("Candidates searched:", self.candidates_spin)
@@ -150,7 +153,8 @@ class SettingsDialog(QDialog):
             chapter_boost=self.chapter_spin.value(),
             scholar_boost=self.scholar_spin.value(),
             tradition_boost=self.tradition_spin.value(),
-            per_scholar_cap=self.cap_spin.value(),
+            reference_boost=self.reference_spin.value(),
+            per_scholar_cap=self.cap_spin.value() or None,
             k=self.k_spin.value(),
             candidates=max(self.candidates_spin.value(), self.k_spin.value()),
         )
@@ -170,7 +174,8 @@ class SettingsDialog(QDialog):
         self.chapter_spin.setValue(d.chapter_boost)
         self.scholar_spin.setValue(d.scholar_boost)
         self.tradition_spin.setValue(d.tradition_boost)
-        self.cap_spin.setValue(d.per_scholar_cap)
+        self.reference_spin.setValue(d.reference_boost)
+        self.cap_spin.setValue(d.per_scholar_cap or 0)
         self.k_spin.setValue(d.k)
         self.candidates_spin.setValue(d.candidates)
 

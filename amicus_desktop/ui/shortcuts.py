@@ -29,11 +29,13 @@ class Shortcut:
     title: str
     keys: tuple[Key, ...]
     group: str
+    #: keys a widget handles itself while it has the focus (listed in help; no window action)
+    local: bool = False
 
 
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("focus_ask", "Focus the question box", (QKeySequence.StandardKey.Find, "Ctrl+K"), "Ask"),
-    Shortcut("ask", "Ask the question (in the question box)", ("Return",), "Ask"),
+    Shortcut("ask", "Ask the question (in the question box)", ("Return",), "Ask", local=True),
     Shortcut("goto", "Go to a reference (Rom 9, John 3:16)", ("Ctrl+L", "Ctrl+G"), "Read"),
     Shortcut("prev_chapter", "Previous chapter", ("Ctrl+PgUp", "Alt+Left"), "Read"),
     Shortcut("next_chapter", "Next chapter", ("Ctrl+PgDown", "Alt+Right"), "Read"),
@@ -55,6 +57,9 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),
     Shortcut("zoom_reset", "Default reading text size", ("Ctrl+0",), "View"),
     Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
+    Shortcut("workbench", "Show or hide the curator workbench", ("Ctrl+Shift+W",), "Curate"),
+    Shortcut("grade", "Grade the selected result 0–3 (in the workbench ranking; Delete removes)",
+             ("0", "1", "2", "3"), "Curate", local=True),
     Shortcut("retry", "Check the proxy now", (QKeySequence.StandardKey.Refresh, "F5"), "Connection"),
     Shortcut("open_db", "Open a database…", (QKeySequence.StandardKey.Open,), "File"),
     Shortcut("settings", "Settings…", (QKeySequence.StandardKey.Preferences, "Ctrl+,"), "File"),

@@ -34,6 +34,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
         e2e = m["e2e"]
         for way in ("exact", "two_stage"):  # alternating, each way 5 measured after its warm-up
             assert e2e[way]["total"]["n"] == 5 and e2e[way]["total"]["p50"] > 0 and e2e[way]["embed"]["p50"] > 0
+            # the workbench's what-if: a re-rank of the kept candidates after each retrieval
+            assert e2e[way]["whatif"]["n"] == 5 and 0 < e2e[way]["whatif"]["p50"] <= e2e[way]["whatif"]["p95"]
         # Every retrieval (warm-up included) embedded over HTTP: no vector-cache hits.
         assert e2e["http_embed_calls"] == e2e["retrievals"] == 2 * (5 + m["warmup"])
         ts = m["two_stage"]
@@ -63,7 +65,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
     out = proc.stdout
     for heading in ("sqlite-vec KNN p50 / p95", "numpy p50 / p95", "ratio p50", "bandwidth floor",
                     "one-book KNN", "search p50 / p95 (<50)", "re-rank p50 / p95 (<10)",
-                    "total p50 / p95 (<250 / <500)", "peak RSS MB", "two-stage p50 / p95", "recall@40 mean (min)",
+                    "total p50 / p95 (<250 / <500)", "what-if re-rank of 40 p50 / p95 (<16)", "peak RSS MB", "two-stage p50 / p95", "recall@40 mean (min)",
                     "file MB (codes / floats)", "vec0 vectors MB"):
         assert heading in out, heading
     rows = [ln for ln in out.splitlines() if ln.startswith(("| 300 × 16", "| 500 × 16"))]

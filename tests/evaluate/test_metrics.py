@@ -54,3 +54,28 @@ def test_paired_bootstrap_interval() -> None:
     lo, hi = paired_bootstrap(a, noisy)
     assert lo < float((noisy - a).mean()) < hi
     assert paired_bootstrap(a, noisy) == (lo, hi)  # a fixed seed: the same interval every run
+
+
+def test_overlap_is_jaccard_of_the_top_k() -> None:
+    from amicus_desktop.evaluate.metrics import overlap
+
+    assert overlap(["a", "b", "c"], ["b", "c", "d"]) == pytest.approx(2 / 4)
+    assert overlap(["a", "b", "x"], ["a", "b", "y"], k=2) == 1.0
+    assert overlap([], []) == 1.0
+    assert overlap(["a"], ["b"]) == 0.0
+
+
+def test_rbo_by_hand() -> None:
+    from amicus_desktop.evaluate.metrics import rbo
+
+    # A_1 = 1, A_2 = 1/2, A_3 = 1: 0.9^3 + (0.1/0.9)(0.9 + 0.81/2 + 0.729) = 0.729 + 0.226
+    assert rbo(["1", "2", "3"], ["1", "3", "2"]) == pytest.approx(0.955)
+    # A_1 = 0, A_2 = 1, A_3 = 2/3, A_4 = 1: 0.6561 + (0.81 + 0.486 + 0.6561) / 9
+    assert rbo(["a", "b", "c", "d"], ["b", "a", "d", "c"]) == pytest.approx(0.6561 + 1.9521 / 9)
+    # p = 0.5, A_1 = 1, A_2 = 1/2: 0.5 × 0.25 + 1 × (0.5 + 0.125)
+    assert rbo(["a", "b"], ["a", "c"], p=0.5) == pytest.approx(0.75)
+    assert rbo(["a", "b", "c"], ["a", "b", "c"]) == pytest.approx(1.0)
+    assert rbo(["a", "b"], ["c", "d"]) == 0.0
+    assert rbo([], []) == 1.0
+    with pytest.raises(ValueError):
+        rbo(["a"], ["a"], p=1.0)

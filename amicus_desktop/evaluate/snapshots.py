@@ -1,0 +1,118 @@
+"""Snapshots: the top 10 of every golden question under one configuration, saved under a name.
+
+A snapshot is what Quepid calls one: a ranking frozen in time so a later one can be compared with
+it. It keeps the rankings, not the scores, so two snapshots are compared on the golden set's
+*current* judgments (a grade given after the snapshot still counts). Plain JSON, written atomically::
+
+    {"name": "before-tuning", "created": "2026-11-23T19:40:00Z", "golden": "demo",
+     "config": "hybrid, chapter ×1.5, …", "model": "all-MiniLM-L6-v2",
+     "queries": [{"id": "q1", "query": "…", "ranked": ["<chunk_id>", …]}]}
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import metrics
+from .golden import GoldenSet, write_json
+from .run import EvalReport
+
+SUFFIX = ".json"
+
+
+class SnapshotError(ValueError):
+    """A snapshot file that cannot be read; the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The top 10 of each golden question, by question id."""
+
+    name: str
+    created: str
+    golden: str
+    config: str
+    model: str
+    queries: tuple[tuple[str, str, tuple[str, ...]], ...]  # (id, query, ranked)
+
+    @classmethod
+    def of(cls, name: str, report: EvalReport) -> Snapshot:
+        created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        return cls(name, created, report.name, report.config.describe(), report.model,
+                   tuple((q.id, q.query, q.ranked) for q in report.queries))
+
+    def ranked(self, query_id: str) -> tuple[str, ...] | None:
+        return next((r for qid, _q, r in self.queries if qid == query_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "created": self.created, "golden": self.golden, "config": self.config,
+                "model": self.model,
+                "queries": [{"id": i, "query": q, "ranked": list(r)} for i, q, r in self.queries]}
+
+
+@dataclass(frozen=True)
+class QueryChange:
+    """One question's nDCG@10 in snapshot A and B (``None``: the snapshot lacks the question)."""
+
+    id: str
+    query: str
+    a: float | None
+    b: float | None
+
+    @property
+    def delta(self) -> float | None:
+        return None if self.a is None or self.b is None else self.b - self.a
+
+
+def file_name(name: str) -> str:
+    """A safe file name for a snapshot called ``name`` (letters, digits, ``-`` and ``_``)."""
+    slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-")
+    if not slug:
+        raise ValueError("a snapshot needs a name with at least one letter or digit")
+    return slug + SUFFIX
+
+
+def save(snapshot: Snapshot, folder: Path) -> Path:
+    path = folder / file_name(snapshot.name)
+    write_json(snapshot.to_json(), path)
+    return path
+
+
+def load(path: Path) -> Snapshot:
+    """Read a snapshot; :class:`SnapshotError` naming the file for anything that is not one."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        queries = tuple(
+            (str(q["id"]), str(q["query"]), tuple(str(c) for c in q["ranked"])) for q in data["queries"]
+        )
+        return Snapshot(str(data["name"]), str(data.get("created", "")), str(data.get("golden", "")),
+                        str(data.get("config", "")), str(data.get("model", "")), queries)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise SnapshotError(f"{path.name} is not a readable snapshot ({type(exc).__name__}: {exc})") from None
+
+
+def listing(folder: Path) -> list[Path]:
+    """The snapshot files in ``folder``, newest first."""
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.iterdir() if p.suffix == SUFFIX and not p.name.startswith(".")]
+    return sorted(files, key=lambda p: p.stat().st_mtime_ns, reverse=True)
+
+
+def compare(a: Snapshot, b: Snapshot, golden: GoldenSet) -> list[QueryChange]:
+    """Each golden question's nDCG@10 in ``a`` and ``b`` on the set's current judgments, the
+    biggest changes first (questions missing from both snapshots are left out)."""
+    out = []
+    for q in golden.queries:
+        ra, rb = a.ranked(q.id), b.ranked(q.id)
+        if ra is None and rb is None:
+            continue
+        out.append(QueryChange(q.id, q.query,
+                               None if ra is None else metrics.ndcg(ra, q.judgments),
+                               None if rb is None else metrics.ndcg(rb, q.judgments)))
+    return sorted(out, key=lambda c: -abs(c.delta or 0.0))

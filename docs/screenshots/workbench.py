@@ -1,0 +1,134 @@
+"""Regenerate docs/screenshots/workbench-*.png: the curator workbench, driven in-process (offscreen).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/workbench.py --db PATH
+
+Needs the demo scripture.db (Romans + John); starts the real local embed proxy. Each state is shot
+at the default window size and at 1000×650 (``-small``). Everything the workbench writes (a copy of
+the shipped golden set, snapshots) goes to a temporary ``AMICUS_HOME``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+OUT = Path(__file__).resolve().parent
+SMALL = (1000, 650)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True, help="the demo scripture.db")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.core.types import BoostWeights
+    from amicus_desktop.evaluate import golden as golden_io
+    from amicus_desktop.resources import resource_path
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.session.workbench import golden_dir
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from tests.support.proxy import ProxyProcess
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+    own = golden_dir() / "demo.json"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(resource_path("golden", "demo.json"), own)
+    golden = golden_io.load(own)
+    question = next((q for q in golden.queries if q.chapter == "romans:9"), golden.queries[0])
+
+    async def until(cond: Callable[[], bool], timeout: float = 300.0) -> None:
+        for _ in range(int(timeout * 20)):
+            if cond():
+                return
+            await asyncio.sleep(0.05)
+        raise TimeoutError("state not reached")
+
+    async def shoot(window: MainWindow, name: str) -> None:
+        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-small")):
+            window.resize(*size)
+            window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
+            await asyncio.sleep(0.4)
+            QApplication.processEvents()
+            path = args.out / f"workbench-{name}{suffix}.png"
+            window.grab().save(str(path))
+            print(f"{path.name}: ok")
+        window.resize(*DEFAULT_SIZE)
+
+    async def run(proxy_url: str) -> None:
+        chapter = question.chapter or "romans:9"
+        session = Session(SettingsStore(), Overrides(db_path=str(args.db), proxy_url=proxy_url, chapter=chapter))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await until(lambda: session.can_ask and session.reader.loaded_chapter is not None)
+        window.open_golden_set(str(own))
+        bench, panel = window.workbench, window.workbench_panel
+        await until(lambda: bench.golden is not None)
+        window.ask.edit.setText(question.query)
+        task = session.ask(question.query)
+        assert task is not None
+        await task
+        await until(lambda: bench.whatif is not None)
+        # judging: the shipped judgments in the Grade column, this question's nDCG / MRR
+        panel.focus_ranking()
+        panel.ranking.setCurrentIndex(panel.ranking_model.index(2, 2))
+        await shoot(window, "judging")
+        # what-if: no chapter boost, no cap: the Move column against the saved weights
+        panel.chapter_spin.setValue(1.0)
+        panel.cap_spin.setValue(0)
+        await shoot(window, "what-if")
+        panel.reset_weights.click()
+        # A/B: hybrid against semantic, a shared result selected on the A side
+        panel.tabs.setCurrentIndex(1)
+        panel.compare()
+        await until(lambda: bench.ab is not None and not bench.ab_running)
+        ab = bench.ab
+        assert ab is not None
+        shared = next((c for c in ab.ranks_a if c in ab.ranks_b and ab.ranks_a[c] != ab.ranks_b[c]), None)
+        if shared is not None:
+            panel.a_view.setCurrentIndex(panel.a_model.index(panel.a_model.row_of(shared), 0))
+        await shoot(window, "ab")
+        # evaluate the set: the per-question chart; then two snapshots and their comparison
+        panel.tabs.setCurrentIndex(2)
+        bench.evaluate_set()
+        await until(lambda: bench.report is not None and not bench.evaluating)
+        await shoot(window, "evaluate")
+        await bench.save_snapshot("saved-weights")
+        bench.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0))
+        bench.evaluate_set()
+        await until(lambda: not bench.evaluating)
+        await bench.save_snapshot("no-boosts")
+        panel.tabs.setCurrentIndex(3)
+        panel.snap_a.setCurrentIndex(panel.snap_a.findText("saved-weights"))
+        panel.snap_b.setCurrentIndex(panel.snap_b.findText("no-boosts"))
+        panel.compare_snapshots()
+        await until(lambda: bench.changes is not None)
+        await shoot(window, "snapshots")
+        window.close()
+        await session.aclose()
+
+    with ProxyProcess("--rate-limit", "0") as proxy, qt_event_loop(app) as loop:
+        loop.run_until_complete(run(proxy.url))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,246 @@
+"""The curator workbench in the window: models (qtmodeltester), keys, A/B linking, the chart, snapshots.
+
+The fast test runs on a random-vector DB and the scripted proxy over real HTTP; the keyboard-only
+flow of issue 12 runs on the study DB (real vectors) and the real local proxy.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from amicus_desktop.core.types import SearchMode
+from amicus_desktop.evaluate import golden as golden_io
+from amicus_desktop.evaluate import metrics
+from amicus_desktop.evaluate.golden import GoldenQuery, GoldenSet
+from amicus_desktop.resources import resource_path
+from amicus_desktop.session.workbench import golden_dir
+from tests.support.scripted_proxy import ScriptedProxy
+
+from .conftest import OFFSCREEN_NOISE, run, wait_for
+
+ALT = Qt.KeyboardModifier.AltModifier
+CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+def ask_by_keyboard(window: Any, qtbot: Any, text: str) -> None:
+    qtbot.keyClick(window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+    edit = window.ask.edit
+    edit.selectAll()
+    qtbot.keyClicks(edit, text)
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    wait_for(qtbot, lambda: window.session.question.view is not None and not window.session.question.busy, 30)
+
+
+def ranking_ids(panel: Any) -> list[str]:
+    m = panel.ranking_model
+    return [m.key(r) for r in range(m.rowCount())]
+
+
+def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmodeltester: Any, small_db: Path) -> None:
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        session = window.session
+        wait_for(qtbot, lambda: session.can_ask)
+        ask_by_keyboard(window, qtbot, "grace")
+        panel, bench = window.workbench_panel, window.workbench
+
+        qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
+        assert window.workbench_dock.isVisible() and panel.ranking.hasFocus()
+        qtmodeltester.check(panel.ranking_model)
+        saved_order = ranking_ids(panel)
+        assert len(saved_order) == 10 and panel.ranking_model.data(panel.ranking_model.index(0, 1)) == "="
+
+        # Grading needs a golden set; then 0–3 grade the row under the cursor and move down.
+        qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
+        assert "golden set first" in panel.notice_label.text()
+        window.new_golden_set("ui set")
+        wait_for(qtbot, lambda: bench.golden is not None)
+        panel.focus_ranking()
+        qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
+        qtbot.keyClick(panel.ranking, Qt.Key.Key_1)
+        assert panel.ranking.currentIndex().row() == 2
+        path = golden_dir() / "ui-set.json"
+        run(qtbot, bench.flush())
+        judged = json.loads(path.read_text())["queries"][0]["judgments"]
+        assert judged == {saved_order[0]: 3, saved_order[1]: 1}
+        assert panel.ranking_model.data(panel.ranking_model.index(0, 2)) == "3"
+        expected = metrics.ndcg(saved_order, judged)
+        assert f"nDCG@10 {expected:.3f}" in panel.scores_label.text()
+
+        # The app's own breakdown says which weights are in force.
+        wait_for(qtbot, lambda: "Weights in force: chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, "
+                                "at most 2 per scholar" in window.results.breakdown.words.text())
+
+        # What-if: the chapter boost by keyboard; the ranking moves and says so.
+        qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
+        assert panel.chapter_spin.hasFocus()
+        for _ in range(3):
+            qtbot.keyClick(panel.chapter_spin, Qt.Key.Key_PageUp)
+        assert bench.weights.chapter == pytest.approx(3.0)
+        moved = ranking_ids(panel)
+        assert moved != saved_order and "ranks differ" in panel.whatif_status.text()
+        moves = [panel.ranking_model.data(panel.ranking_model.index(r, 1)) for r in range(10)]
+        assert any(m.startswith(("▲", "▼", "new")) for m in moves)
+        qtmodeltester.check(panel.ranking_model)
+        panel.cap_spin.setValue(0)
+        assert bench.weights.per_scholar_cap is None and panel.cap_spin.text() == "no cap"
+        panel.reset_weights.click()
+        assert ranking_ids(panel) == saved_order and not panel.save_weights.isEnabled()
+
+        # A/B: semantic with the saved weights against semantic with no boosts.
+        qtbot.keyClick(panel, Qt.Key.Key_B, ALT)
+        panel.a_mode.setCurrentIndex(panel.a_mode.findData(SearchMode.SEMANTIC.value))
+        panel.b_weights.setCurrentIndex(2)
+        qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
+        wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running)
+        qtmodeltester.check(panel.a_model)
+        qtmodeltester.check(panel.b_model)
+        ab = bench.ab
+        assert f"overlap@10 (Jaccard) {ab.overlap:.2f}" in panel.ab_status.text()
+        shared = next(cid for cid in ab.ranks_a if cid in ab.ranks_b and ab.ranks_a[cid] != ab.ranks_b[cid])
+        panel.a_view.setCurrentIndex(panel.a_model.index(panel.a_model.row_of(shared), 0))
+        assert panel.b_view.currentIndex().row() == panel.b_model.row_of(shared)  # linked across the lists
+        text = panel.a_model.data(panel.a_model.index(panel.a_model.row_of(shared), 1))
+        assert text.startswith(f"#{ab.ranks_b[shared]} in B")
+
+        # Evaluate, the chart, snapshots and their comparison.
+        golden = GoldenSet("eval", (GoldenQuery("q1", "grace", {saved_order[3]: 3}, chapter="romans:9"),
+                                    GoldenQuery("q2", "faith", {saved_order[0]: 2})))
+        golden_io.save(golden, golden_dir() / "eval.json")
+        window.open_golden_set(str(golden_dir() / "eval.json"))
+        wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
+        qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
+        qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
+        wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
+        assert panel.progress.value() == 2 and panel.progress.maximum() == 2
+        assert [qid for qid, _v in panel.chart.bars] == ["q1", "q2"]
+        assert panel.chart.bars[0][1] == bench.report.queries[0].scores["ndcg@10"]
+        assert not panel.chart.grab().isNull()  # the picture paints
+        panel.snapshot_name.setText("first")
+        qtbot.keyClick(panel.snapshot_name, Qt.Key.Key_Return)
+        wait_for(qtbot, lambda: len(bench.snapshot_files) == 1)
+        panel.chapter_spin.setValue(4.0)
+        panel.eval_button.click()
+        wait_for(qtbot, lambda: not bench.evaluating)
+        panel.snapshot_name.setText("second")
+        panel.snapshot_save.click()
+        wait_for(qtbot, lambda: len(bench.snapshot_files) == 2)
+        assert panel.snap_a.currentText() == "first" and panel.snap_b.currentText() == "second"
+        qtbot.keyClick(panel, Qt.Key.Key_S, ALT)
+        panel.snapshot_name.setFocus()
+        for _ in range(4):  # name → Save → A → B → Compare
+            qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        assert panel.snap_compare.hasFocus()
+        qtbot.keyClick(panel.snap_compare, Qt.Key.Key_Space)
+        wait_for(qtbot, lambda: panel.changes_model.rowCount() == 2)
+        qtmodeltester.check(panel.changes_model)
+        assert "questions better" in panel.snap_status.text()
+
+
+@pytest.mark.slow
+@pytest.mark.qt_log_ignore(OFFSCREEN_NOISE, r"^This plugin does not support (grabbing the keyboard|raise\(\))")
+def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, local_proxy: Any,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Open the shipped golden set, judge a result, change the chapter boost and watch the ranking move,
+    compare hybrid against semantic, evaluate the set: every step by key presses."""
+    shipped = resource_path("golden", "demo.json")
+    own = golden_dir() / "demo.json"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(shipped, own)  # the curator's copy: judging writes to it, never to the package
+    golden = golden_io.load(own)
+    question = golden.queries[0]
+
+    window = harness.open(db=study_db, proxy=local_proxy.url, chapter=question.chapter)
+    session, panel, bench = window.session, window.workbench_panel, window.workbench
+    wait_for(qtbot, lambda: session.can_ask, 30)
+
+    # File ▸ Open golden set… (the file dialog answers with the curator's copy).
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(own), ""))
+    qtbot.keyClick(window, Qt.Key.Key_F, ALT)
+    menu = window.menuBar().actions()[0].menu()
+    wait_for(qtbot, menu.isVisible)
+    qtbot.keyClick(menu, Qt.Key.Key_G)  # Open &golden set…
+    wait_for(qtbot, lambda: bench.golden is not None)
+    assert window.workbench_dock.isVisible() and bench.golden.name == golden.name
+    wait_for(qtbot, lambda: not menu.isVisible())
+    window.activateWindow()  # offscreen, the closed menu stays the active window until told
+    wait_for(qtbot, lambda: QApplication.activeWindow() is window)
+    wait_for(qtbot, lambda: bench.missing != ())  # the shipped ids this small DB lacks, one by one
+    assert all(cid in panel.missing_label.text() for cid in bench.missing[:5])
+
+    ask_by_keyboard(window, qtbot, question.query)
+    qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
+    qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)  # hide and show again: the focus lands on the ranking
+    wait_for(qtbot, panel.ranking.hasFocus)
+    before = ranking_ids(panel)
+    qtbot.keyClick(panel.ranking, Qt.Key.Key_Down)
+    qtbot.keyClick(panel.ranking, Qt.Key.Key_2)
+    run(qtbot, bench.flush())
+    assert golden_io.load(own).query(question.id).judgments[before[1]] == 2
+    assert "This question: nDCG@10" in panel.scores_label.text()
+
+    qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
+    for _ in range(2):
+        qtbot.keyClick(panel.chapter_spin, Qt.Key.Key_PageDown)  # 1.5 → 0.5: chapter chunks sink
+    assert bench.weights.chapter == pytest.approx(0.5)
+    wait_for(qtbot, lambda: ranking_ids(panel) != before)
+    assert "ranks differ" in panel.whatif_status.text()
+
+    qtbot.keyClick(panel, Qt.Key.Key_B, ALT)
+    assert (panel.a_mode.currentText(), panel.b_mode.currentText()) == ("hybrid", "semantic")
+    qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
+    wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running, 30)
+    assert bench.ab.a.mode is SearchMode.HYBRID and bench.ab.b.mode is SearchMode.SEMANTIC
+    assert "rank-biased overlap" in panel.ab_status.text()
+
+    qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
+    qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
+    wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 180)
+    assert len(panel.chart.bars) == len(golden.queries)
+    assert "mean nDCG@10" in panel.eval_status.text()
+
+
+def test_the_settings_dialog_edits_the_reference_boost_and_no_cap(qtbot: Any, amicus_home: Path) -> None:
+    from amicus_desktop.settings import Settings
+    from amicus_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(per_scholar_cap=None, reference_boost=1.4))
+    qtbot.addWidget(dialog)
+    assert dialog.cap_spin.text() == "no cap" and dialog.reference_spin.value() == pytest.approx(1.4)
+    edited = dialog.edited()
+    assert edited.per_scholar_cap is None and edited.reference_boost == pytest.approx(1.4)
+    dialog.cap_spin.setValue(3)
+    dialog.reference_spin.setValue(1.1)
+    edited = dialog.edited()
+    assert edited.per_scholar_cap == 3 and edited.weights.reference == pytest.approx(1.1)
+
+
+def test_the_breakdown_writes_out_the_reference_boost_and_the_weights_in_force() -> None:
+    from amicus_desktop.core.types import (
+        BoostWeights,
+        Candidate,
+        ChapterRef,
+        ChunkMetadata,
+        RetrievalContext,
+        ScoreBreakdown,
+    )
+    from amicus_desktop.ui import describe
+
+    meta = ChunkMetadata(book_id="romans", chapter_num=8, verse_start=28, verse_end=28)
+    cand = Candidate(1, "c1", "commentary", "s1", "text", meta, 0.4)
+    final = 0.6 * 1.5 * 1.25
+    b = ScoreBreakdown(0.4, 0.6, 1.5, 1.0, 1.0, final, reference_boost=1.25)
+    ctx = RetrievalContext("Rom 8:28", chapter=ChapterRef("romans", 8),
+                           weights=BoostWeights(reference=1.25, per_scholar_cap=None))
+    steps = describe.breakdown_steps(b, cand, ctx)
+    assert [s.label for s in steps][-2:] == ["×1.25 reference", "final"]
+    assert steps[-2].value == pytest.approx(final) == steps[-1].value
+    assert describe.weights_text(ctx.weights) == (
+        "chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, no cap per scholar")
