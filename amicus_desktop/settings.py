@@ -129,10 +129,10 @@ def _opt_str(value: Any) -> str | None:
 def _url(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise TypeError("not a URL")
-    value = value.strip()
-    if not value.startswith(("http://", "https://")):
+    url = value.strip()
+    if not url.startswith(("http://", "https://")):
         raise ValueError("must start with http:// or https://")
-    return value.rstrip("/")
+    return url.rstrip("/")
 
 
 def _str_tuple(value: Any) -> tuple[str, ...]:
@@ -144,10 +144,10 @@ def _str_tuple(value: Any) -> tuple[str, ...]:
 def _boost(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("not a number")
-    value = float(value)
-    if not math.isfinite(value) or not 0.1 <= value <= 10.0:
+    number = float(value)
+    if not math.isfinite(number) or not 0.1 <= number <= 10.0:
         raise ValueError("must be between 0.1 and 10")
-    return value
+    return number
 
 
 def _int_in(lo: int, hi: int) -> Callable[[Any], int]:

@@ -27,7 +27,7 @@ import numpy as np
 from ..core.errors import AmicusError, ErrorCode
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
-from ..core.types import ChunkMetadata
+from ..core.types import Candidate, ChunkMetadata
 from .sqlite import connect_readonly, vec_version
 
 log = logging.getLogger("amicus.store")
@@ -507,7 +507,7 @@ class ScriptureStore:
         if not source_types:
             return []
         marks = ",".join("?" * len(source_types))
-        rows = self._rows(
+        rows = self.rows(
             f"""SELECT t.rowid, t.chunk_id, t.source_type, t.source_id, t.text,
                        m.scholar_id, m.tradition, m.book_id, m.chapter_num,
                        m.verse_start, m.verse_end, m.panel_type
@@ -518,7 +518,7 @@ class ScriptureStore:
                 LIMIT ?""",
             [book_id, chapter, *source_types, limit],
         )
-        out = []
+        out: list[Candidate] = []
         for row in rows:
             chunk_id, source_type, source_id, text, meta = _chunk_row(self.path, row)
             out.append(Candidate(int(row[0]), chunk_id, source_type, source_id, text, meta, distance=None))

@@ -78,8 +78,9 @@ class StartPage(QWidget):
         self.setAccessibleName(text.title)
         while self.buttons.count():
             item = self.buttons.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self._buttons = {}
         for i, action in enumerate(text.actions):
             button = QPushButton(states.ACTION_LABELS[action])
