@@ -3,9 +3,9 @@
 :class:`Session` (in :mod:`.controller`) composes one part per kind of state —
 :class:`Preferences` (settings file, overrides, profile), :class:`Library` (the database),
 :class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Question` (asking
-and results) — and the :class:`Engine` that does the I/O for one database and proxy. Widgets
-never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
-signals. Everything here is tested as plain Python on an asyncio loop.
+and results), :class:`Search` (mode, filters, pins) — and the :class:`Engine` that does the I/O for
+one database and proxy. Widgets never see these directly: ``amicus_desktop/ui/session_signals.py``
+re-emits the parts' events as Qt signals. Everything here is tested as plain Python on an asyncio loop.
 """
 
 from .connection import Connection
@@ -17,9 +17,11 @@ from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_boo
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
 from .reader import ChapterText, Reader
+from .search import MODES, Search
 
 __all__ = [
     "DB_CODES",
+    "MODES",
     "AskFailure",
     "Cause",
     "ChapterText",
@@ -39,6 +41,7 @@ __all__ = [
     "Question",
     "Reader",
     "ResultView",
+    "Search",
     "Session",
     "canonical_books",
 ]

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
-from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from ..core.types import PassageRef, RejectedChunk, RetrievalContext, RetrievedChunk
 from . import describe
 from .theme import accent, blend, muted_text, scaled_font
 
 
 class BreakdownChart(QWidget):
-    """distance → similarity → × chapter → × scholar → × tradition → final, one bar per step.
+    """The base (distance → similarity, keyword score, fused base) → × chapter → × scholar → ×
+    tradition → × reference → final, one bar per step.
 
     A boost's gain is drawn hatched on top of the running bar, and every row carries its label and
     value as text, so the chart reads without colour.
@@ -30,6 +31,8 @@ class BreakdownChart(QWidget):
     def set_steps(self, steps: list[describe.Step]) -> None:
         self._steps = steps
         self.setAccessibleDescription(" ".join(s.words for s in steps))
+        # hybrid adds rows (keyword score, fused base): never let the words below overlap them
+        self.setMinimumHeight(self.ROW * max(len(steps), 6) + 8)
         self.updateGeometry()
         self.update()
 
@@ -60,7 +63,7 @@ class BreakdownChart(QWidget):
         for step in self._steps:
             row = QRectF(left, y + 4, width, self.ROW - 8)
             painter.setPen(muted if step.label == "distance" else text)
-            bold = step.label in ("similarity", "final")
+            bold = step.label in ("similarity", "base", "final")
             painter.setFont(scaled_font(self.font(), 1.0, bold=bold))
             painter.drawText(QRectF(0, y, label_w - 8, self.ROW), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), step.label)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -107,13 +110,24 @@ class BreakdownPanel(QFrame):
         self.words.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.words.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
         self.words.setAccessibleName("Score breakdown in words")
+        # The steps scroll under the title when the pane is short (a hybrid breakdown has nine rows).
+        body = QWidget()
+        inner = QVBoxLayout(body)
+        inner.setContentsMargins(0, 0, 0, 0)
+        inner.setSpacing(6)
+        inner.addWidget(self.chart)
+        inner.addWidget(self.words, 1)
+        self.steps_area = QScrollArea()
+        self.steps_area.setWidget(body)
+        self.steps_area.setWidgetResizable(True)
+        self.steps_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.steps_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 10)
         layout.setSpacing(6)
         layout.addWidget(self.title)
         layout.addWidget(self.subtitle)
-        layout.addWidget(self.chart)
-        layout.addWidget(self.words, 1)
+        layout.addWidget(self.steps_area, 1)
         self.clear()
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:
@@ -130,6 +144,7 @@ class BreakdownPanel(QFrame):
         *,
         total: int = 0,
         reason: str | None = None,
+        references: tuple[PassageRef, ...] = (),
     ) -> None:
         breakdown = item.breakdown
         ref = describe.reference(item.candidate, book_name) or item.candidate.chunk_id
@@ -139,12 +154,13 @@ class BreakdownPanel(QFrame):
             self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
         if breakdown is None:  # below threshold: never scored
             self.chart.hide()
-            self.words.setText(describe.never_scored(item.similarity))
+            similarity = item.similarity if isinstance(item, RejectedChunk) else None
+            self.words.setText(describe.never_scored(similarity) if similarity is not None else "")
             return
-        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name)
+        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
         self.chart.set_steps(steps)
         self.chart.show()
-        lines = [s.words for s in steps[1:]]
+        lines = [s.words for s in steps if s.label != "distance"]
         if isinstance(item, RejectedChunk) and reason:
             lines.append(describe.not_shown(reason))
         self.words.setText("\n".join(lines))

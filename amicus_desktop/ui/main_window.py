@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -35,10 +35,11 @@ from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Profile, RetrievalResult
+from ..core.types import ChapterRef, Filters, Profile, RetrievalResult, SearchMode
 from ..present import citation
 from ..session import (
     DB_CODES,
+    MODES,
     AskFailure,
     ChapterText,
     DbState,
@@ -50,6 +51,7 @@ from ..settings import Settings
 from . import describe, shortcuts, states
 from .ask import AskBar
 from .banner import Banner
+from .filter_bar import FilterBar
 from .profile import ProfilePanel
 from .reader import ReaderPane
 from .results_pane import ResultsPane
@@ -102,6 +104,9 @@ class MainWindow(QMainWindow):
         self._render_connectivity(session.connection.state)
         self.ask.set_profile(session.prefs.profile)
         self.profile_panel.set_weights(session.prefs.settings.weights)
+        self._render_mode(session.search.mode)
+        self._render_pins(session.search.pins)
+        self._render_filters(session.search.filters)
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -112,6 +117,8 @@ class MainWindow(QMainWindow):
         self.ask = AskBar()
         self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
         self._bundle_tasks: set[asyncio.Future[Any]] = set()
+        self.results.is_pinned = self.session.search.is_pinned
+        self.filter_bar = FilterBar()
 
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -120,6 +127,7 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
         rv.addWidget(self.notice_banner)
         rv.addWidget(self.ask)
+        rv.addWidget(self.filter_bar)
         rv.addWidget(_hline())
         rv.addWidget(self.results, 1)
 
@@ -175,6 +183,9 @@ class MainWindow(QMainWindow):
             "settings": self.open_settings,
             "help": self.show_shortcuts,
             "quit": self.close,
+            "cycle_mode": self.session.cycle_mode,
+            "filters": self.toggle_filters,
+            "toggle_pin": self.toggle_pin,
         }
         self.actions_by_id = shortcuts.make_actions(self, handlers)
         self.removeAction(self.actions_by_id["copy_result"])  # the results table's own, not window-wide
@@ -203,11 +214,35 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         for key in ("focus_reader", "focus_results", "show_rejected", "searched", "profile"):
             view.addAction(a[key])
+        self._build_search_menu()
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(a["help"])
         help_menu.addAction(self.about_action)
+
+    def _build_search_menu(self) -> None:
+        """Search: the three modes (one checked), the filters, and the pins with *Unpin all*."""
+        a = self.actions_by_id
+        menu = self.menuBar().addMenu("&Search")
+        self.mode_group = QActionGroup(self)
+        self.mode_actions: dict[SearchMode, QAction] = {}
+        for mode in MODES:
+            action = QAction(describe.mode_title(mode), self.mode_group)
+            action.setCheckable(True)
+            action.setToolTip(describe.MODE_HELP[mode])
+            action.triggered.connect(lambda _checked=False, m=mode: self.session.set_mode(m))
+            menu.addAction(action)
+            self.mode_actions[mode] = action
+        menu.addAction(a["cycle_mode"])
+        menu.addSeparator()
+        menu.addAction(a["filters"])
+        self.clear_filters_action = menu.addAction("Clear filters")
+        self.clear_filters_action.triggered.connect(lambda: self.session.set_filters(Filters()))
+        menu.addSeparator()
+        menu.addAction(a["toggle_pin"])
+        self.pins_menu = menu.addMenu("Pins")
+        self.pins_menu.aboutToShow.connect(self._fill_pins_menu)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -240,6 +275,13 @@ class MainWindow(QMainWindow):
         sig.profileChanged.connect(self._render_profile)
         sig.settingsChanged.connect(self._render_settings)
         sig.settingsNotice.connect(self.show_notice)
+        sig.modeChanged.connect(self._render_mode)
+        sig.filtersChanged.connect(self._render_filters)
+        sig.pinsChanged.connect(self._render_pins)
+        self.ask.mode_switch.modeChosen.connect(s.set_mode)
+        self.filter_bar.filtersChanged.connect(s.set_filters)
+        self.results.pinRequested.connect(s.toggle_pin)
+        self.results.chips.passageRequested.connect(self.open_passage)
         self.reader.chapterRequested.connect(s.set_chapter)
         self.reader.stepRequested.connect(s.step_chapter)
         self.reader.referenceEntered.connect(self.goto_reference)
@@ -386,6 +428,41 @@ class MainWindow(QMainWindow):
         self._in_background(work)
         return work
 
+    def search_by_words(self) -> None:
+        """The offline banner's *Search by words instead*: switch to keyword mode, visibly."""
+        self.session.set_mode(SearchMode.KEYWORD)
+
+    def toggle_filters(self) -> None:
+        opened = not self.filter_bar.toggle.isChecked()
+        self.filter_bar.set_open(opened)
+        if opened:
+            self.filter_bar.buttons["source_types"].setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def toggle_pin(self) -> None:
+        """Pin or unpin the selected result (Ctrl+D)."""
+        r = self.results.current_result()
+        if r is not None:
+            self.session.toggle_pin(r.chunk_id)
+
+    def _fill_pins_menu(self) -> None:
+        """The pins, by title where the results on screen name them, and *Unpin all*."""
+        self.pins_menu.clear()
+        pins = self.session.search.pins
+        view = self.session.question.view
+        shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
+        for chunk_id in pins:
+            r = shown.get(chunk_id)
+            label = (describe.reference(r.candidate, self.session.library.book_name) or chunk_id) if r else chunk_id
+            action = self.pins_menu.addAction(f"Unpin {label}")
+            action.setToolTip(chunk_id)
+            action.triggered.connect(lambda _checked=False, c=chunk_id: self.session.toggle_pin(c))
+        if not pins:
+            self.pins_menu.addAction("No pins: right-click a result to pin it").setEnabled(False)
+        self.pins_menu.addSeparator()
+        clear = self.pins_menu.addAction("Unpin all")
+        clear.setEnabled(bool(pins))
+        clear.triggered.connect(self.session.clear_pins)
+
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
         if visible:
@@ -501,19 +578,20 @@ class MainWindow(QMainWindow):
 
     def _render_banner(self) -> None:
         c = self.session.connection.state
-        text = states.proxy_text(c, c.seconds_to_next_check())
+        text = states.proxy_text(c, c.seconds_to_next_check(), self.session.search.mode)
         if text is None:
             self.banner.clear()
             return
         handlers = {states.RETRY: self.retry_now, states.SETTINGS: self.open_settings,
-                    states.OPEN_DB: self.open_database}
+                    states.OPEN_DB: self.open_database,
+                    states.KEYWORD: self.search_by_words}
         actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
         self.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice)
 
     def _tick(self) -> None:
         c = self.session.connection.state
         if c.state is ProxyState.OFFLINE and self.banner.isVisible():
-            text = states.proxy_text(c, c.seconds_to_next_check())
+            text = states.proxy_text(c, c.seconds_to_next_check(), self.session.search.mode)
             if text is not None:
                 self.banner.set_detail(text.advice)
 
@@ -523,7 +601,7 @@ class MainWindow(QMainWindow):
         self.ask.set_available(ok, "" if ok else states.ask_disabled_reason(s.connection.state, s.library.ready))
 
     def _render_busy(self, busy: bool) -> None:
-        self.ask.set_busy(busy, states.BUSY)
+        self.ask.set_busy(busy, states.BUSY if self.session.search.mode.embeds else states.BUSY_KEYWORD)
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
         label = self.session.library.chapter_label(ref)
@@ -539,6 +617,21 @@ class MainWindow(QMainWindow):
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_panel.set_facets(facets, self.session.prefs.profile)
+        library = self.session.library
+        self.filter_bar.set_choices(facets, library.books, library.names)
+
+    def _render_mode(self, mode: SearchMode) -> None:
+        self.ask.mode_switch.set_mode(mode)
+        self.mode_actions[mode].setChecked(True)
+        self._render_banner()
+        self._update_ask_availability()
+
+    def _render_filters(self, filters: Filters) -> None:
+        self.filter_bar.set_filters(filters)
+        self.clear_filters_action.setEnabled(filters.active)
+
+    def _render_pins(self, pins: tuple[str, ...]) -> None:
+        self.pins_menu.setTitle(f"Pins ({len(pins)})")
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_panel.set_weights(settings.weights)

@@ -34,6 +34,8 @@ class Shortcut:
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("focus_ask", "Focus the question box", (QKeySequence.StandardKey.Find, "Ctrl+K"), "Ask"),
     Shortcut("ask", "Ask the question (in the question box)", ("Return",), "Ask"),
+    Shortcut("cycle_mode", "Next search mode (semantic, hybrid, keyword)", ("Ctrl+M",), "Ask"),
+    Shortcut("filters", "Show or hide the filters", ("Ctrl+Shift+F",), "Ask"),
     Shortcut("goto", "Go to a reference (Rom 9, John 3:16)", ("Ctrl+L", "Ctrl+G"), "Read"),
     Shortcut("prev_chapter", "Previous chapter", ("Ctrl+PgUp", "Alt+Left"), "Read"),
     Shortcut("next_chapter", "Next chapter", ("Ctrl+PgDown", "Alt+Right"), "Read"),
@@ -48,6 +50,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("copy_context", "Copy the results as Amicus context", ("Ctrl+Shift+C",), "Results"),
     Shortcut("searched", "Show or hide how this was searched", ("Ctrl+Shift+H",), "Results"),
     Shortcut("export", "Export results…", ("Ctrl+Shift+E",), "File"),
+    Shortcut("toggle_pin", "Pin or unpin the selected result", ("Ctrl+D",), "Results"),
     Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
     Shortcut("retry", "Check the proxy now", (QKeySequence.StandardKey.Refresh, "F5"), "Connection"),
     Shortcut("open_db", "Open a database…", (QKeySequence.StandardKey.Open,), "File"),
