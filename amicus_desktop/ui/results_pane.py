@@ -94,6 +94,7 @@ class ResultsPane(QWidget):
         self._build_tables()
         self.title = QLabel()
         self.title.setFont(scaled_font(self.font(), 1.0, bold=True))
+        self.title.setWordWrap(True)  # a long question must not widen the window past 1000 px
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.hide()
