@@ -131,13 +131,12 @@ def proxy_text(c: Connectivity, seconds: int | None = None,
             title = "Search is disabled: the proxy's vectors have the wrong size for this database"
         else:
             title = "Search is disabled: the proxy serves a different model than this database"
-        return StateText(
-            "error",
-            title,
-            err.message,
-            "Reading still works. Search comes back by itself once the proxy and the database use the same model.",
-            (OPEN_DB, SETTINGS, RETRY),
-        )
+        advice = "Reading still works. Search comes back by itself once the proxy and the database use the same model."
+        if not mode.embeds:  # keyword search embeds nothing: it is not what is disabled
+            title = title.replace("Search is disabled", "Semantic and hybrid search are disabled")
+            advice = ("Keyword search (the mode in use) and reading still work. Semantic and hybrid search come "
+                      "back by themselves once the proxy and the database use the same model.")
+        return StateText("error", title, err.message, advice, (OPEN_DB, SETTINGS, RETRY))
     return None
 
 

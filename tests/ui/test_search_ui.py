@@ -197,3 +197,17 @@ def test_keyword_results_pass_the_modeltester(qtmodeltester, harness, qtbot, sma
     # The breakdown reads in keyword mode too: no similarity, the keyword score is the base.
     wait_for(qtbot, lambda: "Keyword score" in window.results.breakdown.words.text())
     assert "Cosine distance" not in window.results.breakdown.words.text()
+
+
+def test_a_wrong_model_disables_only_the_embedding_modes(harness, qtbot, small_db: Path) -> None:
+    with ScriptedProxy(dims=8, model="some-other-model") as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url)
+        s = window.session
+        wait_for(qtbot, lambda: s.library.ready and s.connection.state.state is ProxyState.MISMATCH)
+        assert window.banner.title.text().startswith("Search is disabled") and not s.can_ask
+        s.set_mode(SearchMode.KEYWORD)
+        assert window.banner.title.text().startswith("Semantic and hybrid search are disabled")
+        assert s.can_ask and window.ask.edit.isEnabled()
+        ask_in_window(window, qtbot, "potter clay")
+        assert s.question.view is not None and s.question.view.result.mode is SearchMode.KEYWORD
+        assert s.connection.state.state is ProxyState.MISMATCH  # a keyword answer does not clear it
