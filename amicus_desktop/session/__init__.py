@@ -3,9 +3,10 @@
 :class:`Session` (in :mod:`.controller`) composes one part per kind of state —
 :class:`Preferences` (settings file, overrides, profile), :class:`Library` (the database),
 :class:`Connection` (the proxy), :class:`Reader` (the current chapter), :class:`Commentary` (the
-notes on it), :class:`Question` (asking and results) — and the :class:`Engine` that does the I/O
-for one database and proxy. Widgets never see these directly: ``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt
-signals. Everything here is tested as plain Python on an asyncio loop.
+notes on it), :class:`Question` (asking and results), :class:`Search` (mode, filters, pins) — and the
+:class:`Engine` that does the I/O for one database and proxy. Widgets never see these directly:
+``amicus_desktop/ui/session_signals.py`` re-emits the parts' events as Qt signals. Everything here is
+tested as plain Python on an asyncio loop.
 """
 
 from .commentary import BROWSE_TYPES, ChapterNotes, Commentary
@@ -18,10 +19,12 @@ from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_boo
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
 from .reader import ChapterText, PassageText, Reader
+from .search import MODES, Search
 
 __all__ = [
     "BROWSE_TYPES",
     "DB_CODES",
+    "MODES",
     "AskFailure",
     "Cause",
     "ChapterNotes",
@@ -44,6 +47,7 @@ __all__ = [
     "Question",
     "Reader",
     "ResultView",
+    "Search",
     "Session",
     "canonical_books",
 ]

@@ -9,13 +9,15 @@ The session is a small composition root. Each kind of state lives in one part:
 ``reader``          :class:`~.reader.Reader`: the current chapter and its text
 ``commentary``      :class:`~.commentary.Commentary`: the notes on the current chapter
 ``question``        :class:`~.question.Question`: asking, the results, re-ranking them
+``search``          :class:`~.search.Search`: the search mode, filters and pins
 ``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
 ==================  ===============================================================
 
 This module holds what spans parts: the engine's life cycle (start, re-open on new settings,
 close), the one function that builds a :class:`~amicus_desktop.core.types.RetrievalContext`
 (:meth:`Session.context`), and the rules between parts (a chapter change re-ranks; a database
-error seen while asking fails the library; the proxy going away marks results stale). Listeners
+error seen while asking fails the library; the proxy going away marks results stale; a new mode,
+filter or pin asks the question on screen again, since they act in candidate generation). Listeners
 are plain callbacks on each part's :class:`~.events.Event` attributes; :attr:`Session.changed`
 fires after any of them, and :meth:`Session.until` awaits a condition on it.
 """
@@ -30,7 +32,7 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.types import ChapterRef, PassageRef, Profile, RetrievalContext
+from ..core.types import ChapterRef, Filters, PassageRef, Profile, RetrievalContext, RetrievalResult, SearchMode
 from ..settings import Settings, SettingsStore
 from .commentary import Commentary
 from .connection import Connection
@@ -38,8 +40,9 @@ from .engine import Engine
 from .events import Event
 from .library import DB_CODES, Library
 from .preferences import Overrides, Preferences
-from .question import AskFailure, Question
+from .question import AskFailure, Cause, Question
 from .reader import Reader
+from .search import Search
 
 log = logging.getLogger("amicus.session")
 
@@ -59,6 +62,7 @@ class Session:
         self.reader = Reader(self.library)
         self.commentary = Commentary()
         self.question = Question(self.context)
+        self.search = Search(self.prefs)
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
         self._online_interval = online_interval
@@ -69,14 +73,15 @@ class Session:
 
     def _connect_rules(self) -> None:
         """The rules between parts. Connected here, first, so they run before any outside listener."""
-        self.connection.went_offline.connect(lambda _state: self.question.mark_stale())
-        self.question.answered.connect(lambda result: self.connection.report_success(result.model))
+        self.connection.went_offline.connect(self._went_offline)
+        self.question.answered.connect(self._answered)
         self.question.failed.connect(self._ask_failed)
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
             p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
             self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
+            self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
         ]
         for event in events:
             event.connect(self._notify_changed)
@@ -87,16 +92,18 @@ class Session:
     # -- derived ---------------------------------------------------------------------------
     @property
     def can_ask(self) -> bool:
-        return (self.engine is not None and self.library.ready and self.connection.can_search
-                and not self._closed)
+        """Whether a question can be asked now. Keyword search needs no proxy, but only when the user
+        chose it: in an embedding mode an offline proxy disables asking (never a silent fallback)."""
+        proxy_ok = self.connection.can_search or not self.search.mode.embeds
+        return self.engine is not None and self.library.ready and proxy_ok and not self._closed
 
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
         s = self.prefs.settings
         return RetrievalContext(
             query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
-            candidates=max(s.candidates, s.k), weights=s.weights, mode=s.search_mode,
-            pins=s.pins,
+            candidates=max(s.candidates, s.k), weights=s.weights,
+            mode=self.search.mode, filters=self.search.filters, pins=self.search.pins,
         )
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
@@ -193,6 +200,43 @@ class Session:
             return None
         return self.question.ask(self.engine, text)
 
+    def _answered(self, result: RetrievalResult) -> None:
+        if result.mode.embeds:  # a keyword answer says nothing about the proxy
+            self.connection.report_success(result.model)
+
+    def _went_offline(self, _state: object) -> None:
+        view = self.question.view
+        if view is None or view.result.mode.embeds:  # keyword results never needed the proxy
+            self.question.mark_stale()
+
+    def _ask_again(self, cause: Cause = "ask") -> asyncio.Task[None] | None:
+        """Ask the question on screen again with the current mode, filters and pins (when possible)."""
+        view = self.question.view
+        if view is None or not self.can_ask or self.engine is None:
+            return None
+        return self.question.ask(self.engine, view.result.query, cause)
+
+    # -- searching -------------------------------------------------------------------------
+    def set_mode(self, mode: SearchMode) -> asyncio.Task[None] | None:
+        """Search in ``mode`` from now on (saved); the question on screen is asked again in it."""
+        return self._ask_again() if self.search.set_mode(mode) else None
+
+    def cycle_mode(self) -> asyncio.Task[None] | None:
+        return self.set_mode(self.search.next_mode())
+
+    def set_filters(self, filters: Filters) -> asyncio.Task[None] | None:
+        """Search only chunks matching ``filters``; the question on screen is asked again (filters act
+        inside candidate generation, so a re-rank would not do), unless asking is impossible now."""
+        return self._ask_again() if self.search.set_filters(filters) else None
+
+    def toggle_pin(self, chunk_id: str) -> asyncio.Task[None] | None:
+        """Pin or unpin ``chunk_id`` (saved) and ask again, so pinned results come first."""
+        self.search.toggle_pin(chunk_id)
+        return self._ask_again("pins")
+
+    def clear_pins(self) -> asyncio.Task[None] | None:
+        return self._ask_again("pins") if self.search.set_pins(()) else None
+
     def _ask_failed(self, failure: AskFailure) -> None:
         if isinstance(failure, AmicusError):
             self.connection.report_error(failure)
@@ -284,6 +328,7 @@ class Session:
     def open_database(self, path: str | Path) -> None:
         """Use the database at ``path`` from now on (saved) and open it, even if it is the same file."""
         self.prefs.use_database(path)
+        self.search.set_filters(Filters())  # another database: its books and scholars may differ
         self._reconnect()
 
     def _reconnect(self) -> None:

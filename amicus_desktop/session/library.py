@@ -26,7 +26,8 @@ log = logging.getLogger("amicus.session")
 #: Errors that mean the database (not the proxy, not the question) is unusable.
 DB_CODES = (ErrorCode.DB_NOT_FOUND, ErrorCode.DB_INVALID, ErrorCode.EXTENSION_NOT_LOADED)
 
-#: ``{"scholar_id": [(id, chunks)], "tradition": [(name, chunks)]}``: who and what the chunks cite.
+#: ``{"scholar_id": [(id, chunks)], "tradition": [(name, chunks)], "source_type": [(type, chunks)]}``:
+#: who and what the chunks cite, and what kinds of chunk there are (the filter bar's choices).
 Facets = dict[str, list[tuple[str, int]]]
 
 
@@ -63,7 +64,7 @@ def canonical_books(ids: set[str] | None = None) -> list[BookRow]:
 @dataclass
 class _Contents:
     books: list[BookRow] = field(default_factory=list)
-    facets: Facets = field(default_factory=lambda: {"scholar_id": [], "tradition": []})
+    facets: Facets = field(default_factory=lambda: {"scholar_id": [], "tradition": [], "source_type": []})
     scholars: dict[str, Scholar] = field(default_factory=dict)
 
 
@@ -101,8 +102,9 @@ class Library:
             if not engine.is_open:  # replaced while opening: its news is stale
                 return False
             engine.monitor.set_expected(ModelInfo(info.model_id, info.dims))
-            books, facets, ids, scholars = await engine.run_db(
-                lambda store: (store.books(), store.facets(), store.book_ids(), store.scholars())
+            books, facets, ids, scholars, types = await engine.run_db(
+                lambda store: (store.books(), store.facets(), store.book_ids(), store.scholars(),
+                               store.source_type_counts())
             )
         except AmicusError as err:
             if engine.is_open:
@@ -110,6 +112,7 @@ class Library:
             return False
         if not engine.is_open:
             return False
+        facets["source_type"] = sorted(types.items())
         self._contents = _Contents(books or canonical_books(ids), facets, dict(scholars))
         self._set(DbState(DbStatus.READY, engine.db_path, info=info))
         self.books_loaded.emit(self.books)

@@ -4,7 +4,7 @@
 (:class:`~amicus_desktop.settings.SettingsStore`) for the app, and the one place that combines
 saved values with this run's overrides (command line, environment) into the connection values
 (database path, proxy URL, token). Everything the user sets that outlives the window belongs
-here: the profile today; search mode and pins per profile as they come.
+here: the profile, the search mode and the pins.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 from ..config import Connection as ConnectionInUse
 from ..config import Resolved, Source, resolve_connection
-from ..core.types import ChapterRef, Profile
+from ..core.types import ChapterRef, Profile, SearchMode
 from ..paths import DEFAULT_PROXY_URL
 from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event
@@ -178,6 +178,21 @@ class Preferences:
         self.overrides = replace(self.overrides, db_path=None)
         self._save(self.settings.replace(db_path=str(path)))
         self.changed.emit(self.settings)
+
+    def set_search_mode(self, mode: SearchMode) -> bool:
+        """Save the search mode; ``False`` when it is the one already in use."""
+        if mode is self.settings.search_mode:
+            return False
+        self._save(self.settings.replace(search_mode=mode))
+        return True
+
+    def set_pins(self, pins: tuple[str, ...]) -> bool:
+        """Save the pinned chunk ids (in the user's order); ``False`` when nothing changed."""
+        pins = tuple(dict.fromkeys(pins))
+        if pins == self.settings.pins:
+            return False
+        self._save(self.settings.replace(pins=pins))
+        return True
 
     def remember_chapter(self, ref: ChapterRef) -> None:
         self._save(self.settings.replace(last_chapter=str(ref)))

@@ -31,8 +31,9 @@ from .history import History
 
 log = logging.getLogger("amicus.session")
 
-#: Why the results on screen are what they are: a fresh answer, or a re-rank after a change.
-Cause = Literal["ask", "chapter", "profile", "settings"]
+#: Why the results on screen are what they are: a fresh answer, a re-rank after a change, or the
+#: same question asked again because the pins changed (its ranks compared with the ones before).
+Cause = Literal["ask", "chapter", "profile", "settings", "pins"]
 
 
 @dataclass(frozen=True)
@@ -92,12 +93,17 @@ class Question:
             return False
         return True
 
-    def ask(self, engine: Engine, text: str) -> asyncio.Task[None] | None:
+    def ask(self, engine: Engine, text: str, cause: Cause = "ask") -> asyncio.Task[None] | None:
         """Ask ``text`` (already :meth:`check`-ed) on ``engine``, superseding a question in flight
-        (it stays busy: the new question takes over)."""
+        (it stays busy: the new question takes over). With ``cause="pins"`` the answer keeps the
+        ranks on screen now as its previous ranks, so the Move column shows what the pins moved."""
         self._drop_current()
-        self.history.add(text)
-        self._task = engine.spawn(self._run(engine, self._context(text)))
+        if cause == "ask":  # asked again for new pins: the same question, already in the history
+            self.history.add(text)
+        previous = None
+        if cause != "ask" and self.view is not None:
+            previous = {r.chunk_id: r.rank for r in self.view.result.results}
+        self._task = engine.spawn(self._run(engine, self._context(text), cause, previous))
         return self._task
 
     def cancel(self) -> None:
@@ -113,7 +119,8 @@ class Question:
     def _is_current(self) -> bool:
         return asyncio.current_task() is self._task
 
-    async def _run(self, engine: Engine, ctx: RetrievalContext) -> None:
+    async def _run(self, engine: Engine, ctx: RetrievalContext, cause: Cause = "ask",
+                   previous: Mapping[str, int] | None = None) -> None:
         self._set_busy(True)
         log.info("ask", extra={"query_chars": len(ctx.query), "k": ctx.k})
         try:
@@ -146,7 +153,7 @@ class Question:
         current = self._context(ctx.query)
         if current != ctx:
             result = rerank_result(result, current)
-        self._show(ResultView(result, None, "ask", time.time()))
+        self._show(ResultView(result, previous, cause if previous is not None else "ask", time.time()))
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self.busy:

@@ -1,4 +1,4 @@
-"""The ask box: the current context, the profile, the question and the busy state."""
+"""The ask box: the current context, the profile, the search mode, the question and the busy state."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.types import Profile
+from .mode_switch import ModeSwitch
 from .theme import scaled_font, show_as_error
 
 
@@ -42,6 +43,7 @@ class AskBar(QFrame):
         self.status_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.status_label.setAccessibleName("Search status")
 
+        self.mode_switch = ModeSwitch()
         self.edit = QLineEdit()
         self.edit.setPlaceholderText("Ask a question about the text…")
         self.edit.setAccessibleName("Question")
@@ -75,6 +77,7 @@ class AskBar(QFrame):
         top.addWidget(self.status_label)
         row = QHBoxLayout()
         row.setSpacing(8)
+        row.addWidget(self.mode_switch)
         row.addWidget(self.edit, 1)
         row.addWidget(self.button)
         layout = QVBoxLayout(self)

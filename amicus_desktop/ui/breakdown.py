@@ -10,13 +10,14 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from ..core.types import PassageRef, RejectedChunk, RetrievalContext, RetrievedChunk
 from . import describe
 from .theme import accent, blend, muted_text, scaled_font
 
 
 class BreakdownChart(QWidget):
-    """distance → similarity → × chapter → × scholar → × tradition → final, one bar per step.
+    """The base (distance → similarity, keyword score, fused base) → × chapter → × scholar → ×
+    tradition → × reference → final, one bar per step.
 
     A boost's gain is drawn hatched on top of the running bar, and every row carries its label and
     value as text, so the chart reads without colour.
@@ -34,6 +35,8 @@ class BreakdownChart(QWidget):
     def set_steps(self, steps: list[describe.Step]) -> None:
         self._steps = steps
         self.setAccessibleDescription(" ".join(s.words for s in steps))
+        # hybrid adds rows (keyword score, fused base): never let the words below overlap them
+        self.setMinimumHeight(self.ROW * max(len(steps), 6) + 8)
         self.updateGeometry()
         self.update()
 
@@ -69,7 +72,7 @@ class BreakdownChart(QWidget):
         for step in self._steps:
             row = QRectF(left, y + 4, width, self.ROW - 8)
             painter.setPen(muted if step.label == "distance" else text)
-            bold = step.label in ("similarity", "final")
+            bold = step.label in ("similarity", "base", "final")
             painter.setFont(scaled_font(self.font(), 1.0, bold=bold))
             painter.drawText(QRectF(0, y, label_w - 8, self.ROW), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), step.label)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -151,6 +154,7 @@ class BreakdownPanel(QFrame):
         *,
         total: int = 0,
         reason: str | None = None,
+        references: tuple[PassageRef, ...] = (),
     ) -> None:
         breakdown = item.breakdown
         ref = describe.reference(item.candidate, book_name) or item.candidate.chunk_id
@@ -160,12 +164,13 @@ class BreakdownPanel(QFrame):
             self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
         if breakdown is None:  # below threshold: never scored
             self.chart.hide()
-            self.words.setText(describe.never_scored(item.similarity))
+            similarity = item.similarity if isinstance(item, RejectedChunk) else None
+            self.words.setText(describe.never_scored(similarity) if similarity is not None else "")
             return
-        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name)
+        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
         self.chart.set_steps(steps)
         self.chart.show()
-        lines = [s.words for s in steps[1:]]
+        lines = [s.words for s in steps if s.label != "distance"]
         if isinstance(item, RejectedChunk) and reason:
             lines.append(describe.not_shown(reason))
         if ctx is not None:

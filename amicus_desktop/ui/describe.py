@@ -15,6 +15,9 @@ from ..core.types import (
     BoostWeights,
     Candidate,
     ChapterRef,
+    ChunkMetadata,
+    Filters,
+    PassageRef,
     RejectedChunk,
     RejectReason,
     RetrievalContext,
@@ -24,6 +27,7 @@ from ..core.types import (
     SearchMode,
 )
 from ..present import titles
+from ..present.titles import Names
 from ..session import ResultView
 
 BookName = Callable[[str], str]
@@ -48,13 +52,40 @@ def weights_text(w: BoostWeights) -> str:
             f"reference {fmt_boost(w.reference)}, {cap}")
 
 
+def fmt_score(value: float | None) -> str:
+    """``0.5123``; ``—`` for a score that was not computed (a similarity in keyword mode)."""
+    return "—" if value is None else f"{value:.4f}"
+
+
+#: What the ``base`` score is in each mode, in a word (table headers, tooltips).
+BASE_NAMES = {SearchMode.SEMANTIC: "similarity", SearchMode.HYBRID: "hybrid base", SearchMode.KEYWORD: "keyword score"}
+
+
+def mode_title(mode: SearchMode) -> str:
+    """``Hybrid search`` (results headers, the mode switch's tooltips)."""
+    return f"{mode.label} search"
+
+
+MODE_HELP = {
+    SearchMode.SEMANTIC: "Semantic: finds passages whose meaning is close to the question (needs the embed proxy).",
+    SearchMode.HYBRID: "Hybrid: meaning and words together, fused into one score (needs the embed proxy).",
+    SearchMode.KEYWORD: "Keyword: finds passages holding the question's words (works offline).",
+}
+
+
 def boost_labels(b: ScoreBreakdown) -> list[str]:
     """The boosts applied, written out: ``["×1.5 chapter", "×1.1 scholar"]`` (empty if none)."""
     out = []
-    for value, name in ((b.chapter_boost, "chapter"), (b.scholar_boost, "scholar"), (b.tradition_boost, "tradition")):
+    for name, value in b.boosts.items():
         if value != 1.0:
             out.append(f"{fmt_boost(value)} {name}")
     return out
+
+
+def final_formula(b: ScoreBreakdown) -> str:
+    """``0.5000 similarity × 1.5 chapter × … = 0.7500``: the final score's making, in one line."""
+    factors = " × ".join(f"{value:g} {name}" for name, value in b.boosts.items())
+    return f"{fmt_score(b.base)} {BASE_NAMES[b.mode]} × {factors} = {b.final:.4f}"
 
 
 def boosts_text(b: ScoreBreakdown | None) -> str:
@@ -91,6 +122,7 @@ def cause_text(cause: str) -> str:
         "chapter": "the chapter changed",
         "profile": "the profile changed",
         "settings": "the settings changed",
+        "pins": "the pins changed",
     }.get(cause, "")
 
 
@@ -110,16 +142,15 @@ def breakdown_steps(
     candidate: Candidate,
     ctx: RetrievalContext | None,
     book_name: BookName | None = None,
+    references: tuple[PassageRef, ...] = (),
 ) -> list[Step]:
-    """distance → similarity → each multiplier → final, with a reason per step."""
+    """The base score (distance → similarity; the keyword score; their fusion) → each multiplier →
+    final, with a reason per step."""
     meta = candidate.metadata
     chapter = ctx.chapter if ctx else None
     profile = ctx.profile if ctx else None
-    steps = [
-        Step("distance", None, b.distance, f"Cosine distance to the question: {b.distance:.4f}."),
-        Step("similarity", None, b.similarity, f"Similarity = 1 − {b.distance:.4f} = {b.similarity:.4f}."),
-    ]
-    value = b.similarity
+    steps = _base_steps(b)
+    value = b.base if b.base is not None else 0.0
     # chapter
     value *= b.chapter_boost
     chunk_ch = _chapter_name(meta.book_id, meta.chapter_num, book_name)
@@ -158,13 +189,45 @@ def breakdown_steps(
         why = f"{meta.tradition} is not among your preferred traditions"
     steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
                       f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    # reference
+    value *= b.reference_boost
+    refs = references
     if b.reference_boost != 1.0:
-        value *= b.reference_boost
-        steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
-                          f"{fmt_boost(b.reference_boost)} reference: it is about a passage the question names "
-                          f"→ {value:.4f}."))
+        why = f"it covers {_refs_text(refs, meta, book_name)}, named in your question"
+    elif not refs:
+        why = "your question names no passage"
+    else:
+        why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
+    steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
+                      f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
     return steps
+
+
+def _base_steps(b: ScoreBreakdown) -> list[Step]:
+    """The steps before the multipliers: what ``base`` is in the mode that produced ``b``."""
+    steps: list[Step] = []
+    if b.distance is not None and b.similarity is not None:
+        steps.append(Step("distance", None, b.distance, f"Cosine distance to the question: {b.distance:.4f}."))
+        steps.append(Step("similarity", None, b.similarity,
+                          f"Similarity = 1 − {b.distance:.4f} = {b.similarity:.4f}."))
+    if b.mode is SearchMode.SEMANTIC:
+        return steps
+    lexical = b.lexical if b.lexical is not None else 0.0
+    found = "matches the question's words" if b.lexical else "holds none of the question's words"
+    steps.append(Step("keyword", None, lexical,
+                      f"Keyword score (BM25, normalised): {fmt_score(b.lexical)} — it {found}."))
+    if b.mode is SearchMode.HYBRID:
+        base = b.base if b.base is not None else 0.0
+        steps.append(Step("base", None, base,
+                          f"Hybrid base: the similarity and the keyword score fused = {base:.4f}."))
+    return steps
+
+
+def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, book_name: BookName | None) -> str:
+    """The referenced passages (those ``meta`` covers, when given), named as the reader names them."""
+    chosen = [r for r in refs if meta is None or r.covers(meta)] or list(refs)
+    return ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in chosen)
 
 
 def reject_reason(
@@ -222,10 +285,11 @@ def asked_time(view: ResultView) -> str:
 
 
 def results_title(view: ResultView) -> str:
-    """The header over the results: the question they answer, then their size and time."""
+    """The header over the results: the question they answer, their size, the mode that made them
+    ("Hybrid search") and the time."""
     r = view.result
     return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
-            f"· {r.mode.label} · asked {asked_time(view)}")
+            f"· {mode_title(r.mode)} · asked {asked_time(view)}")
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:
@@ -241,20 +305,23 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
     if view.previous_ranks is None or view.cause == "ask":
         return None
     r = view.result
+    moved = sum(1 for x in r.results if view.previous_ranks.get(x.chunk_id) != x.rank)
+    if view.cause == "pins":
+        return (f"Asked again with your pins ({len(r.trace.pins)} pinned, shown first): {moved} of "
+                f"{len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
     chapter = r.context.chapter if r.context else None
     what = {
         "chapter": f"for {chapter_label(chapter) if chapter else 'no chapter'}",
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
     }[view.cause]
-    moved = sum(1 for x in r.results if view.previous_ranks.get(x.chunk_id) != x.rank)
     return (f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
             f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
 
 
 def timings_text(view: ResultView) -> str:
     t = view.result.timings
-    if view.cause == "ask":
+    if view.cause in ("ask", "pins"):
         embed = VECTOR_REUSED if view.result.trace.embedding_cached else f"embed {t.embed:.0f} ms"
         return f"{embed} · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
     return f"re-rank {t.rerank:.2f} ms (no embed, no search)"
@@ -319,7 +386,8 @@ def context_copied(ctx: Context) -> str:
 
 def ask_status(view: ResultView) -> str:
     """Beside the question box: the answer's size and time (nothing after a re-rank)."""
-    return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if view.cause == "ask" else ""
+    asked = view.cause in ("ask", "pins")
+    return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
 
 
 def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
@@ -352,3 +420,24 @@ def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:
     if not differing:
         lines.append("Their boosts are the same: the base score decided.")
     return "\n".join(lines)
+
+
+def filters_summary(filters: Filters, names: Names) -> str:
+    """``Searching only: Section note · Romans · C. I. Scofield`` (OR within a kind, AND across kinds)."""
+    if not filters.active:
+        return "No filters: the whole library is searched."
+    parts = []
+    if filters.source_types:
+        parts.append(_some([source_label(t) for t in filters.source_types], "source types"))
+    if filters.books:
+        parts.append(_some([names.book(b) for b in filters.books], "books"))
+    if filters.scholars:
+        parts.append(_some([names.scholar(s).name for s in filters.scholars], "scholars"))
+    if filters.traditions:
+        parts.append(_some(list(filters.traditions), "traditions"))
+    return "Searching only: " + " · ".join(parts)
+
+
+def _some(labels: list[str], what: str, most: int = 3) -> str:
+    """``a or b``; past ``most``, ``5 books``."""
+    return " or ".join(labels) if len(labels) <= most else f"{len(labels)} {what}"

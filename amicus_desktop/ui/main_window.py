@@ -37,10 +37,11 @@ from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, PassageRef, Profile, RetrievalResult
+from ..core.types import ChapterRef, Filters, PassageRef, Profile, RetrievalResult, SearchMode
 from ..present import citation
 from ..session import (
     DB_CODES,
+    MODES,
     AskFailure,
     ChapterNotes,
     ChapterText,
@@ -56,6 +57,7 @@ from . import describe, shortcuts, states, theme
 from .ask import AskBar
 from .banner import Banner
 from .commentary import CommentaryPane
+from .filter_bar import FilterBar
 from .profile import ProfilePanel
 from .reader import ReaderPane
 from .results_pane import ResultsPane
@@ -113,6 +115,9 @@ class MainWindow(QMainWindow):
         self._shown_once = False
         self._appearance: tuple[int | None, str] | None = None
         self._render_appearance(session.prefs.settings)
+        self._render_mode(session.search.mode)
+        self._render_pins(session.search.pins)
+        self._render_filters(session.search.filters)
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -123,6 +128,8 @@ class MainWindow(QMainWindow):
         self.ask = AskBar()
         self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
         self._bundle_tasks: set[asyncio.Future[Any]] = set()
+        self.results.is_pinned = self.session.search.is_pinned
+        self.filter_bar = FilterBar()
 
         right = QWidget()
         rv = QVBoxLayout(right)
@@ -131,6 +138,7 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
         rv.addWidget(self.notice_banner)
         rv.addWidget(self.ask)
+        rv.addWidget(self.filter_bar)
         rv.addWidget(_hline())
         rv.addWidget(self.results, 1)
 
@@ -211,6 +219,9 @@ class MainWindow(QMainWindow):
             "settings": self.open_settings,
             "help": self.show_shortcuts,
             "quit": self.close,
+            "cycle_mode": self.session.cycle_mode,
+            "filters": self.toggle_filters,
+            "toggle_pin": self.toggle_pin,
         }
         self.actions_by_id = shortcuts.make_actions(self, handlers)
         self.removeAction(self.actions_by_id["copy_result"])  # the results table's own, not window-wide
@@ -262,11 +273,35 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             scheme_menu.addAction(action)
             self.scheme_actions[scheme] = action
+        self._build_search_menu()
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
         help_menu = bar.addMenu("&Help")
         help_menu.addAction(a["help"])
         help_menu.addAction(self.about_action)
+
+    def _build_search_menu(self) -> None:
+        """Search: the three modes (one checked), the filters, and the pins with *Unpin all*."""
+        a = self.actions_by_id
+        menu = self.menuBar().addMenu("&Search")
+        self.mode_group = QActionGroup(self)
+        self.mode_actions: dict[SearchMode, QAction] = {}
+        for mode in MODES:
+            action = QAction(describe.mode_title(mode), self.mode_group)
+            action.setCheckable(True)
+            action.setToolTip(describe.MODE_HELP[mode])
+            action.triggered.connect(lambda _checked=False, m=mode: self.session.set_mode(m))
+            menu.addAction(action)
+            self.mode_actions[mode] = action
+        menu.addAction(a["cycle_mode"])
+        menu.addSeparator()
+        menu.addAction(a["filters"])
+        self.clear_filters_action = menu.addAction("Clear filters")
+        self.clear_filters_action.triggered.connect(lambda: self.session.set_filters(Filters()))
+        menu.addSeparator()
+        menu.addAction(a["toggle_pin"])
+        self.pins_menu = menu.addMenu("Pins")
+        self.pins_menu.aboutToShow.connect(self._fill_pins_menu)
 
     def _build_status_bar(self) -> None:
         bar = self.statusBar()
@@ -300,6 +335,13 @@ class MainWindow(QMainWindow):
         sig.profileChanged.connect(self._render_profile)
         sig.settingsChanged.connect(self._render_settings)
         sig.settingsNotice.connect(self.show_notice)
+        sig.modeChanged.connect(self._render_mode)
+        sig.filtersChanged.connect(self._render_filters)
+        sig.pinsChanged.connect(self._render_pins)
+        self.ask.mode_switch.modeChosen.connect(s.set_mode)
+        self.filter_bar.filtersChanged.connect(s.set_filters)
+        self.results.pinRequested.connect(s.toggle_pin)
+        self.results.chips.passageRequested.connect(self.open_passage)
         self.reader.chapterRequested.connect(s.set_chapter)
         self.reader.stepRequested.connect(s.step_chapter)
         self.reader.referenceEntered.connect(self.goto_reference)
@@ -458,6 +500,41 @@ class MainWindow(QMainWindow):
         if visible:
             self.commentary.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
+    def search_by_words(self) -> None:
+        """The offline banner's *Search by words instead*: switch to keyword mode, visibly."""
+        self.session.set_mode(SearchMode.KEYWORD)
+
+    def toggle_filters(self) -> None:
+        opened = not self.filter_bar.toggle.isChecked()
+        self.filter_bar.set_open(opened)
+        if opened:
+            self.filter_bar.buttons["source_types"].setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def toggle_pin(self) -> None:
+        """Pin or unpin the selected result (Ctrl+B)."""
+        r = self.results.current_result()
+        if r is not None:
+            self.session.toggle_pin(r.chunk_id)
+
+    def _fill_pins_menu(self) -> None:
+        """The pins, by title where the results on screen name them, and *Unpin all*."""
+        self.pins_menu.clear()
+        pins = self.session.search.pins
+        view = self.session.question.view
+        shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
+        for chunk_id in pins:
+            r = shown.get(chunk_id)
+            label = (describe.reference(r.candidate, self.session.library.book_name) or chunk_id) if r else chunk_id
+            action = self.pins_menu.addAction(f"Unpin {label}")
+            action.setToolTip(chunk_id)
+            action.triggered.connect(lambda _checked=False, c=chunk_id: self.session.toggle_pin(c))
+        if not pins:
+            self.pins_menu.addAction("No pins: right-click a result to pin it").setEnabled(False)
+        self.pins_menu.addSeparator()
+        clear = self.pins_menu.addAction("Unpin all")
+        clear.setEnabled(bool(pins))
+        clear.triggered.connect(self.session.clear_pins)
+
     def toggle_profile(self) -> None:
         visible = not self.profile_dock.isVisible()
         if visible:
@@ -601,19 +678,20 @@ class MainWindow(QMainWindow):
 
     def _render_banner(self) -> None:
         c = self.session.connection.state
-        text = states.proxy_text(c, c.seconds_to_next_check())
+        text = states.proxy_text(c, c.seconds_to_next_check(), self.session.search.mode)
         if text is None:
             self.banner.clear()
             return
         handlers = {states.RETRY: self.retry_now, states.SETTINGS: self.open_settings,
-                    states.OPEN_DB: self.open_database}
+                    states.OPEN_DB: self.open_database,
+                    states.KEYWORD: self.search_by_words}
         actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
         self.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice)
 
     def _tick(self) -> None:
         c = self.session.connection.state
         if c.state is ProxyState.OFFLINE and self.banner.isVisible():
-            text = states.proxy_text(c, c.seconds_to_next_check())
+            text = states.proxy_text(c, c.seconds_to_next_check(), self.session.search.mode)
             if text is not None:
                 self.banner.set_detail(text.advice)
 
@@ -643,7 +721,7 @@ class MainWindow(QMainWindow):
             self._focus_ask_when_ready = True
 
     def _render_busy(self, busy: bool) -> None:
-        self.ask.set_busy(busy, states.BUSY)
+        self.ask.set_busy(busy, states.BUSY if self.session.search.mode.embeds else states.BUSY_KEYWORD)
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
         label = self.session.library.chapter_label(ref)
@@ -662,6 +740,21 @@ class MainWindow(QMainWindow):
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_panel.set_facets(facets, self.session.prefs.profile)
+        library = self.session.library
+        self.filter_bar.set_choices(facets, library.books, library.names)
+
+    def _render_mode(self, mode: SearchMode) -> None:
+        self.ask.mode_switch.set_mode(mode)
+        self.mode_actions[mode].setChecked(True)
+        self._render_banner()
+        self._update_ask_availability()
+
+    def _render_filters(self, filters: Filters) -> None:
+        self.filter_bar.set_filters(filters)
+        self.clear_filters_action.setEnabled(filters.active)
+
+    def _render_pins(self, pins: tuple[str, ...]) -> None:
+        self.pins_menu.setTitle(f"Pins ({len(pins)})")
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_panel.set_weights(settings.weights)

@@ -17,7 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk
+from ..core.types import RejectedChunk, RetrievalContext, RetrievedChunk, SearchMode
 from ..present.titles import DEFAULT_NAMES, Names, snippet, title
 from ..session import ResultView
 from . import describe
@@ -113,9 +113,14 @@ class ResultsModel(_RowsModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
+        mode = self._view.result.mode if self._view is not None else SearchMode.SEMANTIC
         if role == Qt.ItemDataRole.DisplayRole:
+            if section == self.SIMILARITY:  # the base score's name in the mode on screen
+                return describe.BASE_NAMES[mode].capitalize()
             return self.COLUMNS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if section == self.SIMILARITY:
+                return _BASE_TIPS[mode]
             return _HEADER_TIPS[section]
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if section in (self.RANK, self.SIMILARITY, self.FINAL) else _LEFT
@@ -153,8 +158,10 @@ class ResultsModel(_RowsModel):
         c = r.candidate
         m = c.metadata
         if col == self.RANK:
-            return str(r.rank)
+            return f"Pinned, rank {r.rank}" if accessible and r.pinned else str(r.rank)
         if col == self.MOVE:
+            if r.pinned:  # words, not colour: the Move column is shown whenever a result is pinned
+                return "Pinned: always first" if accessible else "Pinned"
             short, sentence, _ = self._move(r)
             return sentence if accessible else short
         if col == self.TITLE:
@@ -168,7 +175,7 @@ class ResultsModel(_RowsModel):
         if col == self.TRADITION:
             return m.tradition or "—"
         if col == self.SIMILARITY:
-            return f"{r.breakdown.similarity:.4f}"
+            return describe.fmt_score(r.breakdown.base)
         if col == self.BOOSTS:
             return describe.boosts_text(r.breakdown)
         if col == self.FINAL:
@@ -181,26 +188,32 @@ class ResultsModel(_RowsModel):
         if col == self.MOVE:
             return self._move(r)[2]
         if col == self.SIMILARITY:
-            return r.breakdown.similarity
+            return r.breakdown.base if r.breakdown.base is not None else -1.0
         if col == self.FINAL:
             return r.score
         if col == self.BOOSTS:
-            b = r.breakdown
-            return b.chapter_boost * b.scholar_boost * b.tradition_boost
+            product = 1.0
+            for value in r.breakdown.boosts.values():
+                product *= value
+            return product
         return self._text(r, col).lower()
 
     def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
         c = r.candidate
+        if col in (self.RANK, self.MOVE) and r.pinned:
+            return "Pinned: shown first whatever its score (unpin it from its context menu or with Ctrl+D)"
         if col == self.MOVE:
-            short, sentence, _ = self._move(r)
+            _short, sentence, _ = self._move(r)
             why = describe.cause_text(self._view.cause) if self._view else ""
             return f"{sentence} after {why}" if sentence and why else sentence or None
         if col == self.SOURCE:
             return f"{c.source_type} · {c.source_id}"
         if col == self.FINAL:
+            return describe.final_formula(r.breakdown)
+        if col == self.SIMILARITY:
             b = r.breakdown
-            return (f"{b.similarity:.4f} similarity × {b.chapter_boost:g} chapter × {b.scholar_boost:g} scholar "
-                    f"× {b.tradition_boost:g} tradition = {b.final:.4f}")
+            return (f"{describe.mode_title(b.mode)}: similarity {describe.fmt_score(b.similarity)}, "
+                    f"keyword score {describe.fmt_score(b.lexical)}")
         if col == self.REFERENCE:
             return c.chunk_id
         if col == self.TITLE:
@@ -210,16 +223,22 @@ class ResultsModel(_RowsModel):
 
 _HEADER_TIPS = (
     "Rank after re-ranking (1 = best)",
-    "How the rank moved at the last chapter or profile change",
+    "Pinned, or how the rank moved at the last chapter, profile or pin change",
     "What the chunk is; hover for its first lines",
     "The passage the chunk is about",
     "Kind of source",
     "Scholar (the scholar boost and the per-scholar cap use this)",
     "Tradition (the tradition boost uses this)",
     "1 − cosine distance between the question and the chunk",
-    "Multipliers applied: chapter, scholar, tradition",
-    "Similarity × every boost: what the ranking sorts by",
+    "Multipliers applied: chapter, scholar, tradition, reference",
+    "The base score × every boost: what the ranking sorts by",
 )
+
+_BASE_TIPS = {
+    SearchMode.SEMANTIC: "Semantic search: 1 − cosine distance between the question and the chunk",
+    SearchMode.HYBRID: "Hybrid search: the similarity and the keyword score, fused into one base score",
+    SearchMode.KEYWORD: "Keyword search: the BM25 score of the question's words, normalised",
+}
 
 
 class RejectedModel(_RowsModel):
@@ -280,14 +299,14 @@ class RejectedModel(_RowsModel):
             if col == self.SCHOLAR:
                 return self._scholar(rej.candidate.metadata.scholar_id)
             if col == self.SIMILARITY:
-                return f"{rej.similarity:.4f}"
+                return describe.fmt_score(rej.similarity)
             if col == self.SCORE:
                 return f"{rej.score:.4f}"
             if col == self.REASON:
                 return self.reason(rej)
         if role == SortRole:
             if col == self.SIMILARITY:
-                return rej.similarity
+                return rej.similarity if rej.similarity is not None else -1.0
             if col == self.SCORE:
                 return rej.score
             return str(self.data(index)).lower()

@@ -45,6 +45,7 @@ from . import describe, states
 from .banner import Banner
 from .breakdown import BreakdownPanel
 from .bundle_views import SearchedPanel, WarningStrip
+from .chips import ReferenceChips
 from .compare import ComparePanel
 from .passage import PassagePanel
 from .results import ChunkRole, NamesSource, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
@@ -79,6 +80,9 @@ class ResultsPane(QWidget):
     #: A status-bar sentence (what was copied).
     message = Signal(str)
 
+    #: the user asked to pin or unpin this chunk id (context menu)
+    pinRequested = Signal(str)
+
     def __init__(self, book_name: describe.BookName, chapter_label: Callable[[ChapterRef | None], str],
                  parent: QWidget | None = None, *, names: Callable[[], Names] = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
@@ -100,6 +104,7 @@ class ResultsPane(QWidget):
         self._build_tables()
         self.title = QLabel()
         self.title.setFont(scaled_font(self.font(), 1.0, bold=True))
+        self.title.setWordWrap(True)  # a long question must not widen the window past 1000 px
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.note.hide()
@@ -107,6 +112,9 @@ class ResultsPane(QWidget):
         self.warnings = WarningStrip()
         self.searched = SearchedPanel()
         self.searched.hide()
+        self.chips = ReferenceChips()
+        #: whether a chunk id is pinned now (the session's answer; set by the window)
+        self.is_pinned: Callable[[str], bool] = lambda _chunk_id: False
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -128,6 +136,7 @@ class ResultsPane(QWidget):
         rl.setContentsMargins(12, 6, 12, 0)
         rl.setSpacing(6)
         rl.addWidget(self.title)
+        rl.addWidget(self.chips)
         rl.addWidget(self.stale_note)
         rl.addWidget(self.warnings)
         rl.addWidget(self.note)
@@ -164,6 +173,9 @@ class ResultsPane(QWidget):
         self.results_view.activated.connect(self._activated)
         self.rejected_view.activated.connect(self._activated)
         self.tabs.currentChanged.connect(self._tab_changed)
+        self.results_view.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.results_view.customContextMenuRequested.connect(self._context_menu)
+        self.menu_extenders.append(self.pin_entries)
         self.show_view(None)
 
     def _build_bundle_bar(self) -> QHBoxLayout:
@@ -209,7 +221,7 @@ class ResultsPane(QWidget):
         self.results_view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(self.results_view))
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
         for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.SCHOLAR, 118),
-                           (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 78), (ResultsModel.BOOSTS, 150),
+                           (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 100), (ResultsModel.BOOSTS, 150),
                            (ResultsModel.FINAL, 118)):
             self.results_view.setColumnWidth(col, width)
         header = self.results_view.horizontalHeader()
@@ -258,6 +270,7 @@ class ResultsPane(QWidget):
             self.stack.setCurrentWidget(self.empty)
             self.detail_stack.hide()
             self.title.setText("")
+            self.chips.set_references((), self._book_name)
             self.note.hide()
             self.stale_note.clear()
             self._clear_detail()
@@ -266,7 +279,9 @@ class ResultsPane(QWidget):
         self.detail_stack.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
-        self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None)
+        self.chips.set_references(view.result.trace.references, self._book_name)
+        pinned = any(r.pinned for r in view.result.results)
+        self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         self._fit_columns()
         note = describe.rerank_note(view, self._chapter_label)
         self.note.setText(note or "")
@@ -440,6 +455,14 @@ class ResultsPane(QWidget):
         self.results_view.selectionModel().selectionChanged.disconnect(self._selection_changed)
         self.rejected_view.selectionModel().currentRowChanged.disconnect(self._row_changed)
 
+    def pin_entries(self, menu: QMenu, r: RetrievedChunk) -> None:
+        """The pin entry of a result's context menu (a :attr:`menu_extenders` hook)."""
+        menu.addSeparator()
+        pinned = self.is_pinned(r.chunk_id)
+        action = menu.addAction("Unpin this result" if pinned else "Pin this result to the top")
+        action.setShortcut("Ctrl+B")
+        action.triggered.connect(lambda: self.pinRequested.emit(r.chunk_id))
+
     # -- selection and the detail panes ----------------------------------------------------
     def _selected_chunk_id(self) -> str | None:
         index = self.results_view.currentIndex()
@@ -497,12 +520,14 @@ class ResultsPane(QWidget):
         ctx = view.result.context
         if isinstance(item, RetrievedChunk):
             self.passage.show_candidate(item.candidate, self._book_name, names=self._current_names())
-            self.breakdown.show_chunk(item, ctx, self._book_name, total=len(view.result.results))
+            self.breakdown.show_chunk(item, ctx, self._book_name, total=len(view.result.results),
+                                      references=view.result.trace.references)
         else:
             reason = self.rejected_model.reason(item)
             self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason),
                                         names=self._current_names())
-            self.breakdown.show_chunk(item, ctx, self._book_name, reason=reason)
+            self.breakdown.show_chunk(item, ctx, self._book_name, reason=reason,
+                                      references=view.result.trace.references)
 
 
     def _current_names(self) -> Names | None:

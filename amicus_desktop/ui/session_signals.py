@@ -34,6 +34,9 @@ class SessionSignals(QObject):
     settingsChanged = Signal(object)  # Settings
     profileChanged = Signal(object)  # Profile
     settingsNotice = Signal(str)
+    modeChanged = Signal(object)  # SearchMode
+    filtersChanged = Signal(object)  # Filters
+    pinsChanged = Signal(object)  # tuple[str, ...]
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -54,6 +57,9 @@ class SessionSignals(QObject):
             s.prefs.changed.connect(self.settingsChanged.emit),
             s.prefs.profile_changed.connect(self.profileChanged.emit),
             s.prefs.notice.connect(self.settingsNotice.emit),
+            s.search.mode_changed.connect(self.modeChanged.emit),
+            s.search.filters_changed.connect(self.filtersChanged.emit),
+            s.search.pins_changed.connect(self.pinsChanged.emit),
         ]
 
     def detach(self) -> None:

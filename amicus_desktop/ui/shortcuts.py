@@ -36,6 +36,8 @@ class Shortcut:
 SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("focus_ask", "Focus the question box", (QKeySequence.StandardKey.Find, "Ctrl+K"), "Ask"),
     Shortcut("ask", "Ask the question (in the question box)", ("Return",), "Ask", local=True),
+    Shortcut("cycle_mode", "Next search mode (semantic, hybrid, keyword)", ("Ctrl+M",), "Ask"),
+    Shortcut("filters", "Show or hide the filters", ("Ctrl+Shift+F",), "Ask"),
     Shortcut("goto", "Go to a reference (Rom 9, John 3:16)", ("Ctrl+L", "Ctrl+G"), "Read"),
     Shortcut("prev_chapter", "Previous chapter", ("Ctrl+PgUp", "Alt+Left"), "Read"),
     Shortcut("next_chapter", "Next chapter", ("Ctrl+PgDown", "Alt+Right"), "Read"),
@@ -56,6 +58,7 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("zoom_in", "Larger reading text", (QKeySequence.StandardKey.ZoomIn, "Ctrl+="), "View"),
     Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),
     Shortcut("zoom_reset", "Default reading text size", ("Ctrl+0",), "View"),
+    Shortcut("toggle_pin", "Pin or unpin the selected result", ("Ctrl+B",), "Results"),
     Shortcut("profile", "Show or hide the profile", ("Ctrl+Shift+P",), "Profile"),
     Shortcut("workbench", "Show or hide the curator workbench", ("Ctrl+Shift+W",), "Curate"),
     Shortcut("grade", "Grade the selected result 0–3 (in the workbench ranking; Delete removes)",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import WarningCode
+from ..core.types import SearchMode, WarningCode
 from ..present.titles import shorten
 from ..session import DbState, DbStatus, InternalError
 
@@ -23,6 +23,7 @@ SETTINGS = "settings"
 OPEN_DB = "open_db"
 BUILD_DEMO = "build_demo"
 RELOAD = "reload"
+KEYWORD = "keyword"  # switch the search mode to keyword (the offline banner's explicit choice)
 
 ACTION_LABELS = {
     RETRY: "Retry now",
@@ -30,6 +31,7 @@ ACTION_LABELS = {
     OPEN_DB: "Open a database…",
     BUILD_DEMO: "Build the demo database",
     RELOAD: "Try again",
+    KEYWORD: "Search by words instead",
 }
 
 
@@ -87,9 +89,23 @@ def welcome_text(path: str) -> StateText:
     )
 
 
-def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
-    """The banner for the proxy's state (``None`` when all is well)."""
+def proxy_text(c: Connectivity, seconds: int | None = None,
+               mode: SearchMode = SearchMode.SEMANTIC) -> StateText | None:
+    """The banner for the proxy's state (``None`` when all is well), for a window searching in ``mode``.
+
+    Offline, an embedding mode offers keyword search as an explicit action (never a silent
+    fallback); in keyword mode the banner says that searching by words is what is happening.
+    """
     err = c.error
+    if c.state is ProxyState.OFFLINE and not mode.embeds:
+        return StateText(
+            "info",
+            "Searching by words only: the embed proxy cannot be reached",
+            f"Keyword search works offline. Semantic and hybrid search need the proxy at {c.url} "
+            f"(last error: {_last_error(err)})",
+            f"Switch the mode back (Ctrl+M) once the proxy is running again. {_next_check(c, seconds)}",
+            (RETRY, SETTINGS),
+        )
     if c.state is ProxyState.OFFLINE:
         why = _last_error(err)
         when = _next_check(c, seconds)
@@ -97,9 +113,9 @@ def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
             "warning",
             "Search is unavailable: the embed proxy cannot be reached",
             f"Amicus turns questions into vectors through the proxy at {c.url}. Last error: {why}",
-            "Start it with 'amicus-desktop proxy', or correct the proxy URL in Settings. Reading "
-            f"still works, and earlier results stay on screen. {when}",
-            (RETRY, SETTINGS),
+            "Start it with 'amicus-desktop proxy', or correct the proxy URL in Settings — or search "
+            f"by words, which works offline. Reading still works, and earlier results stay on screen. {when}",
+            (KEYWORD, RETRY, SETTINGS),
         )
     if c.state is ProxyState.EMBED_FAILED and err is not None:
         return StateText(
@@ -115,13 +131,12 @@ def proxy_text(c: Connectivity, seconds: int | None = None) -> StateText | None:
             title = "Search is disabled: the proxy's vectors have the wrong size for this database"
         else:
             title = "Search is disabled: the proxy serves a different model than this database"
-        return StateText(
-            "error",
-            title,
-            err.message,
-            "Reading still works. Search comes back by itself once the proxy and the database use the same model.",
-            (OPEN_DB, SETTINGS, RETRY),
-        )
+        advice = "Reading still works. Search comes back by itself once the proxy and the database use the same model."
+        if not mode.embeds:  # keyword search embeds nothing: it is not what is disabled
+            title = title.replace("Search is disabled", "Semantic and hybrid search are disabled")
+            advice = ("Keyword search (the mode in use) and reading still work. Semantic and hybrid search come "
+                      "back by themselves once the proxy and the database use the same model.")
+        return StateText("error", title, err.message, advice, (OPEN_DB, SETTINGS, RETRY))
     return None
 
 
@@ -132,7 +147,7 @@ def ask_disabled_reason(c: Connectivity, db_ready: bool) -> str:
     if c.state is ProxyState.CHECKING:
         return f"Connecting to the embed proxy at {c.url}…"
     if c.state is ProxyState.OFFLINE:
-        return "Search is unavailable while the embed proxy is offline"
+        return "Search by meaning needs the embed proxy, which is offline — or switch to Keyword"
     if c.state is ProxyState.MISMATCH:
         return "Search is disabled: the proxy's model does not match the database"
     return ""
@@ -175,6 +190,7 @@ def _next_check(c: Connectivity, seconds: int | None) -> str:
 
 # -- asking -------------------------------------------------------------------------------------
 BUSY = "Embedding the question and searching…"
+BUSY_KEYWORD = "Searching by words…"
 ASK_FAILED = "The last question failed — see the message above."
 
 

@@ -1,0 +1,147 @@
+"""Regenerate the search screenshots of docs/UI.md ("Search modes, references, filters and pins").
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_search.py --db PATH/demo.db
+
+Each state is reached in-process through the real window and session, against the real local embed
+proxy (started here) or a closed port (offline), and saved twice: at the window's default size and
+at 1000×650 (``-1000x650`` before ``.png``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+OUT = Path(__file__).resolve().parent
+SMALL = (1000, 650)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+
+    from amicus_desktop import paths
+    from tests.support.proxy import ProxyProcess, free_port
+
+    db = (args.db or paths.default_db_path()).resolve()
+    if not db.is_file():
+        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    with ProxyProcess("--rate-limit", "0") as proxy:
+        shots(db, proxy.url, f"http://127.0.0.1:{free_port()}", args.out)
+    return 0
+
+
+def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.core.types import ChapterRef, Filters, SearchMode
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.states import ACTION_LABELS, KEYWORD
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+
+    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+        if not await session.until(cond, timeout):
+            raise TimeoutError("state not reached")
+
+    async def save(window: MainWindow, name: str) -> None:
+        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
+            window.resize(*size)
+            await asyncio.sleep(0.4)
+            QApplication.processEvents()
+            path = out / name.replace(".png", f"{suffix}.png")
+            window.grab().save(str(path))
+            print(f"{path.name}: ok")
+        window.resize(*DEFAULT_SIZE)
+
+    async def ask(window: MainWindow, session: Session, question: str) -> None:
+        window.ask.edit.setText(question)
+        task = session.ask(question)
+        assert task is not None, "asking is not possible now"
+        await task
+
+    async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
+        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
+        await reach(session, lambda: session.connection.state.checks > 0)
+        return session, window
+
+    async def run() -> None:
+        session, window = await open_window(proxy_url, "romans:3")
+        session.set_mode(SearchMode.HYBRID)
+        await ask(window, session, "How is a person justified before God?")
+        await save(window, "search-justified.png")
+        session.set_chapter(ChapterRef("romans", 5))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
+        await ask(window, session, "love")
+        await save(window, "search-love.png")
+        # references in the question become chips
+        session.set_chapter(ChapterRef("romans", 9))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 9))
+        await ask(window, session, "What does Rom 9:6-13 say about Jacob and Esau?")
+        await save(window, "search-chips.png")
+        # the filter bar, open, with two kinds active
+        window.filter_bar.set_open(True)
+        task = session.set_filters(Filters.of(source_types=["section_panel", "chapter_panel"], books=["romans"]))
+        if task is not None:
+            await task
+        await save(window, "search-filters.png")
+        window.filter_bar.set_open(False)
+        task = session.set_filters(Filters())
+        if task is not None:
+            await task
+        # a pinned result, first
+        third = session.question.view.result.results[3].chunk_id if session.question.view else None
+        if third is not None:
+            task = session.toggle_pin(third)
+            if task is not None:
+                await task
+            window.results.results_view.selectRow(0)
+            await save(window, "search-pinned.png")
+            task = session.clear_pins()
+            if task is not None:
+                await task
+        window.close()
+        await session.aclose()
+
+        # offline: the banner offers keyword search; choosing it shows in the switch and the banner
+        session, window = await open_window(offline_url, "romans:9")
+        await reach(session, lambda: session.connection.state.state.value == "offline")
+        window.ask.edit.setText("potter clay mercy")
+        await save(window, "search-offline.png")
+        button = window.banner.button(ACTION_LABELS[KEYWORD])
+        assert button is not None, "no 'Search by words instead' button"
+        button.click()
+        await ask(window, session, "potter clay mercy")
+        await save(window, "search-offline-keyword.png")
+        window.close()
+        await session.aclose()
+
+    with qt_event_loop(app) as loop:
+        loop.run_until_complete(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
