@@ -30,7 +30,16 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .core.types import DEFAULT_CANDIDATES, DEFAULT_CONTEXT_BUDGET, DEFAULT_K, MAX_CANDIDATES, MAX_K, BoostWeights, Profile, SearchMode
+from .core.types import (
+    DEFAULT_CANDIDATES,
+    DEFAULT_CONTEXT_BUDGET,
+    DEFAULT_K,
+    MAX_CANDIDATES,
+    MAX_K,
+    BoostWeights,
+    Profile,
+    SearchMode,
+)
 
 log = logging.getLogger("amicus.settings")
 

@@ -36,7 +36,9 @@ log = logging.getLogger("amicus.session")
 T = TypeVar("T")
 
 
-class EngineState(str, enum.Enum):
+class EngineState(enum.StrEnum):
+    """Whether an engine is open, closing or closed."""
+
     OPEN = "open"
     CLOSING = "closing"
     CLOSED = "closed"

@@ -31,7 +31,9 @@ DB_CODES = (ErrorCode.DB_NOT_FOUND, ErrorCode.DB_INVALID, ErrorCode.EXTENSION_NO
 Facets = dict[str, list[tuple[str, int]]]
 
 
-class DbStatus(str, enum.Enum):
+class DbStatus(enum.StrEnum):
+    """Where the database stands: loading, ready, missing (first run) or in error."""
+
     LOADING = "loading"
     READY = "ready"
     MISSING = "missing"  # first run: no database at the default path → welcome

@@ -102,7 +102,8 @@ def qt_event_loop(app: QApplication) -> Iterator[qasync.QEventLoop]:
 async def _main(args: argparse.Namespace) -> int:
     screenshot = getattr(args, "screenshot", None)
     store = SettingsStore(read_only=bool(screenshot))
-    overrides = Overrides.from_env(getattr(args, "db", None), getattr(args, "proxy", None), getattr(args, "chapter", None))
+    overrides = Overrides.from_env(getattr(args, "db", None), getattr(args, "proxy", None),
+                                   getattr(args, "chapter", None))
     session = Session(store, overrides)
     window = MainWindow(session, qsettings=None if screenshot else window_settings(), restore=not screenshot)
     closed = asyncio.Event()

@@ -111,7 +111,7 @@ class Banner(QFrame):
                 self.buttons.addWidget(button, 0, Qt.AlignmentFlag.AlignVCenter)
                 self._buttons[text] = button
         else:  # same buttons: keep them (and their focus), rebind the actions
-            for (text, callback), button in zip(actions, self._buttons.values(), strict=True):
+            for (_text, callback), button in zip(actions, self._buttons.values(), strict=True):
                 button.clicked.disconnect()
                 button.clicked.connect(callback)
         self._apply_colors()
@@ -127,7 +127,7 @@ class Banner(QFrame):
     def clear(self) -> None:
         self.hide()
 
-    def changeEvent(self, event: QEvent) -> None:  # noqa: N802
+    def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.ApplicationPaletteChange:
             self._apply_colors()
         super().changeEvent(event)

@@ -74,20 +74,24 @@ class BreakdownChart(QWidget):
             painter.setPen(muted if step.label == "distance" else text)
             bold = step.label in ("similarity", "base", "final")
             painter.setFont(scaled_font(self.font(), 1.0, bold=bold))
-            painter.drawText(QRectF(0, y, label_w - 8, self.ROW), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), step.label)
+            right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            painter.drawText(QRectF(0, y, label_w - 8, self.ROW), right, step.label)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(track)
             painter.drawRoundedRect(row, 2, 2)
             if step.label == "distance":
                 painter.setBrush(blend(window, text, 0.22))
-                painter.drawRoundedRect(QRectF(row.left(), row.top(), row.width() * min(step.value, scale_max) / scale_max, row.height()), 2, 2)
+                bar_w = row.width() * min(step.value, scale_max) / scale_max
+                painter.drawRoundedRect(QRectF(row.left(), row.top(), bar_w, row.height()), 2, 2)
             else:
                 base = min(prev, step.value) if step.factor is not None else step.value
                 painter.setBrush(bar)
-                painter.drawRoundedRect(QRectF(row.left(), row.top(), row.width() * base / scale_max, row.height()), 2, 2)
+                bar_w = row.width() * base / scale_max
+                painter.drawRoundedRect(QRectF(row.left(), row.top(), bar_w, row.height()), 2, 2)
                 if step.factor is not None and step.factor != 1.0:
                     lo, hi = sorted((prev, step.value))
-                    seg = QRectF(row.left() + row.width() * lo / scale_max, row.top(), row.width() * (hi - lo) / scale_max, row.height())
+                    seg = QRectF(row.left() + row.width() * lo / scale_max, row.top(),
+                                 row.width() * (hi - lo) / scale_max, row.height())
                     color = gain if step.factor > 1.0 else loss
                     painter.setBrush(blend(window, color, 0.45))
                     painter.drawRect(seg)

@@ -456,7 +456,8 @@ class MainWindow(QMainWindow):
         def chosen(path: str) -> None:
             fmt = ExportFormat.for_path(Path(path))
             if fmt is None:
-                fmt = ExportFormat.CSV if dialog.selectedNameFilter() == states.EXPORT_FILTERS["csv"] else ExportFormat.JSON
+                csv = dialog.selectedNameFilter() == states.EXPORT_FILTERS["csv"]
+                fmt = ExportFormat.CSV if csv else ExportFormat.JSON
             self.export_to(result, Path(path), fmt)
 
         dialog.fileSelected.connect(chosen)
@@ -642,7 +643,8 @@ class MainWindow(QMainWindow):
         dialog.exec()
 
     def show_about(self) -> None:
-        QMessageBox.about(self, "About Amicus Desktop", states.about_html(__version__, paths.config_dir(), paths.log_dir()))
+        QMessageBox.about(self, "About Amicus Desktop",
+                          states.about_html(__version__, paths.config_dir(), paths.log_dir()))
 
     def show_notice(self, text: str) -> None:
         self._show_notice(states.notice_text(text))

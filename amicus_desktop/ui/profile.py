@@ -69,10 +69,12 @@ class ProfilePanel(QWidget):
     def set_profile(self, profile: Profile) -> None:
         self._updating = True
         try:
-            for lst, chosen in ((self.scholars, profile.preferred_scholars), (self.traditions, profile.preferred_traditions)):
+            pairs = ((self.scholars, profile.preferred_scholars), (self.traditions, profile.preferred_traditions))
+            for lst, chosen in pairs:
                 for i in range(lst.count()):
                     item = lst.item(i)
-                    item.setCheckState(Qt.CheckState.Checked if item.data(Qt.ItemDataRole.UserRole) in chosen else Qt.CheckState.Unchecked)
+                    ticked = item.data(Qt.ItemDataRole.UserRole) in chosen
+                    item.setCheckState(Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
         finally:
             self._updating = False
 

@@ -62,10 +62,10 @@ class _RowsModel(QAbstractTableModel):
     def _in_range(self, index: Index) -> bool:
         return index.isValid() and 0 <= index.row() < len(self._rows) and 0 <= index.column() < len(self.COLUMNS)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
@@ -110,7 +110,7 @@ class ResultsModel(_RowsModel):
         return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
 
     # -- QAbstractTableModel ---------------------------------------------------------------
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
         mode = self._view.result.mode if self._view is not None else SearchMode.SEMANTIC
@@ -201,7 +201,7 @@ class ResultsModel(_RowsModel):
     def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
         c = r.candidate
         if col in (self.RANK, self.MOVE) and r.pinned:
-            return "Pinned: shown first whatever its score (unpin it from its context menu or with Ctrl+D)"
+            return "Pinned: shown first whatever its score (unpin it from its context menu or with Ctrl+B)"
         if col == self.MOVE:
             _short, sentence, _ = self._move(r)
             why = describe.cause_text(self._view.cause) if self._view else ""
@@ -270,7 +270,7 @@ class RejectedModel(_RowsModel):
     def reason(self, rej: RejectedChunk) -> str:
         return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id))
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
@@ -351,13 +351,15 @@ class ScoreBarDelegate(QStyledItemDelegate):
             filled.setWidth(max(2, round(rect.width() * max(0.0, min(1.0, fraction)))))
             painter.setBrush(bar)
             painter.drawRoundedRect(filled, 3, 3)
-        role = QPalette.ColorRole.HighlightedText if opt.state & QStyle.StateFlag.State_Selected else QPalette.ColorRole.Text
+        on_highlight = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if on_highlight else QPalette.ColorRole.Text
         painter.setPen(opt.palette.color(role))
         painter.setFont(opt.font)
-        painter.drawText(rect.adjusted(0, 0, -4, 0), int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter), text)
+        right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        painter.drawText(rect.adjusted(0, 0, -4, 0), right, text)
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> Any:  # noqa: N802
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> Any:
         size = super().sizeHint(option, index)
         size.setWidth(max(size.width(), 110))
         return size

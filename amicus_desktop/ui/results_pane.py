@@ -48,7 +48,7 @@ from .bundle_views import SearchedPanel, WarningStrip
 from .chips import ReferenceChips
 from .compare import ComparePanel
 from .passage import PassagePanel
-from .results import ChunkRole, NamesSource, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
+from .results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 from .theme import scaled_font
 
 Item = RetrievedChunk | RejectedChunk

@@ -37,7 +37,8 @@ DB_FILTER = "Scripture databases (*.db *.sqlite *.sqlite3);;All files (*)"
 
 
 def choose_database(parent: QWidget | None, start: str = "") -> str | None:
-    path, _ = QFileDialog.getOpenFileName(parent, "Open a scripture database", start or str(paths.data_dir()), DB_FILTER)
+    path, _ = QFileDialog.getOpenFileName(parent, "Open a scripture database", start or str(paths.data_dir()),
+                                          DB_FILTER)
     return path or None
 
 

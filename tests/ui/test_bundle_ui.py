@@ -260,8 +260,10 @@ def test_export_through_the_dialog_as_json_and_csv_and_refusing_the_database(
     assert dialog.nameFilters() == ["JSON bundle (*.json)", "CSV table, one row per result and rejection (*.csv)"]
     dialog.selectFile(str(out / "bundle.json"))
     dialog.accept()
-    wait_for(qtbot, lambda: (out / "bundle.json").exists() and window.statusBar().currentMessage().startswith("Exported"))
-    assert json.loads((out / "bundle.json").read_text(encoding="utf-8")) == json.loads(json.dumps(view.result.to_json()))
+    wait_for(qtbot, lambda: (out / "bundle.json").exists()
+             and window.statusBar().currentMessage().startswith("Exported"))
+    written = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
+    assert written == json.loads(json.dumps(view.result.to_json()))
 
     work = window.export_to(view.result, out / "table.csv", ExportFormat.CSV)
     wait_for(qtbot, work.done)

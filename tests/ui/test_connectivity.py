@@ -42,14 +42,14 @@ class FakeProxy:
             self.in_flight -= 1
 
 
-async def until(cond, timeout: float = 5.0) -> None:  # noqa: ANN001
+async def until(cond, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not cond():
         assert time.monotonic() < deadline, "condition not reached"
         await asyncio.sleep(0.01)
 
 
-def monitor_for(proxy: FakeProxy, **kw) -> ConnectivityMonitor:  # noqa: ANN003
+def monitor_for(proxy: FakeProxy, **kw) -> ConnectivityMonitor:
     kw.setdefault("backoff", (0.05, 0.1, 0.2))
     kw.setdefault("online_interval", 0.3)
     kw.setdefault("trouble_interval", 0.2)
@@ -77,7 +77,7 @@ def test_offline_backs_off_then_recovers_on_its_own() -> None:
         mon = monitor_for(proxy)
         mon.start()
         await until(lambda: len(proxy.calls) >= 5, timeout=5)
-        gaps = [b - a for a, b in zip(proxy.calls, proxy.calls[1:])]
+        gaps = [b - a for a, b in zip(proxy.calls, proxy.calls[1:], strict=False)]
         assert mon.state.state is ProxyState.OFFLINE
         assert mon.state.error is OFFLINE and mon.state.offline_since is not None
         # 0.05, 0.1, 0.2, 0.2: grows, then capped
@@ -172,7 +172,8 @@ def test_query_and_db_errors_do_not_touch_the_proxy_state() -> None:
         mon = monitor_for(FakeProxy())
         mon.start()
         await until(lambda: mon.state.state is ProxyState.ONLINE)
-        for code in (ErrorCode.QUERY_INVALID, ErrorCode.DB_INVALID, ErrorCode.DB_NOT_FOUND, ErrorCode.EXTENSION_NOT_LOADED):
+        for code in (ErrorCode.QUERY_INVALID, ErrorCode.DB_INVALID, ErrorCode.DB_NOT_FOUND,
+                     ErrorCode.EXTENSION_NOT_LOADED):
             mon.report_error(AmicusError(code, "x"))
             assert mon.state.state is ProxyState.ONLINE
         await mon.aclose()

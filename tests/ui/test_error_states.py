@@ -22,7 +22,7 @@ from tests.support.scripted_proxy import ScriptedProxy, reply_json
 from .conftest import wait_for
 
 
-def visible_text(window) -> str:  # noqa: ANN001
+def visible_text(window) -> str:
     """Everything a user can read in the banner, the start page and the ask box."""
     parts = []
     for w in (window.banner.title, window.banner.body, window.banner.detail, window.start_page.title,
@@ -90,7 +90,8 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
     with ScriptedProxy(dims=8) as proxy:
         window = harness.open(db=small_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.can_ask)
-        proxy.behaviour = lambda body: None if body.get("health") else reply_json(500, {"error": {"code": "UPSTREAM", "message": "boom"}})
+        boom = {"error": {"code": "UPSTREAM", "message": "boom"}}
+        proxy.behaviour = lambda body: None if body.get("health") else reply_json(500, boom)
         window.ask.edit.setText("grace")
         window.ask.button.click()
         wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.EMBED_FAILED, timeout=10)
@@ -100,7 +101,8 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
         assert "failing" in window.proxy_status.text()
         proxy.behaviour = None
         window.banner.button("Retry now").click()  # after a failed answer, Retry now asks again
-        wait_for(qtbot, lambda: window.session.question.view is not None and window.session.connection.state.state is ProxyState.ONLINE)
+        wait_for(qtbot, lambda: window.session.question.view is not None
+                 and window.session.connection.state.state is ProxyState.ONLINE)
         assert not window.banner.isVisible()
 
 
@@ -108,7 +110,8 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
     (16, "test-model", ErrorCode.DIMENSION_MISMATCH, "wrong size"),
     (8, "another-model", ErrorCode.MODEL_MISMATCH, "different model"),
 ])
-def test_model_and_dimension_mismatch(harness, qtbot, small_db: Path, dims: int, model: str, code: ErrorCode, words: str) -> None:
+def test_model_and_dimension_mismatch(harness, qtbot, small_db: Path, dims: int, model: str, code: ErrorCode,
+                                      words: str) -> None:
     with ScriptedProxy(dims=dims, model=model) as proxy:
         window = harness.open(db=small_db, proxy=proxy.url)
         wait_for(qtbot, lambda: window.session.connection.state.state is ProxyState.MISMATCH)

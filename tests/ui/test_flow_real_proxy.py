@@ -57,7 +57,7 @@ def proxy_ready(real_proxy: ProxyProcess) -> ProxyProcess:
     return real_proxy
 
 
-def ask(window, qtbot, text: str = QUESTION) -> None:  # noqa: ANN001
+def ask(window, qtbot, text: str = QUESTION) -> None:
     before = window.session.question.view
     window.ask.edit.setText(text)
     window.ask.button.click()
@@ -80,7 +80,8 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         assert window.results.tabs.tabText(0) == "Results (10)"
         assert window.results.results_proxy.rowCount() == 10
         assert window.results.rejected_proxy.rowCount() == len(view.result.rejected) > 0
-        reasons = [window.results.rejected_model.index(r, window.results.rejected_model.REASON).data() for r in range(window.results.rejected_model.rowCount())]
+        rejected = window.results.rejected_model
+        reasons = [rejected.index(r, rejected.REASON).data() for r in range(rejected.rowCount())]
         assert any(": scholar cap" in r for r in reasons) and any("cut-off" in r for r in reasons)
         # the top result is selected and explained
         assert window.results.results_view.currentIndex().row() == 0
@@ -109,7 +110,8 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
     assert "query_chars" in text and QUESTION not in text and "living water" not in text
 
 
-def test_chapter_change_reranks_from_the_cached_vector(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess) -> None:
+def test_chapter_change_reranks_from_the_cached_vector(harness, qtbot, real_db: Path,
+                                                       proxy_ready: ProxyProcess) -> None:
     window = harness.open(db=real_db, proxy=proxy_ready.url, chapter="romans:9")
     wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
     ask(window, qtbot)
@@ -130,7 +132,8 @@ def test_chapter_change_reranks_from_the_cached_vector(harness, qtbot, real_db: 
     assert window.ask.context_label.text() == "Context: John 1"
 
 
-def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess) -> None:
+def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, real_db: Path,
+                                                             proxy_ready: ProxyProcess) -> None:
     window = harness.open(db=real_db, proxy=proxy_ready.url, chapter="romans:9")
     wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
     ask(window, qtbot)
@@ -142,7 +145,8 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     view = window.session.question.view
     assert view.cause == "profile"
     assert any(r.breakdown.scholar_boost == 1.1 for r in view.result.results)
-    assert "×1.1 scholar" in " ".join(window.results.results_model.index(r, window.results.results_model.BOOSTS).data() for r in range(10))
+    model = window.results.results_model
+    assert "×1.1 scholar" in " ".join(model.index(r, model.BOOSTS).data() for r in range(10))
     assert window.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
     saved = json.loads((paths.config_dir() / "settings.json").read_text())
     assert saved["preferred_scholars"] == ["spurgeon"] and saved["preferred_traditions"] == ["reformed"]
@@ -198,11 +202,13 @@ def test_killing_the_proxy_mid_session_goes_offline(harness, qtbot, real_db: Pat
         assert not window.ask.edit.isEnabled()
         # earlier results stay, marked as from before the proxy went away
         assert window.session.question.view.stale and window.session.question.view.result.results == results_before
-        assert window.results.stale_note.isVisible() and "before the proxy went away" in window.results.stale_note.title.text()
+        stale = window.results.stale_note
+        assert stale.isVisible() and "before the proxy went away" in stale.title.text()
         assert window.results.results_proxy.rowCount() == 10
         # re-ranking and reading still work offline
         window.session.set_chapter(ChapterRef("john", 3))
-        wait_for(qtbot, lambda: window.session.question.view.cause == "chapter" and window.session.reader.loaded_chapter == ChapterRef("john", 3))
+        wait_for(qtbot, lambda: window.session.question.view.cause == "chapter"
+                 and window.session.reader.loaded_chapter == ChapterRef("john", 3))
         assert window.session.question.view.stale
         # and it comes back on its own
         proxy.start()

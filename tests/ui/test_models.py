@@ -32,7 +32,8 @@ def candidates(n: int = 30) -> list[Candidate]:
     scholars = ["matthew-henry", "scofield", None]
     for i in range(n):
         s = scholars[i % 3]
-        meta = ChunkMetadata(scholar_id=s, tradition={"matthew-henry": "reformed", "scofield": "dispensational"}.get(s or ""),
+        traditions = {"matthew-henry": "reformed", "scofield": "dispensational"}
+        meta = ChunkMetadata(scholar_id=s, tradition=traditions.get(s or ""),
                              book_id="romans" if i % 2 == 0 else "john", chapter_num=9 if i % 4 == 0 else 3,
                              verse_start=1, verse_end=5)
         out.append(Candidate(i + 1, f"c{i:03d}", "section_panel", f"s{i}", f"text {i}", meta, distance=0.2 + i * 0.01))
@@ -116,7 +117,8 @@ def test_rejection_reasons_say_why(qapp) -> None:
 
 
 def test_breakdown_words_cover_every_step() -> None:
-    ctx = RetrievalContext("q", profile=Profile.of(["scofield"]), chapter=ChapterRef("romans", 9), weights=BoostWeights())
+    ctx = RetrievalContext("q", profile=Profile.of(["scofield"]), chapter=ChapterRef("romans", 9),
+                           weights=BoostWeights())
     r = make_result(ctx).results[0]
     steps = describe.breakdown_steps(r.breakdown, r.candidate, ctx, lambda b: b.title())
     labels = [s.label for s in steps]

@@ -23,7 +23,7 @@ COMMENTARY = {"section_panel", "chapter_panel"}
     ("How is a person justified before God?", "romans:3"),
     ("love", "romans:5"),
 ])
-def test_commentary_in_the_top_five(harness, qtbot, study_db: Path, local_proxy, question: str,  # noqa: ANN001
+def test_commentary_in_the_top_five(harness, qtbot, study_db: Path, local_proxy, question: str,
                                     chapter: str) -> None:
     window = harness.open(db=study_db, proxy=local_proxy.url, chapter=chapter)
     s = window.session

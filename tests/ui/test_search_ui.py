@@ -22,14 +22,14 @@ from .conftest import wait_for
 WORDS = states.ACTION_LABELS[states.KEYWORD]
 
 
-def ask_in_window(window, qtbot, text: str) -> None:  # noqa: ANN001
+def ask_in_window(window, qtbot, text: str) -> None:
     before = window.session.question.view
     window.ask.edit.setText(text)
     qtbot.mouseClick(window.ask.button, Qt.MouseButton.LeftButton)
     wait_for(qtbot, lambda: window.session.question.view is not before and not window.session.question.busy)
 
 
-def rows(window) -> list[str]:  # noqa: ANN001
+def rows(window) -> list[str]:
     proxy = window.results.results_proxy
     return [proxy.index(r, ResultsModel.RANK).data() for r in range(proxy.rowCount())]
 
@@ -158,7 +158,7 @@ def test_pin_from_the_shortcut_comes_first_marked_and_unpins(harness, qtbot, sma
         assert menu.actions()[-1].text() == "Pin this result to the top"
 
         before = s.question.view
-        window.actions_by_id["toggle_pin"].trigger()  # Ctrl+D
+        window.actions_by_id["toggle_pin"].trigger()  # Ctrl+B
         wait_for(qtbot, lambda: s.question.view is not before and not s.question.busy)
         assert rows(window)[0] == "1"
         model = window.results.results_model

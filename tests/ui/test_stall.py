@@ -93,7 +93,8 @@ def test_longest_ui_stall_during_search_on_50k_chunks(harness, qtbot, big_db: Pa
             probe.start()
             window.ask.edit.setText(q)
             window.ask.button.click()
-            wait_for(qtbot, lambda b=before: window.session.question.view is not b and not window.session.question.busy, timeout=20)
+            wait_for(qtbot, lambda b=before: window.session.question.view is not b
+                     and not window.session.question.busy, timeout=20)
             qtbot.wait(30)  # the first paint of the new results happens after the signal
             probe.stop()
             worst_per_ask.append(max(probe.gaps))
@@ -113,7 +114,8 @@ def test_longest_ui_stall_during_search_on_50k_chunks(harness, qtbot, big_db: Pa
         f"\nUI stall during search on {N:,} × {DIMS} ({len(QUESTIONS)} questions): longest {worst:.1f} ms "
         f"(while the DB thread searched: {max(probe_search_gaps):.1f} ms); "
         f"first question (first layout of the result panes) {worst_per_ask[0]:.1f} ms; "
-        f"later questions: median {statistics.median(worst_per_ask[1:]):.1f} ms, longest {max(worst_per_ask[1:]):.1f} ms; "
+        f"later questions: median {statistics.median(worst_per_ask[1:]):.1f} ms, "
+        f"longest {max(worst_per_ask[1:]):.1f} ms; "
         f"KNN on the DB thread: median {statistics.median(searches):.1f} ms; "
         f"chapter re-rank + re-render: longest {rerank_stall:.1f} ms"
     )
@@ -151,7 +153,8 @@ def test_longest_ui_stall_during_two_stage_search(harness, qtbot, coded_db: Path
             probe.start()
             window.ask.edit.setText(q)
             window.ask.button.click()
-            wait_for(qtbot, lambda b=before: window.session.question.view is not b and not window.session.question.busy, timeout=60)
+            wait_for(qtbot, lambda b=before: window.session.question.view is not b
+                     and not window.session.question.busy, timeout=60)
             qtbot.wait(30)  # the first paint of the new results happens after the signal
             probe.stop()
             worst_per_ask.append(max(probe.gaps))

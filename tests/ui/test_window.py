@@ -256,8 +256,10 @@ def test_minimal_schema_database_reads_without_text(harness, qtbot, tmp_path: Pa
     db = build_db(tmp_path / "minimal.db", demo_like_chunks(dims=8), full_schema=False)
     with ScriptedProxy(dims=8) as proxy:
         window = harness.open(db=db, proxy=proxy.url, chapter="rom 9")
-        wait_for(qtbot, lambda: window.session.can_ask and window.session.reader.loaded_chapter == ChapterRef("romans", 9))
-        assert [b.book_id for b in window.session.library.books] == ["john", "romans"]  # from the chunks, in canon order
+        wait_for(qtbot, lambda: window.session.can_ask
+                 and window.session.reader.loaded_chapter == ChapterRef("romans", 9))
+        # from the chunks, in canon order
+        assert [b.book_id for b in window.session.library.books] == ["john", "romans"]
         assert "no text for this chapter" in window.reader.text.toPlainText()
         window.session.ask("grace")
         wait_for(qtbot, lambda: window.session.question.view is not None)
