@@ -189,6 +189,7 @@ class MainWindow(QMainWindow):
         self.workbench_dock.setWidget(self.workbench_panel)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.workbench_dock)
         self.workbench_dock.hide()
+        self.workbench_dock.visibilityChanged.connect(self._workbench_visibility)
 
     def _build_actions(self) -> None:
         handlers = {
@@ -564,10 +565,20 @@ class MainWindow(QMainWindow):
         if self.workbench_dock.isVisible():
             self.workbench_dock.setVisible(False)
             return
+        # In a narrow window (1000 px) the reader and the workbench cannot both fit beside the results:
+        # the reader steps aside while the workbench is open (a curator works on the ranking) and
+        # comes back when it closes. The window never grows past the screen.
+        needed = (self.main_split.minimumSizeHint().width() + self.workbench_panel.minimumSizeHint().width()
+                  + 24)
+        self.left_split.setVisible(self.width() >= needed)
         self.workbench_dock.setVisible(True)
         self.resizeDocks([self.workbench_dock], [560], Qt.Orientation.Horizontal)
         self.workbench_panel.focus_ranking()
         QTimer.singleShot(0, self, self.workbench_panel.focus_ranking)  # once the re-shown dock can take it
+
+    def _workbench_visibility(self, visible: bool) -> None:
+        if not visible:
+            self.left_split.setVisible(True)
 
     def new_golden_set(self, name: str | None = None) -> None:
         if name is None:
