@@ -570,11 +570,20 @@ class MainWindow(QMainWindow):
         # comes back when it closes. The window never grows past the screen.
         needed = (self.main_split.minimumSizeHint().width() + self.workbench_panel.minimumSizeHint().width()
                   + 24)
-        self.left_split.setVisible(self.width() >= needed)
+        width = self.width()
+        self.left_split.setVisible(width >= needed)
         self.workbench_dock.setVisible(True)
         self.resizeDocks([self.workbench_dock], [560], Qt.Orientation.Horizontal)
+        if self.left_split.isHidden():  # showing the dock grew the window before the layout caught up
+            QTimer.singleShot(50, self, lambda: self._shrink_to(width))
         self.workbench_panel.focus_ranking()
         QTimer.singleShot(0, self, self.workbench_panel.focus_ranking)  # once the re-shown dock can take it
+
+    def _shrink_to(self, width: int) -> None:
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()  # the minimum without the reader
+        self.resize(width, self.height())
 
     def _workbench_visibility(self, visible: bool) -> None:
         if not visible:

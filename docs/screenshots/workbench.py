@@ -63,6 +63,14 @@ def main() -> int:
 
     async def shoot(window: MainWindow, name: str) -> None:
         for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-small")):
+            # As a user would see it: the workbench opened in a window of this size (in a narrow
+            # window the reader steps aside while it is open).
+            window.workbench_dock.hide()
+            await asyncio.sleep(0.1)
+            window.resize(*size)
+            await asyncio.sleep(0.1)
+            window.toggle_workbench()
+            await asyncio.sleep(0.2)
             window.resize(*size)
             window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
             await asyncio.sleep(0.4)
