@@ -177,10 +177,6 @@ def _ordered_str_tuple(value: Any) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
-def _cap(value: Any) -> int | None:
-    return None if value is None else _int_in(1, 50)(value)
-
-
 def _opt_int_in(lo: int, hi: int) -> Callable[[Any], int | None]:
     def coerce(value: Any) -> int | None:
         return None if value is None else _int_in(lo, hi)(value)
@@ -224,7 +220,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("chapter_boost", _boost),
     Option("scholar_boost", _boost),
     Option("tradition_boost", _boost),
-    Option("per_scholar_cap", _cap),
+    Option("per_scholar_cap", _opt_int_in(1, 50)),
     Option("reference_boost", _boost),
     Option("k", _int_in(1, MAX_K)),
     Option("candidates", _int_in(1, MAX_CANDIDATES)),
