@@ -96,7 +96,21 @@ class _Table(QAbstractTableModel):
         self.endResetModel()
 
 
-class RankingModel(_Table):
+class _ChunkTable(_Table):
+    """A table of ranked chunks, keyed by chunk id."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[RetrievedChunk, ...] = ()
+
+    def row_of(self, chunk_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
+
+    def key(self, row: int) -> str | None:
+        return self._rows[row].chunk_id
+
+
+class RankingModel(_ChunkTable):
     """The question on screen under the what-if weights: rank, move against the saved weights, grade."""
 
     COLUMNS = ("#", "Move", "Grade", "Score", "Result")
@@ -107,7 +121,6 @@ class RankingModel(_Table):
         super().__init__(parent)
         self._grade = grade
         self._whatif: WhatIf | None = None
-        self._rows: tuple[RetrievedChunk, ...] = ()
 
     def set_whatif(self, whatif: WhatIf | None) -> None:
         self._whatif = whatif
@@ -120,12 +133,6 @@ class RankingModel(_Table):
 
     def chunk(self, row: int) -> RetrievedChunk | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
-
-    def row_of(self, chunk_id: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
-
-    def key(self, row: int) -> str | None:
-        return self._rows[row].chunk_id
 
     def cell(self, row: int, col: int) -> str:
         r = self._rows[row]
@@ -152,7 +159,7 @@ class RankingModel(_Table):
         return r.chunk_id
 
 
-class SideModel(_Table):
+class SideModel(_ChunkTable):
     """One side of the A/B comparison; the Δ column links each chunk to its rank on the other side."""
 
     COLUMNS = ("#", "Other side", "Score", "Result")
@@ -162,18 +169,11 @@ class SideModel(_Table):
     def __init__(self, other: str, parent: Any = None) -> None:
         super().__init__(parent)
         self._other_name = other
-        self._rows: tuple[RetrievedChunk, ...] = ()
         self._other: Mapping[str, int] = {}
 
     def set_rows(self, rows: tuple[RetrievedChunk, ...], other_ranks: Mapping[str, int]) -> None:
         self._rows, self._other = rows, other_ranks
         self._reset(len(rows))
-
-    def row_of(self, chunk_id: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
-
-    def key(self, row: int) -> str | None:
-        return self._rows[row].chunk_id
 
     def cell(self, row: int, col: int) -> str:
         r = self._rows[row]
