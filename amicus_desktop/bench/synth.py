@@ -43,7 +43,7 @@ from ..store.writer import ChunkRecord, ScriptureWriter
 #: Rows per generated batch (also the batch handed to the writer): bounds the builder's memory.
 BATCH = 8192
 #: Bumped whenever the generated content changes, so a cached database is not reused wrongly.
-FORMAT_VERSION = "3"
+FORMAT_VERSION = "4"
 MODEL_PREFIX = "bench-synthetic"
 
 #: The cluster structure of the vectors (see the module docstring).

@@ -15,11 +15,12 @@ import apsw
 import numpy as np
 import pytest
 
+from amicus_desktop.candidates import passages
 from amicus_desktop.candidates.dense import nearest
 from amicus_desktop.candidates.filters import vec0_pushdown
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.scholars import Scholar
-from amicus_desktop.core.types import Candidate, ChunkMetadata, Filters
+from amicus_desktop.core.types import Candidate, ChunkMetadata, Filters, PassageRef
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
 from tests.support.dbs import Chunk, build_db, random_chunks, unit
@@ -103,6 +104,27 @@ def test_full_schema_optional_tables(tmp_path: Path) -> None:
         facets = store.facets()
         assert dict(facets["scholar_id"]) == {"a": 5, "b": 5, "c": 5}
         assert "romans" in store.book_ids()
+
+
+@pytest.mark.parametrize("ref", [PassageRef("romans", 3), PassageRef("john", 2, 1, 2), PassageRef("john", 4, 9, 9)])
+def test_passage_lookups_use_the_builders_index_and_agree_without_it(tmp_path: Path, ref: PassageRef) -> None:
+    chunks = random_chunks(600, 8)
+    full = build_db(tmp_path / "full.db", chunks)
+    minimal = build_db(tmp_path / "min.db", chunks, full_schema=False)
+    with ScriptureStore(full) as store:
+        plan = " ".join(str(row[3]) for row in store.rows(
+            "EXPLAIN QUERY PLAN SELECT rowid FROM chunk_metadata m WHERE m.book_id = ? AND m.chapter_num = ?",
+            [ref.book_id, ref.chapter]))
+        assert "chunk_metadata_passage" in plan
+        indexed = (passages.covering(store, ref), passages.covering(store, ref, JOHN), passages.in_corpus(store, ref))
+    with ScriptureStore(minimal) as store:
+        scanned = (passages.covering(store, ref), passages.covering(store, ref, JOHN), passages.in_corpus(store, ref))
+    assert indexed == scanned
+    expected = [i + 1 for i, c in enumerate(chunks)
+                if c.meta.book_id == ref.book_id and c.meta.chapter_num == ref.chapter
+                and (ref.verse_start is None or (c.meta.verse_start or 0) <= (ref.verse_end or ref.verse_start)
+                     and (c.meta.verse_end or 0) >= ref.verse_start)]
+    assert indexed[0] == expected and indexed[2] is bool(expected)
 
 
 def _scholar_chunks() -> list[Chunk]:
