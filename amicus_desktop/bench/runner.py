@@ -387,11 +387,18 @@ def two_stage_table(report: dict[str, Any]) -> str:
     return _table(header, rows)
 
 
+def _cold_cell(cold: dict[str, Any] | None) -> str:
+    if not cold:
+        return "–"
+    return f"{fmt_ms(cold['knn']['p50'])} / {fmt_ms(cold['knn']['p95'])} ({fmt_ms(cold['exact']['p50'])})"
+
+
 def two_stage_cost_table(report: dict[str, Any]) -> str:
     """What the two-stage path costs: its file, build time, open, RAM, and where its time goes."""
     header = ["N × D", "file MB (codes / floats)", "vec0 vectors MB", "codes s (build)", "open ms",
               "RSS after open MB", "coarse / refine / exact p50 (rows)",
-              "exact distances of R rows: file vs vec0 look-ups p50", "peak RSS MB before numpy"]
+              "exact distances of R rows: file vs vec0 look-ups p50",
+              "cold file: two-stage p50 / p95 (exact stage p50)", "peak RSS MB before numpy"]
     rows = []
     for m in report["results"]:
         ts = m.get("two_stage")
@@ -409,6 +416,7 @@ def two_stage_cost_table(report: dict[str, Any]) -> str:
             f"{m['two_stage_open_ms']:.0f}", f"{m['rss_after_open_mb']:.0f}",
             f"{stage_cell} ({ts['coarse']:,} → {ts['refined']:,})",
             f"R = {f['rows']}: {fmt_ms(f['file']['p50'])} vs {fmt_ms(f['vec0']['p50'])}",
+            _cold_cell(ts.get("cold")),
             f"{m['rss_after_e2e_mb']:.0f}",
         ])
     return _table(header, rows)

@@ -28,7 +28,9 @@ Why each part (numbers in docs/PERFORMANCE.md):
   gets 1,536-bit codes, which measured far better than one bit per dimension.
 * **Floats** in a plain file, because the exact stage reads a few hundred random rows per
   question: a file read costs ~3 µs a row, a row of a SQLite table ~12 µs (each read copies a
-  64 KiB page), a ``vec0`` rowid look-up ~0.3 ms.
+  64 KiB page), a ``vec0`` rowid look-up ~0.3 ms. Rows the OS has dropped from its cache come from
+  disk: :meth:`CodesFile.read_rows` asks for all of them before it reads one, so the disk serves
+  them in parallel.
 """
 
 from __future__ import annotations
@@ -62,6 +64,9 @@ MIN_FLOATS = 16_000_000
 #: ``db_meta`` keys that tie a file to the database it was made for.
 DB_KEYS = ("built_at", "chunk_count", "embedding_dims")
 _SECTIONS = ("floats", "projection", "rowids", "codes")
+#: Whether the exact stage can ask the OS to fetch its rows ahead (``posix_fadvise``: Linux and the
+#: BSDs; elsewhere the rows are read one after the other).
+PREFETCH = hasattr(os, "posix_fadvise")
 
 
 def path_for(db_path: str | os.PathLike[str]) -> Path:
@@ -185,8 +190,15 @@ class CodesFile:
         size = self.dims * 4
         base = self.sections["floats"][0]
         view = out.data.cast("B")
+        rows = positions.tolist()
         with open(self.path, "rb", buffering=0) as fh:
-            for i, pos in enumerate(positions.tolist()):
+            if PREFETCH:
+                # Ask for every row before reading any: rows the OS no longer caches are then read
+                # from disk in parallel, not one at a time (145 → 18 ms p50 for 400 rows cold).
+                fd = fh.fileno()
+                for pos in rows:
+                    os.posix_fadvise(fd, base + pos * size, size, os.POSIX_FADV_WILLNEED)
+            for i, pos in enumerate(rows):
                 fh.seek(base + pos * size)
                 if fh.readinto(view[i * size : (i + 1) * size]) != size:
                     raise ValueError(f"{self.path.name}: row {pos} ends early")

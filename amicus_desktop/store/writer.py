@@ -52,9 +52,9 @@ class ScriptureWriter:
     filtered KNN, ``books``/``verses`` for the reader, ``scholars`` (display names, traditions and
     works of the scholar ids the chunks name), the FTS5 index ``chunk_fts`` over chunk text
     (declared by :mod:`amicus_desktop.store.fts`) and an index of ``chunk_metadata`` by book and chapter
-    (:data:`PASSAGE_INDEX_SQL`). ``full_schema=False`` writes exactly the contract's minimal schema. ``two_stage=True`` also writes the two-stage search file beside it
-    (:mod:`amicus_desktop.store.codes`): each vector as it is added, the codes when the build
-    finishes; ``two_stage=False`` removes a stale one.
+    (:data:`PASSAGE_INDEX_SQL`). ``full_schema=False`` writes exactly the contract's minimal schema.
+    ``two_stage=True`` also writes the two-stage search file beside it (:mod:`amicus_desktop.store.codes`):
+    each vector as it is added, the codes when the build finishes; ``two_stage=False`` removes a stale one.
 
     Use as a context manager: on a clean exit the file is finished and renamed to ``path``; on an
     exception the temporary file is deleted and ``path`` is left as it was.

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from amicus_desktop.bench import synth
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,6 +47,8 @@ def test_bench_smoke(tmp_path: Path) -> None:
         assert (ts["coarse"], ts["refined"]) == ((0, 300) if m["n"] == 300 else (500, 400))
         assert ts["recall"] == 1.0 if m["n"] == 300 else ts["recall"] > 0.5
         assert ts["fetch"]["file"]["n"] == ts["fetch"]["vec0"]["n"] == 10
+        # the same questions with the file dropped from the page cache before each
+        assert ts["cold"]["knn"]["n"] == 5 and 0 < ts["cold"]["exact"]["p50"] <= ts["cold"]["knn"]["p50"]
         sizes = m["sizes"]
         assert sizes["floats"] == m["n"] * 16 * 4 and sizes["codes"] == m["n"] * 1536 // 8
         assert sizes["file"] > sizes["floats"] + sizes["codes"] and sizes["vec0"] >= sizes["floats"]
@@ -57,7 +61,7 @@ def test_bench_smoke(tmp_path: Path) -> None:
         assert set(m["verdicts"]) == {"search", "rerank", "total"}
     kept = sorted(p.name for p in dbs.glob("*.db"))
     assert sorted(p.name for p in dbs.glob("*.two-stage")) == [f"{name}.two-stage" for name in kept]
-    assert kept == ["bench-300x16-seed0-v3.db", "bench-500x16-seed0-v3.db"]
+    assert kept == [f"bench-{n}x16-seed0-v{synth.FORMAT_VERSION}.db" for n in (300, 500)]
 
     # Second run, table output: reuses the kept databases (and, not having built them, keeps them).
     proc = _bench(out_dir=dbs)

@@ -122,8 +122,8 @@ def test_passage_lookups_use_the_builders_index_and_agree_without_it(tmp_path: P
     assert indexed == scanned
     expected = [i + 1 for i, c in enumerate(chunks)
                 if c.meta.book_id == ref.book_id and c.meta.chapter_num == ref.chapter
-                and (ref.verse_start is None or (c.meta.verse_start or 0) <= (ref.verse_end or ref.verse_start)
-                     and (c.meta.verse_end or 0) >= ref.verse_start)]
+                and (ref.verse_start is None or ((c.meta.verse_start or 0) <= (ref.verse_end or ref.verse_start)
+                                                 and (c.meta.verse_end or 0) >= ref.verse_start))]
     assert indexed[0] == expected and indexed[2] is bool(expected)
 
 
