@@ -165,8 +165,8 @@ class ResultsPane(QWidget):
         self.detail_stack.addWidget(self.compare)
         # Under the results: the note that they are from before the proxy went away, then the detail.
         # The note is here, not over the table, so it appearing or going never moves the results.
-        self.lower = QWidget()
-        low = QVBoxLayout(self.lower)
+        self.detail_area = QWidget()
+        low = QVBoxLayout(self.detail_area)
         low.setContentsMargins(0, 0, 0, 0)
         low.setSpacing(0)
         note_row = QHBoxLayout()  # (empty, and so without its margins, while the note is hidden)
@@ -175,7 +175,7 @@ class ResultsPane(QWidget):
         low.addLayout(note_row)
         low.addWidget(self.detail_stack, 1)
         # "rightSplit": the name window.ini has stored this splitter's state under since the first release.
-        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.lower,
+        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_area,
                                stretch=(5, 4), sizes=[385, 435], kind=ResultsSplitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -282,7 +282,7 @@ class ResultsPane(QWidget):
         self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
-            self.lower.hide()
+            self.detail_area.hide()
             self.title.setText("")
             self.chips.set_references((), self._book_name)
             self.note.hide()
@@ -290,7 +290,7 @@ class ResultsPane(QWidget):
             self._clear_detail()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.lower.show()
+        self.detail_area.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._book_name)
@@ -378,7 +378,7 @@ class ResultsPane(QWidget):
         if deficit <= 0 or not self.tabs.isVisible():
             return
         top, bottom = self.split.sizes()
-        spare = bottom - self.lower.minimumSizeHint().height()
+        spare = bottom - self.detail_area.minimumSizeHint().height()
         move = min(deficit, spare)
         if move > 0:
             self.split.setSizes([top + move, bottom - move])
@@ -562,17 +562,16 @@ class ResultsSplitter(QSplitter):
         self._window_height: int | None = None
 
     def resizeEvent(self, event: QResizeEvent) -> None:
-        first = self.sizes()[0] if self.count() == 2 else 0  # before the splitter shares the change out
+        top, bottom = self.widget(0), self.widget(1)
+        first = self.sizes()[0] if self.count() else 0  # before the splitter shares the change out
         window = self.window().height()
         inside = (self._window_height == window and event.oldSize().height() > 0
-                  and event.size().height() != event.oldSize().height() and self.count() == 2
-                  and self.widget(1).isVisibleTo(self))
+                  and event.size().height() != event.oldSize().height())
         self._window_height = window
         super().resizeEvent(event)
-        if inside:
+        if inside and top is not None and bottom is not None and bottom.isVisibleTo(self):
             total = sum(self.sizes())
-            keep = max(self.widget(0).minimumSizeHint().height(),
-                       min(first, total - self.widget(1).minimumSizeHint().height()))
+            keep = max(top.minimumSizeHint().height(), min(first, total - bottom.minimumSizeHint().height()))
             if keep != self.sizes()[0]:
                 self.setSizes([keep, total - keep])
 

@@ -89,7 +89,8 @@ def test_the_proxy_going_away_and_back_moves_nothing_the_reader_looks_at(harness
         _assert_shown_whole(window.banner, window)
         # the words the banner shortens stay available
         detail = window.banner.detail
-        assert "amicus-desktop proxy" in detail.text() and "amicus-desktop proxy" in window.banner.accessibleDescription()
+        assert "amicus-desktop proxy" in detail.text()
+        assert "amicus-desktop proxy" in window.banner.accessibleDescription()
         if detail.is_elided():
             assert detail.text() in detail.toolTip()
 
