@@ -57,6 +57,7 @@ from . import describe, shortcuts, states, theme
 from .ask import AskBar
 from .banner import Banner
 from .commentary import CommentaryPane
+from .elided import ElidedLabel
 from .filter_bar import FilterBar
 from .profile import ProfilePanel
 from .reader import ReaderPane
@@ -135,12 +136,16 @@ class MainWindow(QMainWindow):
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
         rv.setSpacing(0)
-        rv.addWidget(self.banner)
-        rv.addWidget(self.notice_banner)
         rv.addWidget(self.ask)
         rv.addWidget(self.filter_bar)
         rv.addWidget(_hline())
         rv.addWidget(self.results, 1)
+        # The banners sit under the results, above the status bar: one appearing or going takes its
+        # height from the passage pane (the results splitter gives it there), never moves the question
+        # box or the results table. In the layout, not floating, so they stay in the Tab order.
+        rv.addWidget(self.notice_banner)
+        rv.addWidget(self.banner)
+        self.banner.countdown_samples = states.COUNTDOWN_SAMPLES
 
         self.commentary = CommentaryPane(lambda: library.names)
         self.left_split = QSplitter(Qt.Orientation.Vertical)
@@ -308,7 +313,8 @@ class MainWindow(QMainWindow):
         bar = self.statusBar()
         self.proxy_status = QLabel()
         self.proxy_status.setAccessibleName("Proxy state")
-        self.model_status = QLabel()
+        # The model's name is long: it elides (whole in its tooltip) before the timings are cut.
+        self.model_status = ElidedLabel()
         self.model_status.setAccessibleName("Model")
         self.chunks_status = QLabel()
         self.chunks_status.setAccessibleName("Chunks")
@@ -708,14 +714,15 @@ class MainWindow(QMainWindow):
                     states.OPEN_DB: self.open_database,
                     states.KEYWORD: self.search_by_words}
         actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
-        self.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice)
+        self.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice,
+                                 countdown=text.countdown)
 
     def _tick(self) -> None:
         c = self.session.connection.state
         if c.state is ProxyState.OFFLINE and self.banner.isVisible():
             text = states.proxy_text(c, c.seconds_to_next_check(), self.session.search.mode)
             if text is not None:
-                self.banner.set_detail(text.advice)
+                self.banner.set_countdown(text.countdown)
 
     def _update_ask_availability(self) -> None:
         s = self.session

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QPalette
+from PySide6.QtGui import QAction, QGuiApplication, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -137,7 +137,6 @@ class ResultsPane(QWidget):
         rl.setSpacing(6)
         rl.addWidget(self.title)
         rl.addWidget(self.chips)
-        rl.addWidget(self.stale_note)
         rl.addWidget(self.warnings)
         rl.addWidget(self.note)
         rl.addWidget(self.searched)
@@ -157,12 +156,27 @@ class ResultsPane(QWidget):
         self.detail_split = _splitter(Qt.Orientation.Horizontal, "detailSplit", passage_box, self.breakdown,
                                       stretch=(3, 2), sizes=[540, 420])
         self.compare = ComparePanel()
+        # They scroll, so a short window with a banner under the pane may leave them two lines.
+        for area in (self.passage.view, self.breakdown.scroll_area, self.compare.left.scroll_area,
+                     self.compare.right.scroll_area):
+            area.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
         self.detail_stack = QStackedWidget()  # the selected result's detail, or two results compared
         self.detail_stack.addWidget(self.detail_split)
         self.detail_stack.addWidget(self.compare)
+        # Under the results: the note that they are from before the proxy went away, then the detail.
+        # The note is here, not over the table, so it appearing or going never moves the results.
+        self.detail_area = QWidget()
+        low = QVBoxLayout(self.detail_area)
+        low.setContentsMargins(0, 0, 0, 0)
+        low.setSpacing(0)
+        note_row = QHBoxLayout()  # (empty, and so without its margins, while the note is hidden)
+        note_row.setContentsMargins(12, 4, 12, 0)
+        note_row.addWidget(self.stale_note)
+        low.addLayout(note_row)
+        low.addWidget(self.detail_stack, 1)
         # "rightSplit": the name window.ini has stored this splitter's state under since the first release.
-        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_stack,
-                               stretch=(5, 4), sizes=[385, 435])
+        self.split = _splitter(Qt.Orientation.Vertical, "rightSplit", results_box, self.detail_area,
+                               stretch=(5, 4), sizes=[385, 435], kind=ResultsSplitter)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.split)
@@ -268,7 +282,7 @@ class ResultsPane(QWidget):
         self.export_button.setEnabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
-            self.detail_stack.hide()
+            self.detail_area.hide()
             self.title.setText("")
             self.chips.set_references((), self._book_name)
             self.note.hide()
@@ -276,7 +290,7 @@ class ResultsPane(QWidget):
             self._clear_detail()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.detail_stack.show()
+        self.detail_area.show()
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._book_name)
@@ -364,7 +378,7 @@ class ResultsPane(QWidget):
         if deficit <= 0 or not self.tabs.isVisible():
             return
         top, bottom = self.split.sizes()
-        spare = bottom - self.detail_stack.minimumSizeHint().height()
+        spare = bottom - self.detail_area.minimumSizeHint().height()
         move = min(deficit, spare)
         if move > 0:
             self.split.setSizes([top + move, bottom - move])
@@ -534,9 +548,37 @@ class ResultsPane(QWidget):
         return self._names() if self._names is not None else None
 
 
+class ResultsSplitter(QSplitter):
+    """The results over the detail panes, where the results never move for something inside the window.
+
+    When the splitter's height changes while the window's does not (a banner under the results
+    pane appeared or went), the results keep their height and the detail panes below, which
+    scroll, take the whole change. A change of the window's own height is shared out by the
+    stretch factors, as in any splitter.
+    """
+
+    def __init__(self, orientation: Qt.Orientation, parent: QWidget | None = None) -> None:
+        super().__init__(orientation, parent)
+        self._window_height: int | None = None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        top, bottom = self.widget(0), self.widget(1)
+        first = self.sizes()[0] if self.count() else 0  # before the splitter shares the change out
+        window = self.window().height()
+        inside = (self._window_height == window and event.oldSize().height() > 0
+                  and event.size().height() != event.oldSize().height())
+        self._window_height = window
+        super().resizeEvent(event)
+        if inside and top is not None and bottom is not None and bottom.isVisibleTo(self):
+            total = sum(self.sizes())
+            keep = max(top.minimumSizeHint().height(), min(first, total - bottom.minimumSizeHint().height()))
+            if keep != self.sizes()[0]:
+                self.setSizes([keep, total - keep])
+
+
 def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget, *,
-              stretch: tuple[int, int], sizes: list[int]) -> QSplitter:
-    split = QSplitter(orientation)
+              stretch: tuple[int, int], sizes: list[int], kind: type[QSplitter] = QSplitter) -> QSplitter:
+    split = kind(orientation)
     split.setObjectName(name)
     split.addWidget(first)
     split.addWidget(second)

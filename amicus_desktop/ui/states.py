@@ -37,13 +37,15 @@ ACTION_LABELS = {
 
 @dataclass(frozen=True)
 class StateText:
-    """``kind`` is ``info``/``warning``/``error``; ``actions`` are ids from :data:`ACTION_LABELS`."""
+    """``kind`` is ``info``/``warning``/``error``; ``actions`` are ids from :data:`ACTION_LABELS`;
+    ``countdown`` says when the proxy is checked next (it changes every second while shown)."""
 
     kind: str
     title: str
     body: str
     advice: str
     actions: tuple[str, ...]
+    countdown: str = ""
 
 
 DB_TEXTS: dict[ErrorCode, tuple[str, str, tuple[str, ...]]] = {
@@ -103,19 +105,19 @@ def proxy_text(c: Connectivity, seconds: int | None = None,
             "Searching by words only: the embed proxy cannot be reached",
             f"Keyword search works offline. Semantic and hybrid search need the proxy at {c.url} "
             f"(last error: {_last_error(err)})",
-            f"Switch the mode back (Ctrl+M) once the proxy is running again. {_next_check(c, seconds)}",
+            "Switch the mode back (Ctrl+M) once the proxy is running again.",
             (RETRY, SETTINGS),
+            _next_check(c, seconds),
         )
     if c.state is ProxyState.OFFLINE:
-        why = _last_error(err)
-        when = _next_check(c, seconds)
         return StateText(
             "warning",
             "Search is unavailable: the embed proxy cannot be reached",
-            f"Amicus turns questions into vectors through the proxy at {c.url}. Last error: {why}",
+            f"Amicus turns questions into vectors through the proxy at {c.url}. Last error: {_last_error(err)}",
             "Start it with 'amicus-desktop proxy', or correct the proxy URL in Settings — or search "
-            f"by words, which works offline. Reading still works, and earlier results stay on screen. {when}",
+            "by words, which works offline. Reading still works, and earlier results stay on screen.",
             (KEYWORD, RETRY, SETTINGS),
+            _next_check(c, seconds),
         )
     if c.state is ProxyState.EMBED_FAILED and err is not None:
         return StateText(
@@ -180,12 +182,25 @@ def _last_error(err: AmicusError | None) -> str:
     return msg
 
 
+CHECKING_NOW = "Checking now…"
+CHECKING_AGAIN = "Checking again now…"
+
+
 def _next_check(c: Connectivity, seconds: int | None) -> str:
     if c.probing or seconds is None:
-        return "Checking now…"
+        return CHECKING_NOW
     if seconds <= 0:
-        return "Checking again now…"
+        return CHECKING_AGAIN
+    return next_check_in(seconds)
+
+
+def next_check_in(seconds: int) -> str:
     return f"Next check in {seconds} s."
+
+
+#: Every shape the offline banner's countdown takes (the banner keeps room for the widest, so the
+#: title beside it never re-wraps as it ticks).
+COUNTDOWN_SAMPLES = (CHECKING_NOW, CHECKING_AGAIN, next_check_in(88))
 
 
 # -- asking -------------------------------------------------------------------------------------

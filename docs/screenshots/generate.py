@@ -201,6 +201,9 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         session.connection.retry_now()
         await reach(session, lambda: session.connection.state.state.value == "offline")
         await settle(window, "offline-after-results.png")
+        window.resize(1000, 650)  # the banner under the results, in a laptop-sized window
+        await settle(window, "offline-after-results-1000x650.png")
+        window.resize(*DEFAULT_SIZE)
         proxy.start()  # type: ignore[attr-defined]
         await reach(session, lambda: session.can_ask)
         for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):

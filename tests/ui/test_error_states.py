@@ -25,7 +25,8 @@ from .conftest import wait_for
 def visible_text(window) -> str:
     """Everything a user can read in the banner, the start page and the ask box."""
     parts = []
-    for w in (window.banner.title, window.banner.body, window.banner.detail, window.start_page.title,
+    for w in (window.banner.title, window.banner.countdown, window.banner.body, window.banner.detail,
+              window.start_page.title,
               window.start_page.body, window.start_page.advice, window.ask.error_label):
         if w.isVisibleTo(window):
             parts.append(w.text())

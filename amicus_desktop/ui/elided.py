@@ -1,0 +1,82 @@
+"""A one-line label that elides its text to the width it is given, with the whole text in its tooltip.
+
+``text()`` is always the whole text (tests, accessibility and copy see every word); only the painting
+is shortened, with Qt's :meth:`QFontMetrics.elidedText`. Its height is one line whatever the text, so
+a text that changes while it is shown (a countdown) never changes the height of what holds it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+#: The narrowest an elided label gets: a few letters and the ellipsis.
+MIN_CHARS = 6
+
+
+class ElidedLabel(QLabel):
+    """A plain-text :class:`QLabel` on one line, shortened with "…" when narrower than its text."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None,
+                 mode: Qt.TextElideMode = Qt.TextElideMode.ElideRight) -> None:
+        super().__init__(parent)
+        self._mode = mode
+        self._own_tip = ""
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(False)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:
+        super().setText(" ".join(text.split()))  # one line: newlines would not be painted
+        self._update_tip()
+        self.updateGeometry()
+
+    def setToolTip(self, tip: str) -> None:
+        """A tooltip of its own; while elided, the whole text is added to it."""
+        self._own_tip = tip
+        self._update_tip()
+
+    def shown_text(self) -> str:
+        """The text as painted now (elided to the width)."""
+        rect = self.contentsRect()
+        return self.fontMetrics().elidedText(self.text(), self._mode, rect.width())
+
+    def is_elided(self) -> bool:
+        return self.shown_text() != self.text()
+
+    def sizeHint(self) -> QSize:
+        m = self.contentsMargins()
+        fm = self.fontMetrics()
+        return QSize(fm.horizontalAdvance(self.text()) + m.left() + m.right() + 2,
+                     fm.height() + m.top() + m.bottom())
+
+    def minimumSizeHint(self) -> QSize:
+        m = self.contentsMargins()
+        fm = self.fontMetrics()
+        width = min(fm.horizontalAdvance(self.text()), fm.averageCharWidth() * MIN_CHARS)
+        return QSize(width + m.left() + m.right() + 2, fm.height() + m.top() + m.bottom())
+
+    def heightForWidth(self, _width: int) -> int:
+        return self.sizeHint().height()
+
+    def hasHeightForWidth(self) -> bool:
+        return False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._update_tip()
+
+    def paintEvent(self, _event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        rect = self.contentsRect()
+        align = self.alignment() | Qt.AlignmentFlag.AlignVCenter
+        self.style().drawItemText(painter, rect, int(align), self.palette(), self.isEnabled(), self.shown_text(),
+                                  self.foregroundRole())
+
+    def _update_tip(self) -> None:
+        parts = [self._own_tip] if self._own_tip else []
+        if self.is_elided() and self.text() != self._own_tip:
+            parts.insert(0, self.text())
+        super().setToolTip("\n".join(parts))
