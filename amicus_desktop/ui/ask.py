@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QFrame,
+    QGraphicsOpacityEffect,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -54,15 +55,7 @@ class AskBar(QFrame):
         self.button.setAccessibleName("Ask")
         self.button.setMinimumHeight(32)
         self.button.setMinimumWidth(84)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setTextVisible(False)
-        self.busy.setFixedHeight(3)
-        self.busy.setAccessibleName("Searching")
-        self.busy.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.busy_spacer = QWidget()
-        self.busy_spacer.setFixedHeight(3)
-        self.busy.hide()
+        self.busy = BusyBar()
         self.error_label = QLabel()
         self.error_label.setWordWrap(True)
         self.error_label.setAccessibleName("Question problem")
@@ -86,7 +79,6 @@ class AskBar(QFrame):
         layout.addLayout(top)
         layout.addLayout(row)
         layout.addWidget(self.busy)
-        layout.addWidget(self.busy_spacer)
         layout.addWidget(self.error_label)
 
         self.button.clicked.connect(self._ask)
@@ -121,8 +113,7 @@ class AskBar(QFrame):
         self._update_button()
 
     def set_busy(self, busy: bool, text: str = "Searching…") -> None:
-        self.busy.setVisible(busy)
-        self.busy_spacer.setVisible(not busy)
+        self.busy.set_active(busy)
         if busy:
             self.status_label.setText(text)
         elif self.status_label.text() == text:
@@ -165,3 +156,29 @@ def _dot() -> QLabel:
     dot = QLabel("·")
     dot.setForegroundRole(QPalette.ColorRole.PlaceholderText)
     return dot
+
+
+class BusyBar(QProgressBar):
+    """The thin "searching" bar under the question box: always laid out, painted only while busy.
+
+    Showing and hiding a widget makes Qt lay the whole window out again, which cost the UI thread
+    20–40 ms at the start of every question (``tests/ui/test_stall.py``); fading this bar in and out
+    repaints three pixel rows instead.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTextVisible(False)
+        self.setFixedHeight(3)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._fade = QGraphicsOpacityEffect(self)
+        self.setGraphicsEffect(self._fade)
+        self.active = False
+        self.set_active(False)
+
+    def set_active(self, active: bool) -> None:
+        """Busy: an endless animation; idle: a still, invisible bar (no animation timer running)."""
+        self.active = active
+        self.setRange(0, 0 if active else 1)
+        self._fade.setOpacity(1.0 if active else 0.0)
+        self.setAccessibleName("Searching" if active else "")

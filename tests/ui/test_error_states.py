@@ -145,7 +145,7 @@ def test_a_bug_while_asking_says_so_and_where_the_log_is(harness, qtbot, small_d
             assert log_file is not None and str(log_file) in window.notice_banner.detail.text()
             assert not window.banner.isVisible() and "proxy" not in window.notice_banner.detail.text()
             assert window.session.connection.state.state is ProxyState.ONLINE
-            assert window.ask.edit.isEnabled() and not window.ask.busy.isVisible()
+            assert window.ask.edit.isEnabled() and not window.ask.busy.active
             assert window.ask.status_label.text() == states.ASK_FAILED
     finally:
         shutdown_logging()
