@@ -170,7 +170,7 @@ class ResultsPane(QWidget):
         low.setContentsMargins(0, 0, 0, 0)
         low.setSpacing(0)
         note_row = QHBoxLayout()  # (empty, and so without its margins, while the note is hidden)
-        note_row.setContentsMargins(12, 4, 12, 0)
+        note_row.setContentsMargins(12, 2, 12, 0)
         note_row.addWidget(self.stale_note)
         low.addLayout(note_row)
         low.addWidget(self.detail_stack, 1)
