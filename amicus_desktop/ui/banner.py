@@ -199,8 +199,8 @@ class Banner(QFrame):
         """The buttons beside the text when the title still fits on one line there, else on the
         advice's line under a full-width title and body."""
         if beside is None:
-            title_width = self.title.fontMetrics().horizontalAdvance(self.title.text()) if not \
-                self.title.textFormat() == Qt.TextFormat.RichText else 0
+            plain = self.title.textFormat() != Qt.TextFormat.RichText
+            title_width = self.title.fontMetrics().horizontalAdvance(self.title.text()) if plain else 0
             countdown = self.countdown.minimumWidth() + 12 if self.countdown.isVisibleTo(self) else 0
             beside = not self._buttons or self._text_room() >= max(MIN_TEXT_BESIDE, title_width + countdown)
         if beside == self._beside:
