@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 import pytest
 
 from amicus_desktop import paths
-from amicus_desktop.connectivity import ProxyState
+from amicus_desktop.connectivity import PROBE_TIMEOUT, TROUBLE_INTERVAL, ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.types import ChapterRef, PassageRef, Profile
 from amicus_desktop.logs import setup_logging, shutdown_logging
@@ -302,7 +302,10 @@ def test_results_asked_before_the_proxy_went_away_are_kept_and_marked_once(small
         results = session.question.view.result.results if session.question.view else ()
         proxy.stop()
         session.connection.retry_now()
-        await reach(session, lambda: session.connection.state.state is ProxyState.OFFLINE)
+        # A probe already in flight when the proxy stops may end as a failed check first (up to
+        # its 5 s timeout); the next check, TROUBLE_INTERVAL later, then finds the port closed.
+        await reach(session, lambda: session.connection.state.state is ProxyState.OFFLINE,
+                    timeout=PROBE_TIMEOUT + TROUBLE_INTERVAL + 10)
         await reach(session, lambda: session.connection.state.checks >= 3, timeout=8)  # still offline, re-checked
         stale = [v for v in seen.values("result") if v is not None and v.stale]
         assert len(stale) == 1 and stale[0].result.results == results
@@ -312,7 +315,7 @@ def test_results_asked_before_the_proxy_went_away_are_kept_and_marked_once(small
         assert not session.can_ask and session.ask("grace") is None
         await session.aclose()
 
-    run(main())
+    run(main(), timeout=60)
 
 
 def test_a_question_in_flight_is_dropped_when_the_proxy_changes(small_db: Path) -> None:

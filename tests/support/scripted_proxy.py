@@ -51,6 +51,10 @@ class ScriptedProxy:
         self.last_headers: dict[str, str] = {}
         self._release = threading.Event()
         self._connections: set = set()
+        # A connection accepted while stop() runs must not outlive it (its handler thread may start
+        # after stop() looked at the open connections): both sides hold this lock.
+        self._lock = threading.Lock()
+        self._stopped = False
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -61,7 +65,11 @@ class ScriptedProxy:
 
             def setup(self) -> None:
                 super().setup()
-                proxy._connections.add(self.connection)
+                with proxy._lock:
+                    proxy._connections.add(self.connection)
+                    if proxy._stopped:  # accepted just before the listener closed: gone with it
+                        with contextlib.suppress(OSError):
+                            self.connection.shutdown(2)
 
             def finish(self) -> None:
                 proxy._connections.discard(self.connection)
@@ -155,7 +163,10 @@ class ScriptedProxy:
         self._release.set()
         self._server.shutdown()
         self._server.server_close()
-        for conn in list(self._connections):
+        with self._lock:
+            self._stopped = True
+            open_now = list(self._connections)
+        for conn in open_now:
             with contextlib.suppress(OSError):
                 conn.shutdown(2)
 
