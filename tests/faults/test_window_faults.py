@@ -130,6 +130,11 @@ def test_rate_limited_then_answered(harness, qtbot, guarded_db: Path, local_mode
         assert calls["n"] == 2 and window.session.connection.state.state is ProxyState.ONLINE
 
 
+# A question or probe cancelled while httpx closes its connection (the proxy died mid-answer) can leave
+# that socket for the garbage collector to close, which warns (httpcore closes connections under
+# cancellation on a best-effort basis). Here that is the point of the test, and nothing piles up:
+# the test checks the threads; the sockets go with the next collection.
+@pytest.mark.filterwarnings("ignore:unclosed:ResourceWarning")
 def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path, monkeypatch) -> None:
     """The proxy goes up and down every second for 30 s while the user keeps asking and pressing
     Retry now: probes never stack, threads don't pile up, the window survives and settles."""
