@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TypedDict, Unpack
 
 from .core.errors import AmicusError, ErrorCode
-from .core.types import ModelInfo
+from .core.results import ModelInfo
 from .embedding.client import mismatch_error
 
 log = logging.getLogger("amicus.connectivity")

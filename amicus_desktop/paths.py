@@ -45,6 +45,16 @@ def cache_dir() -> Path:
     return _base("cache")
 
 
+def golden_dir() -> Path:
+    """The curator's own golden sets (the workbench's New/Open golden set)."""
+    return data_dir() / "golden"
+
+
+def snapshot_dir() -> Path:
+    """The workbench's saved rankings (snapshots)."""
+    return data_dir() / "snapshots"
+
+
 def default_db_path() -> Path:
     """Where ``build-db`` puts the demo database and where the app looks first."""
     return data_dir() / "scripture.db"

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
-from .core.types import (
+from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
     DEFAULT_K,

@@ -14,7 +14,7 @@ import sys
 import httpx
 import numpy as np
 
-from amicus_desktop.core.types import ChunkMetadata
+from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
 
 VERSES = [

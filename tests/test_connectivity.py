@@ -9,7 +9,7 @@ import pytest
 
 from amicus_desktop.connectivity import ConnectivityMonitor, ProxyState, mismatch_error
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import ModelInfo
+from amicus_desktop.core.results import ModelInfo
 
 MODEL = ModelInfo("m", 8)
 OFFLINE = AmicusError(ErrorCode.OFFLINE, "The embed proxy at http://x cannot be reached (connection refused).")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop import paths
-from amicus_desktop.core.types import BoostWeights, Profile
+from amicus_desktop.core.query import BoostWeights, Profile
 from amicus_desktop.logs import RedactFilter, redact, setup_logging, shutdown_logging
 from amicus_desktop.settings import Settings, SettingsStore, from_json, validate
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.books import BOOKS
-from ..core.types import ChunkMetadata
+from ..core.results import ChunkMetadata
 from ..store.writer import ChunkRecord, ScriptureWriter
 
 #: Rows per generated batch (also the batch handed to the writer): bounds the builder's memory.

@@ -30,7 +30,9 @@ import numpy as np
 from ..candidates.filters import allowed_rowids, vec0_pushdown
 from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
 from ..core.books import BOOKS
-from ..core.types import BoostWeights, Candidate, ChapterRef, Filters, Profile, RetrievalContext
+from ..core.query import BoostWeights, Filters, Profile, RetrievalContext
+from ..core.references import ChapterRef
+from ..core.results import Candidate
 from ..embedding.client import EmbedClient, Embedding
 from ..rerank import rerank
 from ..retrieval.pipeline import Retriever, rerank_result

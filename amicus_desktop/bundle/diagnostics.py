@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from ..core.types import Candidate, Diagnostics, RejectedChunk
+from ..core.results import Candidate, Diagnostics, RejectedChunk
 
 
 def diagnostics(pool: Sequence[Candidate], rejected: Sequence[RejectedChunk]) -> Diagnostics:

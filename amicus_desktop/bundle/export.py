@@ -22,13 +22,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core.types import (
-    Candidate,
-    RejectedChunk,
-    RetrievalResult,
-    RetrievedChunk,
-    ScoreBreakdown,
-)
+from ..core.results import Candidate, RejectedChunk, RetrievalResult, RetrievedChunk, ScoreBreakdown
 from ..present.titles import ChunkLike, Names, citation
 
 log = logging.getLogger("amicus.export")

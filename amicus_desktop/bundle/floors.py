@@ -9,7 +9,7 @@ has no floor (CONTRACT section 7: the warning is not emitted there).
 
 from __future__ import annotations
 
-from ..core.types import SearchMode
+from ..core.query import SearchMode
 
 #: (model id, mode) → floor. Filled from the calibration run recorded in docs/RELEVANCE.md.
 FLOORS: dict[tuple[str, SearchMode], float] = {

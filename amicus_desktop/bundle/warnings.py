@@ -10,13 +10,9 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from ..core.types import (
-    PassageRef,
-    RetrievalContext,
-    RetrievalWarning,
-    RetrievedChunk,
-    WarningCode,
-)
+from ..core.query import RetrievalContext
+from ..core.references import PassageRef
+from ..core.results import RetrievalWarning, RetrievedChunk, WarningCode
 
 
 def no_strong_match(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..core.types import MAX_CANDIDATES, Filters
+from ..core.query import MAX_CANDIDATES, Filters
 from ..store.scripture import ScriptureStore
 from .filters import allowed_rowids, vec0_pushdown
 from .twostage import TwoStageIndex

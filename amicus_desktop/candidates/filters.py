@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.types import Filters
+from ..core.query import Filters
 from ..store.scripture import ScriptureStore
 
 #: filter kind → (vec0 metadata column, SQL column over chunk_text t / chunk_metadata m)

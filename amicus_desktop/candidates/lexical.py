@@ -36,7 +36,7 @@ from pathlib import Path
 import apsw
 
 from .. import paths
-from ..core.types import Filters
+from ..core.query import Filters
 from ..store.fts import FTS_TABLE, FTS_TOKENIZE, create_sql
 from ..store.scripture import ScriptureStore
 from .filters import where_sql

@@ -9,7 +9,8 @@ best by keyword score — that also pass the filters.
 
 from __future__ import annotations
 
-from ..core.types import Filters, PassageRef
+from ..core.query import Filters
+from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
 from .filters import where_sql
 

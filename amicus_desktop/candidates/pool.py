@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.types import REFERENCE_POOL, Candidate, Origin, PassageRef, RetrievalContext, SearchMode
+from ..core.query import REFERENCE_POOL, RetrievalContext, SearchMode
+from ..core.references import PassageRef
+from ..core.results import Candidate, Origin
 from ..store.scripture import ScriptureStore
 from ..understand.query import QueryPlan
 from . import dense, passages

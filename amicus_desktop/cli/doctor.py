@@ -17,7 +17,7 @@ from importlib import metadata
 
 from .. import __version__
 from ..core.errors import AmicusError
-from ..core.types import ModelInfo
+from ..core.results import ModelInfo
 from ..embedding.client import EmbedClient, mismatch_error
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import extension_path, sqlite_version, vec_version

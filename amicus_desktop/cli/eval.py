@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import AmicusError
-from ..core.types import MAX_CANDIDATES, BoostWeights, Fusion, FusionMethod, SearchMode
+from ..core.query import MAX_CANDIDATES, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..evaluate import NO_BOOSTS, EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
 from ..retrieval import Retriever

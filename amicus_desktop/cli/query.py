@@ -12,7 +12,8 @@ import sys
 import textwrap
 
 from ..core.errors import AmicusError
-from ..core.types import RetrievalContext, RetrievalResult, ScoreBreakdown
+from ..core.query import RetrievalContext
+from ..core.results import RetrievalResult, ScoreBreakdown
 from ..present import Names, snippet, title
 from ..retrieval import Retriever, validate_query
 from ..store.scripture import ScriptureStore

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from ..core.errors import AmicusError
-from ..core.types import Fusion
+from ..core.query import Fusion
 from ..embedding import BACKENDS, get_backend
 from ..evaluate import GoldenError, load
 from ..evaluate.relevance import db_model, format_benchmark, judged_share, run_benchmark

@@ -12,14 +12,13 @@ import math
 from collections.abc import Collection
 
 from ..core.books import BOOKS
-from ..core.types import (
+from ..core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_K,
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
     BoostWeights,
-    ChapterRef,
     Filters,
     Fusion,
     FusionMethod,
@@ -27,6 +26,7 @@ from ..core.types import (
     RetrievalContext,
     SearchMode,
 )
+from ..core.references import ChapterRef
 from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
 

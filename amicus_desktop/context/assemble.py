@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..core.books import BY_ID
-from ..core.types import DEFAULT_CONTEXT_BUDGET, RetrievedChunk
+from ..core.query import DEFAULT_CONTEXT_BUDGET
+from ..core.results import RetrievedChunk
 from .tokens import TokenCounter
 
 DEFAULT_BUDGET = DEFAULT_CONTEXT_BUDGET

@@ -1,17 +1,14 @@
 """Types and errors shared by every part of the engine (no Qt, no I/O)."""
 
 from .errors import AmicusError, ErrorCode
-from .types import (
-    SOURCE_TYPES,
-    BoostWeights,
+from .query import SOURCE_TYPES, BoostWeights, Profile, RetrievalContext
+from .references import ChapterRef
+from .results import (
     Candidate,
-    ChapterRef,
     ChunkMetadata,
     ModelInfo,
-    Profile,
     RejectedChunk,
     RejectReason,
-    RetrievalContext,
     RetrievalResult,
     RetrievedChunk,
     ScoreBreakdown,

@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import __version__
 from ..core.books import BY_ID
-from ..core.types import SOURCE_TYPES
+from ..core.query import SOURCE_TYPES
 from ..embedding.base import Embedder, embed_documents
 from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter

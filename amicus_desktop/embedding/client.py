@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from ..config import TOKEN_ENV, token_problem
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ModelInfo
+from ..core.results import ModelInfo
 from .base import BackendError, BackendUnavailable, UpstreamError, Vectors, l2_normalise
 
 log = logging.getLogger("amicus.embedding")

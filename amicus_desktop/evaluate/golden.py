@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ..core.types import SearchMode
+from ..core.query import SearchMode
 
 GRADES = range(0, 4)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import httpx
 
-from ..core.types import BoostWeights, Fusion, FusionMethod, SearchMode
+from ..core.query import BoostWeights, Fusion, FusionMethod, SearchMode
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from .golden import GoldenSet

@@ -13,15 +13,8 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core.types import (
-    DEFAULT_CANDIDATES,
-    BoostWeights,
-    Fusion,
-    Profile,
-    RetrievalContext,
-    RetrievalResult,
-    SearchMode,
-)
+from ..core.query import DEFAULT_CANDIDATES, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
+from ..core.results import RetrievalResult
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from ..understand import parse_passage

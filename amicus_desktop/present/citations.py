@@ -4,7 +4,7 @@ ranked results, the shape ``context`` assembles."""
 
 from __future__ import annotations
 
-from ..core.types import RetrievedChunk
+from ..core.results import RetrievedChunk
 from . import titles
 from .titles import DEFAULT_NAMES, Names
 

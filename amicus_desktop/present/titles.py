@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core.books import BY_ID
+from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar, resolve
-from ..core.types import ChunkMetadata
 
 SOURCE_LABELS: dict[str, str] = {
     "section_panel": "Section note",

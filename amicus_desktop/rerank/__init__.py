@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.types import (
-    Candidate,
-    PassageRef,
-    RejectedChunk,
-    RetrievalContext,
-    RetrievedChunk,
-    ScoreBreakdown,
-    ScoredCandidate,
-)
+from ..core.query import RetrievalContext
+from ..core.references import PassageRef
+from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakdown, ScoredCandidate
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff

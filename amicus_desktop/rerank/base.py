@@ -2,7 +2,7 @@
 
 * ``semantic``: the cosine similarity (section 3, unchanged);
 * ``keyword``: the normalised keyword score (see :mod:`amicus_desktop.candidates.lexical`);
-* ``hybrid``: the two fused, by the method in :class:`~amicus_desktop.core.types.Fusion`:
+* ``hybrid``: the two fused, by the method in :class:`~amicus_desktop.core.query.Fusion`:
   ``convex`` — ``alpha × similarity + (1 − alpha) × lexical`` (both are absolute scores in [0, 1] for
   cosine-similar texts, so the result can be compared with a floor); or ``rrf`` — reciprocal rank
   fusion over the pool, ``1/(k + rank by similarity) + 1/(k + rank by lexical)``, where a chunk
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.types import Candidate, Fusion, FusionMethod, SearchMode
+from ..core.query import Fusion, FusionMethod, SearchMode
+from ..core.results import Candidate
 
 
 def _ranks(values: dict[str, float]) -> dict[str, int]:

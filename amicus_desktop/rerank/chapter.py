@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..core.types import ChapterRef, ChunkMetadata
+from ..core.references import ChapterRef
+from ..core.results import ChunkMetadata
 
 
 def chapter_boost(meta: ChunkMetadata, current: ChapterRef | None, weight: float) -> float:

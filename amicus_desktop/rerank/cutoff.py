@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.types import RejectedChunk, RejectReason, RetrievedChunk, ScoredCandidate
+from ..core.results import RejectedChunk, RejectReason, RetrievedChunk, ScoredCandidate
 
 
 def apply_cutoff(

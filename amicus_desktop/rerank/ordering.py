@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.types import ScoredCandidate
+from ..core.results import ScoredCandidate
 
 
 def order_key(item: ScoredCandidate) -> tuple[float, float, str]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.types import ChunkMetadata, PassageRef
+from ..core.references import PassageRef
+from ..core.results import ChunkMetadata
 
 
 def reference_boost(meta: ChunkMetadata, references: Sequence[PassageRef], weight: float) -> float:

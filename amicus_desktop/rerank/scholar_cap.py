@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ..core.types import RejectedChunk, RejectReason, ScoredCandidate
+from ..core.results import RejectedChunk, RejectReason, ScoredCandidate
 
 
 def apply_scholar_cap(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..core.types import Candidate, RejectedChunk, RejectReason
+from ..core.results import Candidate, RejectedChunk, RejectReason
 from .similarity import similarity
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..core.types import ChunkMetadata, Profile
+from ..core.query import Profile
+from ..core.results import ChunkMetadata
 
 
 def tradition_boost(meta: ChunkMetadata, profile: Profile, weight: float) -> float:

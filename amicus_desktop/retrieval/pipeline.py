@@ -35,17 +35,8 @@ from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
 from ..candidates.lexical import KeywordIndex
 from ..candidates.pool import gather
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import (
-    MAX_CANDIDATES,
-    MAX_K,
-    MAX_QUERY_CHARS,
-    ModelInfo,
-    QueryTrace,
-    RetrievalContext,
-    RetrievalResult,
-    SearchMode,
-    Timings,
-)
+from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, RetrievalContext, SearchMode
+from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
 from ..embedding.client import EmbedClient, check_against_db
 from ..rerank import rerank
 from ..rerank.base import base_scores

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.types import Candidate, ChapterRef
+from ..core.references import ChapterRef
+from ..core.results import Candidate
 from .engine import Engine
 from .events import Event
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..connectivity import Connectivity, ConnectivityMonitor, ProxyState
 from ..core.errors import AmicusError
-from ..core.types import ModelInfo
+from ..core.results import ModelInfo
 from .events import Event
 
 

@@ -14,7 +14,7 @@ The session is a small composition root. Each kind of state lives in one part:
 ==================  ===============================================================
 
 This module holds what spans parts: the engine's life cycle (start, re-open on new settings,
-close), the one function that builds a :class:`~amicus_desktop.core.types.RetrievalContext`
+close), the one function that builds a :class:`~amicus_desktop.core.query.RetrievalContext`
 (:meth:`Session.context`), and the rules between parts (a chapter change re-ranks; a database
 error seen while asking fails the library; the proxy going away marks results stale; a new mode,
 filter or pin asks the question on screen again, since they act in candidate generation). Listeners
@@ -32,7 +32,9 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.types import ChapterRef, Filters, PassageRef, Profile, RetrievalContext, RetrievalResult, SearchMode
+from ..core.query import Filters, Profile, RetrievalContext, SearchMode
+from ..core.references import ChapterRef, PassageRef
+from ..core.results import RetrievalResult
 from ..settings import Settings, SettingsStore
 from .commentary import Commentary
 from .connection import Connection

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ..core.books import BOOKS, BY_ID
 from ..core.errors import AmicusError, ErrorCode
+from ..core.references import ChapterRef
+from ..core.results import ModelInfo
 from ..core.scholars import Scholar
-from ..core.types import ChapterRef, ModelInfo
 from ..present.titles import Names
 from ..store.scripture import BookRow, StoreInfo
 from .engine import Engine

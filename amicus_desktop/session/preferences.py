@@ -16,7 +16,8 @@ from typing import Any
 
 from ..config import Connection as ConnectionInUse
 from ..config import Resolved, Source, resolve_connection
-from ..core.types import ChapterRef, Profile, SearchMode
+from ..core.query import Profile, SearchMode
+from ..core.references import ChapterRef
 from ..paths import DEFAULT_PROXY_URL
 from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event

@@ -23,7 +23,8 @@ from typing import Literal
 
 from .. import logs
 from ..core.errors import AmicusError
-from ..core.types import RetrievalContext, RetrievalResult
+from ..core.query import RetrievalContext
+from ..core.results import RetrievalResult
 from ..retrieval import rerank_result, validate_query
 from .engine import Engine
 from .events import Event

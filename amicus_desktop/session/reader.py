@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.types import ChapterRef, PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..understand import PassageError, parse_passage
 from .engine import Engine
 from .events import Event

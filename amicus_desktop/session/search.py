@@ -9,7 +9,7 @@ narrowing for the questions at hand, cleared when another database opens). Each 
 
 from __future__ import annotations
 
-from ..core.types import Filters, SearchMode
+from ..core.query import Filters, SearchMode
 from .events import Event
 from .preferences import Preferences
 

@@ -25,7 +25,9 @@ from typing import Any, TypeVar
 
 from .. import paths
 from ..core.errors import AmicusError
-from ..core.types import BoostWeights, ChapterRef, Profile, RetrievalResult, SearchMode
+from ..core.query import BoostWeights, Profile, SearchMode
+from ..core.references import ChapterRef
+from ..core.results import RetrievalResult
 from ..evaluate import golden as golden_io
 from ..evaluate import metrics
 from ..evaluate import snapshots as snap_io
@@ -43,14 +45,6 @@ log = logging.getLogger("amicus.curate")
 
 K = metrics.K
 T = TypeVar("T")
-
-
-def golden_dir() -> Path:
-    return paths.data_dir() / "golden"
-
-
-def snapshot_dir() -> Path:
-    return paths.data_dir() / "snapshots"
 
 
 @dataclass(frozen=True)
@@ -206,7 +200,7 @@ class Workbench:
         if not slug:
             self.notice.emit("A golden set needs a name with at least one letter or digit.")
             return None
-        return self._spawn(self._new_golden(name.strip(), golden_dir() / f"{slug}.json"))
+        return self._spawn(self._new_golden(name.strip(), paths.golden_dir() / f"{slug}.json"))
 
     async def _new_golden(self, name: str, path: Path) -> bool:
         if await asyncio.to_thread(path.exists):
@@ -433,7 +427,7 @@ class Workbench:
 
     async def _save_snapshot(self, snapshot: snap_io.Snapshot) -> Path | None:
         try:
-            path = await asyncio.to_thread(snap_io.save, snapshot, snapshot_dir())
+            path = await asyncio.to_thread(snap_io.save, snapshot, paths.snapshot_dir())
         except OSError as exc:
             self.notice.emit(f"The snapshot could not be saved ({exc.strerror or type(exc).__name__}).")
             return None
@@ -445,7 +439,7 @@ class Workbench:
         return self._spawn(self._list_snapshots())
 
     async def _list_snapshots(self) -> None:
-        files = await asyncio.to_thread(snap_io.listing, snapshot_dir())
+        files = await asyncio.to_thread(snap_io.listing, paths.snapshot_dir())
         if files != self.snapshot_files:
             self.snapshot_files = files
             self.changed.emit(None)

@@ -25,9 +25,9 @@ import apsw
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
+from ..core.results import Candidate, ChunkMetadata
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
-from ..core.types import Candidate, ChunkMetadata
 from .sqlite import connect_readonly, vec_version
 
 log = logging.getLogger("amicus.store")

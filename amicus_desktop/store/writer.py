@@ -20,8 +20,8 @@ from types import TracebackType
 import apsw
 import numpy as np
 
+from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
-from ..core.types import ChunkMetadata
 from . import codes
 from .fts import create_sql
 from .sqlite import connect

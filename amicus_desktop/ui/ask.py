@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.types import Profile
+from ..core.query import Profile
 from .mode_switch import ModeSwitch
 from .theme import scaled_font, show_as_error
 

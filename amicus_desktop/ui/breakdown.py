@@ -10,8 +10,10 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
-from ..core.types import PassageRef, RejectedChunk, RetrievalContext, RetrievedChunk
-from . import describe
+from ..core.query import RetrievalContext
+from ..core.references import PassageRef
+from ..core.results import RejectedChunk, RetrievedChunk
+from ..present import describe
 from .theme import accent, blend, muted_text, scaled_font
 
 

@@ -25,8 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.types import RetrievalResult, RetrievalWarning, WarningCode
-from . import describe, states
+from ..core.results import RetrievalResult, RetrievalWarning, WarningCode
+from ..present import describe, states
 
 
 class WarningRow(QFrame):

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
 
-from ..core.types import PassageRef
-from . import describe
+from ..core.references import PassageRef
+from ..present import describe
 
 
 class ReferenceChips(QWidget):

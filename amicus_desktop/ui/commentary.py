@@ -15,7 +15,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QTreeView, QVBoxLayout, QWidget
 
-from ..core.types import Candidate
+from ..core.results import Candidate
 from ..present.titles import DEFAULT_NAMES, Names, snippet, source_label, title
 from ..session import ChapterNotes
 from .theme import muted_text, scaled_font, serif_font

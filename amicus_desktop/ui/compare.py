@@ -10,9 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
-from ..core.types import RetrievalContext, RetrievedChunk
+from ..core.query import RetrievalContext
+from ..core.results import RetrievedChunk
+from ..present import describe
 from ..present.titles import Names, title
-from . import describe
 from .breakdown import BreakdownPanel
 from .theme import scaled_font
 

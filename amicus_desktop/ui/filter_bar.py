@@ -16,11 +16,11 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..core.books import BY_ID
-from ..core.types import Filters
+from ..core.query import Filters
+from ..present import describe
 from ..present.titles import Names
 from ..session import Facets
 from ..store.scripture import BookRow
-from . import describe
 
 TESTAMENTS = (("OT", "Old Testament"), ("NT", "New Testament"))
 KINDS = ("source_types", "books", "scholars", "traditions")

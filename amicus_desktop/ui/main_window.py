@@ -37,8 +37,10 @@ from ..bundle.export import ExportError, ExportFormat, export_result
 from ..connectivity import Connectivity, ProxyState
 from ..context import Context, WordPieceCounter, assemble
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import ChapterRef, Filters, PassageRef, Profile, RetrievalResult, SearchMode
-from ..present import citation
+from ..core.query import Filters, Profile, SearchMode
+from ..core.references import ChapterRef, PassageRef
+from ..core.results import RetrievalResult
+from ..present import citation, describe, states
 from ..session import (
     DB_CODES,
     MODES,
@@ -50,10 +52,10 @@ from ..session import (
     ResultView,
     Session,
 )
-from ..session.workbench import Workbench, golden_dir
+from ..session.workbench import Workbench
 from ..settings import Settings
 from ..understand import PassageError
-from . import describe, shortcuts, states, theme
+from . import shortcuts, theme
 from .ask import AskBar
 from .banner import Banner
 from .commentary import CommentaryPane
@@ -605,7 +607,7 @@ class MainWindow(QMainWindow):
 
     def open_golden_set(self, path: str | None = None) -> None:
         if path is None:
-            folder = golden_dir()  # the curator's own sets; until there are some, the shipped one's folder
+            folder = paths.golden_dir()  # the curator's own sets; until there are some, the shipped one's folder
             start = folder if folder.is_dir() else resources.resource_path("golden")
             path, _ = QFileDialog.getOpenFileName(self, "Open a golden set", str(start),
                                                   "Golden sets (*.json);;All files (*)")

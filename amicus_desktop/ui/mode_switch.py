@@ -10,9 +10,9 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QButtonGroup, QHBoxLayout, QToolButton, QWidget
 
-from ..core.types import SearchMode
+from ..core.query import SearchMode
+from ..present import describe
 from ..session import MODES
-from . import describe
 
 
 class ModeSwitch(QWidget):

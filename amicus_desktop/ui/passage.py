@@ -10,10 +10,11 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtGui import QShowEvent, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
-from ..core.types import Candidate, PassageRef
+from ..core.references import PassageRef
+from ..core.results import Candidate
+from ..present import describe
 from ..present.titles import DEFAULT_NAMES, Names, title
 from ..session import PassageText
-from . import describe
 from .theme import muted_text, reading_size, serif_font
 
 SCHEME = "amicus"

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QPushButton, QVBoxLayout, QWidget
 
-from ..core.types import BoostWeights, Profile
+from ..core.query import BoostWeights, Profile
 from .theme import scaled_font
 
 

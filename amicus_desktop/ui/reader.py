@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..core.types import ChapterRef, PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..store.scripture import BookRow
 from .theme import blend, muted_text, reading_size, serif_font, show_as_error
 

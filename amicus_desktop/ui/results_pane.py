@@ -37,11 +37,12 @@ from PySide6.QtWidgets import (
 )
 
 from ..bundle.export import clip_text
-from ..core.types import ChapterRef, RejectedChunk, RetrievedChunk
+from ..core.references import ChapterRef
+from ..core.results import RejectedChunk, RetrievedChunk
+from ..present import describe, states
 from ..present.titles import DEFAULT_NAMES, Names, citation
 from ..session import ResultView
 from ..settings import MAX_CONTEXT_BUDGET, MIN_CONTEXT_BUDGET
-from . import describe, states
 from .banner import Banner
 from .breakdown import BreakdownPanel
 from .bundle_views import SearchedPanel, WarningStrip

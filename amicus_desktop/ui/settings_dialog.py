@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from .. import paths
 from ..config import DB_ENV, PROXY_URL_ENV, TOKEN_ENV, Resolved
 from ..config import Connection as ConnectionInUse
-from ..core.types import MAX_CANDIDATES, MAX_K
+from ..core.query import MAX_CANDIDATES, MAX_K
 from ..settings import Settings, validate
 
 DB_FILTER = "Scripture databases (*.db *.sqlite *.sqlite3);;All files (*)"

@@ -14,7 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from ..core.types import PassageRef
+from ..core.references import PassageRef
 from .references import find_references
 
 #: The Snowball English stop-word list (as used by NLTK and Lucene's English analyzer; BSD-licensed),

@@ -33,7 +33,7 @@ from pythonbible.parser import normalize_reference
 from pythonbible.regular_expressions import SCRIPTURE_REFERENCE_REGULAR_EXPRESSION
 
 from ..core.books import _CANON, BOOKS, BY_ID, Book, resolve_book
-from ..core.types import PassageRef
+from ..core.references import PassageRef
 
 __all__ = ["PassageError", "find_references", "parse_passage", "resolve_book_name"]
 

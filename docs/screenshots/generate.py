@@ -106,7 +106,8 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
     from PySide6.QtWidgets import QApplication
 
     from amicus_desktop import paths
-    from amicus_desktop.core.types import ChapterRef, Profile
+    from amicus_desktop.core.query import Profile
+    from amicus_desktop.core.references import ChapterRef
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop

@@ -49,12 +49,13 @@ def main() -> int:
 def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from PySide6.QtWidgets import QApplication
 
-    from amicus_desktop.core.types import ChapterRef, Filters, SearchMode
+    from amicus_desktop.core.query import Filters, SearchMode
+    from amicus_desktop.core.references import ChapterRef
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
-    from amicus_desktop.ui.states import ACTION_LABELS, KEYWORD
+    from amicus_desktop.present.states import ACTION_LABELS, KEYWORD
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)

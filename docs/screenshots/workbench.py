@@ -36,11 +36,11 @@ def main() -> int:
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
-    from amicus_desktop.core.types import BoostWeights
+    from amicus_desktop.core.query import BoostWeights
     from amicus_desktop.evaluate import golden as golden_io
     from amicus_desktop.resources import resource_path
     from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.session.workbench import golden_dir
+    from amicus_desktop.paths import golden_dir
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow

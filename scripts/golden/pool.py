@@ -18,7 +18,8 @@ import functools
 import json
 from pathlib import Path
 
-from amicus_desktop.core.types import BoostWeights, Candidate, Fusion, FusionMethod, SearchMode
+from amicus_desktop.core.query import BoostWeights, Fusion, FusionMethod, SearchMode
+from amicus_desktop.core.results import Candidate
 from amicus_desktop.evaluate.golden import GoldenQuery
 from amicus_desktop.evaluate.run import NO_BOOSTS, EvalConfig
 from amicus_desktop.present import Names, title

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from amicus_desktop.core.types import RetrievalContext, RetrievalResult, SearchMode
+from amicus_desktop.core.query import RetrievalContext, SearchMode
+from amicus_desktop.core.results import RetrievalResult
 from amicus_desktop.present import Names
 from amicus_desktop.retrieval import Retriever
 from amicus_desktop.store.scripture import ScriptureStore

@@ -19,7 +19,7 @@ from amicus_desktop.bundle.export import (
     export_result,
     write_atomic,
 )
-from amicus_desktop.core.types import RetrievalResult
+from amicus_desktop.core.results import RetrievalResult
 from amicus_desktop.present.titles import Names, citation
 from tests.bundle.results import keyword_result
 
@@ -118,7 +118,7 @@ def test_a_missing_folder_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_the_words_for_copied_context_and_for_how_it_was_searched(bundle: Bundle) -> None:
     from amicus_desktop.context import Context
-    from amicus_desktop.ui import describe, states
+    from amicus_desktop.present import describe, states
 
     assert describe.context_copied(Context("t", 8000, 3912, ("a",) * 7, ("b",) * 3)) == (
         "Copied 7 chunks, 3,912 tokens (3 dropped to fit 8,000)")

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amicus_desktop.core.types import ChunkMetadata
+from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.sqlite import connect
 from tests.support.dbs import Chunk, build_db, random_chunks, unit
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, text_vector

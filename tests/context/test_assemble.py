@@ -6,7 +6,7 @@ import pytest
 
 from amicus_desktop.context import Format, WordPieceCounter, assemble
 from amicus_desktop.context.assemble import CUT_MARK
-from amicus_desktop.core.types import Candidate, ChunkMetadata, RetrievedChunk, ScoreBreakdown
+from amicus_desktop.core.results import Candidate, ChunkMetadata, RetrievedChunk, ScoreBreakdown
 from amicus_desktop.present import citation
 
 COUNT = WordPieceCounter()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from amicus_desktop.cli import main
-from amicus_desktop.core.types import SOURCE_TYPES
+from amicus_desktop.core.query import SOURCE_TYPES
 from amicus_desktop.corpus import BuildCancelled, BuildProgress, build_database
 from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.store import codes

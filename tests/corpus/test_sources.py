@@ -6,8 +6,8 @@ import re
 from collections import Counter
 
 from amicus_desktop.core.books import BY_ID
+from amicus_desktop.core.query import SOURCE_TYPES
 from amicus_desktop.core.scholars import KNOWN_SCHOLARS
-from amicus_desktop.core.types import SOURCE_TYPES
 from amicus_desktop.corpus.sources import Scope
 from amicus_desktop.corpus.sources.commentaries import mhcc_chunks, read_scofield, tdavid_chunks
 from amicus_desktop.corpus.sources.faq import faq_chunks

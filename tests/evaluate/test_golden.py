@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.core.types import SearchMode
+from amicus_desktop.core.query import SearchMode
 from amicus_desktop.evaluate import GoldenError, GoldenQuery, GoldenSet, load, save
 
 GOOD = {

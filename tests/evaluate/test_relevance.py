@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.core.types import Fusion, SearchMode
+from amicus_desktop.core.query import Fusion, SearchMode
 from amicus_desktop.evaluate.golden import parse
 from amicus_desktop.evaluate.relevance import calibrate, configurations, judged_share
 from amicus_desktop.evaluate.run import EvalConfig, EvalReport, QueryScore

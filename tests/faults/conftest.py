@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.core.types import ChunkMetadata
+from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
 from tests.support.figures import FIGURES
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import RetrievalContext
+from amicus_desktop.core.query import RetrievalContext
 from amicus_desktop.retrieval import Retriever
 from tests.faults.conftest import SECRET_QUERY, SECRET_TOKEN, SECRETS
 from tests.support.figures import record_figure

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import RetrievalContext
+from amicus_desktop.core.query import RetrievalContext
 from amicus_desktop.retrieval import Retriever
 from tests.support.figures import record_figure
 from tests.support.proxy import ProxyProcess

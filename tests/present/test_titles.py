@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amicus_desktop.core.query import SOURCE_TYPES
+from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import KNOWN_SCHOLARS, Scholar
-from amicus_desktop.core.types import SOURCE_TYPES, Candidate, ChunkMetadata
 from amicus_desktop.corpus import build_database
 from amicus_desktop.present.titles import Names, citation, sentences, shorten, snippet, source_label, title
 from amicus_desktop.store import ScriptureStore

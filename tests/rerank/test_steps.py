@@ -7,16 +7,9 @@ from typing import Any
 
 import pytest
 
-from amicus_desktop.core.types import (
-    BoostWeights,
-    Candidate,
-    ChapterRef,
-    ChunkMetadata,
-    Profile,
-    RejectReason,
-    RetrievalContext,
-    ScoredCandidate,
-)
+from amicus_desktop.core.query import BoostWeights, Profile, RetrievalContext
+from amicus_desktop.core.references import ChapterRef
+from amicus_desktop.core.results import Candidate, ChunkMetadata, RejectReason, ScoredCandidate
 from amicus_desktop.rerank import (
     apply_cutoff,
     apply_scholar_cap,
@@ -124,7 +117,7 @@ def test_order_final_then_similarity_then_chunk_id() -> None:
 
 def test_order_prefers_higher_similarity_when_final_ties_exactly() -> None:
     # Construct an exact tie on final with different similarity through the breakdown itself.
-    from amicus_desktop.core.types import ScoreBreakdown
+    from amicus_desktop.core.results import ScoreBreakdown
 
     hi = ScoredCandidate(cand(0.2, "z-hi"), ScoreBreakdown(0.2, 0.8, 1.0, 1.0, 1.0, 0.8))
     lo = ScoredCandidate(cand(0.4, "a-lo"), ScoreBreakdown(0.4, 0.6, 1.0, 1.0, 1.0, 0.8))

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import ChapterRef, Profile, RetrievalContext
+from amicus_desktop.core.query import Profile, RetrievalContext
+from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.retrieval import Retriever, rerank_result, retrieve
 from tests.support.dbs import build_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy

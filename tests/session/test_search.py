@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 
 from amicus_desktop.connectivity import ProxyState
-from amicus_desktop.core.types import Filters, SearchMode
+from amicus_desktop.core.query import Filters, SearchMode
 from amicus_desktop.session import Session
 from amicus_desktop.settings import SettingsStore
 from tests.support.proxy import free_port

@@ -20,7 +20,8 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.connectivity import PROBE_TIMEOUT, TROUBLE_INTERVAL, ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.types import ChapterRef, PassageRef, Profile
+from amicus_desktop.core.query import Profile
+from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import (
     BROWSE_TYPES,

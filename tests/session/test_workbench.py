@@ -11,13 +11,15 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from amicus_desktop.core.types import BoostWeights, ChapterRef, SearchMode
+from amicus_desktop.core.query import BoostWeights, SearchMode
+from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.evaluate import golden as golden_io
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.golden import GoldenQuery, GoldenSet
+from amicus_desktop.paths import golden_dir, snapshot_dir
 from amicus_desktop.retrieval import rerank_result
 from amicus_desktop.session import Session
-from amicus_desktop.session.workbench import Progress, Workbench, golden_dir, snapshot_dir
+from amicus_desktop.session.workbench import Progress, Workbench
 from amicus_desktop.settings import SettingsStore
 from tests.session.test_session import make_session, reach, run
 from tests.support.scripted_proxy import ScriptedProxy

@@ -19,8 +19,10 @@ from amicus_desktop.candidates import passages
 from amicus_desktop.candidates.dense import nearest
 from amicus_desktop.candidates.filters import vec0_pushdown
 from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.query import Filters
+from amicus_desktop.core.references import PassageRef
+from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
-from amicus_desktop.core.types import Candidate, ChunkMetadata, Filters, PassageRef
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
 from tests.support.dbs import Chunk, build_db, random_chunks, unit

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from amicus_desktop.core.types import ChunkMetadata
+from amicus_desktop.core.results import ChunkMetadata
 from tests.support.dbs import Chunk
 
 DIMS = 16

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
-from amicus_desktop.core.types import ChunkMetadata
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
 
 

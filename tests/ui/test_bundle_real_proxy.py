@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.embedding import ProxyEmbedder
-from amicus_desktop.ui import states
+from amicus_desktop.present import states
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess
 

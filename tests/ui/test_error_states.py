@@ -14,8 +14,8 @@ from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import ErrorCode
 from amicus_desktop.logs import setup_logging, shutdown_logging
+from amicus_desktop.present import states
 from amicus_desktop.session import DbStatus
-from amicus_desktop.ui import states
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
 

@@ -15,7 +15,7 @@ import pytest
 
 from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
-from amicus_desktop.core.types import ChapterRef
+from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import DbStatus

@@ -9,21 +9,13 @@ from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 
-from amicus_desktop.core.types import (
-    BoostWeights,
-    Candidate,
-    ChapterRef,
-    ChunkMetadata,
-    ModelInfo,
-    Profile,
-    RetrievalContext,
-    RetrievalResult,
-    Timings,
-)
+from amicus_desktop.core.query import BoostWeights, Profile, RetrievalContext
+from amicus_desktop.core.references import ChapterRef
+from amicus_desktop.core.results import Candidate, ChunkMetadata, ModelInfo, RetrievalResult, Timings
+from amicus_desktop.present import describe
 from amicus_desktop.rerank import rerank
 from amicus_desktop.retrieval import rerank_result
 from amicus_desktop.session import ResultView
-from amicus_desktop.ui import describe
 from amicus_desktop.ui.results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy, SortRole
 
 

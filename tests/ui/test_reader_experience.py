@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from amicus_desktop.core.types import ChapterRef
+from amicus_desktop.core.references import ChapterRef
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks
 from tests.support.proxy import free_port
 
@@ -381,7 +381,8 @@ def test_settings_dialog_shows_the_values_in_use_and_where_they_come_from(
 
 def test_only_a_chunk_that_names_verses_asks_for_bible_text() -> None:
     """A note on a whole chapter would bring the whole chapter under it: the reader shows that."""
-    from amicus_desktop.core.types import Candidate, ChunkMetadata, PassageRef
+    from amicus_desktop.core.references import PassageRef
+    from amicus_desktop.core.results import Candidate, ChunkMetadata
     from amicus_desktop.ui.passage import candidate_passage
 
     def chunk(**meta: Any) -> Candidate:

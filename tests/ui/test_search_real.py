@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from amicus_desktop.core.types import SearchMode
+from amicus_desktop.core.query import SearchMode
 
 from .conftest import wait_for
 

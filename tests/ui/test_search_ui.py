@@ -10,9 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
 from amicus_desktop.connectivity import ProxyState
-from amicus_desktop.core.types import ChapterRef, Filters, SearchMode
+from amicus_desktop.core.query import Filters, SearchMode
+from amicus_desktop.core.references import ChapterRef
+from amicus_desktop.present import states
 from amicus_desktop.settings import SettingsStore
-from amicus_desktop.ui import shortcuts, states
+from amicus_desktop.ui import shortcuts
 from amicus_desktop.ui.results import RejectedModel, ResultsModel
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy

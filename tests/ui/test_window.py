@@ -13,7 +13,7 @@ from PySide6.QtGui import QKeySequence, QPalette
 from PySide6.QtWidgets import QAbstractButton, QApplication, QLabel, QWidget
 
 from amicus_desktop import paths
-from amicus_desktop.core.types import ChapterRef
+from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.session import DbStatus
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui import shortcuts, theme

@@ -15,12 +15,12 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from amicus_desktop.core.types import SearchMode
+from amicus_desktop.core.query import SearchMode
 from amicus_desktop.evaluate import golden as golden_io
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.golden import GoldenQuery, GoldenSet
+from amicus_desktop.paths import golden_dir
 from amicus_desktop.resources import resource_path
-from amicus_desktop.session.workbench import golden_dir
 from tests.support.scripted_proxy import ScriptedProxy
 
 from .conftest import OFFSCREEN_NOISE, run, wait_for
@@ -223,15 +223,10 @@ def test_the_settings_dialog_edits_the_reference_boost_and_no_cap(qtbot: Any, am
 
 
 def test_the_breakdown_writes_out_the_reference_boost_and_the_weights_in_force() -> None:
-    from amicus_desktop.core.types import (
-        BoostWeights,
-        Candidate,
-        ChapterRef,
-        ChunkMetadata,
-        RetrievalContext,
-        ScoreBreakdown,
-    )
-    from amicus_desktop.ui import describe
+    from amicus_desktop.core.query import BoostWeights, RetrievalContext
+    from amicus_desktop.core.references import ChapterRef
+    from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoreBreakdown
+    from amicus_desktop.present import describe
 
     meta = ChunkMetadata(book_id="romans", chapter_num=8, verse_start=28, verse_end=28)
     cand = Candidate(1, "c1", "commentary", "s1", "text", meta, 0.4)

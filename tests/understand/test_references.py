@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 import pythonbible as pb
 
-from amicus_desktop.core.types import ChapterRef, ChunkMetadata, PassageRef
+from amicus_desktop.core.references import ChapterRef, PassageRef
+from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.understand import PassageError, find_references, parse_passage, resolve_book_name
 
 # (question, expected (book_id, chapter, verse_start, verse_end) of each reference)

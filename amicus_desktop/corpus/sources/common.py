@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ...core.books import BOOKS, BY_ID, BY_OSIS, Book, resolve_book
+from ...core.results import ChunkMetadata
 from ...core.scholars import Scholar
 from ...core.scholars import resolve as resolve_scholar
-from ...core.types import ChunkMetadata
 from ...store.writer import ChunkRecord
 from ..library import Library
 from ..sword import Token, verse_tokens

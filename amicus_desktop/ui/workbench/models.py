@@ -12,7 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
-from ...core.types import RetrievedChunk
+from ...core.results import RetrievedChunk
 from ...evaluate.snapshots import QueryChange
 from ...present import titles
 from ...session.workbench import WhatIf

@@ -39,9 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.types import BoostWeights, RetrievalContext, SearchMode
+from ...core.query import BoostWeights, RetrievalContext, SearchMode
+from ...present import describe
 from ...session.workbench import Progress, Side, Workbench
-from .. import describe
 from .chart import EvalChart
 from .models import ChangesModel, ChunkIdRole, RankingModel, SideModel
 

@@ -13,9 +13,10 @@ from pathlib import Path
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
-from ..core.types import SearchMode, WarningCode
-from ..present.titles import shorten
+from ..core.query import SearchMode
+from ..core.results import WarningCode
 from ..session import DbState, DbStatus, InternalError
+from .titles import shorten
 
 # Actions the UI knows how to perform (buttons are made from these ids).
 RETRY = "retry"

@@ -11,24 +11,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..context import Context
-from ..core.types import (
-    BoostWeights,
+from ..core.query import BoostWeights, Filters, RetrievalContext, SearchMode
+from ..core.references import ChapterRef, PassageRef
+from ..core.results import (
     Candidate,
-    ChapterRef,
     ChunkMetadata,
-    Filters,
-    PassageRef,
     RejectedChunk,
     RejectReason,
-    RetrievalContext,
     RetrievalResult,
     RetrievedChunk,
     ScoreBreakdown,
-    SearchMode,
 )
-from ..present import titles
-from ..present.titles import Names
 from ..session import ResultView
+from . import titles
+from .titles import Names
 
 BookName = Callable[[str], str]
 

@@ -1,227 +1,20 @@
-"""Plain data of the retrieval engine. No Qt, no I/O: everything here is a frozen dataclass.
+"""What one retrieval produces: candidates, scores, results, warnings — plain data, no Qt, no I/O.
 
 The pipeline (``amicus_desktop.retrieval``) produces a :class:`RetrievalResult`; the UI renders it
-and never recomputes a score.
+and never recomputes a score. Every class is a frozen dataclass except :class:`Timings`, which the
+pipeline fills stage by stage.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-SOURCE_TYPES: tuple[str, ...] = (
-    "section_panel",
-    "chapter_panel",
-    "word_study",
-    "lexicon_entry",
-    "debate_topic",
-    "cross_ref_thread_note",
-    "journey_stop",
-    "meta_faq",
-)
-
-#: CONTRACT section 3/4 limits.
-DEFAULT_K = 10
-DEFAULT_CANDIDATES = 40
-#: tokens a context block may use unless told otherwise (CONTRACT section 8)
-DEFAULT_CONTEXT_BUDGET = 8000
-MAX_K = 50
-MAX_CANDIDATES = 4096
-MAX_QUERY_CHARS = 2000
-#: CONTRACT section 6: covering chunks that join the pool per detected reference.
-REFERENCE_POOL = 20
-
-
-class SearchMode(enum.StrEnum):
-    """How candidates are found and what the ``base`` score is (CONTRACT section 6)."""
-
-    SEMANTIC = "semantic"  # dense KNN; base = similarity
-    HYBRID = "hybrid"  # dense and keyword candidates fused into one base
-    KEYWORD = "keyword"  # full-text BM25 only; needs no embed proxy
-
-    @property
-    def embeds(self) -> bool:
-        """Whether the question must be embedded (and so whether the proxy must be up)."""
-        return self is not SearchMode.KEYWORD
-
-    @property
-    def label(self) -> str:
-        return self.value.capitalize()
-
-
-@dataclass(frozen=True)
-class ChapterRef:
-    """A chapter of a book, e.g. ``ChapterRef("romans", 9)``."""
-
-    book_id: str
-    chapter: int
-
-    def __str__(self) -> str:
-        return f"{self.book_id}:{self.chapter}"
-
-
-@dataclass(frozen=True)
-class Profile:
-    """A reader's preferences: boosted scholars and traditions (ids as stored in the DB)."""
-
-    preferred_scholars: frozenset[str] = frozenset()
-    preferred_traditions: frozenset[str] = frozenset()
-
-    @classmethod
-    def of(cls, scholars: Any = (), traditions: Any = ()) -> Profile:
-        return cls(frozenset(scholars), frozenset(traditions))
-
-
-@dataclass(frozen=True)
-class PassageRef:
-    """A scripture reference found in a question: a chapter, or verses of one chapter.
-
-    ``verse_start``/``verse_end`` are ``None`` for a whole chapter; a single verse has
-    ``verse_end == verse_start``. ``text`` is how the question wrote it ("Rom 9:11").
-    """
-
-    book_id: str
-    chapter: int
-    verse_start: int | None = None
-    verse_end: int | None = None
-    text: str = ""
-
-    @property
-    def chapter_ref(self) -> ChapterRef:
-        return ChapterRef(self.book_id, self.chapter)
-
-    def covers(self, meta: ChunkMetadata) -> bool:
-        """Whether a chunk with ``meta`` covers this passage (CONTRACT section 6).
-
-        Same book and chapter, and verse ranges overlapping; a whole-chapter reference is covered by
-        any chunk of the chapter, and a chunk without verses covers any verse of its chapter.
-        """
-        if meta.book_id != self.book_id or meta.chapter_num != self.chapter:
-            return False
-        if self.verse_start is None or meta.verse_start is None:
-            return True
-        chunk_end = meta.verse_end if meta.verse_end is not None else meta.verse_start
-        ref_end = self.verse_end if self.verse_end is not None else self.verse_start
-        return meta.verse_start <= ref_end and self.verse_start <= chunk_end
-
-    def label(self, book_name: str | None = None) -> str:
-        """``"Romans 9:11"``, ``"Romans 9"``, ``"1 Corinthians 13:4-7"``."""
-        name = book_name or self.book_id.replace("-", " ").title()
-        ref = f"{name} {self.chapter}"
-        if self.verse_start is not None:
-            ref += f":{self.verse_start}"
-            if self.verse_end is not None and self.verse_end != self.verse_start:
-                ref += f"-{self.verse_end}"
-        return ref
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "book_id": self.book_id,
-            "chapter_num": self.chapter,
-            "verse_start": self.verse_start,
-            "verse_end": self.verse_end,
-            "text": self.text,
-        }
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Which chunks may be candidates (CONTRACT section 6): OR within a kind, AND across kinds.
-
-    An empty kind does not filter. Values are as stored (``book_id``s already resolved).
-    """
-
-    source_types: tuple[str, ...] = ()
-    books: tuple[str, ...] = ()
-    scholars: tuple[str, ...] = ()
-    traditions: tuple[str, ...] = ()
-
-    @classmethod
-    def of(
-        cls,
-        source_types: Iterable[str] = (),
-        books: Iterable[str] = (),
-        scholars: Iterable[str] = (),
-        traditions: Iterable[str] = (),
-    ) -> Filters:
-        """Filters with duplicates dropped and the order of first mention kept."""
-        return cls(*(tuple(dict.fromkeys(v)) for v in (source_types, books, scholars, traditions)))
-
-    @property
-    def active(self) -> bool:
-        return bool(self.source_types or self.books or self.scholars or self.traditions)
-
-    def matches(self, source_type: str, meta: ChunkMetadata) -> bool:
-        """Whether a chunk passes every kind that is set (a NULL value never matches a set kind)."""
-        return (
-            (not self.source_types or source_type in self.source_types)
-            and (not self.books or meta.book_id in self.books)
-            and (not self.scholars or meta.scholar_id in self.scholars)
-            and (not self.traditions or meta.tradition in self.traditions)
-        )
-
-    def to_json(self) -> dict[str, list[str]]:
-        return {
-            "source_type": list(self.source_types),
-            "book": list(self.books),
-            "scholar": list(self.scholars),
-            "tradition": list(self.traditions),
-        }
-
-
-@dataclass(frozen=True)
-class BoostWeights:
-    """Multipliers of CONTRACT sections 3 and 6, and the per-scholar cap of section 3 step 6."""
-
-    chapter: float = 1.5
-    scholar: float = 1.1
-    tradition: float = 1.05
-    #: at most this many results per scholar; ``None``: no cap
-    per_scholar_cap: int | None = 2
-    reference: float = 1.25
-
-
-class FusionMethod(enum.StrEnum):
-    """How ``hybrid`` turns a chunk's similarity and keyword score into one ``base``."""
-
-    CONVEX = "convex"  # alpha × similarity + (1 − alpha) × lexical
-    RRF = "rrf"  # reciprocal rank fusion: 1/(k + rank by similarity) + 1/(k + rank by lexical)
-
-
-@dataclass(frozen=True)
-class Fusion:
-    """The hybrid fusion and its constants (chosen by the relevance benchmark; docs/RELEVANCE.md)."""
-
-    method: FusionMethod = FusionMethod.CONVEX
-    alpha: float = 0.7
-    rrf_k: int = 60
-
-
-@dataclass(frozen=True)
-class RetrievalContext:
-    """Everything one retrieval depends on besides the database and the proxy.
-
-    References are not here: they are read from ``query`` (see :mod:`amicus_desktop.understand`).
-    """
-
-    query: str
-    profile: Profile = Profile()
-    chapter: ChapterRef | None = None
-    k: int = DEFAULT_K
-    candidates: int = DEFAULT_CANDIDATES
-    min_similarity: float | None = None
-    weights: BoostWeights = BoostWeights()
-    mode: SearchMode = SearchMode.SEMANTIC
-    filters: Filters = Filters()
-    #: chunk ids pinned by the reader, in the order given (CONTRACT section 6).
-    pins: tuple[str, ...] = ()
-    fusion: Fusion = Fusion()
-
-    def replace(self, **changes: Any) -> RetrievalContext:
-        return dataclasses.replace(self, **changes)
+from .query import DEFAULT_CANDIDATES, Filters, RetrievalContext, SearchMode
+from .references import PassageRef
 
 
 @dataclass(frozen=True)
@@ -574,3 +367,4 @@ class RetrievalResult:
             "warnings": [w.to_json() for w in self.warnings],
             "diagnostics": {**self.diagnostics.to_json(), "search_ms": self.timings.stages_json()},
         }
+
