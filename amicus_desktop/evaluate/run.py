@@ -13,7 +13,8 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core.query import DEFAULT_CANDIDATES, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
+from ..core.preset import Preset
+from ..core.query import DEFAULT_CANDIDATES, BoostWeights, Fusion, Profile, RankingPolicy, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
@@ -35,6 +36,12 @@ class EvalConfig:
     fusion: Fusion = Fusion()
     candidates: int = DEFAULT_CANDIDATES
     label: str = ""
+    policy: RankingPolicy = RankingPolicy()
+
+    @classmethod
+    def of(cls, preset: Preset, label: str = "") -> EvalConfig:
+        """A preset's configuration (``--preset app``: what a reader gets)."""
+        return cls(preset.mode, preset.weights, preset.fusion, preset.candidates, label, preset.policy)
 
     def describe(self) -> str:
         if self.label:
@@ -57,6 +64,7 @@ class EvalConfig:
             weights=self.weights,
             mode=q.mode or self.mode,
             fusion=self.fusion,
+            policy=self.policy,
         )
 
 
