@@ -40,7 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(argv) if argv is not None else None
     args = parser.parse_args(argv)
+    if getattr(args, "preset", None) is not None:
+        from .search_args import apply_preset
+
+        args = apply_preset(parser, argv, args)
     if args.command is None:
         from ..ui.app import run_app  # imports Qt; only the desktop app needs it
 

@@ -21,12 +21,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import AmicusError
+from ..core.preset import PRESETS
 from ..core.query import MAX_CANDIDATES, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..evaluate import NO_BOOSTS, EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
 from ..retrieval import Retriever
 from .common import add_connection_args, connection_from_args
-from .search_args import cap_value, finite_float
+from .search_args import add_preset_arg, cap_value, finite_float
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,6 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("golden", metavar="GOLDEN.json", help="the golden set")
     add_connection_args(p)
+    add_preset_arg(p)
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
                    help="search mode for questions that do not name their own (default semantic)")
     p.add_argument("--candidates", type=int, default=40, help="rows per search (default 40)")
@@ -65,6 +67,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     return EvalConfig(
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
+        policy=PRESETS[args.preset].policy,
     )
 
 

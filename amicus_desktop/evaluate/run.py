@@ -78,6 +78,12 @@ class QueryScore:
     scores: Mapping[str, float]
     #: the best ``base`` among the ranked results (for calibrating the no-strong-match floor)
     best_base: float | None = None
+    #: the best similarity among the ranked results (the meaning floor of hybrid; ``None`` in keyword mode)
+    best_similarity: float | None = None
+    #: how many ranked results the question got (fewer than 10: a short list)
+    n_ranked: int = 0
+    #: the codes of the warnings the answer carried
+    warnings: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         return {"id": self.id, **self.scores, "ranked": list(self.ranked)}
@@ -129,7 +135,10 @@ async def evaluate(
         result = await retriever.retrieve(config.context(q, book_ids))
         ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
         best = max((r.breakdown.base or 0.0 for r in result.ranked), default=None)
-        scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best))
+        closest = max((r.breakdown.similarity for r in result.ranked if r.breakdown.similarity is not None),
+                      default=None)
+        scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best, closest,
+                                 len(result.ranked), tuple(w.code.value for w in result.warnings)))
         if keep_results:
             kept[q.id] = result
         if progress is not None:

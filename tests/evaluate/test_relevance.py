@@ -9,7 +9,9 @@ import pytest
 
 from amicus_desktop.core.query import Fusion, SearchMode
 from amicus_desktop.evaluate.golden import parse
-from amicus_desktop.evaluate.relevance import calibrate, configurations, judged_share
+from amicus_desktop.evaluate.calibrate import calibrate
+from amicus_desktop.evaluate.relevance import configurations
+from amicus_desktop.evaluate.report import judged_share
 from amicus_desktop.evaluate.run import EvalConfig, EvalReport, QueryScore
 from amicus_desktop.store.sqlite import connect
 from tests.support.cli import run
@@ -71,13 +73,18 @@ def test_one_run_prints_every_row_side_by_side_with_floors(tmp_path: Path, study
     lines = out.splitlines()
     rows = [line for line in lines if line.startswith("  ") and "%" in line and "floor" not in line]
     assert len(rows) == len(configurations(Fusion()))
-    first = rows[0].split()
-    assert first[-3:-1] == ["1.00", first[-2]]  # dense-only is the ×dense baseline
-    assert sum("no-strong-match floor" in line for line in lines) == 2  # semantic and hybrid
+    assert "all" in lines[3] and "chapter" in lines[3] and "question" in lines[3]  # one column per kind
+    app = next(line for line in rows if line.strip().startswith("--preset app"))
+    ratio = next(line for line in lines if "÷ dense-only" in line).split()
+    all_at = -(len(lines[3].split()) - 1)  # the "all" column, counted from the right of the header
+    dense_all, app_all = float(rows[0].split()[all_at]), float(app.split()[all_at])
+    assert ratio[-3] == f"{app_all / dense_all:.2f}×" if dense_all else True  # the ratio of the two "all" columns
+    assert sum("calibrated no-strong-match floor" in line for line in lines) == 2  # semantic and hybrid (joint)
+    assert sum("shipped floors" in line for line in lines) == 3  # seed, wave 2, app
     # the same numbers as JSON, from a second run: the benchmark is deterministic
     code, out, _ = run("relevance", str(golden), "--db", str(study_db), "--json")
     data = json.loads(out)
     assert code == 0 and len(data) == 1 and len(data[0]["rows"]) == len(rows)
     ndcg = [f"{r['mean']['ndcg@10']:.3f}" for r in data[0]["rows"]]
-    assert ndcg == [row.split()[-6] for row in rows]
+    assert ndcg == [row.split()[all_at] for row in rows]
     assert all(0 <= r["judged"] <= 1 for r in data[0]["rows"])
