@@ -6,6 +6,7 @@ every boost and every rejection is written out, never conveyed by colour alone.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from ..core.results import (
     RetrievedChunk,
     ScoreBreakdown,
 )
+from ..rerank.prior import Material, material
 from ..session import ResultView
 from . import titles
 from .titles import Names
@@ -30,6 +32,19 @@ BookName = Callable[[str], str]
 
 #: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
 source_label = titles.source_label
+
+
+#: how the breakdown names each kind of material (the source prior's step)
+MATERIAL_NAMES = {
+    Material.COMMENTARY: "commentary",
+    Material.WORD_STUDY: "a word study",
+    Material.LEXICON: "a dictionary entry",
+    Material.NAME: "a dictionary entry of a name",
+    Material.NUMBER: "a dictionary entry of a number",
+    Material.CROSS_REFERENCE: "a cross-reference note",
+    Material.FAQ: "the app's help",
+    Material.OTHER: "material",
+}
 
 
 def ordinal(n: int) -> str:
@@ -153,6 +168,9 @@ def breakdown_steps(
     current = _ref_name(chapter, book_name)
     if b.chapter_boost != 1.0:
         why = f"it is about {chunk_ch}, the chapter you are reading"
+    elif b.chapter_suspended:
+        why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "
+               f"{_refs_text(references, None, book_name)}: a passage you name comes first")
     elif chapter is None:
         why = "no chapter is open, so nothing gets the chapter boost"
     elif not chunk_ch:
@@ -196,7 +214,36 @@ def breakdown_steps(
         why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
     steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
                       f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
+    if b.extended:
+        steps += _policy_steps(b, candidate, ctx, value)
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
+    return steps
+
+
+def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext | None, value: float) -> list[Step]:
+    """The app policy's two factors: the source prior and the spread over sources."""
+    kind = MATERIAL_NAMES[material(candidate)]
+    value *= b.source_prior
+    if b.source_prior != 1.0:
+        why = f"{kind}, and your question is not about a word: commentary comes first"
+    elif material(candidate) in (Material.LEXICON, Material.WORD_STUDY):
+        why = f"{kind}; your question asks about a word, so it counts fully"
+    else:
+        why = f"{kind} counts fully"
+    steps = [Step(f"{fmt_boost(b.source_prior)} source", b.source_prior, value,
+                  f"{fmt_boost(b.source_prior)} source: {why} → {value:.4f}.")]
+    value *= b.diversity
+    spread = ctx.policy.spread if ctx else None
+    cap = ctx.weights.per_scholar_cap if ctx else None
+    if b.diversity != 1.0 and spread and cap:
+        nth = cap + round(math.log(b.diversity) / math.log(spread))
+        author = candidate.metadata.scholar_id or "one author"
+        why = (f"the {ordinal(nth)} chunk of {kind} by {author} in the list; past {cap} from one source "
+               f"each further one counts ×{spread:g} less")
+    else:
+        why = "no source has more than its share above it"
+    steps.append(Step(f"{fmt_boost(b.diversity)} diversity", b.diversity, value,
+                      f"{fmt_boost(b.diversity)} diversity: {why} → {value:.4f}."))
     return steps
 
 
