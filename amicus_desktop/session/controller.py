@@ -32,6 +32,7 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
+from ..core.preset import APP
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
@@ -106,6 +107,7 @@ class Session:
             query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
             candidates=max(s.candidates, s.k), weights=s.weights,
             mode=self.search.mode, filters=self.search.filters, pins=self.search.pins,
+            fusion=APP.fusion, policy=APP.policy,
         )
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:

@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Literal
 
 from .. import logs
+from ..bundle.warnings import chosen_by_reader
 from ..core.errors import AmicusError
 from ..core.query import RetrievalContext
-from ..core.results import RetrievalResult
+from ..core.results import RetrievalResult, RetrievalWarning
 from ..retrieval import rerank_result, validate_query
 from .engine import Engine
 from .events import Event
@@ -50,6 +51,12 @@ class ResultView:
     cause: Cause
     asked_at: float
     stale: bool = False
+
+    @property
+    def shown_warnings(self) -> tuple[RetrievalWarning, ...]:
+        """The answer's warnings the reader is shown: not those that only restate the reader's own choice."""
+        ctx = self.result.context
+        return tuple(w for w in self.result.warnings if ctx is None or not chosen_by_reader(w, ctx))
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,7 @@ class ResultsPane(QWidget):
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
         for tab, title in enumerate(describe.tab_titles(view)):
             self.tabs.setTabText(tab, title)
-        self.warnings.show_warnings(view.result.warnings if view is not None else [])
+        self.warnings.show_warnings(view.shown_warnings if view is not None else [])
         self.searched.show_result(view.result if view is not None else None, self._book_name)
         self.copy_context_button.setEnabled(view is not None)
         self.export_button.setEnabled(view is not None)
