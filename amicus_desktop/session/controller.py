@@ -50,6 +50,25 @@ from .search import Search
 log = logging.getLogger("amicus.session")
 
 
+def app_context(
+    settings: Settings,
+    query: str,
+    *,
+    chapter: ChapterRef | None = None,
+    mode: SearchMode | None = None,
+    filters: Filters = Filters(),
+    pins: tuple[str, ...] = (),
+) -> RetrievalContext:
+    """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
+    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line)."""
+    s = settings
+    return RetrievalContext(
+        query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
+        weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
+        fusion=APP.fusion, policy=APP.policy,
+    )
+
+
 class Session:
     """State and async work of one window: create, :meth:`start`, and :meth:`aclose` at the end.
 
@@ -102,13 +121,8 @@ class Session:
 
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
-        s = self.prefs.settings
-        return RetrievalContext(
-            query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
-            candidates=max(s.candidates, s.k), weights=s.weights,
-            mode=self.search.mode, filters=self.search.filters, pins=self.search.pins,
-            fusion=APP.fusion, policy=APP.policy,
-        )
+        return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
+                           filters=self.search.filters, pins=self.search.pins)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.

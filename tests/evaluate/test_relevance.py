@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.query import Fusion, SearchMode
-from amicus_desktop.evaluate.golden import parse
 from amicus_desktop.evaluate.calibrate import calibrate
+from amicus_desktop.evaluate.golden import parse
 from amicus_desktop.evaluate.relevance import configurations
 from amicus_desktop.evaluate.report import judged_share
 from amicus_desktop.evaluate.run import EvalConfig, EvalReport, QueryScore
