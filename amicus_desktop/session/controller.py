@@ -263,7 +263,7 @@ class Session:
 
     # -- reading ---------------------------------------------------------------------------
     def set_chapter(self, ref: ChapterRef | None, *, save: bool = True) -> None:
-        """Make ``ref`` the current chapter: load its text and re-rank the results for it."""
+        """Make ``ref`` the current chapter: load its text and re-rank the results for it (undoably)."""
         if self.reader.go(ref):
             self.question.rerank("chapter")
             if save and self.reader.chapter is not None:
@@ -287,10 +287,12 @@ class Session:
         if engine.is_open and ref == self.reader.chapter:
             self.commentary.accept(notes)
 
-    def open_passage(self, passage: PassageRef) -> None:
-        """Open ``passage``'s chapter (the ranking's context, as :meth:`set_chapter`) with its verses in focus."""
+    def open_passage(self, passage: PassageRef, *, peek: bool = False) -> None:
+        """Open ``passage``'s chapter with its verses in focus. Going there re-ranks as :meth:`set_chapter`
+        does — unless ``peek``: opening a result to read it never changes the answer on screen."""
         if self.reader.show(passage):
-            self.question.rerank("chapter")
+            if not peek:
+                self.question.rerank("chapter")
             if self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
         self._load_current_text()
