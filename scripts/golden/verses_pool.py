@@ -12,8 +12,12 @@ score, no rank, no system name, and no mark of which verses the judge named. The
 ``judgments`` (verse id → grade 0-3) and ``rationale`` (verse id → a short reason) to the packet.
 Re-running keeps what is judged and reports any pooled verse still without a grade.
 
+Apart from the packets (so the judge never sees it), ``--sources`` records per question the judge-named
+verses that none of the four rankings put in its top 20: what the judge's own knowledge added to the pool.
+
     .venv/bin/python scripts/golden/verses_pool.py --db DEMO.db \\
-        --questions scripts/golden/verse_questions.json --out scripts/golden/judgments/verses
+        --questions scripts/golden/verse_questions.json --out scripts/golden/judgments/verses \\
+        --sources scripts/golden/verse_pool_sources.json
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ def main() -> int:
     p.add_argument("--db", type=Path, required=True)
     p.add_argument("--questions", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--sources", type=Path, required=True)
     p.add_argument("--depth", type=int, default=DEPTH)
     args = p.parse_args()
     verses = load_verses(args.db)
@@ -39,10 +44,13 @@ def main() -> int:
     rankings = VerseRankings(verses)
     args.out.mkdir(parents=True, exist_ok=True)
     sizes = []
+    judge_only: dict[str, list[str]] = {}
     for q in json.loads(args.questions.read_text()):
-        pooled = set(q["named"])
+        ranked: set[str] = set()
         for name in VerseRankings.NAMES:
-            pooled.update(rankings.ranking(name)(q["query"])[: args.depth])
+            ranked.update(rankings.ranking(name)(q["query"])[: args.depth])
+        pooled = ranked | set(q["named"])
+        judge_only[q["id"]] = [v for v in q["named"] if v not in ranked]
         missing = sorted(pooled - by_id.keys())
         if missing:
             raise SystemExit(f"{q['id']}: named verses not in the library: {missing}")
@@ -57,6 +65,8 @@ def main() -> int:
         unjudged = len(pooled - packet["judgments"].keys())
         sizes.append(len(pooled))
         print(f"{q['id']:<34} {len(pooled):>3} verses in the pool, {unjudged:>3} to judge", flush=True)
+    args.sources.write_text(json.dumps({"depth": args.depth, "rankings": list(VerseRankings.NAMES),
+                                        "judge_only": judge_only}, indent=1) + "\n")
     print(f"{len(sizes)} questions, pool sizes mean {sum(sizes) / len(sizes):.1f}, min {min(sizes)}, max {max(sizes)}")
     return 0
 
