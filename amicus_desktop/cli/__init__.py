@@ -34,8 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     # argparse exits 2 on bad flags, as the contract wants for usage errors.
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
-        where = "..proxy.process" if name == "proxy" else f".{name}"  # moved; the next commit splits it
-        importlib.import_module(where, __name__).register(sub)
+        importlib.import_module(f".{name}", __name__).register(sub)
     return parser
 
 

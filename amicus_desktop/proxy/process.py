@@ -1,81 +1,86 @@
-"""``amicus-desktop proxy``: serve the embed proxy (CONTRACT section 2) with uvicorn.
+"""The embed proxy as a process: start-up checks, the model, uvicorn, signals, and its end.
 
-Loads the model (or asks the upstream for its dims) before it listens, prints one line
-``amicus-desktop proxy: listening on http://HOST:PORT (model ID, D dims)`` on stdout, and stops
-cleanly (exit 0) on SIGTERM or SIGINT — also while the model is still loading. ``--port 0`` picks
-a free port and prints it. It logs through :mod:`amicus_desktop.logs` (the ``amicus.proxy``
-logger, uvicorn's loggers, the redacting filter) to stderr and ``amicus-proxy.log``.
+:func:`run` loads the model (or asks the upstream for its dims) before it listens, tells the caller
+where it listens (:class:`Listening`), serves until SIGTERM or SIGINT and returns 0 — also when a
+signal comes while the model is still loading. ``port=0`` picks a free port. It logs through
+:mod:`amicus_desktop.logs` (the ``amicus.proxy`` logger, uvicorn's loggers, the redacting filter) to
+stderr and ``amicus-proxy.log``.
 
-It refuses to start (exit 2) with a token variable that is set but unusable (only whitespace, or
-characters a bearer token cannot hold), and on an address beyond this machine without a token
-unless ``--allow-remote-without-token`` says that is meant.
+It refuses to start (:class:`ProxyRefused`, exit code 2) with a token variable that is set but
+unusable (only whitespace, or characters a bearer token cannot hold), and on an address beyond this
+machine without a token unless ``allow_remote_without_token`` says that is meant; exit code 1 when
+the address cannot be bound or the model cannot be loaded. The ``amicus-desktop proxy`` sub-command
+(``amicus_desktop/cli/proxy.py``) parses the flags into :class:`ProxyOptions` and prints.
 """
 
 from __future__ import annotations
 
-import argparse
 import ipaddress
 import logging
 import os
 import signal
 import socket
-import sys
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config import TOKEN_ENV, token_problem
+from ..embedding.openai import DEFAULT_API_KEY_ENV
+from ..paths import DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT
 
 if TYPE_CHECKING:  # uvicorn loads only when the proxy starts
     import uvicorn
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8731
-DEFAULT_API_KEY_ENV = "OPENAI_API_KEY"
-
 log = logging.getLogger("amicus.proxy")
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = subparsers.add_parser(
-        "proxy",
-        help="serve the embed proxy (POST /ai/embed, GET /health)",
-        description="Serve the embed proxy: a local embedding model (default) or an "
-                    "OpenAI-compatible upstream behind POST /ai/embed and GET /health.",
-    )
-    p.add_argument("--host", default=DEFAULT_HOST,
-                   help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
-                   help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})")
-    p.add_argument("--allow-remote-without-token", action="store_true",
-                   help="listen beyond this machine even though no token is required (anyone who can "
-                        "reach it can use it)")
-    p.add_argument("--backend", choices=("local", "e5", "openai"), default="local",
-                   help="local: all-MiniLM-L6-v2 on this machine (default); e5: multilingual-e5-small "
-                        "on this machine (the e5 extra); openai: forward to an OpenAI-compatible "
-                        "/v1/embeddings")
-    p.add_argument("--upstream", metavar="URL",
-                   help="openai backend: base URL of the upstream, e.g. https://api.openai.com")
-    p.add_argument("--upstream-model", metavar="NAME",
-                   help="openai backend: the model to ask for, e.g. text-embedding-3-small")
-    p.add_argument("--dims", type=_positive_int, metavar="N",
-                   help="openai backend: vector length (default: ask the upstream at start)")
-    p.add_argument("--api-key-env", metavar="NAME", default=DEFAULT_API_KEY_ENV,
-                   help=f"openai backend: environment variable holding the upstream API key "
-                        f"(default {DEFAULT_API_KEY_ENV})")
-    p.add_argument("--token-env", metavar="NAME", default=TOKEN_ENV,
-                   help=f"environment variable holding the token clients must send; when it is "
-                        f"set and non-empty the token is required (default {TOKEN_ENV})")
-    p.add_argument("--rate-limit", type=_non_negative_float, default=50.0, metavar="N",
-                   help="requests per second per client, bursts of 2N; 0 turns it off "
-                        "(default 50)")
-    p.add_argument("--log-level", default="info",
-                   choices=("debug", "info", "warning", "error", "critical"),
-                   help="log level on stderr and in the log file (default info); request bodies are "
-                        "never logged")
-    p.set_defaults(func=run)
+@dataclass(frozen=True)
+class ProxyOptions:
+    """How to run the proxy (the ``amicus-desktop proxy`` flags, by the same names)."""
+
+    host: str = DEFAULT_PROXY_HOST
+    #: 0: any free port
+    port: int = DEFAULT_PROXY_PORT
+    allow_remote_without_token: bool = False
+    #: ``local``, ``e5`` or ``openai`` (:data:`amicus_desktop.embedding.BACKENDS`)
+    backend: str = "local"
+    #: openai backend: the upstream's base URL and model, and the vector length (``None``: ask it)
+    upstream: str | None = None
+    upstream_model: str | None = None
+    dims: int | None = None
+    #: openai backend: the environment variable holding the upstream API key
+    api_key_env: str = DEFAULT_API_KEY_ENV
+    #: the environment variable holding the token clients must send (required when set)
+    token_env: str = TOKEN_ENV
+    #: requests per second per client (bursts of twice as many); 0 turns the limit off
+    rate_limit: float = 50.0
+    log_level: str = "info"
+
+
+@dataclass(frozen=True)
+class Listening:
+    """What the proxy serves, once it listens: its URL, the model, and where vectors come from
+    (``local``, or ``via`` the upstream's URL without user, password or query)."""
+
+    url: str
+    model_id: str
+    dims: int
+    where: str
+    token_required: bool
+
+
+class ProxyRefused(Exception):
+    """The proxy did not start: a sentence saying why, and the exit code it means (2: the options
+    or the environment are wrong; 1: the address or the model failed)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
 
 
 class _StopRequest:
@@ -99,9 +104,11 @@ class _StopRequest:
         return True
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
+    """Serve until SIGTERM or SIGINT (then 0); :class:`ProxyRefused` if it cannot start.
+    ``on_listening`` is called once, when the socket is bound and the model loaded."""
     from .. import logs
-    from ..proxy.limits import AcceptErrorFilter
+    from .limits import AcceptErrorFilter
 
     logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.DEBUG,
                        file_name=logs.PROXY_LOG_FILE, also=("uvicorn", "asyncio"))
@@ -113,14 +120,14 @@ def run(args: argparse.Namespace) -> int:
 
     token, problem = _token(args.token_env)
     if problem:
-        return _refuse(problem, 2)
+        raise ProxyRefused(problem, 2)
     try:
         address = _address(args.host, args.port)
     except OSError as exc:
-        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+        raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
     if not token and not _is_loopback(address[4][0]):
         if not args.allow_remote_without_token:
-            return _refuse(
+            raise ProxyRefused(
                 f"refusing to listen on {args.host} without a token: anyone who can reach this machine "
                 f"could use the proxy. Set ${args.token_env}, or pass --allow-remote-without-token "
                 "if that is what you want.", 2)
@@ -128,27 +135,28 @@ def run(args: argparse.Namespace) -> int:
                     "use it (set $%s)", args.token_env)
     if args.backend == "openai":
         if not args.upstream or not args.upstream_model:
-            return _refuse("the openai backend needs --upstream URL and --upstream-model NAME", 2)
+            raise ProxyRefused("the openai backend needs --upstream URL and --upstream-model NAME", 2)
         parts = urlsplit(args.upstream)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            return _refuse("--upstream must be an http:// or https:// URL", 2)
+            raise ProxyRefused("--upstream must be an http:// or https:// URL", 2)
 
     # Until uvicorn takes the signals over, SIGTERM/SIGINT end the start-up cleanly (exit 0).
     stop = _StopRequest()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        return _serve(args, token, address, stop)
+        return _serve(args, token, address, stop, on_listening)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
-def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop: _StopRequest) -> int:
+def _serve(args: ProxyOptions, token: str | None, address: _AddrInfo, stop: _StopRequest,
+           on_listening: Callable[[Listening], None]) -> int:
     import uvicorn
 
     from ..embedding import BackendError, Embedder, get_backend
-    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, listen, protocol_class
-    from ..proxy.server import create_app
+    from .limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, listen, protocol_class
+    from .server import create_app
 
     backend: Embedder
     try:
@@ -158,7 +166,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
         else:
             backend = get_backend(args.backend)
     except ValueError as exc:
-        return _refuse(str(exc), 2)
+        raise ProxyRefused(str(exc), 2) from None
     try:
         log.info("loading the embedding model (%s backend)", args.backend)
         backend.load()
@@ -166,7 +174,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
     except BackendError as exc:
         backend.close()
         hint = " (or give --dims N to start without asking it)" if args.backend == "openai" else ""
-        return _refuse(f"{exc.message}{hint}", 1)
+        raise ProxyRefused(f"{exc.message}{hint}", 1) from None
     if stop.stopped("while the model was loading"):
         backend.close()
         return 0
@@ -174,7 +182,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
         sock = listen(address)
     except OSError as exc:
         backend.close()
-        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+        raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
 
     rate = args.rate_limit or None
     app = create_app(backend, token=token, rate_limit=rate,
@@ -201,9 +209,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     where = f"via {_safe_url(args.upstream)}" if args.backend == "openai" else "local"
-    print(f"amicus-desktop proxy: listening on http://{shown}:{port} "
-          f"(model {backend.model_id}, {dims} dims, {where}; "
-          f"token {'required' if token else 'not required'})", flush=True)
+    on_listening(Listening(f"http://{shown}:{port}", backend.model_id, dims, where, bool(token)))
     try:
         server.run(sockets=[sock])
     finally:
@@ -212,11 +218,6 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
     if stop.signal is not None:
         log.info("stopped on %s", signal.Signals(stop.signal).name)
     return 0
-
-
-def _refuse(message: str, code: int) -> int:
-    print(f"amicus-desktop proxy: {message}", file=sys.stderr)
-    return code
 
 
 def _token(env_name: str) -> tuple[str | None, str | None]:
@@ -295,33 +296,3 @@ def _safe_url(url: str | None) -> str:
     if parts.port:
         netloc += f":{parts.port}"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
-
-def _port(value: str) -> int:
-    try:
-        port = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0..65535")
-    return port
-
-
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
-    if n <= 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return n
-
-
-def _non_negative_float(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if not x >= 0 or x == float("inf"):
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return x
