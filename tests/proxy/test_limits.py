@@ -1,29 +1,23 @@
-"""The real proxy process against abusive clients and bad start-up settings (found by probing it).
-
-Each test drives ``amicus-desktop proxy`` over real sockets: slow clients under a small
-descriptor limit, oversized or odd request heads, cross-origin-style bodies, unauthenticated
-floods, a token that cannot work, a stop while the model loads, a wide address without a token.
+"""The real proxy process against abusive clients (found by probing it): slow clients under a small
+descriptor limit, request heads that are too big or not HTTP/1 (``proxy/limits.py`` and the checks
+of ``proxy/server.py`` that keep to them). Each test drives ``amicus-desktop proxy`` over real
+sockets.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from amicus_desktop.proxy.limits import REQUEST_TIMEOUT
 from tests.proxy.conftest import TOKEN
-from tests.support.proxy import ROOT, ProxyProcess, ProxyStartError, free_port
+from tests.support.proxy import ProxyProcess
 
 
 def raw(port: int, data: bytes, timeout: float = 10.0) -> bytes:
@@ -147,108 +141,3 @@ def test_request_head_over_16_kib_is_431(small_proxy: ProxyProcess, size: int) -
 def test_a_large_head_under_the_limit_is_fine(small_proxy: ProxyProcess) -> None:
     head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 8000 + b"\r\n\r\n"
     assert status(raw(small_proxy.port, head)) == 200
-
-
-@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
-def test_a_body_that_is_not_declared_json_is_415(small_proxy: ProxyProcess, content_type: str | None) -> None:
-    """A web page may POST text/plain or a form to a local server without asking; never JSON."""
-    headers = {"Authorization": f"Bearer {TOKEN}"}
-    if content_type:
-        headers["Content-Type"] = content_type
-    r = httpx.post(f"{small_proxy.url}/ai/embed", content=b'{"input": "grace"}', headers=headers,
-                   timeout=30, trust_env=False)
-    assert r.status_code == 415 and r.json()["error"]["code"] == "UNSUPPORTED_MEDIA_TYPE"
-    ok = httpx.post(f"{small_proxy.url}/ai/embed", content=b'{"input": "grace"}', timeout=30, trust_env=False,
-                    headers={**headers, "Content-Type": "application/json; charset=utf-8"})
-    assert ok.status_code == 200
-
-
-def test_an_unauthenticated_flood_does_not_use_up_the_apps_rate_limit() -> None:
-    with ProxyProcess("--rate-limit", "0.5", token=TOKEN) as proxy:  # burst 1, then one every 2 s
-        url = f"{proxy.url}/ai/embed"
-        with httpx.Client(timeout=30, trust_env=False) as client:
-            flood = [client.post(url, json={"input": "x"}, headers={"Authorization": "Bearer guess"})
-                     for _ in range(20)]
-            assert [r.status_code for r in flood] == [401] * 20
-            mine = client.post(url, json={"input": "grace"}, headers={"Authorization": f"Bearer {TOKEN}"})
-            assert mine.status_code == 200
-            again = client.post(url, json={"input": "grace"}, headers={"Authorization": f"Bearer {TOKEN}"})
-            assert again.status_code == 429  # the limit itself still works
-
-
-@pytest.mark.parametrize(("token", "fragment"), [
-    ("   ", "only whitespace"),
-    ("\t\n", "only whitespace"),
-    ("tök-en", "outside ASCII"),
-    ("two words", "spaces"),
-])
-def test_a_token_that_cannot_work_is_refused_at_start(token: str, fragment: str) -> None:
-    proxy = ProxyProcess("--rate-limit", "0", token=token, startup_timeout=30)
-    with pytest.raises(ProxyStartError) as info:
-        proxy.start()
-    assert proxy.returncode == 2
-    assert fragment in str(info.value) and "AMICUS_PROXY_TOKEN" in str(info.value)
-    proxy.close()
-
-
-def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
-    full_env.pop("AMICUS_PROXY_TOKEN", None)
-    full_env.update(env or {})
-    return subprocess.Popen(
-        [sys.executable, "-m", "amicus_desktop", "proxy", *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-        env=full_env, cwd=str(ROOT),
-    )
-
-
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_stop_while_the_model_loads_exits_0(sig: signal.Signals) -> None:
-    process = spawn("--port", "0")
-    try:
-        assert process.stderr is not None
-        for line in process.stderr:
-            if "loading the embedding model" in line:
-                break
-        process.send_signal(sig)
-        assert process.wait(30) == 0
-        out, err = process.communicate(timeout=10)
-        assert "Traceback" not in err and "listening on" not in out
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.communicate(timeout=10)
-
-
-def test_listening_beyond_this_machine_needs_a_token_or_a_flag() -> None:
-    port = free_port("0.0.0.0")
-    process = spawn("--host", "0.0.0.0", "--port", str(port))
-    _, err = process.communicate(timeout=60)
-    assert process.returncode == 2
-    assert "refusing to listen on 0.0.0.0 without a token" in err and "--allow-remote-without-token" in err
-    assert "Traceback" not in err
-    for extra, env in ((["--allow-remote-without-token"], {}), ([], {"AMICUS_PROXY_TOKEN": TOKEN})):
-        process = spawn("--host", "0.0.0.0", "--port", "0", "--rate-limit", "0", *extra, env=env)
-        try:
-            assert process.stdout is not None
-            line = process.stdout.readline()
-            assert "listening on http://0.0.0.0:" in line, process.stderr.read() if process.stderr else ""
-        finally:
-            process.terminate()
-            _, err = process.communicate(timeout=20)
-        assert process.returncode == 0
-        assert ("without a token" in err) is (not env)
-
-
-def test_the_proxy_logs_to_its_own_rotating_file_through_the_redacting_filter(amicus_home: Path) -> None:
-    secret = "zebra-quokka-prayer-5512"
-    with ProxyProcess("--rate-limit", "0", token=TOKEN) as proxy:
-        r = httpx.post(f"{proxy.url}/ai/embed", json={"input": secret}, timeout=30, trust_env=False,
-                       headers={"Authorization": f"Bearer {TOKEN}"})
-        assert r.status_code == 200
-        httpx.post(f"{proxy.url}/ai/embed", json={"input": secret}, timeout=30, trust_env=False,
-                   headers={"Authorization": "Bearer wrong"})
-    log = (amicus_home / "logs" / "amicus-proxy.log").read_text("utf-8")
-    assert "amicus.proxy" in log and "POST /ai/embed 200" in log and "POST /ai/embed 401" in log
-    assert secret not in log and TOKEN not in log
-    assert not (amicus_home / "logs" / "amicus-desktop.log").exists()
