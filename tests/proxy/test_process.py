@@ -1,4 +1,6 @@
-"""``amicus-desktop proxy`` as a process: start line, port 0, loopback default, signals, restart."""
+"""``amicus-desktop proxy`` as a process (``proxy/process.py``, ``cli/proxy.py``): start line, port 0,
+loopback default, signals, restart; the refusals at start (a token that cannot work, a wide address
+without one), a stop while the model loads, and its own log file."""
 
 from __future__ import annotations
 
@@ -13,14 +15,16 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.proxy.conftest import TOKEN
 from tests.support.proxy import ROOT, ProxyProcess, ProxyStartError, free_port
 
 LISTENING = re.compile(r"listening on http://(?P<host>[^\s:]+):(?P<port>\d+)")
 
 
 def spawn(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1", **(env or {})}
+    full_env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONUNBUFFERED": "1"}
     full_env.pop("AMICUS_PROXY_TOKEN", None)
+    full_env.update(env or {})
     return subprocess.Popen(
         [sys.executable, "-m", "amicus_desktop", "proxy", *args],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
@@ -188,3 +192,70 @@ def _alive(pid: int) -> bool:
     # a zombie (exited, not yet reaped by init) counts as gone
     stat = Path(f"/proc/{pid}/stat")
     return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+@pytest.mark.parametrize(("token", "fragment"), [
+    ("   ", "only whitespace"),
+    ("\t\n", "only whitespace"),
+    ("tök-en", "outside ASCII"),
+    ("two words", "spaces"),
+])
+def test_a_token_that_cannot_work_is_refused_at_start(token: str, fragment: str) -> None:
+    proxy = ProxyProcess("--rate-limit", "0", token=token, startup_timeout=30)
+    with pytest.raises(ProxyStartError) as info:
+        proxy.start()
+    assert proxy.returncode == 2
+    assert fragment in str(info.value) and "AMICUS_PROXY_TOKEN" in str(info.value)
+    proxy.close()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_while_the_model_loads_exits_0(sig: signal.Signals) -> None:
+    process = spawn("--port", "0")
+    try:
+        assert process.stderr is not None
+        for line in process.stderr:
+            if "loading the embedding model" in line:
+                break
+        process.send_signal(sig)
+        assert process.wait(30) == 0
+        out, err = process.communicate(timeout=10)
+        assert "Traceback" not in err and "listening on" not in out
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=10)
+
+
+def test_listening_beyond_this_machine_needs_a_token_or_a_flag() -> None:
+    port = free_port("0.0.0.0")
+    process = spawn("--host", "0.0.0.0", "--port", str(port))
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 2
+    assert "refusing to listen on 0.0.0.0 without a token" in err and "--allow-remote-without-token" in err
+    assert "Traceback" not in err
+    for extra, env in ((["--allow-remote-without-token"], {}), ([], {"AMICUS_PROXY_TOKEN": TOKEN})):
+        process = spawn("--host", "0.0.0.0", "--port", "0", "--rate-limit", "0", *extra, env=env)
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert "listening on http://0.0.0.0:" in line, process.stderr.read() if process.stderr else ""
+        finally:
+            process.terminate()
+            _, err = process.communicate(timeout=20)
+        assert process.returncode == 0
+        assert ("without a token" in err) is (not env)
+
+
+def test_the_proxy_logs_to_its_own_rotating_file_through_the_redacting_filter(amicus_home: Path) -> None:
+    secret = "zebra-quokka-prayer-5512"
+    with ProxyProcess("--rate-limit", "0", token=TOKEN) as proxy:
+        r = httpx.post(f"{proxy.url}/ai/embed", json={"input": secret}, timeout=30, trust_env=False,
+                       headers={"Authorization": f"Bearer {TOKEN}"})
+        assert r.status_code == 200
+        httpx.post(f"{proxy.url}/ai/embed", json={"input": secret}, timeout=30, trust_env=False,
+                   headers={"Authorization": "Bearer wrong"})
+    log = (amicus_home / "logs" / "amicus-proxy.log").read_text("utf-8")
+    assert "amicus.proxy" in log and "POST /ai/embed 200" in log and "POST /ai/embed 401" in log
+    assert secret not in log and TOKEN not in log
+    assert not (amicus_home / "logs" / "amicus-desktop.log").exists()

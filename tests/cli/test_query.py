@@ -15,6 +15,8 @@ import pytest
 
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.sqlite import connect
+from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
+from tests.support.corpora import dead_proxy
 from tests.support.dbs import Chunk, build_db, random_chunks, unit
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, text_vector
 
@@ -369,3 +371,17 @@ def test_db_is_byte_identical_after_use(corpus, proxy: ScriptedProxy) -> None:
 def test_python_dash_m_and_version() -> None:
     proc = cli("--version")
     assert proc.returncode == 0 and proc.stdout.startswith("amicus-desktop ")
+
+
+def test_json_is_one_line_and_model_is_the_db_model_in_keyword_mode(db: Path) -> None:
+    proc = cli("query", "grace", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword", "--json")
+    assert proc.returncode == 0 and proc.stdout.count("\n") == 1
+    out = json.loads(proc.stdout)
+    con = connect(db, readonly=True)
+    model = dict(con.execute("SELECT key, value FROM db_meta"))["embedding_model"]
+    con.close()
+    assert out["model"]["id"] == model
+    where = out["query_trace"]["keyword_index"]
+    assert where in ("database", "cache")
+    if where == "cache":  # built once into this test's cache folder, never beside the database
+        assert list((Path(os.environ["AMICUS_HOME"]) / "cache").rglob("*.sqlite"))

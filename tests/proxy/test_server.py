@@ -306,10 +306,38 @@ def test_unknown_path_and_method(proxy: ProxyProcess, client: httpx.Client) -> N
 
 def test_log_has_no_input_text(proxy: ProxyProcess, client: httpx.Client) -> None:
     secret_text = "zebra-quokka-87126 my private prayer"
+    logged = proxy.output().count("POST /ai/embed ")
     assert client.post(f"{proxy.url}/ai/embed", json={"input": secret_text}).status_code == 200
     client.post(f"{proxy.url}/ai/embed", json={"input": [secret_text, 7]})
     client.post(f"{proxy.url}/ai/embed", json={"input": secret_text * 300})
-    time.sleep(0.1)
-    out = proxy.output()
+    # every one of the three requests logged (each is, after its answer), so none is read too early
+    out = proxy.wait_output(lambda text: text.count("POST /ai/embed ") >= logged + 3)
     assert "POST /ai/embed 200" in out
     assert "zebra" not in out
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", None])
+def test_a_body_that_is_not_declared_json_is_415(token_proxy: ProxyProcess, content_type: str | None) -> None:
+    """A web page may POST text/plain or a form to a local server without asking; never JSON."""
+    headers = {"Authorization": f"Bearer {TOKEN}"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    r = httpx.post(f"{token_proxy.url}/ai/embed", content=b'{"input": "grace"}', headers=headers,
+                   timeout=30, trust_env=False)
+    assert r.status_code == 415 and r.json()["error"]["code"] == "UNSUPPORTED_MEDIA_TYPE"
+    ok = httpx.post(f"{token_proxy.url}/ai/embed", content=b'{"input": "grace"}', timeout=30, trust_env=False,
+                    headers={**headers, "Content-Type": "application/json; charset=utf-8"})
+    assert ok.status_code == 200
+
+
+def test_an_unauthenticated_flood_does_not_use_up_the_apps_rate_limit() -> None:
+    with ProxyProcess("--rate-limit", "0.5", token=TOKEN) as proxy:  # burst 1, then one every 2 s
+        url = f"{proxy.url}/ai/embed"
+        with httpx.Client(timeout=30, trust_env=False) as client:
+            flood = [client.post(url, json={"input": "x"}, headers={"Authorization": "Bearer guess"})
+                     for _ in range(20)]
+            assert [r.status_code for r in flood] == [401] * 20
+            mine = client.post(url, json={"input": "grace"}, headers={"Authorization": f"Bearer {TOKEN}"})
+            assert mine.status_code == 200
+            again = client.post(url, json={"input": "grace"}, headers={"Authorization": f"Bearer {TOKEN}"})
+            assert again.status_code == 429  # the limit itself still works
