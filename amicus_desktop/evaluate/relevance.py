@@ -24,12 +24,12 @@ from pathlib import Path
 import httpx
 
 from ..core.preset import APP, CONTRACT
-from ..core.query import BoostWeights, Fusion, FusionMethod, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from .calibrate import Floor, WarningRates, calibrate, calibrate_joint, warning_rates
 from .golden import GoldenSet
-from .run import NO_BOOSTS, EvalConfig, EvalReport, evaluate
+from .run import EvalConfig, EvalReport, evaluate
 
 BOOSTS = BoostWeights()
 #: the rows every report is read against: the two plain baselines, the seed's default (the contract),

@@ -42,7 +42,6 @@ from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
 from ..present import citation, describe, states
 from ..session import (
-    DB_CODES,
     MODES,
     AskFailure,
     ChapterNotes,
@@ -833,7 +832,7 @@ class MainWindow(QMainWindow):
             self.ask.set_status(states.ASK_FAILED)
         elif err.code is ErrorCode.QUERY_INVALID:
             self.ask.show_error(states.query_error_text(err))
-        elif err.code not in DB_CODES:  # the start page shows a database's failure
+        elif not err.code.is_database:  # the start page shows a database's failure
             self.ask.set_status(states.ASK_FAILED)
 
     def _render_result(self, view: ResultView | None) -> None:

@@ -18,10 +18,10 @@ import functools
 import json
 from pathlib import Path
 
-from amicus_desktop.core.query import BoostWeights, Fusion, FusionMethod, SearchMode
+from amicus_desktop.core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from amicus_desktop.core.results import Candidate
 from amicus_desktop.evaluate.golden import GoldenQuery
-from amicus_desktop.evaluate.run import NO_BOOSTS, EvalConfig
+from amicus_desktop.evaluate.run import EvalConfig
 from amicus_desktop.present import Names, title
 from amicus_desktop.present.titles import author_work, reference, source_label
 from amicus_desktop.retrieval import Retriever

@@ -21,8 +21,8 @@ from amicus_desktop.retrieval import rerank_result
 from amicus_desktop.session import Session
 from amicus_desktop.session.workbench import Progress, Workbench
 from amicus_desktop.settings import SettingsStore
-from tests.session.test_session import make_session, reach, run
 from tests.support.scripted_proxy import ScriptedProxy
+from tests.support.sessions import make_session, reach, run
 
 BIG_CHAPTER = BoostWeights(chapter=3.0)
 

@@ -39,13 +39,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.query import BoostWeights, RetrievalContext, SearchMode
+from ...core.query import NO_BOOSTS, BoostWeights, RetrievalContext, SearchMode
 from ...present import describe
 from ...session.workbench import Progress, Side, Workbench
 from .chart import EvalChart
 from .models import ChangesModel, ChunkIdRole, RankingModel, SideModel
 
-NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
 WEIGHT_CHOICES = ("saved weights", "what-if weights", "no boosts, no cap")
 
 
