@@ -111,11 +111,10 @@ def split_section(text: str, start: int, end: int, reach: int) -> tuple[list[Par
     after it that no note covers. A marker "ver. a-b" splits the note at the start of its sentence
     when ``start`` < a, b ≤ ``reach``, a is after the previous split's verse, the sentence is not
     the note's first (nor the previous split's) and the part it closes has at least
-    :data:`MIN_PART_WORDS` words (the last part is never that short: it holds the marker's
-    sentence and what follows). The part before the first split keeps the
-    section's verses (and the uncovered ones up to a-1 when a lies past ``end``); a part from a
-    marker runs to the verse before the next split, or to the section's end — or to ``reach`` when
-    the marker already lies past ``end``: the module stored those verses' note inside this one.
+    :data:`MIN_PART_WORDS` words. The part before the first split keeps the section's verses (and
+    the uncovered ones up to a-1 when a lies past ``end``); a part from a marker runs to the verse
+    before the next split, or to the section's end — or to ``reach`` when the marker already lies
+    past ``end``: the module stored those verses' note inside this one.
     """
     verdicts: list[Verdict] = []
     splits: list[tuple[int, int, int]] = []  # (position, first verse, last verse)
