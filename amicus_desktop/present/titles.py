@@ -11,7 +11,9 @@ shapes this project's builder writes (docs/DATA.md) where it can and falls back 
 (the kind of chunk, who wrote it, the passage, or the opening words) for anything else, so a
 chunk from another builder's database still gets a sensible line.
 
-- :func:`title` — what the row is.
+- :func:`title` — what the row is; one part of a note cut into several says which
+  (``Matthew Henry, Concise Commentary — John 3:11-21 (part 2 of 6)``, read from the ``source_id``
+  by :mod:`amicus_desktop.core.parts`), so no two parts of one note share a title.
 - :func:`snippet` — its first meaningful sentence(s), without the header the title came from.
 - :func:`citation` — the line that opens a chunk in assembled context: kind, scholar (display
   name) and work, reference.
@@ -24,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from ..core import parts
 from ..core.books import BY_ID, book_words
 from ..core.query import SourceType
 from ..core.results import ChunkMetadata
@@ -307,8 +310,18 @@ def _generic(chunk: ChunkLike, names: Names) -> str:
     return _join(lead, reference(meta, names) or _first_sentence(chunk.text))
 
 
+def _with_part(line: str, chunk: ChunkLike) -> str:
+    """``line`` with "(part 2 of 3)" when the chunk is one part of a longer note."""
+    part = parts.part_of(chunk.source_id)
+    return f"{line} ({parts.describe(part)})" if part else line
+
+
 def title(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     """One line saying what the chunk is (see the module docstring for examples)."""
+    return _with_part(_title(chunk, names), chunk)
+
+
+def _title(chunk: ChunkLike, names: Names) -> str:
     kind = chunk.source_type
     if kind == SourceType.LEXICON_ENTRY:
         return _title_lexicon(chunk, names)
@@ -372,8 +385,9 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     """The line that opens a chunk in assembled context: its kind, the scholar's display name and
     work, and what it is about, e.g. ``Section note: Matthew Henry, Concise Commentary —
     Romans 9:6-13`` or ``Lexicon entry: James Strong, Strong's Exhaustive Concordance — G2182
-    ἐφευρετής``. Pass the database's ``Names`` (``books``, ``ScriptureStore.scholars()``) to use its
-    own names; without them the built-in book table and known scholars name things."""
+    ἐφευρετής``; one part of a longer note ends "(part 2 of 3)" as its title does. Pass the database's
+    ``Names`` (``books``, ``ScriptureStore.scholars()``) to use its own names; without them the built-in
+    book table and known scholars name things."""
     meta = chunk.metadata
     label = source_label(chunk.source_type)
     who = author_work(meta, names, full=True)
@@ -388,12 +402,12 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
         t = _title_word_study(chunk, names)
         what = t.replace(" — word study", "") if " — word study" in t else what
     elif chunk.source_type == SourceType.CROSS_REF_THREAD_NOTE or chunk.source_type == SourceType.META_FAQ:
-        t = title(chunk, names)
+        t = _title(chunk, names)
         what = t.split(" — ", 1)[1] if " — " in t else what
     if not what:
         what = _first_sentence(chunk.text)
     head = f"{label}: {who}" if who else label
-    return f"{head} — {what}" if what else head
+    return _with_part(f"{head} — {what}" if what else head, chunk)
 
 
 __all__ = [
