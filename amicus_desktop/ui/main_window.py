@@ -63,7 +63,7 @@ from .elided import ElidedLabel
 from .filter_bar import FilterBar
 from .profile import ProfilePanel
 from .reader import ReaderPane
-from .results_pane import ResultsPane
+from .results import ResultsPane
 from .session_signals import SessionSignals
 from .settings_dialog import SettingsDialog, choose_database
 from .start_page import StartPage
@@ -219,7 +219,7 @@ class MainWindow(QMainWindow):
             "history_prev": lambda: self.walk_history(-1),
             "history_next": lambda: self.walk_history(1),
             "ask_again": self.ask_again,
-            "copy_result": self.results.copy_current,
+            "copy_result": self.results.menu.copy_current,
             "copy_context": self.copy_context,
             "searched": self.toggle_searched,
             "export": self.export_results,
@@ -233,7 +233,7 @@ class MainWindow(QMainWindow):
         }
         self.actions_by_id = shortcuts.make_actions(self, handlers)
         self.removeAction(self.actions_by_id["copy_result"])  # the results table's own, not window-wide
-        self.results.use_copy_action(self.actions_by_id["copy_result"])
+        self.results.menu.use_copy_action(self.actions_by_id["copy_result"])
         self.build_action = QAction("Build the demo database…", self)
         self.build_action.triggered.connect(self.build_demo)
         self.about_action = QAction("About Amicus Desktop", self)

@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.ui.elided import ElidedLabel
 from amicus_desktop.ui.main_window import DEFAULT_SIZE
-from amicus_desktop.ui.results import ResultsModel
+from amicus_desktop.ui.results.models import ResultsModel
 from tests.support.scripted_proxy import ScriptedProxy
 
 from .conftest import wait_for

@@ -15,7 +15,7 @@ from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.present import states
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui import shortcuts
-from amicus_desktop.ui.results import RejectedModel, ResultsModel
+from amicus_desktop.ui.results.models import RejectedModel, ResultsModel
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy
 

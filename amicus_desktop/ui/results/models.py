@@ -17,12 +17,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..core.query import RetrievalContext, SearchMode
-from ..core.results import RejectedChunk, RetrievedChunk
-from ..present import describe
-from ..present.titles import DEFAULT_NAMES, Names, snippet, title
-from ..session import ResultView
-from .theme import blend
+from ...core.query import RetrievalContext, SearchMode
+from ...core.results import RejectedChunk, RetrievedChunk
+from ...present import describe
+from ...present.titles import DEFAULT_NAMES, Names, snippet, title
+from ...session import ResultView
+from ..theme import blend
 
 ChunkRole = Qt.ItemDataRole.UserRole + 1
 SortRole = Qt.ItemDataRole.UserRole + 2
