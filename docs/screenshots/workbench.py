@@ -69,7 +69,7 @@ def main() -> int:
             await asyncio.sleep(0.1)
             window.resize(*size)
             await asyncio.sleep(0.1)
-            window.toggle_workbench()
+            window.workbench_dock.toggle()
             await asyncio.sleep(0.2)
             window.resize(*size)
             window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
@@ -87,8 +87,8 @@ def main() -> int:
         window.show()
         session.start()
         await until(lambda: session.can_ask and session.reader.loaded_chapter is not None)
-        window.open_golden_set(str(own))
-        bench, panel = window.workbench, window.workbench_panel
+        window.workbench_dock.open_golden_set(str(own))
+        bench, panel = window.workbench, window.workbench_dock.panel
         await until(lambda: bench.golden is not None)
         window.ask.edit.setText(question.query)
         task = session.ask(question.query)

@@ -49,7 +49,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         session = window.session
         wait_for(qtbot, lambda: session.can_ask)
         ask_by_keyboard(window, qtbot, "grace")
-        panel, bench = window.workbench_panel, window.workbench
+        panel, bench = window.workbench_dock.panel, window.workbench
 
         qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
         assert window.workbench_dock.isVisible() and panel.whatif_tab.ranking.hasFocus()
@@ -61,7 +61,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         # Grading needs a golden set; then 0–3 grade the row under the cursor and move down.
         qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
         assert "golden set first" in panel.notice_label.text()
-        window.new_golden_set("ui set")
+        window.workbench_dock.new_golden_set("ui set")
         wait_for(qtbot, lambda: bench.golden is not None)
         panel.focus_ranking()
         qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
@@ -116,7 +116,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         golden = GoldenSet("eval", (GoldenQuery("q1", "grace", {saved_order[3]: 3}, chapter="romans:9"),
                                     GoldenQuery("q2", "faith", {saved_order[0]: 2})))
         golden_io.save(golden, golden_dir() / "eval.json")
-        window.open_golden_set(str(golden_dir() / "eval.json"))
+        window.workbench_dock.open_golden_set(str(golden_dir() / "eval.json"))
         wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
         qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
         qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
@@ -161,7 +161,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     question = golden.queries[0]
 
     window = harness.open(db=study_db, proxy=local_proxy.url, chapter=question.chapter)
-    session, panel, bench = window.session, window.workbench_panel, window.workbench
+    session, panel, bench = window.session, window.workbench_dock.panel, window.workbench
     wait_for(qtbot, lambda: session.can_ask, 30)
 
     # File ▸ Open golden set… (the file dialog answers with the curator's copy).
