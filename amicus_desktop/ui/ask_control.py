@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from ..core.errors import AmicusError, ErrorCode
 from ..present import states
 from ..session import DB_CODES, AskFailure, retry
+from . import shortcuts
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -72,7 +73,7 @@ class AskControl(QObject):
         """Once the proxy is back, name the question that failed beside the box (one key asks it again)."""
         failed = retry.offer_again(self._asking())
         if failed is not None:
-            self._window.ask.set_status(states.ask_again_hint(failed))
+            self._window.ask.set_status(states.ask_again_hint(failed, shortcuts.keys_of("ask_again")))
 
     def update_availability(self) -> None:
         w, s = self._window, self._window.session

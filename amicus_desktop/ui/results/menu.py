@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QMenu
 from ...bundle.export import clip_text
 from ...core.results import RetrievedChunk
 from ...present.titles import citation
+from .. import shortcuts
 from .models import ChunkRole
 
 if TYPE_CHECKING:
@@ -83,5 +84,5 @@ class ResultMenu:
         menu.addSeparator()
         pinned = self._pane.is_pinned(r.chunk_id)
         action = menu.addAction("Unpin this result" if pinned else "Pin this result to the top")
-        action.setShortcut("Ctrl+B")
+        action.setShortcuts(shortcuts.sequences(shortcuts.BY_ID["toggle_pin"]))  # shown, not bound here
         action.triggered.connect(lambda: self._pane.pinRequested.emit(r.chunk_id))

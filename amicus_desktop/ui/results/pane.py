@@ -27,6 +27,7 @@ from ...core.results import RetrievedChunk
 from ...present import describe, states
 from ...present.titles import DEFAULT_NAMES, Names
 from ...session import ResultView
+from .. import shortcuts
 from ..bundle_views import SearchedPanel, WarningStrip
 from ..chips import ReferenceChips
 from ..theme import scaled_font
@@ -198,7 +199,7 @@ class ResultsPane(QWidget):
     def _render_stale(self) -> None:
         view = self.results_model.view
         if view is not None and view.stale:
-            title, body = states.stale_text(describe.asked_time(view), self._online)
+            title, body = states.stale_text(describe.asked_time(view), self._online, shortcuts.keys_of("ask_again"))
             self.stale_note.show_message("info", title, body, compact=True)
         else:
             self.stale_note.clear()
