@@ -346,9 +346,10 @@ def tab_titles(view: ResultView | None) -> tuple[str, str]:
     return f"Results ({len(view.result.results)})", f"Rejected ({len(view.result.rejected)})"
 
 
-def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str]) -> str | None:
-    """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …" (``None``
-    after a fresh answer)."""
+def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str],
+                undo_keys: str = "") -> str | None:
+    """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …", and the key that
+    undoes it (``None`` after a fresh answer)."""
     if view.previous_ranks is None or view.cause == "ask":
         return None
     r = view.result
@@ -362,8 +363,9 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
     }[view.cause]
+    undo = f" {undo_keys} undoes it." if undo_keys and view.undoable else ""
     return (f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
-            f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
+            f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).{undo}")
 
 
 def timings_text(view: ResultView) -> str:

@@ -57,6 +57,8 @@ class ResultView:
     cause: Cause
     asked_at: float
     stale: bool = False
+    #: whether :meth:`Question.undo` can bring back the answer before this re-rank
+    undoable: bool = False
 
     @property
     def shown_warnings(self) -> tuple[RetrievalWarning, ...]:
@@ -200,7 +202,7 @@ class Question:
         previous = {r.chunk_id: r.rank for r in view.result.results}
         result = rerank_result(view.result, ctx)
         self.undo_view = view
-        self._show(ResultView(result, previous, cause, view.asked_at, view.stale))
+        self._show(ResultView(result, previous, cause, view.asked_at, view.stale, undoable=True))
 
     def undo(self) -> bool:
         """Go back to the answer as it was before the last re-rank; ``False`` when there is nothing to undo.
@@ -210,7 +212,7 @@ class Question:
         view, self.undo_view = self.undo_view, None
         if view is None or self.view is None:
             return False
-        self._show(replace(view, stale=view.stale or self.view.stale))
+        self._show(replace(view, stale=view.stale or self.view.stale, undoable=False))
         return True
 
     def mark_stale(self) -> None:
