@@ -173,6 +173,9 @@ class RankingPolicy:
     #: weigh each kind of material by how often it answers a question of the question's intent
     #: (:mod:`amicus_desktop.rerank.prior`): dictionary entries count less unless the question is about a word.
     source_priors: bool = False
+    #: with no chapter open and no passage named, the chapter where the library's commentary on the question
+    #: concentrates gets this boost (:mod:`amicus_desktop.rerank.focus`); ``None``: off.
+    focus: float | None = None
 
     @property
     def is_contract(self) -> bool:

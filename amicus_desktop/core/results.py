@@ -99,6 +99,8 @@ class ScoreBreakdown:
     source_prior: float = 1.0
     diversity: float = 1.0
     chapter_suspended: bool = False
+    #: the chapter boost is the focus chapter's (no chapter was open; :mod:`amicus_desktop.rerank.focus`)
+    chapter_focus: bool = False
     extended: bool = False
 
     def __post_init__(self) -> None:
@@ -133,7 +135,7 @@ class ScoreBreakdown:
         }
         if self.extended:
             out.update(source_prior=self.source_prior, diversity=self.diversity,
-                       chapter_suspended=self.chapter_suspended)
+                       chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus)
         return out
 
 

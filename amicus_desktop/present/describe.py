@@ -170,7 +170,10 @@ def breakdown_steps(
     value *= b.chapter_boost
     chunk_ch = _chapter_name(meta.book_id, meta.chapter_num, book_name)
     current = _ref_name(chapter, book_name)
-    if b.chapter_boost != 1.0:
+    if b.chapter_focus:
+        why = (f"it is about {chunk_ch}, where the library's commentary on your question centres "
+               "(no chapter is open)")
+    elif b.chapter_boost != 1.0:
         why = f"it is about {chunk_ch}, the chapter you are reading"
     elif b.chapter_suspended:
         why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "

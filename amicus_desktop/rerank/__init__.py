@@ -17,6 +17,7 @@ from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakd
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
+from .focus import focus_chapter
 from .ordering import order, order_key
 from .prior import source_prior, word_question
 from .reference import reference_boost
@@ -61,11 +62,14 @@ def score(
     references: Sequence[PassageRef] = (),
     *,
     about_a_word: bool = False,
+    focus: ChapterRef | None = None,
 ) -> ScoreBreakdown:
     """Step 4 for one candidate: the base times each boost, multiplied left to right.
 
     ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3). Under the app's policy
-    the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`).
+    the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`),
+    and with no chapter open the ``focus`` chapter (:func:`.focus.focus_chapter`) takes the chapter boost's
+    place at the policy's own, smaller weight.
     """
     w = ctx.weights
     policy = ctx.policy
@@ -78,6 +82,10 @@ def score(
     chapter = chapter_context(ctx, references)
     cb = chapter_boost(meta, chapter, w.chapter)
     suspended = chapter is None and chapter_boost(meta, ctx.chapter, w.chapter) != 1.0
+    focused = False
+    if chapter is None and focus is not None and policy.focus is not None:
+        cb = chapter_boost(meta, focus, policy.focus)
+        focused = cb != 1.0
     sb = scholar_boost(meta, ctx.profile, w.scholar)
     tb = tradition_boost(meta, ctx.profile, w.tradition)
     rb = reference_boost(meta, references, w.reference)
@@ -95,6 +103,7 @@ def score(
         reference_boost=rb,
         source_prior=prior,
         chapter_suspended=suspended,
+        chapter_focus=focused,
         extended=not policy.is_contract,
     )
 
@@ -113,15 +122,18 @@ def rerank(
     Pins are exempt from the threshold and the cap and do not count toward either or toward ``k``.
     """
     bases = base_scores([*candidates, *pinned], ctx.mode, ctx.fusion)
-    word = ctx.policy.source_priors and word_question(ctx.query, references, candidates)
-    pins = [
-        RetrievedChunk(rank, c, score(c, ctx, bases[c.chunk_id], references, about_a_word=word), pinned=True)
-        for rank, c in enumerate(pinned, start=1)
-    ]
+    policy = ctx.policy
+    word = policy.source_priors and word_question(ctx.query, references, candidates)
+    focus = None
+    if policy.focus is not None and ctx.chapter is None and not references and not word:
+        focus = focus_chapter(candidates, bases)
+
+    def scored(c: Candidate) -> ScoreBreakdown:
+        return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus)
+
+    pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(pinned, start=1)]
     kept, rejected_threshold = apply_threshold(candidates, ctx.min_similarity)
-    ordered = order(
-        ScoredCandidate(c, score(c, ctx, bases[c.chunk_id], references, about_a_word=word)) for c in kept
-    )
+    ordered = order(ScoredCandidate(c, scored(c)) for c in kept)
     cap = ctx.weights.per_scholar_cap
     if ctx.policy.spread is None:
         survivors, rejected_cap = apply_scholar_cap(ordered, cap)

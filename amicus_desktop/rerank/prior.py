@@ -39,11 +39,11 @@ class Material(enum.StrEnum):
 #: training half (docs/RELEVANCE.md, "The source prior").
 TOPIC_PRIORS: Mapping[Material, float] = {
     Material.COMMENTARY: 1.0,
-    Material.WORD_STUDY: 0.85,
-    Material.LEXICON: 0.75,
-    Material.NAME: 0.5,
-    Material.NUMBER: 0.5,
-    Material.CROSS_REFERENCE: 0.9,
+    Material.WORD_STUDY: 0.8,
+    Material.LEXICON: 0.5,
+    Material.NAME: 0.3,
+    Material.NUMBER: 0.3,
+    Material.CROSS_REFERENCE: 0.6,
     Material.FAQ: 0.8,
     Material.OTHER: 1.0,
 }

@@ -161,3 +161,35 @@ def test_a_name_entry_counts_less_than_commentary_unless_the_question_is_about_a
     ctx = RetrievalContext(query="Paul's calling", policy=APP, weights=BoostWeights())
     results, _ = rerank([name, note], ctx)
     assert results[0].candidate is note and results[1].breakdown.source_prior < 1.0
+
+
+# -- the focus chapter ----------------------------------------------------------------------------------
+def test_the_focus_chapter_is_where_the_commentary_evidence_is() -> None:
+    from amicus_desktop.rerank.focus import focus_chapter
+
+    john11 = [cand(0.50, book_id="john", chapter_num=11, chunk_id=f"j11-{i}") for i in range(3)]
+    lucky = cand(0.30, book_id="romans", chapter_num=9, chunk_id="lucky")  # one good chunk alone
+    word = cand(0.10, "word_study", book_id="romans", chapter_num=5, chunk_id="ws")  # not commentary
+    cands = [*john11, lucky, word]
+    bases = {c.chunk_id: 1 - (c.distance or 0) for c in cands}
+    assert focus_chapter(cands, bases) == ChapterRef("john", 11)  # 0.5 + 0.5 beats 0.7 alone
+    assert focus_chapter([word], bases) is None
+
+
+def test_the_focus_chapter_gets_its_own_boost_only_when_no_chapter_is_open() -> None:
+    policy = RankingPolicy(source_priors=True, focus=1.2)
+    john11 = [cand(0.50, book_id="john", chapter_num=11, scholar_id="henry", chunk_id=f"j11-{i}") for i in range(2)]
+    other = cand(0.45, book_id="romans", chapter_num=8, scholar_id="scofield", chunk_id="other")
+    results, _ = rerank([*john11, other], RetrievalContext(query="the raising of Lazarus", policy=policy))
+    by_id = {r.chunk_id: r.breakdown for r in results}
+    assert by_id["j11-0"].chapter_focus and by_id["j11-0"].chapter_boost == 1.2
+    assert not by_id["other"].chapter_focus and by_id["other"].chapter_boost == 1.0
+    # a chapter open: its own boost, no focus
+    results, _ = rerank([*john11, other], RetrievalContext(query="q", policy=policy, chapter=ChapterRef("romans", 8)))
+    assert not any(r.breakdown.chapter_focus for r in results)
+    # a named passage, or a question about a word: no focus
+    results, _ = rerank([*john11, other], RetrievalContext(query="Romans 8", policy=policy),
+                        references=(PassageRef("romans", 8, None, None, "Romans 8"),))
+    assert not any(r.breakdown.chapter_focus for r in results)
+    results, _ = rerank([*john11, other], RetrievalContext(query="What does resurrection mean?", policy=policy))
+    assert not any(r.breakdown.chapter_focus for r in results)
