@@ -20,10 +20,15 @@ def no_strong_match(
     ranked: Sequence[RetrievedChunk], floor: MatchFloor | None, spelling: Mapping[str, str], question: str
 ) -> RetrievalWarning | None:
     """The best ranked result's ``base`` is below the model's floor — or, in hybrid, its best similarity is
-    below the meaning floor, so shared words alone lifted the list (never in keyword mode: no floor)."""
+    below the meaning floor, so shared words alone lifted the list (never in keyword mode: no floor).
+
+    Under the app's ranking each base is weighed by its source prior first (:func:`strength`): a name's
+    dictionary entry that shares a word with a topical question is not a strong match. Under the contract's
+    ranking every prior is 1, so this is section 7's rule exactly.
+    """
     if floor is None:
         return None
-    best = max((r.breakdown.base or 0.0 for r in ranked), default=None)
+    best = max((strength(r) for r in ranked), default=None)
     closest = max((r.breakdown.similarity for r in ranked if r.breakdown.similarity is not None), default=None)
     weak_meaning = floor.meaning is not None and closest is not None and closest < floor.meaning
     if best is not None and best >= floor.base and not weak_meaning:
@@ -43,6 +48,12 @@ def no_strong_match(
     else:
         message += " Try other words, a scripture reference, or search by words."
     return RetrievalWarning(WarningCode.NO_STRONG_MATCH, message, suggestion)
+
+
+def strength(result: RetrievedChunk) -> float:
+    """How strongly one result matches: its base, weighed by how much its kind of material counts for the
+    question (the source prior; 1 under the contract's ranking)."""
+    return (result.breakdown.base or 0.0) * result.breakdown.source_prior
 
 
 def few_results(

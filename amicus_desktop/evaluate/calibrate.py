@@ -1,16 +1,21 @@
 """Calibrating the no-strong-match warning, and measuring how honest it is.
 
-A *floor* separates questions the library answers from questions it cannot: the best ranked ``base``
-of an answered question should reach it, an unanswerable question's should not. In hybrid mode a second
-floor guards the meaning part (the best ranked similarity), so that one shared keyword cannot pass for a
-match (see :mod:`amicus_desktop.bundle.floors`). Both are chosen to maximise balanced accuracy — the mean
-of "answered questions kept" and "unanswerable questions flagged" — with candidates at the midpoints
-between observed values, so a floor never sits on an observation; ties go to the lower floor.
+A *floor* separates questions the library answers from questions it cannot: the best ranked base
+(weighed as the warning weighs it, :func:`amicus_desktop.bundle.warnings.strength`) of an answerable
+question should reach it, an unanswerable question's should not. The floor is the highest that warns at
+most :data:`MAX_WARNED` of the answerable questions — a warning on a good answer costs the reader's trust,
+so that share is the budget, and within it the floor flags as many unanswerable questions as it can.
+Candidates are the midpoints between observed values, so a floor never sits on an observation.
+
+In hybrid mode a second floor guards the meaning part (the best ranked similarity), so that one shared
+keyword cannot pass for a match (see :mod:`amicus_desktop.bundle.floors`). It is set as high as it can go
+without warning any answerable question the base floor keeps: a guard that costs no good answer.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,16 +59,22 @@ def _cuts(values: Sequence[float]) -> list[float]:
     return [(a + b) / 2 for a, b in itertools.pairwise(ordered)] or ordered
 
 
-def calibrate(model: str, mode: SearchMode, answerable: Sequence[float], unanswerable: Sequence[float]) -> Floor:
-    """The base floor maximising balanced accuracy over the two lists of best base scores."""
+#: the share of answerable questions a floor may warn
+MAX_WARNED = 0.10
+
+
+def calibrate(model: str, mode: SearchMode, answerable: Sequence[float], unanswerable: Sequence[float],
+              max_warned: float = MAX_WARNED) -> Floor:
+    """The highest base floor that keeps at least ``1 - max_warned`` of the answerable questions."""
     best: Floor | None = None
     for cut in _cuts([*answerable, *unanswerable]):
         kept = sum(v >= cut for v in answerable) / max(1, len(answerable))
         flagged = sum(v < cut for v in unanswerable) / max(1, len(unanswerable))
-        candidate = Floor(model, mode, round(cut, 3), kept, flagged)
-        if best is None or (kept + flagged) > (best.kept + best.flagged) + 1e-12:
-            best = candidate
-    assert best is not None
+        if kept >= 1 - max_warned - 1e-12 and (best is None or cut > best.floor):
+            best = Floor(model, mode, round(cut, 3), kept, flagged)
+    if best is None:  # no cut keeps enough: the lowest one
+        cut = min(_cuts([*answerable, *unanswerable]))
+        best = Floor(model, mode, round(cut, 3), 1.0, sum(v < cut for v in unanswerable) / max(1, len(unanswerable)))
     return best
 
 
@@ -71,20 +82,16 @@ def calibrate_joint(
     model: str,
     answerable: Sequence[tuple[float, float]],
     unanswerable: Sequence[tuple[float, float]],
+    max_warned: float = MAX_WARNED,
 ) -> Floor:
-    """The hybrid pair (base floor, meaning floor) maximising balanced accuracy; each question is given as
-    (best base, best similarity). A question is kept when both reach their floor."""
-    bases = _cuts([b for b, _ in (*answerable, *unanswerable)])
-    meanings = [0.0, *_cuts([m for _, m in (*answerable, *unanswerable)])]
-    best: Floor | None = None
-    for b, m in itertools.product(bases, meanings):
-        kept = sum(x >= b and y >= m for x, y in answerable) / max(1, len(answerable))
-        flagged = sum(x < b or y < m for x, y in unanswerable) / max(1, len(unanswerable))
-        candidate = Floor(model, SearchMode.HYBRID, round(b, 3), kept, flagged, round(m, 3))
-        if best is None or (kept + flagged) > (best.kept + best.flagged) + 1e-12:
-            best = candidate
-    assert best is not None
-    return best
+    """The hybrid pair (base floor, meaning floor); each question is given as (best base, best similarity).
+    The base floor as :func:`calibrate`; the meaning floor just below the lowest similarity among the
+    answerable questions the base floor keeps (rounded down to 0.01), so it warns none of them."""
+    base = calibrate(model, SearchMode.HYBRID, [b for b, _ in answerable], [b for b, _ in unanswerable], max_warned)
+    kept_sims = [m for b, m in answerable if b >= base.floor]
+    meaning = math.floor(min(kept_sims, default=0.0) * 100) / 100
+    flagged = sum(b < base.floor or m < meaning for b, m in unanswerable) / max(1, len(unanswerable))
+    return Floor(model, SearchMode.HYBRID, base.floor, base.kept, flagged, meaning)
 
 
 def warning_rates(label: str, answered: EvalReport, answerable_ids: set[str], negatives: EvalReport) -> WarningRates:

@@ -13,6 +13,7 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..bundle.warnings import strength
 from ..core.preset import Preset
 from ..core.query import (
     DEFAULT_CANDIDATES,
@@ -83,7 +84,8 @@ class QueryScore:
     query: str
     ranked: tuple[str, ...]
     scores: Mapping[str, float]
-    #: the best ``base`` among the ranked results (for calibrating the no-strong-match floor)
+    #: the best ``base`` among the ranked results, weighed as the no-strong-match warning weighs it
+    #: (:func:`~amicus_desktop.bundle.warnings.strength`), for calibrating its floor
     best_base: float | None = None
     #: the best similarity among the ranked results (the meaning floor of hybrid; ``None`` in keyword mode)
     best_similarity: float | None = None
@@ -141,7 +143,7 @@ async def evaluate(
     for i, q in enumerate(golden.queries, start=1):
         result = await retriever.retrieve(config.context(q, book_ids))
         ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
-        best = max((r.breakdown.base or 0.0 for r in result.ranked), default=None)
+        best = max((strength(r) for r in result.ranked), default=None)
         closest = max((r.breakdown.similarity for r in result.ranked if r.breakdown.similarity is not None),
                       default=None)
         scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best, closest,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.query import Fusion, SearchMode
-from amicus_desktop.evaluate.calibrate import calibrate
+from amicus_desktop.evaluate.calibrate import calibrate, calibrate_joint
 from amicus_desktop.evaluate.golden import parse
 from amicus_desktop.evaluate.relevance import configurations
 from amicus_desktop.evaluate.report import judged_share
@@ -17,15 +17,28 @@ from amicus_desktop.store.sqlite import connect
 from tests.support.cli import run
 
 
-def test_the_floor_separates_answered_from_unanswerable_questions() -> None:
+def test_the_floor_is_the_highest_that_warns_few_answerable_questions() -> None:
     # answered questions' best base scores, and unanswerable ones'
-    floor = calibrate("m", SearchMode.SEMANTIC, [0.62, 0.55, 0.48, 0.41], [0.30, 0.36, 0.44])
-    # every midpoint was tried; 0.46 (between 0.44 and 0.48) keeps 3/4 answered and flags 3/3 unanswerable
-    # (the best sum)
+    answered, unanswerable = [0.62, 0.55, 0.48, 0.41], [0.30, 0.36, 0.44]
+    # warning at most 10 % of 4 answered questions warns none: the highest midpoint below 0.41 is 0.385,
+    # which flags 2 of the 3 unanswerable ones
+    floor = calibrate("m", SearchMode.SEMANTIC, answered, unanswerable)
+    assert floor.floor == pytest.approx(0.385) and floor.kept == 1.0 and floor.flagged == pytest.approx(2 / 3)
+    # a budget of one in four: 0.46 (between 0.44 and 0.48) keeps 3/4 and flags all three
+    floor = calibrate("m", SearchMode.SEMANTIC, answered, unanswerable, max_warned=0.25)
     assert floor.floor == pytest.approx(0.46) and floor.kept == 0.75 and floor.flagged == 1.0
     # perfectly separated values: the floor sits between them, never on one
     clean = calibrate("m", SearchMode.HYBRID, [0.7, 0.8], [0.2, 0.3])
     assert 0.3 < clean.floor < 0.7 and clean.kept == clean.flagged == 1.0
+
+
+def test_the_meaning_floor_warns_no_answerable_question_the_base_floor_keeps() -> None:
+    # (best base, best similarity): one unanswerable question passes the base floor on a shared word
+    answered = [(0.62, 0.60), (0.55, 0.48), (0.48, 0.52), (0.45, 0.47)]
+    unanswerable = [(0.30, 0.30), (0.50, 0.35)]
+    joint = calibrate_joint("m", answered, unanswerable)
+    assert joint.floor < 0.45 and joint.meaning == 0.47  # just under the lowest kept similarity
+    assert joint.kept == 1.0 and joint.flagged == 1.0
 
 
 def test_judged_share_is_the_mean_share_of_judged_results() -> None:
