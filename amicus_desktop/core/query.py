@@ -10,13 +10,9 @@ import dataclasses
 import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .references import ChapterRef
-
-if TYPE_CHECKING:
-    from .results import ChunkMetadata
-
 
 SOURCE_TYPES: tuple[str, ...] = (
     "section_panel",
@@ -109,15 +105,6 @@ class Filters:
     @property
     def active(self) -> bool:
         return bool(self.source_types or self.books or self.scholars or self.traditions)
-
-    def matches(self, source_type: str, meta: ChunkMetadata) -> bool:
-        """Whether a chunk passes every kind that is set (a NULL value never matches a set kind)."""
-        return (
-            (not self.source_types or source_type in self.source_types)
-            and (not self.books or meta.book_id in self.books)
-            and (not self.scholars or meta.scholar_id in self.scholars)
-            and (not self.traditions or meta.tradition in self.traditions)
-        )
 
     def to_json(self) -> dict[str, list[str]]:
         return {

@@ -120,8 +120,12 @@ class Retriever:
         token: str | None = None,
         *,
         embed_client: EmbedClient | None = None,
+        two_stage: str | None = None,
     ) -> None:
         self.db_path = Path(db_path)
+        #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
+        #: :mod:`amicus_desktop.candidates.twostage`); ``None`` reads ``AMICUS_TWO_STAGE``.
+        self.two_stage = two_stage
         self.embedder = embed_client or EmbedClient(proxy_url, token)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
         self._store: ScriptureStore | None = None
@@ -177,7 +181,7 @@ class Retriever:
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector))
+        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector, two_stage=self.two_stage))
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)

@@ -73,13 +73,13 @@ def test_policy_is_size_times_dims() -> None:
 
 
 def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert TwoStageIndex.open(store.con, store.info, mode="off") is None
-    assert TwoStageIndex.open(store.con, store.info, mode="auto") is None  # 3,000 × 64 is small
-    assert isinstance(TwoStageIndex.open(store.con, store.info, mode="on"), TwoStageIndex)
+    assert TwoStageIndex.open(store, mode="off") is None
+    assert TwoStageIndex.open(store, mode="auto") is None  # 3,000 × 64 is small
+    assert isinstance(TwoStageIndex.open(store, mode="on"), TwoStageIndex)
     monkeypatch.setattr(codes, "MIN_FLOATS", N * DIMS)
-    assert isinstance(TwoStageIndex.open(store.con, store.info), TwoStageIndex)  # auto, now big enough
+    assert isinstance(TwoStageIndex.open(store), TwoStageIndex)  # auto, now big enough
     monkeypatch.setenv(twostage.MODE_ENV, "off")
-    assert TwoStageIndex.open(store.con, store.info) is None
+    assert TwoStageIndex.open(store) is None
     monkeypatch.setenv(twostage.MODE_ENV, "nonsense")  # unknown values mean auto
     assert twostage.configured_mode() == "auto"
 
@@ -88,11 +88,11 @@ def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest
 def test_database_without_codes_gets_the_exact_path(tmp_path: Path, vectors: np.ndarray, full_schema: bool) -> None:
     db = build_db(tmp_path / "plain.db", chunks_for(vectors[:200]), full_schema=full_schema)
     with ScriptureStore(db) as s:
-        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+        assert TwoStageIndex.open(s, mode="on") is None
 
 
 def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: np.ndarray) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None and index.bits == codes.code_bits(DIMS) == 1536
     recalls = []
     for q in questions():
@@ -110,7 +110,7 @@ def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: 
 def test_when_the_allowed_rows_fit_the_refine_list_the_answer_is_exact(
     store: ScriptureStore, vectors: np.ndarray
 ) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None
     allowed = np.arange(5, N + 1, 23, dtype=np.int64)  # 131 rows ≤ 150
     for q in questions(4):
@@ -123,7 +123,7 @@ def test_when_the_allowed_rows_fit_the_refine_list_the_answer_is_exact(
 
 def test_a_filter_is_a_pre_filter(store: ScriptureStore, vectors: np.ndarray) -> None:
     """Large allowed sets go through every stage but only over allowed rows, and fill n."""
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None
     for allowed in (np.arange(1, N + 1, 2, dtype=np.int64), np.arange(1, N + 1, 9, dtype=np.int64)):
         ok = set(allowed.tolist())
@@ -140,7 +140,7 @@ def test_a_filter_is_a_pre_filter(store: ScriptureStore, vectors: np.ndarray) ->
 
 
 def test_distances_for_given_rows(store: ScriptureStore, vectors: np.ndarray) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     assert index is not None
     q = questions(1)[0]
     exact = dict(brute(vectors, q))
@@ -151,7 +151,7 @@ def test_distances_for_given_rows(store: ScriptureStore, vectors: np.ndarray) ->
 
 
 def test_bad_queries(store: ScriptureStore) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     assert index is not None
     with pytest.raises(AmicusError) as err:
         index.search(np.ones(DIMS + 1, dtype=np.float32), 5)
@@ -165,7 +165,7 @@ def test_search_never_writes(coded_db: Path) -> None:
     files = (coded_db, codes.path_for(coded_db))
     before = [sha(f) for f in files]
     with ScriptureStore(coded_db) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         for q in questions(3):
             index.search(q, 10)
@@ -228,10 +228,10 @@ def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarr
         assert np.array_equal(np.sort(r1), r2)
         assert np.array_equal(c1[np.argsort(r1)], c2)  # rows may come out of vec0 in any order
     with ScriptureStore(plain) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         q = questions(1)[0]
-        assert index.search(q, 10) == TwoStageIndex.open(s.con, s.info, mode="on").search(q, 10)
+        assert index.search(q, 10) == TwoStageIndex.open(s, mode="on").search(q, 10)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
 
 
@@ -304,7 +304,7 @@ def test_a_file_that_does_not_match_falls_back_to_exact(
 ) -> None:
     db = _damaged(coded_db, tmp_path, change)
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
-        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+        assert TwoStageIndex.open(s, mode="on") is None
         assert len(s.knn(np.ones(DIMS), 5)) == 5  # the exact path still answers
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert reason in record.__dict__["reason"]
@@ -313,7 +313,7 @@ def test_a_file_that_does_not_match_falls_back_to_exact(
 def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:
     db = _damaged(coded_db, tmp_path, lambda raw, f: None)
     with ScriptureStore(db) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         with open(codes.path_for(db), "r+b") as fh:  # e.g. a copy still in progress
             fh.truncate(codes.HEADER_BYTES + 10)

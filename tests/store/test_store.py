@@ -15,15 +15,14 @@ import apsw
 import numpy as np
 import pytest
 
-from amicus_desktop.candidates import passages
 from amicus_desktop.candidates.dense import nearest
-from amicus_desktop.candidates.filters import vec0_pushdown
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.query import Filters
 from amicus_desktop.core.references import PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
 from amicus_desktop.store import ScriptureStore
+from amicus_desktop.store.conditions import covering_condition
 from amicus_desktop.store.sqlite import connect
 from tests.support.dbs import Chunk, build_db, random_chunks, unit
 
@@ -114,18 +113,16 @@ def test_passage_lookups_use_the_builders_index_and_agree_without_it(tmp_path: P
     full = build_db(tmp_path / "full.db", chunks)
     minimal = build_db(tmp_path / "min.db", chunks, full_schema=False)
     with ScriptureStore(full) as store:
+        cover, params = covering_condition(ref)  # the store's own condition
         plan = " ".join(str(row[3]) for row in store.rows(
-            "EXPLAIN QUERY PLAN SELECT rowid FROM chunk_metadata m WHERE m.book_id = ? AND m.chapter_num = ?",
-            [ref.book_id, ref.chapter]))
+            f"EXPLAIN QUERY PLAN SELECT rowid FROM chunk_metadata m WHERE {cover}", params))
         assert "chunk_metadata_passage" in plan
-        indexed = (passages.covering(store, ref), passages.covering(store, ref, JOHN), passages.in_corpus(store, ref))
+        indexed = (store.covering(ref), store.covering(ref, JOHN), store.covers_any(ref))
     with ScriptureStore(minimal) as store:
-        scanned = (passages.covering(store, ref), passages.covering(store, ref, JOHN), passages.in_corpus(store, ref))
+        scanned = (store.covering(ref), store.covering(ref, JOHN), store.covers_any(ref))
     assert indexed == scanned
-    expected = [i + 1 for i, c in enumerate(chunks)
-                if c.meta.book_id == ref.book_id and c.meta.chapter_num == ref.chapter
-                and (ref.verse_start is None or ((c.meta.verse_start or 0) <= (ref.verse_end or ref.verse_start)
-                                                 and (c.meta.verse_end or 0) >= ref.verse_start))]
+    # The rule's Python form (tests/store/test_conditions.py checks the two agree on NULLs too).
+    expected = [i + 1 for i, c in enumerate(chunks) if ref.covers(c.meta)]
     assert indexed[0] == expected and indexed[2] is bool(expected)
 
 
@@ -196,14 +193,14 @@ def test_filtered_knn_runs_inside_vec0(tmp_path: Path) -> None:
     db = build_db(tmp_path / "f.db", chunks)
     q = rng.standard_normal(16)
     with ScriptureStore(db) as store:
-        assert vec0_pushdown(store, JOHN) is not None  # inside the KNN, on vec0's metadata column
+        assert store.filters_in_vec0(JOHN)  # inside the KNN, on vec0's metadata column
         got = candidates(store, q, 5, JOHN)
     john = [c for c in chunks if c.meta.book_id == "john"]
     assert all(c.metadata.book_id == "john" for c in got)
     assert [c.chunk_id for c in got] == brute_force(john, q, 5)
     min_db = build_db(tmp_path / "m.db", chunks, full_schema=False)
     with ScriptureStore(min_db) as store:
-        assert vec0_pushdown(store, JOHN) is None  # no metadata columns: the allowed rowids instead
+        assert not store.filters_in_vec0(JOHN)  # no metadata columns: the allowed rowids instead
         assert [c.chunk_id for c in candidates(store, q, 5, JOHN)] == brute_force(john, q, 5)
 
 
