@@ -67,8 +67,12 @@ def validate_query(query: str) -> str:
 
 
 def validate_request(ctx: RetrievalContext) -> None:
-    """Usage errors (``ValueError``) of a context, before any I/O: limits, and a threshold keyword mode cannot use."""
+    """Usage errors (``ValueError``) of a context, before any I/O: limits (filter values included), and a
+    threshold keyword mode cannot use."""
     validate_limits(ctx.k, ctx.candidates)
+    too_many = ctx.filters.too_many()
+    if too_many is not None:
+        raise ValueError(too_many)
     if ctx.min_similarity is not None and ctx.mode is SearchMode.KEYWORD:
         raise ValueError("a minimum similarity needs a vector: use it with semantic or hybrid search")
     if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:

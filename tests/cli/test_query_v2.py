@@ -14,6 +14,7 @@ from pathlib import Path
 import apsw
 import pytest
 
+from amicus_desktop.core.query import MAX_FILTER_VALUES
 from amicus_desktop.store.fts import FTS_TOKENIZE
 from amicus_desktop.store.sqlite import connect
 from tests.support.cli import cli, query_json, run
@@ -200,6 +201,26 @@ def test_filter_on_an_unknown_book_or_type_is_a_usage_error(db: Path, proxy: Scr
     for flags in (["--book", "Narnia"], ["--source-type", "sermon"], ["--testament", "middle"]):
         code, _out, err = run("query", "q", "--db", str(db), "--proxy", proxy.url, *flags)
         assert code == 2 and "error" in err, flags
+
+
+def test_filter_values_are_bounded(db: Path, proxy: ScriptedProxy) -> None:
+    """At most MAX_FILTER_VALUES values per kind; more is a usage error naming the limit (exit 2), said
+    before argparse reads the flags (40,000 --scholar flags took it 35 s, then failed in SQLite)."""
+    before = sha256(db)
+    ids = [f"nobody-{i}" for i in range(MAX_FILTER_VALUES - 1)] + ["henry"]
+    flags = [f for sid in ids for f in ("--scholar", sid)]
+    for mode in ("semantic", "hybrid", "keyword"):
+        code, out = query_json("grace faith love potter God", "--db", str(db), "--proxy", proxy.url, "--mode", mode,
+                               *flags)
+        assert code == 0 and out["results"], out
+        assert {r["metadata"]["scholar_id"] for r in out["results"]} == {"henry"}
+    code, _out, err = run("query", "q", "--db", str(db), "--proxy", proxy.url, *flags, "--scholar", "one-too-many")
+    assert code == 2 and f"at most {MAX_FILTER_VALUES:,} scholars at once; {MAX_FILTER_VALUES + 1:,} were given" in err
+    many = [f for i in range(40_000) for f in ("--tradition", f"t{i}")]
+    proc = cli("query", "q", "--db", str(db), "--proxy", proxy.url, *many, timeout=30)
+    assert proc.returncode == 2, proc.stderr[-500:]
+    assert f"at most {MAX_FILTER_VALUES:,} traditions at once; 40,000 were given" in proc.stderr
+    assert "Traceback" not in proc.stderr and sha256(db) == before
 
 
 def test_a_filter_that_leaves_few_chunks_warns(db: Path, proxy: ScriptedProxy) -> None:
