@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 import apsw
 
 from .. import paths
-from ..core.errors import AmicusError
 from ..core.query import Filters
 from . import conditions, fts
 from .errors import READ_ERRORS, db_error
@@ -59,10 +58,7 @@ class FullTextIndex:
         #: Why the database's own index is not used (``None`` when it is).
         self.problem: str | None = None
         self._schema = "main"
-        try:
-            problem = fts.database_index_problem(self._store.rows, self._tokenize)
-        except AmicusError as exc:  # a damaged index: the app's own will do
-            problem = f"its {FTS_TABLE} cannot be read ({exc})"
+        problem = store.keyword_index_problem()
         if problem is None:
             self.where = "database"
         else:

@@ -32,7 +32,7 @@ from ..core.references import PassageRef
 from ..core.results import Candidate
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
-from . import conditions, values
+from . import conditions, fts, values
 from .errors import READ_ERRORS, db_error, invalid
 from .keyword import FullTextIndex
 from .schema import CHUNK_FROM, CHUNK_SELECT, EMBEDDINGS, SCHOLAR_COLUMNS, VECTOR_COLUMN
@@ -114,6 +114,17 @@ class ScriptureStore:
             return list(self.con.execute(sql, params))
         except READ_ERRORS as exc:
             raise db_error(self.path, exc) from exc
+
+    def keyword_index_problem(self) -> str | None:
+        """Why the database's own full-text index would not be used (a sentence), or ``None`` when it would.
+
+        The check :attr:`full_text` makes first (:func:`.fts.database_index_problem`), without building
+        anything: for ``doctor``.
+        """
+        try:
+            return fts.database_index_problem(self.rows, fts.tokenizer(self.con))
+        except AmicusError as exc:  # a damaged index: the app's own would do
+            return f"its {fts.FTS_TABLE} cannot be read ({exc.message})"
 
     @property
     def full_text(self) -> FullTextIndex:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 import shutil
 import struct
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
 from amicus_desktop.store.codes import prefer_two_stage
+from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.writer import add_two_stage
 from tests.support.dbs import Chunk, build_db, clustered_vectors
 
@@ -308,6 +310,105 @@ def test_a_file_that_does_not_match_falls_back_to_exact(
         assert len(s.knn(np.ones(DIMS), 5)) == 5  # the exact path still answers
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert reason in record.__dict__["reason"]
+
+
+def _raw_header(edit: Callable[[str], str]) -> Callable[[bytearray, codes.CodesFile], None]:
+    """A change that rewrites the header's JSON text (which need not stay valid JSON of the right shape)."""
+    def change(raw: bytearray, f: codes.CodesFile) -> None:
+        (length,) = struct.unpack("<I", raw[8:12])
+        text = edit(bytes(raw[12 : 12 + length]).decode()).encode()
+        raw[8 : codes.HEADER_BYTES] = struct.pack("<I", len(text)) + text + bytes(codes.HEADER_BYTES - 12 - len(text))
+
+    return change
+
+
+_NESTED = '{"format": "simhash-1", "dims": ' + "[" * 2000 + "]" * 2000 + "}"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _set_header("db", []),
+        _raw_header(lambda t: re.sub(r'"dims": \d+', '"dims": 1e999', t)),
+        _raw_header(lambda t: _NESTED),
+        _set_header("dims", "64"),
+        _set_header("rows", True),
+        _set_header("floats", [4096]),
+        _set_header("db", {"built_at": 7}),
+        _set_header("db_file", {"change_counter": "2"}),
+        _raw_header(lambda t: "[1, 2, 3]"),
+    ],
+    ids=["db-list", "dims-1e999", "nested", "dims-text", "rows-true", "section-short", "db-number", "db-file",
+         "not-an-object"],
+)
+def test_a_damaged_header_warns_and_searches_exactly(
+    tmp_path: Path, coded_db: Path, change: Callable[[bytearray, codes.CodesFile], None],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A header of the wrong shape crashed the search (AttributeError, OverflowError, RecursionError)."""
+    from amicus_desktop.candidates import dense
+
+    db = _damaged(coded_db, tmp_path, change)
+    before = (sha(db), sha(codes.path_for(db)))
+    q = questions(1)[0]
+    with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
+        assert TwoStageIndex.open(s, mode="on") is None
+        assert dense.nearest(s, q, 10, two_stage="on") == s.knn(q, 10)  # exact
+    record = next(r for r in caplog.records if r.name == "amicus.candidates")
+    assert "damaged" in record.__dict__["reason"] and "searching exactly" in record.getMessage()
+    assert (sha(db), sha(codes.path_for(db))) == before
+
+
+def _twin(path: Path, vectors: np.ndarray, built_at: str) -> Path:
+    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
+
+    with ScriptureWriter(path, model_id="test-model", dims=DIMS, two_stage=True,
+                         extra_meta={"built_at": built_at}) as w:
+        w.add_chunks([ChunkRecord(f"c{i:05d}", "section_panel", f"c{i:05d}", "text") for i in range(len(vectors))],
+                     vectors)
+    return path
+
+
+def test_a_file_of_another_build_that_differs_only_inside_is_refused(tmp_path: Path, vectors: np.ndarray) -> None:
+    """Two builds in the same second with the same counts, one interior row apart: the file of one beside
+    the other passed every check (its first, middle and last rows agree) and results silently differed."""
+    other = vectors.copy()
+    other[N // 3] = other[N // 3 + 1]
+    stamp = "2026-01-01T00:00:00+00:00"
+    mine, theirs = _twin(tmp_path / "a" / "s.db", vectors, stamp), _twin(tmp_path / "b" / "s.db", other, stamp)
+    shutil.copyfile(codes.path_for(theirs), codes.path_for(mine))
+    with ScriptureStore(mine) as s:
+        assert s.info.meta["built_at"] == stamp
+        assert TwoStageIndex.open(s, mode="on") is None
+
+
+def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
+    tmp_path: Path, coded_db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An interior vector rewritten in the database (through SQLite, as sqlite3 would): the change counter
+    the file recorded no longer holds, so the file is not used and results stay exact."""
+    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
+    con = connect(db, readonly=False)
+    con.execute("UPDATE embeddings SET embedding = ? WHERE rowid = ?",
+                (np.roll(questions(1)[0], 1).astype(np.float32).tobytes(), N // 3))
+    con.close()
+    q = np.roll(questions(1)[0], 1)
+    with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
+        assert TwoStageIndex.open(s, mode="on") is None
+        assert s.knn(q, 1)[0][0] == N // 3
+    record = next(r for r in caplog.records if r.name == "amicus.candidates")
+    assert "made before the database was last changed" in record.__dict__["reason"]
+
+
+def test_a_tool_changing_its_own_database_meta_keeps_the_file(tmp_path: Path, coded_db: Path) -> None:
+    """The benchmark renames the model of its own copy: the vectors stay, and so does the file's claim."""
+    from amicus_desktop.store.writer import set_meta
+
+    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
+    assert set_meta(db, "embedding_model", "other-model") == "test-model"
+    with ScriptureStore(db) as s:
+        assert s.info.model_id == "other-model" and TwoStageIndex.open(s, mode="on") is not None
+    assert codes.carry_claim(codes.path_for(db), b"\0" * 100, b"\0" * 100) is False  # only a claim that held
 
 
 def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:

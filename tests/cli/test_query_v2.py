@@ -327,3 +327,20 @@ def test_json_is_one_line_and_model_is_the_db_model_in_keyword_mode(db: Path) ->
     assert where in ("database", "cache")
     if where == "cache":  # built once into this test's cache folder, never beside the database
         assert list((Path(os.environ["AMICUS_HOME"]) / "cache").rglob("*.sqlite"))
+
+
+def test_keyword_results_come_from_the_text_as_it_is_not_a_stale_index(tmp_path: Path) -> None:
+    """chunk_text changed after build-db indexed it: the database's chunk_fts still finds "potter" in
+    h-potter, whose text no longer says so. The hit is refused and the app's own index answers (#20.17)."""
+    db = build_db(tmp_path / "scripture.db", corpus())
+    con = connect(db, readonly=False)
+    con.execute("UPDATE chunk_text SET text = 'On vessels of wrath and of mercy.' WHERE chunk_id = 'h-potter'")
+    con.close()
+    before = sha256(db)
+    code, out = query_json("potter clay", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
+    assert code == 0
+    assert "h-potter" not in {r["chunk_id"] for r in out["results"] + out["rejected"]}
+    assert out["query_trace"]["keyword_index"] == "cache"
+    code, out = query_json("wrath mercy", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
+    assert code == 0 and out["results"][0]["chunk_id"] == "h-potter"  # found by what it says now
+    assert sha256(db) == before
