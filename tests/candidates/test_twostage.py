@@ -377,9 +377,11 @@ def test_a_file_of_another_build_that_differs_only_inside_is_refused(tmp_path: P
     stamp = "2026-01-01T00:00:00+00:00"
     mine, theirs = _twin(tmp_path / "a" / "s.db", vectors, stamp), _twin(tmp_path / "b" / "s.db", other, stamp)
     shutil.copyfile(codes.path_for(theirs), codes.path_for(mine))
+    before = (sha(mine), sha(codes.path_for(mine)))
     with ScriptureStore(mine) as s:
         assert s.info.meta["built_at"] == stamp
         assert TwoStageIndex.open(s, mode="on") is None
+    assert (sha(mine), sha(codes.path_for(mine))) == before
 
 
 def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
@@ -393,9 +395,11 @@ def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
                 (np.roll(questions(1)[0], 1).astype(np.float32).tobytes(), N // 3))
     con.close()
     q = np.roll(questions(1)[0], 1)
+    before = (sha(db), sha(codes.path_for(db)))
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
         assert TwoStageIndex.open(s, mode="on") is None
         assert s.knn(q, 1)[0][0] == N // 3
+    assert (sha(db), sha(codes.path_for(db))) == before
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert "made before the database was last changed" in record.__dict__["reason"]
 

@@ -344,3 +344,18 @@ def test_keyword_results_come_from_the_text_as_it_is_not_a_stale_index(tmp_path:
     code, out = query_json("wrath mercy", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
     assert code == 0 and out["results"][0]["chunk_id"] == "h-potter"  # found by what it says now
     assert sha256(db) == before
+
+
+def test_a_damaged_keyword_index_cache_is_rebuilt(tmp_path: Path) -> None:
+    """The app's own index is disposable: a damaged one was DB_INVALID "… Rebuild it", blaming the database."""
+    db = build_db(tmp_path / "scripture.db", corpus(), full_schema=False)
+    before = sha256(db)
+    code, first = query_json("potter clay", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
+    assert code == 0 and first["query_trace"]["keyword_index"] == "cache"
+    (cached,) = (Path(os.environ["AMICUS_HOME"]) / "cache").rglob("*.sqlite")
+    data = cached.read_bytes()
+    cached.write_bytes(data[:4096] + b"\xa5" * (len(data) - 4096))  # its first page (the schema) intact
+    code, again = query_json("potter clay", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
+    assert code == 0, again
+    assert [r["chunk_id"] for r in again["results"]] == [r["chunk_id"] for r in first["results"]]
+    assert sha256(db) == before

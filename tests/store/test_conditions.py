@@ -95,7 +95,9 @@ def test_the_store_covers_what_covers_says(
     expected = [i + 1 for i, chunk in enumerate(chunks) if ref.covers(chunk.meta)]
     for full in (True, False):
         db = build_db(tmp_path / f"s-{full}.db", chunks, full_schema=full)
+        before = db.read_bytes()
         with ScriptureStore(db) as store:
             assert store.covering(ref) == expected
             assert store.covers_any(ref) is bool(expected)
+        assert db.read_bytes() == before
         db.unlink()
