@@ -18,9 +18,7 @@ from amicus_desktop.candidates import twostage
 from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
-from amicus_desktop.store.codes import prefer_two_stage
 from amicus_desktop.store.sqlite import connect
-from amicus_desktop.store.writer import add_two_stage
 from tests.support.dbs import Chunk, build_db, clustered_vectors
 
 N, DIMS = 3000, 64
@@ -64,14 +62,6 @@ def brute(vectors: np.ndarray, q: np.ndarray, rowids: np.ndarray | None = None) 
     d = 1 - rows @ q.astype(np.float64) / (np.linalg.norm(rows, axis=1) * np.linalg.norm(q))
     order = np.lexsort((ids, d))
     return [(int(ids[i]), float(d[i])) for i in order]
-
-
-def test_policy_is_size_times_dims() -> None:
-    assert not prefer_two_stage(3_000, 384)
-    assert not prefer_two_stage(10_000, 1536)  # 15.4M floats: sqlite-vec's exact scan is still quick
-    assert prefer_two_stage(200_000, 1536)
-    edge = -(-codes.MIN_FLOATS // 384)  # the fewest 384-dim rows that reach MIN_FLOATS
-    assert prefer_two_stage(edge, 384) and not prefer_two_stage(edge - 1, 384)
 
 
 def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -173,85 +163,6 @@ def test_search_never_writes(coded_db: Path) -> None:
             index.search(q, 10)
             index.distances(q, [1, 2])
     assert [sha(f) for f in files] == before
-
-
-def test_writer_codes_match_the_vectors(coded_db: Path, vectors: np.ndarray) -> None:
-    f = codes.CodesFile.open(codes.path_for(coded_db))
-    assert (f.dims, f.bits, f.rows) == (DIMS, 1536, N)
-    with ScriptureStore(coded_db) as s:
-        assert dict(f.db) == codes.db_fingerprint(s.info.meta)
-    blocks = list(f.code_blocks())
-    assert [start for start, _, _ in blocks] == [0]  # 3,000 rows: one block
-    _, rowids, stored = blocks[0]
-    assert np.array_equal(rowids, np.arange(1, N + 1))
-    assert np.array_equal(stored, codes.encode(vectors, f.projection()))
-    assert np.array_equal(f.read_rows(np.arange(N)), vectors)  # the same float32 values as vec0 holds
-
-
-@pytest.mark.parametrize("prefetch", [True, False], ids=["prefetch", "one-by-one"])
-def test_rows_read_with_or_without_asking_ahead(coded_db: Path, vectors: np.ndarray, prefetch: bool,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scattered rows, as the exact stage reads them, come back the same on every platform."""
-    monkeypatch.setattr(codes, "PREFETCH", prefetch and codes.PREFETCH)
-    f = codes.CodesFile.open(codes.path_for(coded_db))
-    rows = np.sort(np.random.default_rng(3).choice(N, size=400, replace=False))
-    assert np.array_equal(f.read_rows(rows), vectors[rows])
-    assert f.read_rows(np.zeros(0, dtype=np.int64)).shape == (0, DIMS)
-
-
-def test_projection_rows_are_orthonormal_within_a_block() -> None:
-    p = codes.make_projection(64, 192).astype(np.float64)
-    for b in range(3):
-        block = p[b * 64 : (b + 1) * 64]
-        assert np.allclose(block @ block.T, np.eye(64), atol=1e-5)
-    assert not np.allclose(p[:64], p[64:128])
-
-
-def test_hamming_ranks_like_cosine() -> None:
-    """The premise of the coarse pass: fewer differing bits for nearer vectors."""
-    rng = np.random.default_rng(1)
-    q = rng.standard_normal(64)
-    near, far = q + 0.3 * rng.standard_normal(64), q + 3 * rng.standard_normal(64)
-    p = codes.make_projection(64, codes.code_bits(64))
-    cq, cn, cf = codes.encode(np.stack([q, near, far]), p)
-    ham = [int(np.unpackbits(cq ^ c).sum()) for c in (cn, cf)]
-    assert ham[0] < ham[1]
-
-
-def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarray, coded_db: Path) -> None:
-    plain = build_db(tmp_path / "plain.db", chunks_for(vectors))
-    assert not codes.path_for(plain).exists()
-    before = sha(plain)
-    add_two_stage(plain)
-    assert sha(plain) == before  # the database is only read
-    mine, built = codes.CodesFile.open(codes.path_for(plain)), codes.CodesFile.open(codes.path_for(coded_db))
-    assert np.array_equal(mine.projection(), built.projection())
-    for (_, r1, c1), (_, r2, c2) in zip(mine.code_blocks(), built.code_blocks(), strict=True):
-        assert np.array_equal(np.sort(r1), r2)
-        assert np.array_equal(c1[np.argsort(r1)], c2)  # rows may come out of vec0 in any order
-    with ScriptureStore(plain) as s:
-        index = TwoStageIndex.open(s, mode="on")
-        assert index is not None
-        q = questions(1)[0]
-        assert index.search(q, 10) == TwoStageIndex.open(s, mode="on").search(q, 10)
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
-
-
-def test_a_rebuild_without_the_file_removes_the_stale_one(tmp_path: Path, vectors: np.ndarray) -> None:
-    db = build_db(tmp_path / "s.db", chunks_for(vectors[:300]), two_stage=True)
-    assert codes.path_for(db).exists()
-    build_db(db, chunks_for(vectors[:300]))
-    assert not codes.path_for(db).exists()
-
-
-def test_a_failed_build_leaves_neither_file(tmp_path: Path, vectors: np.ndarray) -> None:
-    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
-
-    out = tmp_path / "s.db"
-    with pytest.raises(RuntimeError), ScriptureWriter(out, model_id="m", dims=DIMS, two_stage=True) as w:
-        w.add_chunks([ChunkRecord("a", "section_panel", "a", "text")], vectors[:1])
-        raise RuntimeError("cancelled")
-    assert list(tmp_path.iterdir()) == []
 
 
 def _damaged(src: Path, tmp_path: Path, change: Callable[[bytearray, codes.CodesFile], None]) -> Path:
@@ -402,17 +313,6 @@ def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
     assert (sha(db), sha(codes.path_for(db))) == before
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert "made before the database was last changed" in record.__dict__["reason"]
-
-
-def test_a_tool_changing_its_own_database_meta_keeps_the_file(tmp_path: Path, coded_db: Path) -> None:
-    """The benchmark renames the model of its own copy: the vectors stay, and so does the file's claim."""
-    from amicus_desktop.store.writer import set_meta
-
-    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
-    assert set_meta(db, "embedding_model", "other-model") == "test-model"
-    with ScriptureStore(db) as s:
-        assert s.info.model_id == "other-model" and TwoStageIndex.open(s, mode="on") is not None
-    assert codes.carry_claim(codes.path_for(db), b"\0" * 100, b"\0" * 100) is False  # only a claim that held
 
 
 def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:

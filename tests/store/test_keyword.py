@@ -104,18 +104,6 @@ def test_a_stale_or_damaged_database_index_is_not_trusted(
     assert sha(db) == before
 
 
-def test_the_declaration_is_read_as_fts5_reads_it() -> None:
-    builder = fts.create_sql(schema="main")
-    assert fts.recognised(builder)
-    assert fts.recognised(builder.replace("'porter unicode61 remove_diacritics 2'",
-                                          "\"porter 'unicode61' remove_diacritics 2\""))
-    assert not fts.recognised(builder.replace("content='chunk_text'", "content='other' /* content='chunk_text' */"))
-    assert not fts.recognised(builder.replace("text,", "text, extra,"))
-    assert not fts.recognised(builder.replace("text,", "text, detail=none,"))
-    assert not fts.recognised(builder.replace("tokenize='porter unicode61 remove_diacritics 2'", "tokenize='porter'"))
-    assert not fts.recognised("CREATE TABLE chunk_fts (text)")
-
-
 # -- the app's own index is disposable -----------------------------------------------------------
 @pytest.mark.parametrize("damage", ["garbage", "truncated", "empty", "pages overwritten"])
 def test_a_damaged_cache_is_rebuilt_not_blamed_on_the_database(tmp_path: Path, damage: str) -> None:
