@@ -210,7 +210,8 @@ class FullTextIndex:
             except apsw.Error:
                 pass
             self._detach()
-            log.warning("keyword index cache unreadable; building it again")
+            if not fresh:  # a cache is disposable: build it again
+                log.warning("keyword index cache unreadable; building it again")
         self._rebuilt = True
         store.con.execute(f"DROP TABLE IF EXISTS temp.{FTS_TABLE}")
         store.con.execute(create_sql(schema="temp", external_content=False))
