@@ -44,11 +44,10 @@ def chunk_row(path: Path, row: Sequence[Any]) -> ChunkRow:
 
 def text(path: Path, value: object, column: str, chunk: object = None) -> str:
     """A required text value: a number becomes its text; NULL or a BLOB is ``DB_INVALID``."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (int, float)):
-        return str(value)
-    raise bad_value(path, value, column, chunk, "text")
+    found = opt_text(path, value, column, chunk)
+    if found is None:
+        raise bad_value(path, value, column, chunk, "text")
+    return found
 
 
 def opt_text(path: Path, value: object, column: str, chunk: object = None) -> str | None:

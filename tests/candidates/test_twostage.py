@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import re
@@ -19,40 +18,20 @@ from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
 from amicus_desktop.store.sqlite import connect
-from tests.support.dbs import Chunk, build_db, clustered_vectors
+from tests.support.coded import DIMS, N, chunks_for, questions
+from tests.support.coded import coded_db as coded_db  # the fixture
+from tests.support.coded import vectors as vectors  # the fixture
+from tests.support.corpora import sha256
+from tests.support.dbs import build_db
 
-N, DIMS = 3000, 64
 #: Short lists small enough that a 3,000-row corpus takes every stage (coarse → refine → exact).
 SMALL = ShortLists(coarse_min=600, coarse_per_row=0, refine_min=150, refine_per_row=0)
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def chunks_for(vectors: np.ndarray) -> list[Chunk]:
-    return [Chunk(f"c{i:05d}", v) for i, v in enumerate(vectors)]
-
-
-@pytest.fixture(scope="module")
-def vectors() -> np.ndarray:
-    return clustered_vectors(N, DIMS, seed=3)
-
-
-@pytest.fixture(scope="module")
-def coded_db(tmp_path_factory: pytest.TempPathFactory, vectors: np.ndarray) -> Path:
-    return build_db(tmp_path_factory.mktemp("ts") / "coded.db", chunks_for(vectors), two_stage=True)
 
 
 @pytest.fixture
 def store(coded_db: Path):
     with ScriptureStore(coded_db) as s:
         yield s
-
-
-def questions(count: int = 12) -> np.ndarray:
-    """Vectors near the corpus's clusters (same centres), a little further out than its rows."""
-    return clustered_vectors(count, DIMS, seed=3, noise=1.2)
 
 
 def brute(vectors: np.ndarray, q: np.ndarray, rowids: np.ndarray | None = None) -> list[tuple[int, float]]:
@@ -155,14 +134,14 @@ def test_bad_queries(store: ScriptureStore) -> None:
 
 def test_search_never_writes(coded_db: Path) -> None:
     files = (coded_db, codes.path_for(coded_db))
-    before = [sha(f) for f in files]
+    before = [sha256(f) for f in files]
     with ScriptureStore(coded_db) as s:
         index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         for q in questions(3):
             index.search(q, 10)
             index.distances(q, [1, 2])
-    assert [sha(f) for f in files] == before
+    assert [sha256(f) for f in files] == before
 
 
 def _damaged(src: Path, tmp_path: Path, change: Callable[[bytearray, codes.CodesFile], None]) -> Path:
@@ -260,14 +239,14 @@ def test_a_damaged_header_warns_and_searches_exactly(
     from amicus_desktop.candidates import dense
 
     db = _damaged(coded_db, tmp_path, change)
-    before = (sha(db), sha(codes.path_for(db)))
+    before = (sha256(db), sha256(codes.path_for(db)))
     q = questions(1)[0]
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
         assert TwoStageIndex.open(s, mode="on") is None
         assert dense.nearest(s, q, 10, two_stage="on") == s.knn(q, 10)  # exact
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert "damaged" in record.__dict__["reason"] and "searching exactly" in record.getMessage()
-    assert (sha(db), sha(codes.path_for(db))) == before
+    assert (sha256(db), sha256(codes.path_for(db))) == before
 
 
 def _twin(path: Path, vectors: np.ndarray, built_at: str) -> Path:
@@ -288,11 +267,11 @@ def test_a_file_of_another_build_that_differs_only_inside_is_refused(tmp_path: P
     stamp = "2026-01-01T00:00:00+00:00"
     mine, theirs = _twin(tmp_path / "a" / "s.db", vectors, stamp), _twin(tmp_path / "b" / "s.db", other, stamp)
     shutil.copyfile(codes.path_for(theirs), codes.path_for(mine))
-    before = (sha(mine), sha(codes.path_for(mine)))
+    before = (sha256(mine), sha256(codes.path_for(mine)))
     with ScriptureStore(mine) as s:
         assert s.info.meta["built_at"] == stamp
         assert TwoStageIndex.open(s, mode="on") is None
-    assert (sha(mine), sha(codes.path_for(mine))) == before
+    assert (sha256(mine), sha256(codes.path_for(mine))) == before
 
 
 def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
@@ -306,11 +285,11 @@ def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
                 (np.roll(questions(1)[0], 1).astype(np.float32).tobytes(), N // 3))
     con.close()
     q = np.roll(questions(1)[0], 1)
-    before = (sha(db), sha(codes.path_for(db)))
+    before = (sha256(db), sha256(codes.path_for(db)))
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
         assert TwoStageIndex.open(s, mode="on") is None
         assert s.knn(q, 1)[0][0] == N // 3
-    assert (sha(db), sha(codes.path_for(db))) == before
+    assert (sha256(db), sha256(codes.path_for(db))) == before
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert "made before the database was last changed" in record.__dict__["reason"]
 

@@ -3,7 +3,6 @@ tests/candidates/test_twostage.py."""
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -11,27 +10,9 @@ import pytest
 
 from amicus_desktop.store import ScriptureStore, codes
 from amicus_desktop.store.codes import prefer_two_stage
-from tests.support.dbs import Chunk, build_db, clustered_vectors
-
-N, DIMS = 3000, 64
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def chunks_for(vectors: np.ndarray) -> list[Chunk]:
-    return [Chunk(f"c{i:05d}", v) for i, v in enumerate(vectors)]
-
-
-@pytest.fixture(scope="module")
-def vectors() -> np.ndarray:
-    return clustered_vectors(N, DIMS, seed=3)
-
-
-@pytest.fixture(scope="module")
-def coded_db(tmp_path_factory: pytest.TempPathFactory, vectors: np.ndarray) -> Path:
-    return build_db(tmp_path_factory.mktemp("ts") / "coded.db", chunks_for(vectors), two_stage=True)
+from tests.support.coded import DIMS, N
+from tests.support.coded import coded_db as coded_db  # the fixture
+from tests.support.coded import vectors as vectors  # the fixture
 
 
 def test_policy_is_size_times_dims() -> None:

@@ -6,19 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.errors import ErrorCode
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
-
-
-# -- bad files -------------------------------------------------------------------------------
-def expect(code: ErrorCode, path: Path, *fragments: str) -> AmicusError:
-    with pytest.raises(AmicusError) as ei:
-        ScriptureStore(path)
-    assert ei.value.code is code, ei.value
-    for f in fragments:
-        assert f in ei.value.message
-    return ei.value
+from tests.support.dbs import expect_refused
 
 
 # -- the vec0 declaration ----------------------------------------------------------------------
@@ -43,7 +34,7 @@ def _minimal_db(path: Path, vec0: str, dims: int = 4) -> Path:
 
 def test_l2_metric_is_refused(tmp_path: Path) -> None:
     db = _minimal_db(tmp_path / "l2.db", "embedding float[4]")
-    expect(ErrorCode.DB_INVALID, db, "distance_metric=cosine")
+    expect_refused(ErrorCode.DB_INVALID, db, "distance_metric=cosine")
 
 
 @pytest.mark.parametrize("vec0", [
@@ -55,7 +46,7 @@ def test_l2_metric_is_refused(tmp_path: Path) -> None:
     "embedding float[4] distance_metric=cosine distance_metric=l2",  # the last one counts
 ])
 def test_metric_is_read_from_the_embedding_columns_own_declaration(tmp_path: Path, vec0: str) -> None:
-    expect(ErrorCode.DB_INVALID, _minimal_db(tmp_path / "x.db", vec0), "distance_metric=cosine")
+    expect_refused(ErrorCode.DB_INVALID, _minimal_db(tmp_path / "x.db", vec0), "distance_metric=cosine")
 
 
 @pytest.mark.parametrize("vec0", [
@@ -72,4 +63,4 @@ def test_dims_come_from_the_embedding_column(tmp_path: Path) -> None:
     db = _minimal_db(
         tmp_path / "d.db", "other float[4] distance_metric=cosine, embedding float[8] distance_metric=cosine"
     )
-    expect(ErrorCode.DB_INVALID, db, "db_meta says 4 dimensions", "holds 8")
+    expect_refused(ErrorCode.DB_INVALID, db, "db_meta says 4 dimensions", "holds 8")

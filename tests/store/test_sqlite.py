@@ -14,24 +14,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.errors import ErrorCode
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect
-from tests.support.dbs import build_db, candidates, random_chunks
+from tests.support.dbs import build_db, candidates, expect_refused, random_chunks
 
 
 def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-# -- bad files -------------------------------------------------------------------------------
-def expect(code: ErrorCode, path: Path, *fragments: str) -> AmicusError:
-    with pytest.raises(AmicusError) as ei:
-        ScriptureStore(path)
-    assert ei.value.code is code, ei.value
-    for f in fragments:
-        assert f in ei.value.message
-    return ei.value
 
 
 # -- files beside the database -----------------------------------------------------------------
@@ -58,7 +48,7 @@ def test_wal_with_changes_not_in_the_file_is_refused_saying_so(tmp_path: Path) -
     try:
         writer.execute("UPDATE db_meta SET value = 'x' WHERE key = 'corpus_name'")  # now in w.db-wal
         assert (tmp_path / "w.db-wal").stat().st_size > 0
-        expect(ErrorCode.DB_INVALID, db, "w.db-wal", "checkpoint")
+        expect_refused(ErrorCode.DB_INVALID, db, "w.db-wal", "checkpoint")
     finally:
         writer.close()
 
@@ -79,7 +69,7 @@ def _leave_hot_journal(db: Path) -> None:
 def test_an_interrupted_write_is_refused_saying_so(tmp_path: Path) -> None:
     db = build_db(tmp_path / "j.db", random_chunks(30, 8))
     _leave_hot_journal(db)
-    err = expect(ErrorCode.DB_INVALID, db, "j.db-journal", "stopped half-way")
+    err = expect_refused(ErrorCode.DB_INVALID, db, "j.db-journal", "stopped half-way")
     assert "readonly" not in err.message
 
 

@@ -9,42 +9,32 @@ import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore
-from tests.support.dbs import build_db, candidates, edit_db, random_chunks
-
-
-# -- bad files -------------------------------------------------------------------------------
-def expect(code: ErrorCode, path: Path, *fragments: str) -> AmicusError:
-    with pytest.raises(AmicusError) as ei:
-        ScriptureStore(path)
-    assert ei.value.code is code, ei.value
-    for f in fragments:
-        assert f in ei.value.message
-    return ei.value
+from tests.support.dbs import build_db, candidates, edit_db, expect_refused, random_chunks
 
 
 def test_missing_file(tmp_path: Path) -> None:
-    expect(ErrorCode.DB_NOT_FOUND, tmp_path / "nope.db", "nope.db", "build-db")
+    expect_refused(ErrorCode.DB_NOT_FOUND, tmp_path / "nope.db", "nope.db", "build-db")
     assert not (tmp_path / "nope.db").exists()  # read-only open never creates it
 
 
 def test_directory_is_invalid(tmp_path: Path) -> None:
-    expect(ErrorCode.DB_INVALID, tmp_path)
+    expect_refused(ErrorCode.DB_INVALID, tmp_path)
 
 
 def test_not_sqlite(tmp_path: Path) -> None:
     p = tmp_path / "text.db"
     p.write_text("this is not a database\n" * 200)
-    expect(ErrorCode.DB_INVALID, p, "not a SQLite database")
+    expect_refused(ErrorCode.DB_INVALID, p, "not a SQLite database")
     z = tmp_path / "zero.db"
     z.write_bytes(b"")
-    expect(ErrorCode.DB_INVALID, z)
+    expect_refused(ErrorCode.DB_INVALID, z)
 
 
 def test_truncated(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(300, 64))
     data = db.read_bytes()
     db.write_bytes(data[: len(data) // 2])
-    expect(ErrorCode.DB_INVALID, db, "truncated")
+    expect_refused(ErrorCode.DB_INVALID, db, "truncated")
 
 
 def test_corrupt_pages(tmp_path: Path) -> None:
@@ -55,7 +45,7 @@ def test_corrupt_pages(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     data[page:] = rng.integers(0, 256, len(data) - page, dtype=np.uint8).tobytes()
     db.write_bytes(bytes(data))
-    err = expect(ErrorCode.DB_INVALID, db)
+    err = expect_refused(ErrorCode.DB_INVALID, db)
     assert "s.db" in err.message
 
 
@@ -63,44 +53,44 @@ def test_corrupt_pages(tmp_path: Path) -> None:
 def test_missing_required_table(tmp_path: Path, table: str) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8), full_schema=False)
     edit_db(db, f"DROP TABLE {table}")
-    expect(ErrorCode.DB_INVALID, db, table)
+    expect_refused(ErrorCode.DB_INVALID, db, table)
 
 
 def test_missing_embeddings_table(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8), full_schema=False)
     edit_db(db, "DROP TABLE embeddings")
-    expect(ErrorCode.DB_INVALID, db, "embeddings")
+    expect_refused(ErrorCode.DB_INVALID, db, "embeddings")
 
 
 @pytest.mark.parametrize("key", ["schema_version", "embedding_model", "embedding_dims", "distance_metric"])
 def test_missing_meta_key(tmp_path: Path, key: str) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8), full_schema=False)
     edit_db(db, f"DELETE FROM db_meta WHERE key = '{key}'")
-    expect(ErrorCode.DB_INVALID, db, key)
+    expect_refused(ErrorCode.DB_INVALID, db, key)
 
 
 def test_unknown_schema_version(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8))
     edit_db(db, "UPDATE db_meta SET value = '2' WHERE key = 'schema_version'")
-    expect(ErrorCode.DB_INVALID, db, "schema_version", "'2'")
+    expect_refused(ErrorCode.DB_INVALID, db, "schema_version", "'2'")
 
 
 def test_dims_disagree_with_vec0(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8))
     edit_db(db, "UPDATE db_meta SET value = '384' WHERE key = 'embedding_dims'")
-    expect(ErrorCode.DB_INVALID, db, "384", "8")
+    expect_refused(ErrorCode.DB_INVALID, db, "384", "8")
 
 
 def test_bad_dims_value(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8))
     edit_db(db, "UPDATE db_meta SET value = 'many' WHERE key = 'embedding_dims'")
-    expect(ErrorCode.DB_INVALID, db, "embedding_dims")
+    expect_refused(ErrorCode.DB_INVALID, db, "embedding_dims")
 
 
 def test_missing_column(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(10, 8), full_schema=False)
     edit_db(db, "ALTER TABLE chunk_metadata DROP COLUMN panel_type")
-    expect(ErrorCode.DB_INVALID, db, "panel_type")
+    expect_refused(ErrorCode.DB_INVALID, db, "panel_type")
 
 
 def test_extension_cannot_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,20 +98,20 @@ def test_extension_cannot_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     fake = tmp_path / "vec0.so"
     fake.write_bytes(b"\x7fELF not really a library")
     monkeypatch.setenv("AMICUS_SQLITE_VEC_PATH", str(fake))
-    expect(ErrorCode.EXTENSION_NOT_LOADED, db, "sqlite-vec")
+    expect_refused(ErrorCode.EXTENSION_NOT_LOADED, db, "sqlite-vec")
 
 
 def test_extension_error_wins_over_invalid_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     p = tmp_path / "text.db"
     p.write_text("not sqlite")
     monkeypatch.setenv("AMICUS_SQLITE_VEC_PATH", str(tmp_path / "missing.so"))
-    expect(ErrorCode.EXTENSION_NOT_LOADED, p)
+    expect_refused(ErrorCode.EXTENSION_NOT_LOADED, p)
 
 
 def test_text_that_is_not_utf8_in_db_meta_is_db_invalid(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", random_chunks(5, 8))
     edit_db(db, "UPDATE db_meta SET value = CAST(x'6dff' AS TEXT) WHERE key = 'embedding_model'")
-    expect(ErrorCode.DB_INVALID, db, "not valid UTF-8")
+    expect_refused(ErrorCode.DB_INVALID, db, "not valid UTF-8")
 
 
 def test_random_byte_flips_raise_only_contract_errors(tmp_path: Path) -> None:

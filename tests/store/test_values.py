@@ -35,17 +35,9 @@ def test_values_of_the_wrong_type_are_refused_by_name(tmp_path: Path, sql: str, 
 
 def test_values_of_another_type_are_coerced_when_nothing_is_lost(tmp_path: Path) -> None:
     """A database from elsewhere may declare chunk_metadata without column types."""
-    db = build_db(tmp_path / "s.db", random_chunks(5, 8), full_schema=False)
-    edit_db(
-        db,
-        "CREATE TABLE m2 (rowid INTEGER PRIMARY KEY, scholar_id, tradition, book_id, chapter_num, verse_start, "
-        "verse_end, panel_type)",
-        "INSERT INTO m2 SELECT * FROM chunk_metadata",
-        "DROP TABLE chunk_metadata",
-        "ALTER TABLE m2 RENAME TO chunk_metadata",
-        "UPDATE chunk_metadata SET chapter_num = ' 9', verse_start = 2.0, verse_end = '4', scholar_id = 7 "
-        "WHERE rowid = 1",
-    )
+    db = _untyped(build_db(tmp_path / "s.db", random_chunks(5, 8), full_schema=False),
+                  "UPDATE chunk_metadata SET chapter_num = ' 9', verse_start = 2.0, verse_end = '4', scholar_id = 7 "
+                  "WHERE rowid = 1")
     with ScriptureStore(db) as store:
         meta = store.fetch([1])[1][4]
     assert (meta.chapter_num, meta.verse_start, meta.verse_end, meta.scholar_id) == (9, 2, 4, "7")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 
@@ -12,39 +11,19 @@ import pytest
 from amicus_desktop.candidates.twostage import TwoStageIndex
 from amicus_desktop.store import ScriptureStore, codes, schema
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter, add_two_stage, set_meta
-from tests.support.dbs import Chunk, build_db, clustered_vectors
-
-N, DIMS = 3000, 64
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def chunks_for(vectors: np.ndarray) -> list[Chunk]:
-    return [Chunk(f"c{i:05d}", v) for i, v in enumerate(vectors)]
-
-
-@pytest.fixture(scope="module")
-def vectors() -> np.ndarray:
-    return clustered_vectors(N, DIMS, seed=3)
-
-
-@pytest.fixture(scope="module")
-def coded_db(tmp_path_factory: pytest.TempPathFactory, vectors: np.ndarray) -> Path:
-    return build_db(tmp_path_factory.mktemp("ts") / "coded.db", chunks_for(vectors), two_stage=True)
-
-
-def questions(count: int = 12) -> np.ndarray:
-    return clustered_vectors(count, DIMS, seed=3, noise=1.2)
+from tests.support.coded import DIMS, chunks_for, questions
+from tests.support.coded import coded_db as coded_db  # the fixture
+from tests.support.coded import vectors as vectors  # the fixture
+from tests.support.corpora import sha256
+from tests.support.dbs import Chunk, build_db
 
 
 def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarray, coded_db: Path) -> None:
     plain = build_db(tmp_path / "plain.db", chunks_for(vectors))
     assert not codes.path_for(plain).exists()
-    before = sha(plain)
+    before = sha256(plain)
     add_two_stage(plain)
-    assert sha(plain) == before  # the database is only read
+    assert sha256(plain) == before  # the database is only read
     mine, built = codes.CodesFile.open(codes.path_for(plain)), codes.CodesFile.open(codes.path_for(coded_db))
     assert np.array_equal(mine.projection(), built.projection())
     for (_, r1, c1), (_, r2, c2) in zip(mine.code_blocks(), built.code_blocks(), strict=True):

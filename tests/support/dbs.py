@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from amicus_desktop.candidates.dense import nearest
+from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.query import Filters
 from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
@@ -188,3 +190,13 @@ def candidates(store: ScriptureStore, vector: np.ndarray, k: int, filters: Filte
     hits = nearest(store, vector, k, filters)
     rows = store.fetch(r for r, _ in hits)
     return [Candidate(r, *rows[r][:4], metadata=rows[r][4], distance=d) for r, d in hits]
+
+
+def expect_refused(code: ErrorCode, path: Path, *fragments: str) -> AmicusError:
+    """Opening ``path`` raises ``code`` with each of ``fragments`` in its message; the error."""
+    with pytest.raises(AmicusError) as ei:
+        ScriptureStore(path)
+    assert ei.value.code is code, ei.value
+    for f in fragments:
+        assert f in ei.value.message
+    return ei.value
