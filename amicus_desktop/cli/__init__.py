@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ("query", "context", "eval", "relevance", "doctor", "proxy", "build_db", "bench")
@@ -41,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     argv = list(argv) if argv is not None else None
+    refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
     args = parser.parse_args(argv)
     if getattr(args, "preset", None) is not None:
         from .search_args import apply_preset
