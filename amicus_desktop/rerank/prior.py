@@ -58,6 +58,9 @@ WORD_PRIORS: Mapping[Material, float] = {
     Material.OTHER: 1.0,
 }
 
+#: the kinds that are about one word
+_DICTIONARY = frozenset({Material.LEXICON, Material.NAME, Material.NUMBER, Material.WORD_STUDY})
+
 _KIND = {
     "section_panel": Material.COMMENTARY,
     "chapter_panel": Material.COMMENTARY,
@@ -109,5 +112,14 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
 
 
 def source_prior(candidate: Candidate, about_a_word: bool) -> float:
-    """The multiplier for ``candidate``'s kind of material under the question's intent."""
-    return (WORD_PRIORS if about_a_word else TOPIC_PRIORS)[material(candidate)]
+    """The multiplier for ``candidate``'s kind of material under the question's intent.
+
+    A question about a word lifts the dictionary's penalty only for entries about *its* word: one that holds
+    none of the question's words (a keyword score of 0 — hybrid and keyword modes measure it) is as
+    unrelated as it would be to a topical question (φθάνω "to be beforehand" for "what does propitiation
+    mean?", when the library has no entry for the word).
+    """
+    kind = material(candidate)
+    if about_a_word and not (kind in _DICTIONARY and candidate.lexical == 0.0):
+        return WORD_PRIORS[kind]
+    return TOPIC_PRIORS[kind]

@@ -193,3 +193,15 @@ def test_the_focus_chapter_gets_its_own_boost_only_when_no_chapter_is_open() -> 
     assert not any(r.breakdown.chapter_focus for r in results)
     results, _ = rerank([*john11, other], RetrievalContext(query="What does resurrection mean?", policy=policy))
     assert not any(r.breakdown.chapter_focus for r in results)
+
+
+def test_a_word_question_lifts_the_penalty_only_for_entries_about_its_word() -> None:
+    on_word = Candidate(0, "g2435", "lexicon_entry", "g2435", "ἱλαστήριον (hilastḗrion, …) propitiation",
+                        ChunkMetadata(), 0.6, lexical=0.7)
+    elsewhere = Candidate(0, "g5348", "lexicon_entry", "g5348", "φθάνω (phthánō, …) to be beforehand",
+                          ChunkMetadata(), 0.55, lexical=0.0)
+    assert source_prior(on_word, about_a_word=True) == 1.0
+    assert source_prior(elsewhere, about_a_word=True) == source_prior(elsewhere, about_a_word=False) < 1.0
+    # semantic mode measures no keyword score: the entry is taken at its word
+    unmeasured = Candidate(0, "x", "lexicon_entry", "x", "φθάνω", ChunkMetadata(), 0.55, lexical=None)
+    assert source_prior(unmeasured, about_a_word=True) == 1.0
