@@ -108,7 +108,11 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     if _WORD_CUES.search(question) or _DEFINITION.match(question):
         return True
     folded = {fold(k) for k in keywords(question, tuple(references))}
-    return bool(folded) and any(transliteration(c) in folded for c in candidates)
+    # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
+    # what a Greek word means
+    return bool(folded) and any(
+        transliteration(c) in folded and material(c) is Material.LEXICON for c in candidates
+    )
 
 
 def source_prior(candidate: Candidate, about_a_word: bool) -> float:

@@ -149,6 +149,8 @@ def test_word_questions_are_told_from_topical_ones() -> None:
     assert word_question("the Greek word for love", (), [])
     assert word_question("What is grace?", (), [])  # a short definitional question
     assert not word_question("hope", (), [agape])
+    esau = cand(0.3, "lexicon_entry", "Ἠσαῦ (Ēsaû, ay-sow') — Strong's Greek G2269. of Hebrew origin. Esau")
+    assert not word_question("Jacob and Esau", (), [esau])  # a name's transliteration is the English name
     assert not word_question("Jesus and Nicodemus", (), [])
     assert not word_question("How can I be sure that I am saved?", (), [])
 
