@@ -6,7 +6,7 @@ several different rankings, so that no system under test is measured only on its
 packets hold each chunk's whole text, its title, place and author; the judge sees no score, no rank and
 no system name (chunks are listed by id).
 
-Two question files, two pools:
+Two question files, two pools, and a pass for the gaps a later ranking leaves:
 
 - **natural** (``natural_questions.json``: ``[id, question, chapter]`` lists): the top 10 of eight
   rankings — every mode, with and without the contract's boosts (cap 2), and two fusions — plus every
