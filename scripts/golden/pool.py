@@ -18,7 +18,6 @@ Two question files, two pools, and a pass for the gaps a later ranking leaves:
   and Scofield note whose verses meet a passage the judge named for the question in the questions file,
   committed before any pool was drawn. The packet's ``judge_named`` lists them, for the record; the
   judge grades them like any other chunk.
-
 - **gaps** (``--gaps GOLDEN.json``): after a change to the library or the ranking, the chunks that the
   top 10 of any row of the relevance benchmark (``evaluate/relevance.py`` ``configurations()``: dense,
   BM25, the seed default, hybrid, the app preset and its ablations) puts before a reader and that the
