@@ -1,11 +1,15 @@
 """Typed user settings: one JSON file under ``paths.config_dir()``, written atomically. No Qt.
 
 Every option is declared once in :data:`OPTIONS` with its type, default and a check; loading
-coerces what it can and falls back to the default (with a note for the user) for what it can't.
+coerces what it can and falls back to the default (with a note for the user) for what it can't. In a
+list (pins, preferred scholars and traditions) one bad entry is dropped, not the list.
 
 Failure rules, each visible to the user through :attr:`SettingsStore.notice`:
 
 * an unreadable or corrupt file is moved aside to ``settings.json.bak`` and defaults are used;
+* a file some of whose values had to be reset or dropped is copied aside the same way before
+  anything is saved over it, so nothing the user had is lost;
+* a backup is never overwritten: the next one is ``settings.json.bak.2``, then ``.3`` …;
 * a directory that cannot be written leaves the app running, with a notice that changes will not
   be saved (``SettingsStore.writable`` is ``False``).
 
@@ -40,11 +44,17 @@ from .core.query import (
     Profile,
     SearchMode,
 )
+from .files import read_small
+from .http.urls import check_url
 
 log = logging.getLogger("amicus.settings")
 
 SETTINGS_VERSION = 1
 FILE_NAME = "settings.json"
+#: a settings file is a few kB; anything past this is not one (and is not read into memory)
+MAX_FILE_BYTES = 1 << 20
+#: backups kept at most (settings.json.bak … .bak.1000); past that a damaged file stays where it is
+MAX_BACKUPS = 1000
 MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET = 256, 200_000
 MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 40
 COLOR_SCHEMES = ("system", "light", "dark")
@@ -135,19 +145,54 @@ def _opt_str(value: Any) -> str | None:
     return value or None
 
 
+def _path(value: Any) -> str | None:
+    path = _opt_str(value)
+    if path is not None and ("\x00" in path or not _is_text(path)):
+        raise ValueError("not a file path: it holds a NUL byte or characters that are not text")
+    return path
+
+
 def _url(value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise TypeError("not a URL")
-    url = value.strip()
-    if not url.startswith(("http://", "https://")):
-        raise ValueError("must start with http:// or https://")
-    return url.rstrip("/")
+    return check_url(value)
+
+
+class Kept(ValueError):
+    """A list with some entries dropped: ``value`` is what was kept, the message says what went."""
+
+    def __init__(self, value: tuple[str, ...], message: str) -> None:
+        super().__init__(message)
+        self.value = value
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in the JSON)
+        return False
+    return True
+
+
+def _entries(value: Any) -> tuple[str, ...]:
+    """The good entries of a list of strings; :class:`Kept` when some were not (one bad entry
+    never costs the others)."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError("not a list of strings")
+    good = tuple(dict.fromkeys(v for v in value if isinstance(v, str) and v.strip() and _is_text(v)))
+    bad = sum(1 for v in value if not (isinstance(v, str) and v.strip() and _is_text(v)))
+    if bad:
+        raise Kept(good, f"{bad} entr{'y was' if bad == 1 else 'ies were'} not text and "
+                         f"{'was' if bad == 1 else 'were'} dropped; {len(good)} kept")
+    return good
 
 
 def _str_tuple(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise TypeError("not a list of strings")
-    return tuple(sorted(dict.fromkeys(value)))
+    """A set of names, sorted (the profile's scholars and traditions)."""
+    try:
+        return tuple(sorted(_entries(value)))
+    except Kept as kept:
+        raise Kept(tuple(sorted(kept.value)), str(kept)) from None
 
 
 def _boost(value: Any) -> float:
@@ -172,9 +217,7 @@ def _int_in(lo: int, hi: int) -> Callable[[Any], int]:
 
 def _ordered_str_tuple(value: Any) -> tuple[str, ...]:
     """A list of strings in the user's order, duplicates dropped (pins: the first pinned stays first)."""
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
-        raise TypeError("not a list of strings")
-    return tuple(dict.fromkeys(value))
+    return _entries(value)
 
 
 def _opt_int_in(lo: int, hi: int) -> Callable[[Any], int | None]:
@@ -212,7 +255,7 @@ def _chapter(value: Any) -> str | None:
 
 
 OPTIONS: tuple[Option, ...] = (
-    Option("db_path", _opt_str),
+    Option("db_path", _path),
     Option("proxy_url", _url),
     Option("token", _opt_str),
     Option("preferred_scholars", _str_tuple),
@@ -244,6 +287,9 @@ def from_json(data: Any) -> tuple[Settings, list[str]]:
             continue
         try:
             values[opt.name] = opt.coerce(data[opt.name])
+        except Kept as kept:
+            values[opt.name] = kept.value
+            notes.append(f"in {opt.name}, {kept}")
         except (TypeError, ValueError) as exc:
             notes.append(f"{opt.name} was reset to its default ({exc})")
     settings = Settings(**values)
@@ -277,13 +323,14 @@ class SettingsStore:
 
     @property
     def backup_path(self) -> Path:
+        """The first backup's name; later ones are numbered (:meth:`_keep_copy`)."""
         return self.path.with_name(self.path.name + ".bak")
 
     def load(self) -> Settings:
         """The saved settings, or defaults (first run, corrupt file)."""
         self.notice = None
         try:
-            raw = self.path.read_bytes()
+            raw = read_small(self.path, MAX_FILE_BYTES)
         except FileNotFoundError:
             self._check_writable()
             return Settings()
@@ -298,16 +345,18 @@ class SettingsStore:
             if self.read_only:
                 self.notice = f"The settings file is damaged ({_short(exc)}); the defaults are in use."
             else:
-                self._set_aside()
-                self.notice = (
-                    f"The settings file was damaged ({_short(exc)}). It was kept as {self.backup_path.name} "
-                    "and the defaults were restored."
-                )
+                kept = self._keep_copy(raw, move=True)
+                where = f"It was kept as {kept.name}" if kept else "It could not be kept"
+                self.notice = f"The settings file was damaged ({_short(exc)}). {where} and the defaults were restored."
             log.warning("settings corrupt", extra={"path": str(self.path), "set_aside": not self.read_only})
             self._check_writable()
             return Settings()
         if notes:
             self.notice = "Some settings were invalid and were reset: " + "; ".join(notes) + "."
+            if not self.read_only:  # the next save writes over the file: keep it as it was first
+                kept = self._keep_copy(raw, move=False)
+                if kept is not None:
+                    self.notice += f" The file as it was is kept as {kept.name}."
             log.warning("settings values reset", extra={"count": len(notes)})
         self._check_writable()
         return settings
@@ -343,9 +392,25 @@ class SettingsStore:
         return True
 
     # -- internals -------------------------------------------------------------------------
-    def _set_aside(self) -> None:
-        with contextlib.suppress(OSError):
-            os.replace(self.path, self.backup_path)
+    def _keep_copy(self, raw: bytes, *, move: bool) -> Path | None:
+        """Write ``raw`` to the first free backup name — ``settings.json.bak``, then ``.bak.2``,
+        ``.bak.3`` … — never over an existing backup (created exclusively); with ``move`` the file
+        itself is then removed. ``None`` when no backup could be written."""
+        for n in range(1, MAX_BACKUPS + 1):
+            backup = self.backup_path if n == 1 else self.path.with_name(f"{self.path.name}.bak.{n}")
+            try:
+                with open(backup, "xb") as fh:
+                    fh.write(raw)
+            except FileExistsError:
+                continue
+            except OSError:
+                return None
+            with contextlib.suppress(OSError):
+                os.chmod(backup, 0o600)  # it holds the token
+                if move:
+                    os.unlink(self.path)
+            return backup
+        return None
 
     def _check_writable(self) -> None:
         if self.read_only:

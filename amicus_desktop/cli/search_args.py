@@ -29,6 +29,7 @@ from ..core.query import (
 from ..core.references import ChapterRef
 from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
+from .common import text_arg
 
 TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
 
@@ -63,23 +64,26 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
         "keyword (words only; needs no embed proxy)",
     )
     p.add_argument(
-        "--chapter", metavar="BOOK:CHAPTER", help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9"
+        "--chapter", metavar="BOOK:CHAPTER", type=text_arg,
+        help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9",
     )
-    p.add_argument("--prefer-scholar", metavar="ID", action="append", default=[],
+    p.add_argument("--prefer-scholar", metavar="ID", type=text_arg, action="append", default=[],
                    help=f"boost this scholar ×{w.scholar:g} (repeatable)")
-    p.add_argument("--prefer-tradition", metavar="NAME", action="append", default=[],
+    p.add_argument("--prefer-tradition", metavar="NAME", type=text_arg, action="append", default=[],
                    help=f"boost this tradition ×{w.tradition:g} (repeatable)")
     filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
     filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=SOURCE_TYPES,
                          help="only chunks of this type: " + ", ".join(SOURCE_TYPES))
-    filters.add_argument("--book", metavar="B", action="append", default=[], help="only chunks on this book (e.g. rom)")
-    filters.add_argument("--testament", metavar="OT|NT", action="append", default=[],
+    filters.add_argument("--book", metavar="B", type=text_arg, action="append", default=[],
+                         help="only chunks on this book (e.g. rom)")
+    filters.add_argument("--testament", metavar="OT|NT", type=text_arg, action="append", default=[],
                          help="only chunks on a book of the Old or New Testament (adds its books to --book)")
-    filters.add_argument("--scholar", metavar="ID", action="append", default=[], help="only chunks by this scholar")
+    filters.add_argument("--scholar", metavar="ID", type=text_arg, action="append", default=[],
+                         help="only chunks by this scholar")
     filters.add_argument(
-        "--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition"
+        "--tradition", metavar="NAME", type=text_arg, action="append", default=[], help="only chunks of this tradition"
     )
-    p.add_argument("--pin", metavar="CHUNK_ID", action="append", default=[],
+    p.add_argument("--pin", metavar="CHUNK_ID", type=text_arg, action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
     p.add_argument(

@@ -37,6 +37,7 @@ from ..candidates.pool import gather
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, RetrievalContext, SearchMode
 from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.text import echo
 from ..embedding.client import EmbedClient, check_against_db
 from ..rerank import rerank
 from ..rerank.base import base_scores
@@ -131,7 +132,7 @@ class Retriever:
     def _file_stat(self) -> tuple[int, int, int] | None:
         try:
             st = os.stat(self.db_path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL byte in the path
             return None
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
@@ -144,6 +145,12 @@ class Retriever:
             log.info("scripture.db changed on disk; reopening")
             self._store.close()
             self._store = None
+        if "\x00" in str(self.db_path):  # only a damaged settings file can hold one; no file has such a name
+            raise AmicusError(
+                ErrorCode.DB_NOT_FOUND,
+                f"No database at {echo(str(self.db_path), 200)}: the path holds a NUL byte, which no file name can. "
+                "Choose the database again in Settings or pass --db PATH.",
+            )
         self._store = ScriptureStore(self.db_path)
         self._stat = stat
         return self._store

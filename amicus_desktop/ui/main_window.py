@@ -675,7 +675,10 @@ class MainWindow(QMainWindow):
                           states.about_html(__version__, paths.config_dir(), paths.log_dir()))
 
     def show_notice(self, text: str) -> None:
-        self._show_notice(states.notice_text(text))
+        """A note about the settings file, with *Settings…* to correct what it names."""
+        notice = states.notice_text(text)
+        self.notice_banner.show_message(notice.kind, notice.title, notice.body,
+                                        [("Settings…", self.open_settings), ("Dismiss", self.notice_banner.clear)])
 
     def _show_notice(self, text: states.StateText) -> None:
         self.notice_banner.show_message(text.kind, text.title, text.body, [("Dismiss", self.notice_banner.clear)],
