@@ -177,7 +177,7 @@ def _serve(args: argparse.Namespace, token: str | None, address: _AddrInfo, stop
         return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
 
     rate = args.rate_limit or None
-    app = create_app(backend, token=token, rate_limit=rate,
+    app = create_app(backend, token=token, bind_host=args.host, rate_limit=rate,
                      rate_burst=max(1, round(2 * args.rate_limit)))
     config = uvicorn.Config(
         app,
