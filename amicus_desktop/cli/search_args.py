@@ -15,6 +15,7 @@ from ..core.books import BOOKS
 from ..core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_K,
+    MAX_BOOST,
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
@@ -94,7 +95,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
                    help="reject candidates whose similarity is below X (semantic and hybrid)")
     weights = p.add_argument_group("ranking weights")
     weights.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X",
-                         help=f"multiplier for chunks on the current chapter (default {w.chapter:g})")
+                         help=f"multiplier for chunks on the current chapter, in (0, {MAX_BOOST:g}] "
+                         f"(default {w.chapter:g})")
     weights.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X",
                          help=f"multiplier for preferred scholars (default {w.scholar:g})")
     weights.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X",
@@ -117,12 +119,9 @@ def weights_from_args(args: argparse.Namespace) -> BoostWeights:
 
 
 def check_search_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2)."""
-    for name in ("chapter_boost", "scholar_boost", "tradition_boost", "reference_boost"):
-        if getattr(args, name) <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be greater than 0")
-    if args.scholar_cap is not None and args.scholar_cap < 1:
-        parser.error("--scholar-cap must be at least 1 (or 'none')")
+    """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2).
+
+    Limits, weights and the fusion are :func:`~amicus_desktop.retrieval.validate_request`'s rules."""
     for t in args.testament:
         if t.lower() not in TESTAMENTS:
             parser.error(f"--testament takes OT or NT, not {t!r}")

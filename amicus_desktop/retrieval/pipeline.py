@@ -68,11 +68,13 @@ def validate_query(query: str) -> str:
 
 
 def validate_request(ctx: RetrievalContext) -> None:
-    """Usage errors (``ValueError``) of a context, before any I/O: limits, and a threshold keyword mode cannot use."""
+    """Usage errors (``ValueError``) of a context, before any I/O: limits, weights, the fusion, and a threshold
+    keyword mode cannot use. The one home of these rules: the flags, ``eval --compare`` and the app all use it."""
     validate_limits(ctx.k, ctx.candidates)
+    ctx.weights.check()
     if ctx.min_similarity is not None and ctx.mode is SearchMode.KEYWORD:
         raise ValueError("a minimum similarity needs a vector: use it with semantic or hybrid search")
-    if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:
+    if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:  # NaN fails both comparisons
         raise ValueError("the fusion's alpha must be in 0..1 and its rrf k at least 1")
 
 
