@@ -97,10 +97,10 @@ def check_target(path: Path, protected: Sequence[Path] = (), *, what: str = "res
                                  "Choose another file.")
     try:
         info = path.stat()
-    except FileNotFoundError:
-        return
-    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+    except ValueError as exc:  # a NUL byte in the name
         raise FileWriteError(f"Cannot write {path.name}: {_reason(exc)}. Choose another name.") from exc
+    except OSError:  # no such file yet, or a folder that cannot be read: writing will say which
+        return
     if stat.S_ISDIR(info.st_mode):
         raise FileWriteError(f"{path} is a folder. Choose a file name inside it.")
     if not stat.S_ISREG(info.st_mode):
