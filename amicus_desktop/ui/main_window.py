@@ -40,7 +40,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.query import Filters, Profile, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
-from ..present import citation, describe, states
+from ..present import bounds, citation, describe, states
 from ..session import (
     DB_CODES,
     MODES,
@@ -532,12 +532,14 @@ class MainWindow(QMainWindow):
         pins = self.session.search.pins
         view = self.session.question.view
         shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
-        for chunk_id in pins:
+        for chunk_id in pins[: bounds.MAX_PIN_ITEMS]:
             r = shown.get(chunk_id)
             label = (describe.reference(r.candidate, self.session.library.book_name) or chunk_id) if r else chunk_id
             action = self.pins_menu.addAction(f"Unpin {label}")
             action.setToolTip(chunk_id)
             action.triggered.connect(lambda _checked=False, c=chunk_id: self.session.toggle_pin(c))
+        if len(pins) > bounds.MAX_PIN_ITEMS:  # a menu of ten thousand items is no menu
+            self.pins_menu.addAction(bounds.more(len(pins) - bounds.MAX_PIN_ITEMS, "pins")).setEnabled(False)
         if not pins:
             self.pins_menu.addAction("No pins: right-click a result to pin it").setEnabled(False)
         self.pins_menu.addSeparator()
