@@ -120,3 +120,14 @@ def test_a_nul_byte_in_the_saved_database_path_is_db_not_found(amicus_home: Path
     with pytest.raises(AmicusError) as caught:
         asyncio.run(open_it())
     assert caught.value.code is ErrorCode.DB_NOT_FOUND and "NUL" in caught.value.message
+
+
+def test_a_three_megabyte_model_id_is_not_echoed_whole(small_db: Path) -> None:
+    """#20.22: the proxy's model id was quoted whole (3 MB) into the MODEL_MISMATCH message."""
+    with ScriptedProxy(dims=8, model="m" * 3_000_000 + HOSTILE) as proxy:
+        code, out, err = run("query", "grace", "--db", str(small_db), "--proxy", proxy.url, "--json")
+        error = json.loads(out)["error"]
+        assert code == 1 and error["code"] == "MODEL_MISMATCH" and len(error["message"]) < 500
+        code, out, err = run("doctor", "--db", str(small_db), "--proxy", proxy.url)
+        assert len(out + err) < 10_000
+        assert_inert(out + err)
