@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core.errors import AmicusError
-from ..core.query import BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
 from ..core.text import echo
-from ..evaluate import NO_BOOSTS, EvalConfig, EvalReport, GoldenError, compare, evaluate, load
+from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..retrieval import Retriever, validate_request
