@@ -1,6 +1,7 @@
 """Typed user settings: one JSON file under ``paths.config_dir()``, written atomically. No Qt.
 
-Every option is declared once in :data:`OPTIONS` with its type, default and a check; loading
+Every option is declared once in :data:`OPTIONS` with its type, default and a check (the checks are
+:mod:`amicus_desktop.settings_values`'s); loading
 coerces what it can and falls back to the default (with a note for the user) for what it can't. In a
 list (pins, preferred scholars and traditions) one bad entry is dropped, not the list.
 
@@ -25,7 +26,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
+from . import settings_values as values
 from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
@@ -45,7 +46,6 @@ from .core.query import (
     SearchMode,
 )
 from .files import read_small
-from .http.urls import check_url
 
 log = logging.getLogger("amicus.settings")
 
@@ -137,142 +137,25 @@ class Option:
         return getattr(Settings(), self.name)
 
 
-def _opt_str(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError("not a string")
-    return value or None
-
-
-def _path(value: Any) -> str | None:
-    path = _opt_str(value)
-    if path is not None and ("\x00" in path or not _is_text(path)):
-        raise ValueError("not a file path: it holds a NUL byte or characters that are not text")
-    return path
-
-
-def _url(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise TypeError("not a URL")
-    return check_url(value)
-
-
-class Kept(ValueError):
-    """A list with some entries dropped: ``value`` is what was kept, the message says what went."""
-
-    def __init__(self, value: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.value = value
-
-
-def _is_text(value: str) -> bool:
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in the JSON)
-        return False
-    return True
-
-
-def _entries(value: Any) -> tuple[str, ...]:
-    """The good entries of a list of strings; :class:`Kept` when some were not (one bad entry
-    never costs the others)."""
-    if not isinstance(value, (list, tuple)):
-        raise TypeError("not a list of strings")
-    good = tuple(dict.fromkeys(v for v in value if isinstance(v, str) and v.strip() and _is_text(v)))
-    bad = sum(1 for v in value if not (isinstance(v, str) and v.strip() and _is_text(v)))
-    if bad:
-        raise Kept(good, f"{bad} entr{'y was' if bad == 1 else 'ies were'} not text and "
-                         f"{'was' if bad == 1 else 'were'} dropped; {len(good)} kept")
-    return good
-
-
-def _str_tuple(value: Any) -> tuple[str, ...]:
-    """A set of names, sorted (the profile's scholars and traditions)."""
-    try:
-        return tuple(sorted(_entries(value)))
-    except Kept as kept:
-        raise Kept(tuple(sorted(kept.value)), str(kept)) from None
-
-
-def _boost(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError("not a number")
-    number = float(value)
-    if not math.isfinite(number) or not 0.1 <= number <= 10.0:
-        raise ValueError("must be between 0.1 and 10")
-    return number
-
-
-def _int_in(lo: int, hi: int) -> Callable[[Any], int]:
-    def coerce(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError("not an integer")
-        if not lo <= value <= hi:
-            raise ValueError(f"must be between {lo} and {hi}")
-        return value
-
-    return coerce
-
-
-def _ordered_str_tuple(value: Any) -> tuple[str, ...]:
-    """A list of strings in the user's order, duplicates dropped (pins: the first pinned stays first)."""
-    return _entries(value)
-
-
-def _opt_int_in(lo: int, hi: int) -> Callable[[Any], int | None]:
-    def coerce(value: Any) -> int | None:
-        return None if value is None else _int_in(lo, hi)(value)
-
-    return coerce
-
-
-def _choice(*allowed: str) -> Callable[[Any], str]:
-    def coerce(value: Any) -> str:
-        if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}")
-        return str(value)
-
-    return coerce
-
-
-def _mode(value: Any) -> SearchMode:
-    try:
-        return SearchMode(value)
-    except ValueError:
-        raise ValueError(f"must be one of {', '.join(m.value for m in SearchMode)}") from None
-
-
-def _chapter(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or ":" not in value:
-        raise TypeError("not BOOK:CHAPTER")
-    book, _, chapter = value.rpartition(":")
-    if not book or not chapter.isdigit() or int(chapter) < 1:
-        raise ValueError("not BOOK:CHAPTER")
-    return value
-
-
 OPTIONS: tuple[Option, ...] = (
-    Option("db_path", _path),
-    Option("proxy_url", _url),
-    Option("token", _opt_str),
-    Option("preferred_scholars", _str_tuple),
-    Option("preferred_traditions", _str_tuple),
-    Option("chapter_boost", _boost),
-    Option("scholar_boost", _boost),
-    Option("tradition_boost", _boost),
-    Option("per_scholar_cap", _opt_int_in(1, 50)),
-    Option("reference_boost", _boost),
-    Option("k", _int_in(1, MAX_K)),
-    Option("candidates", _int_in(1, MAX_CANDIDATES)),
-    Option("last_chapter", _chapter),
-    Option("search_mode", _mode),
-    Option("pins", _ordered_str_tuple),
-    Option("context_budget", _int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
-    Option("font_size", _opt_int_in(MIN_FONT_SIZE, MAX_FONT_SIZE)),
-    Option("color_scheme", _choice(*COLOR_SCHEMES)),
+    Option("db_path", values.file_path),
+    Option("proxy_url", values.base_url),
+    Option("token", values.text_or_none),
+    Option("preferred_scholars", values.name_set),
+    Option("preferred_traditions", values.name_set),
+    Option("chapter_boost", values.boost),
+    Option("scholar_boost", values.boost),
+    Option("tradition_boost", values.boost),
+    Option("per_scholar_cap", values.int_in_or_none(1, 50)),
+    Option("reference_boost", values.boost),
+    Option("k", values.int_in(1, MAX_K)),
+    Option("candidates", values.int_in(1, MAX_CANDIDATES)),
+    Option("last_chapter", values.chapter),
+    Option("search_mode", values.search_mode),
+    Option("pins", values.ordered_names),
+    Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
+    Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
+    Option("color_scheme", values.choice(*COLOR_SCHEMES)),
 )
 
 
@@ -281,18 +164,18 @@ def from_json(data: Any) -> tuple[Settings, list[str]]:
     if not isinstance(data, dict):
         raise ValueError("the settings file does not hold a JSON object")
     notes: list[str] = []
-    values: dict[str, Any] = {}
+    chosen: dict[str, Any] = {}
     for opt in OPTIONS:
         if opt.name not in data:
             continue
         try:
-            values[opt.name] = opt.coerce(data[opt.name])
-        except Kept as kept:
-            values[opt.name] = kept.value
+            chosen[opt.name] = opt.coerce(data[opt.name])
+        except values.Kept as kept:
+            chosen[opt.name] = kept.value
             notes.append(f"in {opt.name}, {kept}")
         except (TypeError, ValueError) as exc:
             notes.append(f"{opt.name} was reset to its default ({exc})")
-    settings = Settings(**values)
+    settings = Settings(**chosen)
     if settings.candidates < settings.k:
         settings = settings.replace(candidates=max(settings.k, DEFAULT_CANDIDATES))
         notes.append("candidates was raised to at least k")
