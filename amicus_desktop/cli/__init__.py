@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from .. import __version__
 from .common import text_arg
 from .output import safe_streams
+from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ("query", "context", "eval", "relevance", "doctor", "proxy", "build_db", "bench")
@@ -45,6 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     characters escaped, nothing the terminal cannot encode)."""
     with safe_streams():
         parser = build_parser()
+        refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
         args = parser.parse_args(argv)
         if args.command is None:
             from ..ui.app import run_app  # imports Qt; only the desktop app needs it

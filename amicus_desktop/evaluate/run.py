@@ -9,7 +9,6 @@ and scores 0; the others are still evaluated.
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -156,8 +155,6 @@ async def evaluate(
 
 
 def present_ids(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
-    rows = store.rows(
-        "SELECT chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))", [json.dumps(chunk_ids)]
-    )
-    return {str(r[0]) for r in rows}
+    """Which of ``chunk_ids`` the database holds."""
+    return set(store.rowids_for(chunk_ids))
 
