@@ -34,6 +34,8 @@ def no_strong_match(
     if best is not None and best >= floor.base and not weak_meaning:
         return None
     suggestion = respell(question, spelling) if spelling else None
+    if suggestion is not None and _same(suggestion, question):
+        suggestion = None  # "Did you mean" the question itself is no suggestion
     message = "Nothing in the library matches this question well"
     if best is not None and best < floor.base:
         message += f" (best match {best:.2f}, below {floor.base:.2f})."
@@ -114,6 +116,11 @@ def respell(question: str, spelling: Mapping[str, str]) -> str:
     for word, better in spelling.items():
         out = _replace_word(out, word, better)
     return out
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two questions read the same (case and spacing aside)."""
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
 def _replace_word(text: str, word: str, better: str) -> str:

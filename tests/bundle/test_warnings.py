@@ -8,6 +8,8 @@ import itertools
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from amicus_desktop.bundle.floors import MatchFloor, floor_for
 from amicus_desktop.bundle.warnings import chosen_by_reader, few_results, no_strong_match, ranking_warnings
 from amicus_desktop.core.query import BoostWeights, Filters, RetrievalContext, SearchMode
@@ -106,3 +108,19 @@ def test_one_kind_of_material_is_not_shown_when_the_reader_chose_it() -> None:
     single = [w for w in warnings if w.code is WarningCode.SINGLE_SOURCE_TYPE]
     assert single and chosen_by_reader(single[0], ctx)  # the bundle keeps it (the contract); the app hides it
     assert not chosen_by_reader(single[0], ctx.replace(filters=Filters()))
+
+@pytest.mark.parametrize(
+    ("question", "spelling"),
+    [("Grace", {"grace": "grace"}), ("ZOE life", {"zoe": "Zoe"}), ("agape  love", {"agape": "agape"})],
+)
+def test_did_you_mean_never_proposes_the_question_itself(question: str, spelling: dict[str, str]) -> None:
+    """#20.22: the suggestion could be the question, only cased or spaced differently."""
+    warning = no_strong_match([], MatchFloor(0.4), spelling, question)
+    assert warning is not None and warning.suggestion is None
+    assert "Did you mean" not in warning.message and "Try other words" in warning.message
+
+
+def test_a_real_respelling_is_proposed() -> None:
+    warning = no_strong_match([], MatchFloor(0.4), {"propitation": "propitiation"}, "what is propitation")
+    assert warning is not None and warning.suggestion == "what is propitiation"
+    assert warning.message.endswith("Did you mean “what is propitiation”?")
