@@ -38,7 +38,9 @@ def no_strong_match(
         suggestion = None  # "Did you mean" the question itself is no suggestion
     message = "Nothing in the library matches this question well"
     if best is not None and best < floor.base:
-        message += f" (best match {best:.2f}, below {floor.base:.2f})."
+        raw = max((r.breakdown.base or 0.0 for r in ranked), default=best)
+        weighed = " once weighed by its kind of material" if raw > best + 1e-9 else ""
+        message += f" (best match {best:.2f}{weighed}, below {floor.base:.2f})."
     elif weak_meaning:
         assert closest is not None and floor.meaning is not None
         message += (f": the results share words with it, but none is close in meaning (closest {closest:.2f}, "

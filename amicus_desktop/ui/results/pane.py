@@ -184,7 +184,7 @@ class ResultsPane(QWidget):
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         self._fit_columns()
-        note = describe.rerank_note(view, self._chapter_label, shortcuts.keys_of("undo_rerank"))
+        note = describe.rerank_note(view, self._chapter_label, shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
         self._render_stale()
