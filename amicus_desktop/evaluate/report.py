@@ -3,7 +3,9 @@
 A golden set mixes kinds of question (``GoldenQuery.kind``: asked with a chapter open, a topic name, a
 full question, a named passage, a word). A ranking can win on one kind and lose on another — a set asked
 mostly with the chapter open hides what a topical question gets — so every row is printed per kind,
-and the app preset's ratios to dense-only and BM25-only are printed for each kind.
+and the app preset's ratios to dense-only and BM25-only are printed for each kind. Beside relevance, each row
+says how diverse its lists are: the mean number of authors in a top 10 and the mean of the most chunks one
+author holds there.
 """
 
 from __future__ import annotations
@@ -56,14 +58,17 @@ def format_benchmark(golden: GoldenSet, reports: Sequence[ModelReport]) -> str:
         by_config = {r.config: r for r in rows}
         lines.append(f"model {model.model}  ({model.db.name}, {model.seconds:.0f} s)")
         header = (f"  {'configuration':<40} " + " ".join(f"{c[:8]:>8}" for c in columns)
-                  + f" {'MRR@10':>7} {'R@10':>6} {'<10':>5} {'judged':>7}")
+                  + f" {'MRR@10':>7} {'R@10':>6} {'<10':>5} {'judged':>7} {'authors':>7} {'most':>5}")
         lines += [header, "  " + "-" * (len(header) - 2)]
         for r in rows:
             by_kind = ndcg_by_kind(golden, r)
             short = sum(q.n_ranked < 10 for q in r.queries) / max(1, len(r.queries))
+            authors = statistics.fmean(q.authors for q in r.queries) if r.queries else 0.0
+            most = statistics.fmean(q.most_by_one for q in r.queries) if r.queries else 0.0
             lines.append(
                 f"  {r.config.describe():<40.40} " + " ".join(f"{by_kind[c]:8.3f}" for c in columns)
                 + f" {r.mean['mrr@10']:7.3f} {r.mean['recall@10']:6.3f} {short:5.0%} {judged_share(golden, r):7.0%}"
+                + f" {authors:7.1f} {most:5.1f}"
             )
         app = by_config.get(APP_ROW)
         if app is not None:

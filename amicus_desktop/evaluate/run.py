@@ -10,6 +10,7 @@ and scores 0; the others are still evaluated.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -94,6 +95,9 @@ class QueryScore:
     n_ranked: int = 0
     #: the codes of the warnings the answer carried
     warnings: tuple[str, ...] = ()
+    #: how many authors the top 10 holds, and the most chunks one author has there (the list's diversity)
+    authors: int = 0
+    most_by_one: int = 0
     #: why the question could not be asked (``QUERY_INVALID``: empty, too long): it retrieved nothing
     error: str | None = None
 
@@ -166,8 +170,11 @@ async def evaluate(
         best = max((strength(r) for r in result.ranked), default=None)
         closest = max((r.breakdown.similarity for r in result.ranked if r.breakdown.similarity is not None),
                       default=None)
+        by_author = Counter(r.candidate.metadata.scholar_id for r in result.ranked[: metrics.K]
+                            if r.candidate.metadata.scholar_id)
         scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best, closest,
-                                 len(result.ranked), tuple(w.code.value for w in result.warnings)))
+                                 len(result.ranked), tuple(w.code.value for w in result.warnings),
+                                 len(by_author), max(by_author.values(), default=0)))
         if keep_results:
             kept[q.id] = result
         if progress is not None:
