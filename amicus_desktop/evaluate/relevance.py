@@ -51,16 +51,19 @@ def configurations(default_fusion: Fusion) -> list[EvalConfig]:
         HYBRID_CAP,
         APP_ROW,
     ]
-    policy = APP.policy
+    policy, cap = APP.policy, APP.weights.per_scholar_cap
     ablations = [
-        ("app without the spread (hard cap 2)", replace(policy, spread=None)),
+        (f"app without the spread (hard cap {cap})", replace(policy, spread=None)),
         ("app without passage first", replace(policy, passage_first=False)),
         ("app without source priors", replace(policy, source_priors=False)),
+        ("app without the focus chapter", replace(policy, focus=None)),
         ("app, spread ×0.7", replace(policy, spread=0.7)),
-        ("app, spread ×0.9", replace(policy, spread=0.9)),
+        ("app, spread ×0.95", replace(policy, spread=0.95)),
     ]
     for label, changed in ablations:
         rows.append(replace(APP_ROW, policy=changed, label=label))
+    two = replace(APP.weights, per_scholar_cap=2)
+    rows.append(replace(APP_ROW, weights=two, label="app, spread past 2 per source"))
     for alpha in (0.5, 0.6, 0.8):
         rows.append(replace(APP_ROW, fusion=Fusion(FusionMethod.CONVEX, alpha), label=f"app, convex α {alpha:g}"))
     rows.append(replace(APP_ROW, fusion=Fusion(FusionMethod.RRF, 0.5, 60), label="app, RRF k 60"))
