@@ -89,3 +89,10 @@ def test_henrys_note_on_john_3_16_is_a_note_on_3_16(demo_db: Path) -> None:
     with ScriptureStore(demo_db) as store:
         ids = {row[0] for row in store.fetch(store.covering(PassageRef("john", 3, 16, 16))).values()}
     assert any(cid.startswith("mhcc:john:3:11-21#") for cid in ids)
+
+
+def test_a_reference_typed_with_spaces_is_the_verse_it_names(demo_db: Path, local_proxy) -> None:
+    result = ask(demo_db, local_proxy.url, "John 3 16")
+    (ref,) = result.trace.references
+    assert (ref.book_id, ref.chapter, ref.verse_start, ref.verse_end) == ("john", 3, 16, 16)  # never John 16
+    assert on("john", 3, 16)(result.ranked[0])

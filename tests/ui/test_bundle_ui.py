@@ -85,6 +85,7 @@ def test_no_strong_match_reads_plainly_and_its_suggestion_asks_again(harness: Ha
     assert row.accessibleName() == "Warning: No strong match" and row.text.accessibleName() == warning.message
     assert row.suggestion is not None and row.suggestion.text() == "Did you mean “grace and faith”?"
     assert row.suggestion.focusPolicy() & Qt.FocusPolicy.TabFocus  # reachable by keyboard
+    proxy.vectors["grace and faith"] = unit(axis(0, 1, 0.2)).tolist()  # Henry on justification: a strong match
     row.suggestion.click()
     wait_for(qtbot, lambda: window.session.question.view is not None
              and window.session.question.view.result.query == "grace and faith", timeout=15)
@@ -130,9 +131,8 @@ def test_pin_not_found_and_a_clean_answer_hides_the_strip(harness: Harness, qtbo
     assert "'nope'" in row.text.text() and row.icon.accessibleName() == "Pinned chunk missing"
 
     window.session.apply_settings(window.session.prefs.settings.replace(pins=(), k=2))
-    # a Scofield note and a Henry panel: no warning (the note clearly first, so the app's ×0.9 for
-    # cross-reference notes does not let Henry's Romans 9 panel, lifted by the open chapter, overtake it)
-    proxy.vectors["clean"] = unit(axis(1, 0, 0.9)).tolist()
+    # a word study on Romans 9 and a Henry panel on Romans 9: two kinds of material, no warning
+    proxy.vectors["clean"] = unit(axis(0, 8, 1.0)).tolist()
     view = ask(window, qtbot, "clean")
     assert view.result.warnings == ()
     assert not window.results.warnings.isVisible() and window.results.warnings.rows == []
