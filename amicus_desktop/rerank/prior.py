@@ -30,6 +30,7 @@ class Material(enum.StrEnum):
     LEXICON = "lexicon"  # a dictionary entry of a word
     NAME = "name"  # a dictionary entry of a proper name (person, place)
     NUMBER = "number"  # a dictionary entry of a numeral
+    NAME_STUDY = "name_study"  # a word study of a proper name (where the book mentions Jacob, Lazarus)
     CROSS_REFERENCE = "cross_reference"  # chains and topical lists
     FAQ = "faq"
     OTHER = "other"
@@ -43,6 +44,7 @@ TOPIC_PRIORS: Mapping[Material, float] = {
     Material.LEXICON: 0.5,
     Material.NAME: 0.3,
     Material.NUMBER: 0.3,
+    Material.NAME_STUDY: 0.6,
     Material.CROSS_REFERENCE: 0.6,
     Material.FAQ: 0.8,
     Material.OTHER: 1.0,
@@ -53,13 +55,16 @@ WORD_PRIORS: Mapping[Material, float] = {
     Material.LEXICON: 1.0,
     Material.NAME: 0.8,
     Material.NUMBER: 0.8,
+    Material.NAME_STUDY: 1.0,
     Material.CROSS_REFERENCE: 0.9,
     Material.FAQ: 0.8,
     Material.OTHER: 1.0,
 }
 
 #: the kinds that are about one word
-_DICTIONARY = frozenset({Material.LEXICON, Material.NAME, Material.NUMBER, Material.WORD_STUDY})
+_DICTIONARY = frozenset({Material.LEXICON, Material.NAME, Material.NUMBER, Material.WORD_STUDY, Material.NAME_STUDY})
+#: "Word study: Ἰακώβ (Iakṓb), …": the headword after the label
+_STUDY_HEAD = "Word study: "
 
 _KIND = {
     "section_panel": Material.COMMENTARY,
@@ -85,6 +90,10 @@ _TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
 def material(candidate: Candidate) -> Material:
     """The kind of material ``candidate`` is."""
     kind = _KIND.get(candidate.source_type, Material.OTHER)
+    if kind is Material.WORD_STUDY:
+        text = candidate.text.lstrip()
+        head = text[len(_STUDY_HEAD):] if text.startswith(_STUDY_HEAD) else text
+        return Material.NAME_STUDY if head[:1].isupper() else kind
     if kind is Material.LEXICON:
         text = candidate.text.lstrip()
         if text[:1].isupper():  # Greek and Latin headwords of proper names are capitalised

@@ -207,3 +207,10 @@ def test_a_word_question_lifts_the_penalty_only_for_entries_about_its_word() -> 
     # semantic mode measures no keyword score: the entry is taken at its word
     unmeasured = Candidate(0, "x", "lexicon_entry", "x", "φθάνω", ChunkMetadata(), 0.55, lexical=None)
     assert source_prior(unmeasured, about_a_word=True) == 1.0
+
+
+def test_a_word_study_of_a_name_counts_less_than_one_of_a_word() -> None:
+    name = cand(0.3, "word_study", "Word study: Ἰακώβ (Iakṓb), Strong's Greek G2384, in John.")
+    word = cand(0.3, "word_study", "Word study: ἀγάπη (agápē), Strong's Greek G26, in Romans.")
+    assert material(name) is Material.NAME_STUDY and material(word) is Material.WORD_STUDY
+    assert source_prior(name, about_a_word=False) < source_prior(word, about_a_word=False)
