@@ -18,12 +18,13 @@ from ..rerank.prior import Material, material
 from .describe import BookName, chapter_name, fmt_boost, fmt_score, ordinal, ref_name
 
 #: how the breakdown names each kind of material (the source prior's step)
-MATERIAL_NAMES = {
+MATERIAL_NAMES: dict[Material, str] = {
     Material.COMMENTARY: "commentary",
     Material.WORD_STUDY: "a word study",
     Material.LEXICON: "a dictionary entry",
     Material.NAME: "a dictionary entry of a name",
     Material.NUMBER: "a dictionary entry of a number",
+    Material.NAME_STUDY: "a word study of a name",
     Material.CROSS_REFERENCE: "a cross-reference note",
     Material.FAQ: "the app's help",
     Material.OTHER: "material",
