@@ -191,10 +191,3 @@ def test_any_chunk_gets_one_line_and_never_raises(source_type, text, source_id, 
     assert title(row)  # never empty
     assert len(snippet(row)) <= 160
     assert not re.search(r"\bNone\b", title(row) + citation(row)) or "None" in text + source_id
-
-
-def test_every_kind_of_material_has_a_name_in_the_breakdown() -> None:
-    from amicus_desktop.present.breakdown import MATERIAL_NAMES
-    from amicus_desktop.rerank.prior import Material
-
-    assert set(MATERIAL_NAMES) == set(Material)
