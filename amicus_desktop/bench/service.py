@@ -1,0 +1,272 @@
+"""The service row of ``amicus-desktop bench``: ``serve`` under N concurrent clients, beside ``query`` in-process.
+
+``python -m amicus_desktop.bench.service --db PATH (--proxy URL | --bench-proxy) [--clients 1,8,32]
+[--seconds S]`` prints one JSON object (the last line of stdout). For each library it
+
+1. starts ``amicus-desktop serve`` on a free loopback port (rate limit off) in its own process, against
+   the given embed proxy (the real one and its model for a real library) or the benchmark's synthetic
+   proxy (:mod:`.proxy`, for a synthetic library);
+2. for each N, runs N clients in this process — each one HTTP/1.1 keep-alive connection asking
+   ``GET /retrieve`` again as soon as it has its answer (no think time: the service at saturation) — for
+   a warm-up, then ``seconds`` measured; every question is a real one with a distinct suffix, so every
+   request embeds (the vector cache never hits);
+3. the same questions through one :class:`~amicus_desktop.retrieval.Retriever` in this process, with N
+   concurrent tasks: what ``query`` costs without HTTP.
+
+Reported per N: throughput, latency p50/p95/p99, errors by code, the service's own stage times (from
+each answer's ``timing_ms``), the CPU each process used per request (the service, the proxy, this load
+generator), and the peak RSS of the service process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import os
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import numpy as np
+
+from ..core.query import RetrievalContext
+from ..retrieval import Retriever
+from ..store.scripture import ScriptureStore
+from . import questions, synth
+
+DEFAULT_CLIENTS = (1, 8, 32)
+DEFAULT_SECONDS = 15.0
+WARMUP_SECONDS = 2.0
+#: the service's default k (CONTRACT section 9)
+K = 5
+#: a request that has no answer after this long counts as an error (the seed's budget is 500 ms)
+CLIENT_TIMEOUT = 30.0
+
+
+def stats(samples: list[float]) -> dict[str, float]:
+    a = np.asarray(samples, dtype=np.float64)
+    if a.size == 0:
+        return {"n": 0}
+    p50, p95, p99 = np.percentile(a, [50, 95, 99])
+    return {"p50": float(p50), "p95": float(p95), "p99": float(p99), "mean": float(a.mean()),
+            "max": float(a.max()), "n": int(a.size)}
+
+
+def question_stream(tag: str) -> Iterator[str]:
+    """Real questions, each with a distinct suffix so that no two requests share a vector."""
+    for n in itertools.count():
+        yield f"{questions.QUESTIONS[n % len(questions.QUESTIONS)]} ({tag}{n})"
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def peak_rss_of(pid: int) -> float:
+    """Peak resident memory of process ``pid`` in MiB (``VmHWM``; 0 where unknown)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+class _Run:
+    """Samples of one load level."""
+
+    def __init__(self) -> None:
+        self.latency: list[float] = []
+        self.errors: Counter[str] = Counter()
+        self.stages: dict[str, list[float]] = {"embed": [], "search": [], "rerank": [], "total": []}
+        self.measuring = False
+
+    def record(self, ms: float, code: str | None, timing: dict[str, float] | None) -> None:
+        if not self.measuring:
+            return
+        if code is not None:
+            self.errors[code] += 1
+            return
+        self.latency.append(ms)
+        for name, values in self.stages.items():
+            if timing and name in timing:
+                values.append(float(timing[name]))
+
+
+async def _http_client(url: str, texts: Iterator[str], run: _Run, stop: asyncio.Event) -> None:
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    async with httpx.AsyncClient(base_url=url, timeout=CLIENT_TIMEOUT, limits=limits, trust_env=False) as client:
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            try:
+                response = await client.get("/retrieve", params={"q": next(texts), "k": K})
+                ms = (time.perf_counter() - t0) * 1000
+                body = response.json()
+                if response.status_code == 200:
+                    run.record(ms, None, body.get("timing_ms"))
+                else:
+                    run.record(ms, str(body.get("error", {}).get("code", response.status_code)), None)
+            except (httpx.HTTPError, ValueError) as exc:
+                run.record((time.perf_counter() - t0) * 1000, type(exc).__name__, None)
+
+
+async def _in_process_client(retriever: Retriever, texts: Iterator[str], run: _Run, stop: asyncio.Event) -> None:
+    from ..core.errors import AmicusError
+
+    while not stop.is_set():
+        t0 = time.perf_counter()
+        try:
+            result = await retriever.retrieve(RetrievalContext(query=next(texts), k=K))
+            run.record((time.perf_counter() - t0) * 1000, None, result.timings.to_json())
+        except AmicusError as err:
+            run.record((time.perf_counter() - t0) * 1000, err.code.value, None)
+
+
+async def _level(clients: int, seconds: float, start: Any, pids: dict[str, int]) -> dict[str, Any]:
+    """Run ``clients`` copies of ``start(run, stop)`` for a warm-up, then ``seconds`` measured."""
+    run, stop = _Run(), asyncio.Event()
+    tasks = [asyncio.ensure_future(start(run, stop)) for _ in range(clients)]
+    await asyncio.sleep(WARMUP_SECONDS)
+    cpu0 = {name: cpu_seconds(pid) for name, pid in pids.items()}
+    run.measuring = True
+    t0 = time.perf_counter()
+    await asyncio.sleep(seconds)
+    run.measuring = False
+    wall = time.perf_counter() - t0
+    cpu = {name: cpu_seconds(pid) - cpu0[name] for name, pid in pids.items()}
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    done = len(run.latency)
+    answered = max(1, done + sum(run.errors.values()))
+    return {
+        "clients": clients, "seconds": wall, "requests": done, "throughput": done / wall,
+        "latency_ms": stats(run.latency), "errors": dict(run.errors),
+        "stages_ms": {name: stats(values) for name, values in run.stages.items()},
+        "cpu_ms_per_request": {name: 1000 * s / answered for name, s in cpu.items()},
+        "cpu_share": {name: s / wall for name, s in cpu.items()},
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+
+
+def _start(cmd: list[str], prefix: str, timeout: float = 120.0) -> tuple[subprocess.Popen[str], str]:
+    """Start a server process; its URL from the first stdout line holding ``prefix``."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if prefix in line:
+            return proc, line.split(prefix, 1)[1].split()[0]
+    proc.kill()
+    proc.wait()
+    raise RuntimeError(f"{' '.join(cmd[:4])} … did not start")
+
+
+def _stop(proc: subprocess.Popen[str]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, lanes: int | None) -> dict[str, Any]:
+    """The service and in-process rows for ``db`` (see the module docstring)."""
+    with ScriptureStore(db) as store:
+        info = store.info
+    out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
+                           "k": K, "warmup_s": WARMUP_SECONDS}
+    proxy: subprocess.Popen[str] | None = None
+    if proxy_url is None:  # the benchmark's synthetic proxy, for a synthetic library
+        proxy, proxy_url = _start([sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims", str(info.dims)],
+                                  "listening on ")
+        out["proxy"] = "bench (synthetic vectors)"
+    else:
+        out["proxy"] = "given"
+    pids = {"load generator": os.getpid()}
+    if proxy is not None:
+        pids["proxy"] = proxy.pid
+    try:
+        cmd = [sys.executable, "-m", "amicus_desktop", "serve", "--db", str(db), "--proxy", proxy_url,
+               "--port", "0", "--rate-limit", "0", "--log-level", "warning"]
+        if lanes:
+            cmd += ["--lanes", str(lanes)]
+        serve, url = _start(cmd, "listening on ")
+        pids["service"] = serve.pid
+        try:
+            out["service"] = []
+            for n in levels:
+                texts = question_stream(f"s{n}-")
+
+                async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
+                    await _http_client(url, texts, run, stop)
+
+                row = asyncio.run(_level(n, seconds, start, pids))
+                row["service_peak_rss_mb"] = peak_rss_of(serve.pid)
+                out["service"].append(row)
+                print(f"  service, {n} clients: {row['throughput']:.1f}/s, p95 "
+                      f"{row['latency_ms'].get('p95', 0):.0f} ms, errors {row['errors']}", file=sys.stderr, flush=True)
+        finally:
+            _stop(serve)
+        del pids["service"]
+        out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids))
+    finally:
+        if proxy is not None:
+            _stop(proxy)
+    out["in_process_peak_rss_mb"] = synth.peak_rss_mb()
+    return out
+
+
+async def _in_process(db: Path, proxy_url: str, levels: list[int], seconds: float,
+                      pids: dict[str, int]) -> list[dict[str, Any]]:
+    retriever = Retriever(db, proxy_url)
+    rows = []
+    try:
+        for n in levels:
+            texts = question_stream(f"p{n}-")
+
+            async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
+                await _in_process_client(retriever, texts, run, stop)
+
+            rows.append(await _level(n, seconds, start, pids))
+            print(f"  in-process, {n} tasks: {rows[-1]['throughput']:.1f}/s, p95 "
+                  f"{rows[-1]['latency_ms'].get('p95', 0):.0f} ms", file=sys.stderr, flush=True)
+    finally:
+        await retriever.aclose()
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.service")
+    p.add_argument("--db", type=Path, required=True)
+    p.add_argument("--proxy", metavar="URL", help="the embed proxy (default: start the benchmark's synthetic one)")
+    p.add_argument("--clients", default=",".join(map(str, DEFAULT_CLIENTS)))
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS)
+    p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
+    args = p.parse_args(argv)
+    levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    result = measure(args.db, args.proxy, levels, args.seconds, args.lanes)
+    with contextlib.suppress(BrokenPipeError):
+        print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
