@@ -1,11 +1,12 @@
 """The service row of ``amicus-desktop bench``: ``serve`` under N concurrent clients, beside ``query`` in-process.
 
-``python -m amicus_desktop.bench.service --db PATH (--proxy URL | --bench-proxy) [--clients 1,8,32]
-[--seconds S]`` prints one JSON object (the last line of stdout). For each library it
+``python -m amicus_desktop.bench.service --db PATH [--proxy URL | --real-proxy] [--clients 1,8,32]
+[--seconds S]`` prints one JSON object (the last line of stdout). For the library it
 
 1. starts ``amicus-desktop serve`` on a free loopback port (rate limit off) in its own process, against
-   the given embed proxy (the real one and its model for a real library) or the benchmark's synthetic
-   proxy (:mod:`.proxy`, for a synthetic library);
+   an embed proxy in its own process: the project's real proxy and local model (``--real-proxy``, for a
+   real library), the benchmark's synthetic proxy (:mod:`.proxy`, the default, for a synthetic
+   library), or one already running (``--proxy URL``; its CPU is then not measured);
 2. for each N, runs N clients in this process — each one HTTP/1.1 keep-alive connection asking
    ``GET /retrieve`` again as soon as it has its answer (no think time: the service at saturation) — for
    a warm-up, then ``seconds`` measured; every question is a real one with a distinct suffix, so every
@@ -41,6 +42,7 @@ from ..core.query import RetrievalContext
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from . import questions, synth
+from .tables import fmt_ms, markdown_table
 
 DEFAULT_CLIENTS = (1, 8, 32)
 DEFAULT_SECONDS = 15.0
@@ -136,11 +138,12 @@ async def _in_process_client(retriever: Retriever, texts: Iterator[str], run: _R
             run.record((time.perf_counter() - t0) * 1000, err.code.value, None)
 
 
-async def _level(clients: int, seconds: float, start: Any, pids: dict[str, int]) -> dict[str, Any]:
-    """Run ``clients`` copies of ``start(run, stop)`` for a warm-up, then ``seconds`` measured."""
+async def _level(clients: int, seconds: float, start: Any, pids: dict[str, int],
+                 warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
+    """Run ``clients`` copies of ``start(run, stop)`` for ``warmup`` seconds, then ``seconds`` measured."""
     run, stop = _Run(), asyncio.Event()
     tasks = [asyncio.ensure_future(start(run, stop)) for _ in range(clients)]
-    await asyncio.sleep(WARMUP_SECONDS)
+    await asyncio.sleep(warmup)
     cpu0 = {name: cpu_seconds(pid) for name, pid in pids.items()}
     run.measuring = True
     t0 = time.perf_counter()
@@ -187,14 +190,19 @@ def _stop(proc: subprocess.Popen[str]) -> None:
         proc.wait()
 
 
-def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, lanes: int | None) -> dict[str, Any]:
+def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, lanes: int | None,
+            *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring)."""
     with ScriptureStore(db) as store:
         info = store.info
     out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
-                           "k": K, "warmup_s": WARMUP_SECONDS}
+                           "k": K, "warmup_s": warmup}
     proxy: subprocess.Popen[str] | None = None
-    if proxy_url is None:  # the benchmark's synthetic proxy, for a synthetic library
+    if real_proxy:  # the project's proxy and local model, for a real library
+        proxy, proxy_url = _start([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0",
+                                   "--rate-limit", "0", "--log-level", "warning"], "listening on ")
+        out["proxy"] = "real (local model)"
+    elif proxy_url is None:  # the benchmark's synthetic proxy, for a synthetic library
         proxy, proxy_url = _start([sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims", str(info.dims)],
                                   "listening on ")
         out["proxy"] = "bench (synthetic vectors)"
@@ -218,7 +226,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, 
                 async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
                     await _http_client(url, texts, run, stop)
 
-                row = asyncio.run(_level(n, seconds, start, pids))
+                row = asyncio.run(_level(n, seconds, start, pids, warmup))
                 row["service_peak_rss_mb"] = peak_rss_of(serve.pid)
                 out["service"].append(row)
                 print(f"  service, {n} clients: {row['throughput']:.1f}/s, p95 "
@@ -226,7 +234,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, 
         finally:
             _stop(serve)
         del pids["service"]
-        out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids))
+        out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids, warmup))
     finally:
         if proxy is not None:
             _stop(proxy)
@@ -235,7 +243,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, 
 
 
 async def _in_process(db: Path, proxy_url: str, levels: list[int], seconds: float,
-                      pids: dict[str, int]) -> list[dict[str, Any]]:
+                      pids: dict[str, int], warmup: float) -> list[dict[str, Any]]:
     retriever = Retriever(db, proxy_url)
     rows = []
     try:
@@ -245,7 +253,7 @@ async def _in_process(db: Path, proxy_url: str, levels: list[int], seconds: floa
             async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
                 await _in_process_client(retriever, texts, run, stop)
 
-            rows.append(await _level(n, seconds, start, pids))
+            rows.append(await _level(n, seconds, start, pids, warmup))
             print(f"  in-process, {n} tasks: {rows[-1]['throughput']:.1f}/s, p95 "
                   f"{rows[-1]['latency_ms'].get('p95', 0):.0f} ms", file=sys.stderr, flush=True)
     finally:
@@ -253,16 +261,49 @@ async def _in_process(db: Path, proxy_url: str, levels: list[int], seconds: floa
     return rows
 
 
+def _cpu_cell(row: dict[str, Any]) -> str:
+    cpu = row["cpu_ms_per_request"]
+    return " / ".join(f"{cpu[k]:.1f}" if k in cpu else "–" for k in ("service", "proxy", "load generator"))
+
+
+def service_table(report: dict[str, Any]) -> str:
+    """``serve`` under N concurrent clients over loopback, beside the same engine in-process."""
+    header = ["library", "path", "clients", "answers/s", "latency p50 / p95 / p99", "errors",
+              "in the service p50: embed / search / total", "CPU ms per answer: service / proxy / load",
+              "peak RSS MB"]
+    rows = []
+    for m in report["results"]:
+        sv = m.get("service")
+        if not sv:
+            continue
+        for kind, key in (("HTTP", "service"), ("in-process", "in_process")):
+            for row in sv[key]:
+                lat, st = row["latency_ms"], row["stages_ms"]
+                errors = ", ".join(f"{c} {n}" for c, n in sorted(row["errors"].items())) or "0"
+                rss = row.get("service_peak_rss_mb") if key == "service" else sv.get("in_process_peak_rss_mb")
+                rows.append([
+                    m["label"], kind, str(row["clients"]), f"{row['throughput']:.1f}",
+                    " / ".join(fmt_ms(lat.get(q)) for q in ("p50", "p95", "p99")), errors,
+                    " / ".join(fmt_ms(st[s].get("p50")) for s in ("embed", "search", "total")),
+                    _cpu_cell(row), f"{rss:.0f}" if rss else "–",
+                ])
+    return markdown_table(header, rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.service")
     p.add_argument("--db", type=Path, required=True)
-    p.add_argument("--proxy", metavar="URL", help="the embed proxy (default: start the benchmark's synthetic one)")
+    p.add_argument("--proxy", metavar="URL", help="an embed proxy already running (default: start the benchmark's "
+                                                  "synthetic one)")
+    p.add_argument("--real-proxy", action="store_true", help="start the project's proxy and local model instead")
     p.add_argument("--clients", default=",".join(map(str, DEFAULT_CLIENTS)))
-    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS)
+    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="measured per run")
+    p.add_argument("--warmup", type=float, default=WARMUP_SECONDS, help="seconds of load before measuring")
     p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
     args = p.parse_args(argv)
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
-    result = measure(args.db, args.proxy, levels, args.seconds, args.lanes)
+    result = measure(args.db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
+                     warmup=args.warmup)
     with contextlib.suppress(BrokenPipeError):
         print(json.dumps(result), flush=True)
     return 0
