@@ -57,7 +57,7 @@ class BenchConfig:
     real_db: Path | None = None
     #: Also load ``amicus-desktop serve`` with N concurrent clients per library (:mod:`.service`).
     service: bool = False
-    service_clients: Sequence[int] = DEFAULT_CLIENTS
+    service_clients: Sequence[str] = DEFAULT_CLIENTS
     service_seconds: float = DEFAULT_SECONDS
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 

@@ -8,9 +8,10 @@
    real library), the benchmark's synthetic proxy (:mod:`.proxy`, the default, for a synthetic
    library), or one already running (``--proxy URL``; its CPU is then not measured);
 2. for each N, runs N clients in this process — each one HTTP/1.1 keep-alive connection asking
-   ``GET /retrieve`` again as soon as it has its answer (no think time: the service at saturation) — for
-   a warm-up, then ``seconds`` measured; every question is a real one with a distinct suffix, so every
-   request embeds (the vector cache never hits);
+   ``GET /retrieve`` again as soon as it has its answer (no think time: the service at saturation), or
+   ``N@T``: after a pause of T seconds on average (exponentially distributed: readers) — for a warm-up,
+   then ``seconds`` measured; every question is a real one with a distinct suffix, so every request
+   embeds (the vector cache never hits);
 3. the same questions through one :class:`~amicus_desktop.retrieval.Retriever` in this process, with N
    concurrent tasks: what ``query`` costs without HTTP.
 
@@ -27,6 +28,7 @@ import contextlib
 import itertools
 import json
 import os
+import random
 import subprocess
 import sys
 import time
@@ -44,7 +46,8 @@ from ..store.scripture import ScriptureStore
 from . import questions, synth
 from .tables import fmt_ms, markdown_table
 
-DEFAULT_CLIENTS = (1, 8, 32)
+#: concurrent clients per run; ``N@T``: N clients pausing T seconds on average between answer and question
+DEFAULT_CLIENTS = ("1", "8", "32", "32@1")
 DEFAULT_SECONDS = 15.0
 WARMUP_SECONDS = 2.0
 #: the service's default k (CONTRACT section 9)
@@ -109,10 +112,35 @@ class _Run:
                 values.append(float(timing[name]))
 
 
-async def _http_client(url: str, texts: Iterator[str], run: _Run, stop: asyncio.Event) -> None:
+def parse_levels(text: str) -> list[tuple[int, float]]:
+    """``"1,8,32,32@1"`` → ``[(1, 0.0), (8, 0.0), (32, 0.0), (32, 1.0)]`` (clients, mean think seconds)."""
+    out = []
+    for part in text.split(","):
+        if part.strip():
+            n, _, think = part.strip().partition("@")
+            out.append((int(n), float(think or 0)))
+    if not out or any(n < 1 or t < 0 for n, t in out):
+        raise ValueError(f"expected N or N@SECONDS, comma-separated, not {text!r}")
+    return out
+
+
+def level_name(clients: int, think: float) -> str:
+    return f"{clients}" + (f" (think {think:g} s)" if think else "")
+
+
+async def _think(rng: random.Random, think: float, stop: asyncio.Event) -> None:
+    if think > 0:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), rng.expovariate(1 / think))
+
+
+async def _http_client(url: str, texts: Iterator[str], run: _Run, stop: asyncio.Event, think: float = 0.0,
+                       rng: random.Random | None = None) -> None:
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    rng = rng or random.Random(0)
     async with httpx.AsyncClient(base_url=url, timeout=CLIENT_TIMEOUT, limits=limits, trust_env=False) as client:
         while not stop.is_set():
+            await _think(rng, think, stop)
             t0 = time.perf_counter()
             try:
                 response = await client.get("/retrieve", params={"q": next(texts), "k": K})
@@ -126,10 +154,13 @@ async def _http_client(url: str, texts: Iterator[str], run: _Run, stop: asyncio.
                 run.record((time.perf_counter() - t0) * 1000, type(exc).__name__, None)
 
 
-async def _in_process_client(retriever: Retriever, texts: Iterator[str], run: _Run, stop: asyncio.Event) -> None:
+async def _in_process_client(retriever: Retriever, texts: Iterator[str], run: _Run, stop: asyncio.Event,
+                             think: float = 0.0, rng: random.Random | None = None) -> None:
     from ..core.errors import AmicusError
 
+    rng = rng or random.Random(0)
     while not stop.is_set():
+        await _think(rng, think, stop)
         t0 = time.perf_counter()
         try:
             result = await retriever.retrieve(RetrievalContext(query=next(texts), k=K))
@@ -138,11 +169,12 @@ async def _in_process_client(retriever: Retriever, texts: Iterator[str], run: _R
             run.record((time.perf_counter() - t0) * 1000, err.code.value, None)
 
 
-async def _level(clients: int, seconds: float, start: Any, pids: dict[str, int],
+async def _level(clients: int, think: float, seconds: float, start: Any, pids: dict[str, int],
                  warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
-    """Run ``clients`` copies of ``start(run, stop)`` for ``warmup`` seconds, then ``seconds`` measured."""
+    """Run ``clients`` copies of ``start(run, stop, think, rng)`` for ``warmup`` seconds, then ``seconds``
+    measured."""
     run, stop = _Run(), asyncio.Event()
-    tasks = [asyncio.ensure_future(start(run, stop)) for _ in range(clients)]
+    tasks = [asyncio.ensure_future(start(run, stop, think, random.Random(i))) for i in range(clients)]
     await asyncio.sleep(warmup)
     cpu0 = {name: cpu_seconds(pid) for name, pid in pids.items()}
     run.measuring = True
@@ -156,7 +188,7 @@ async def _level(clients: int, seconds: float, start: Any, pids: dict[str, int],
     done = len(run.latency)
     answered = max(1, done + sum(run.errors.values()))
     return {
-        "clients": clients, "seconds": wall, "requests": done, "throughput": done / wall,
+        "clients": clients, "think_s": think, "seconds": wall, "requests": done, "throughput": done / wall,
         "latency_ms": stats(run.latency), "errors": dict(run.errors),
         "stages_ms": {name: stats(values) for name, values in run.stages.items()},
         "cpu_ms_per_request": {name: 1000 * s / answered for name, s in cpu.items()},
@@ -190,7 +222,7 @@ def _stop(proc: subprocess.Popen[str]) -> None:
         proc.wait()
 
 
-def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, lanes: int | None,
+def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
             *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring)."""
     with ScriptureStore(db) as store:
@@ -220,16 +252,17 @@ def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, 
         pids["service"] = serve.pid
         try:
             out["service"] = []
-            for n in levels:
-                texts = question_stream(f"s{n}-")
+            for n, think in levels:
+                texts = question_stream(f"s{n}-{think:g}-")
 
-                async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
-                    await _http_client(url, texts, run, stop)
+                async def start(run: _Run, stop: asyncio.Event, think: float, rng: random.Random,
+                                texts: Iterator[str] = texts) -> None:
+                    await _http_client(url, texts, run, stop, think, rng)
 
-                row = asyncio.run(_level(n, seconds, start, pids, warmup))
+                row = asyncio.run(_level(n, think, seconds, start, pids, warmup))
                 row["service_peak_rss_mb"] = peak_rss_of(serve.pid)
                 out["service"].append(row)
-                print(f"  service, {n} clients: {row['throughput']:.1f}/s, p95 "
+                print(f"  service, {level_name(n, think)} clients: {row['throughput']:.1f}/s, p95 "
                       f"{row['latency_ms'].get('p95', 0):.0f} ms, errors {row['errors']}", file=sys.stderr, flush=True)
         finally:
             _stop(serve)
@@ -242,19 +275,20 @@ def measure(db: Path, proxy_url: str | None, levels: list[int], seconds: float, 
     return out
 
 
-async def _in_process(db: Path, proxy_url: str, levels: list[int], seconds: float,
+async def _in_process(db: Path, proxy_url: str, levels: list[tuple[int, float]], seconds: float,
                       pids: dict[str, int], warmup: float) -> list[dict[str, Any]]:
     retriever = Retriever(db, proxy_url)
     rows = []
     try:
-        for n in levels:
-            texts = question_stream(f"p{n}-")
+        for n, think in levels:
+            texts = question_stream(f"p{n}-{think:g}-")
 
-            async def start(run: _Run, stop: asyncio.Event, texts: Iterator[str] = texts) -> None:
-                await _in_process_client(retriever, texts, run, stop)
+            async def start(run: _Run, stop: asyncio.Event, think: float, rng: random.Random,
+                            texts: Iterator[str] = texts) -> None:
+                await _in_process_client(retriever, texts, run, stop, think, rng)
 
-            rows.append(await _level(n, seconds, start, pids, warmup))
-            print(f"  in-process, {n} tasks: {rows[-1]['throughput']:.1f}/s, p95 "
+            rows.append(await _level(n, think, seconds, start, pids, warmup))
+            print(f"  in-process, {level_name(n, think)} tasks: {rows[-1]['throughput']:.1f}/s, p95 "
                   f"{rows[-1]['latency_ms'].get('p95', 0):.0f} ms", file=sys.stderr, flush=True)
     finally:
         await retriever.aclose()
@@ -282,7 +316,8 @@ def service_table(report: dict[str, Any]) -> str:
                 errors = ", ".join(f"{c} {n}" for c, n in sorted(row["errors"].items())) or "0"
                 rss = row.get("service_peak_rss_mb") if key == "service" else sv.get("in_process_peak_rss_mb")
                 rows.append([
-                    m["label"], kind, str(row["clients"]), f"{row['throughput']:.1f}",
+                    m["label"], kind, level_name(row["clients"], row.get("think_s", 0.0)),
+                    f"{row['throughput']:.1f}",
                     " / ".join(fmt_ms(lat.get(q)) for q in ("p50", "p95", "p99")), errors,
                     " / ".join(fmt_ms(st[s].get("p50")) for s in ("embed", "search", "total")),
                     _cpu_cell(row), f"{rss:.0f}" if rss else "–",
@@ -301,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=float, default=WARMUP_SECONDS, help="seconds of load before measuring")
     p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
     args = p.parse_args(argv)
-    levels = [int(x) for x in args.clients.split(",") if x.strip()]
+    levels = parse_levels(args.clients)
     result = measure(args.db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
                      warmup=args.warmup)
     with contextlib.suppress(BrokenPipeError):

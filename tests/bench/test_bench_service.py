@@ -20,7 +20,7 @@ def test_service_rows_beside_in_process(tmp_path: Path) -> None:
     synth.build(db, 400, 16, 0)
     before = sha256(db)
     proc = subprocess.run(
-        [sys.executable, "-m", "amicus_desktop.bench.service", "--db", str(db), "--clients", "1,3",
+        [sys.executable, "-m", "amicus_desktop.bench.service", "--db", str(db), "--clients", "1,3@0.1",
          "--seconds", "0.6", "--warmup", "0.3"],
         capture_output=True, text=True, timeout=240, cwd=ROOT, check=False,
         env={**os.environ, "AMICUS_HOME": str(tmp_path / "home")},
@@ -29,7 +29,7 @@ def test_service_rows_beside_in_process(tmp_path: Path) -> None:
     out = json.loads(proc.stdout.splitlines()[-1])
     assert out["n"] == 400 and out["dims"] == 16 and out["proxy"].startswith("bench")
     for kind in ("service", "in_process"):
-        assert [row["clients"] for row in out[kind]] == [1, 3]
+        assert [(row["clients"], row["think_s"]) for row in out[kind]] == [(1, 0.0), (3, 0.1)]
         for row in out[kind]:
             assert row["requests"] > 0 and row["errors"] == {} and row["throughput"] > 0
             lat = row["latency_ms"]
@@ -38,5 +38,5 @@ def test_service_rows_beside_in_process(tmp_path: Path) -> None:
     for row in out["service"]:
         assert row["service_peak_rss_mb"] > 0 and row["cpu_ms_per_request"]["service"] > 0
     table = service_table({"results": [{"label": "400 × 16", "service": out}]})
-    assert table.count("| 400 × 16") == 4 and "in-process" in table
+    assert table.count("| 400 × 16") == 4 and "in-process" in table and "3 (think 0.1 s)" in table
     assert sha256(db) == before
