@@ -24,6 +24,7 @@ import tempfile
 import time
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -75,8 +76,7 @@ class ServeProcess(ProxyProcess):
         except FileNotFoundError:
             return ""
 
-    def get(self, path: str = "/retrieve", params: object = None, headers: dict[str, str] | None = None,
+    def get(self, path: str = "/retrieve", params: Any = None, headers: dict[str, str] | None = None,
             timeout: float = 60.0) -> httpx.Response:
         """One request (a fresh connection)."""
-        return httpx.get(f"{self.url}{path}", params=params, headers=headers, timeout=timeout,  # type: ignore[arg-type]
-                         trust_env=False)
+        return httpx.get(f"{self.url}{path}", params=params, headers=headers, timeout=timeout, trust_env=False)
