@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -174,3 +175,29 @@ def test_500_internal_for_a_bug_says_nothing_of_it(tmp_path: Path, caplog: pytes
     assert any("RuntimeError" in line and "secret" not in line for line in lines), lines
     assert any("GET /retrieve 500" in line for line in lines)
     assert all(getattr(r, "trace_id", body["trace_id"]) == body["trace_id"] for r in caplog.records)
+
+
+# -- the proxy's request limits, inside the trace layer -------------------------------------------------
+def _raw(port: int, request: bytes) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    return data
+
+
+def test_the_proxys_request_limits_answer_with_a_trace_id(served: ServeProcess) -> None:
+    """HTTP/2.0 on an HTTP/1 line is 505, a head over 64 KiB 431 — refusals made by the proxy's own
+    middleware, which knows nothing of trace ids: the outer layer still puts one in header and body."""
+    for request, status in [(b"GET /health HTTP/2.0\r\nHost: x\r\n\r\n", 505),
+                            (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 70_000 + b"\r\n\r\n", 431)]:
+        head, _, body = _raw(served.port, request).partition(b"\r\n\r\n")
+        assert head.startswith(f"HTTP/1.1 {status}".encode()), head[:80]
+        trace = next(line.split(b":", 1)[1].strip() for line in head.split(b"\r\n")
+                     if line.lower().startswith(b"x-trace-id:"))
+        assert json.loads(body)["trace_id"] == trace.decode()
+    # HTTP/0.9 (no version on the request line) is not spoken at all
+    assert not _raw(served.port, b"GET /health\r\n\r\n").startswith(b"HTTP/1.1 200")
+    # a 2,000-character question in a non-Latin script (24 KB percent-encoded) still reaches the app
+    assert served.get(params={"q": "😀" * 2000, "mode": "keyword"}).status_code == 200
