@@ -24,17 +24,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..proxy.process import _address, _AddrInfo, _exit_with_parent, _is_loopback, _make_server, _StopRequest
 from .common import add_connection_args, connection_from_args
-from .proxy import (
-    _address,
-    _AddrInfo,
-    _exit_with_parent,
-    _is_loopback,
-    _make_server,
-    _non_negative_float,
-    _port,
-    _StopRequest,
-)
+from .proxy import _non_negative_float, _port
 
 if TYPE_CHECKING:
     from ..serve.access import Client
