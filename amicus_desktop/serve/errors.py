@@ -30,6 +30,8 @@ class ServiceCode(enum.StrEnum):
     PASSAGE_NOT_FOUND = "PASSAGE_NOT_FOUND"
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    #: the Host-header guard's refusal (DNS rebinding), once it is in the app's middleware
+    HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
 
 
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
@@ -38,6 +40,7 @@ STATUS: dict[str, int] = {
     ServiceCode.BAD_REQUEST: 400,
     ServiceCode.UNAUTHORIZED: 401,
     ServiceCode.WORKSPACE_FORBIDDEN: 403,
+    ServiceCode.HOST_NOT_ALLOWED: 403,
     ErrorCode.DB_NOT_FOUND: 404,
     ServiceCode.OVERLAY_NOT_FOUND: 404,
     ServiceCode.PASSAGE_NOT_FOUND: 404,
