@@ -26,7 +26,6 @@ from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import vec_version
 from . import synth
-from .service import DEFAULT_CLIENTS, DEFAULT_SECONDS, service_table
 from .tables import fmt_ms, human_n
 from .tables import markdown_table as _table
 
@@ -57,8 +56,9 @@ class BenchConfig:
     real_db: Path | None = None
     #: Also load ``amicus-desktop serve`` with N concurrent clients per library (:mod:`.service`).
     service: bool = False
-    service_clients: Sequence[str] = DEFAULT_CLIENTS
-    service_seconds: float = DEFAULT_SECONDS
+    #: ``N`` or ``N@T`` per run (empty: :mod:`.service`'s default), seconds measured per run (``None``: its default)
+    service_clients: Sequence[str] = ()
+    service_seconds: float | None = None
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
 
@@ -213,9 +213,12 @@ def _real_copy(src: Path, out_dir: Path, log: Callable[[str], None]) -> tuple[Pa
 
 def _measure_service(cfg: BenchConfig, path: Path, env: dict[str, str], label: str, *, real: bool) -> dict[str, Any]:
     """The service rows of one library: ``serve`` under 1, 8, 32… clients, beside the engine in-process."""
-    cfg.log(f"{label}: the service under {', '.join(map(str, cfg.service_clients))} concurrent clients")
-    args = ["--db", str(path), "--clients", ",".join(map(str, cfg.service_clients)),
-            "--seconds", str(cfg.service_seconds)]
+    from . import service  # not at import time: ``python -m amicus_desktop.bench.service`` runs it
+
+    levels = ",".join(cfg.service_clients or service.DEFAULT_CLIENTS)
+    cfg.log(f"{label}: the service under {levels} concurrent clients")
+    args = ["--db", str(path), "--clients", levels,
+            "--seconds", str(cfg.service_seconds or service.DEFAULT_SECONDS)]
     return run_worker([*args, "--real-proxy"] if real else args, env, module="service")
 
 
@@ -420,6 +423,8 @@ def format_report(report: dict[str, Any]) -> str:
     bw = report["bandwidth"]
     service_lines: list[str] = []
     if any(m.get("service") for m in report["results"]):
+        from .service import service_table
+
         service_lines = [
             "",
             "The service under load: N clients, each asking again as soon as it has its answer (no think time), "

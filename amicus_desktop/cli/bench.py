@@ -77,10 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--service", action="store_true",
                    help="also load 'amicus-desktop serve' with concurrent clients over loopback, beside the "
                         "same questions in-process (the real proxy and model for --real-db)")
-    p.add_argument("--clients", type=_levels, default="1,8,32,32@1", metavar="N,N@T,...",
+    p.add_argument("--clients", type=_levels, metavar="N,N@T,...",
                    help="--service: concurrent clients per run; N@T: N clients pausing T s on average between "
                         "answer and next question (default 1,8,32,32@1)")
-    p.add_argument("--service-seconds", type=float, default=15.0, metavar="S",
+    p.add_argument("--service-seconds", type=float, metavar="S",
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
     p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     p.set_defaults(func=run)
@@ -92,7 +92,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = BenchConfig(
         sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
         keep=args.keep, seed=args.seed, real_proxy=args.real_proxy, real_db=args.real_db,
-        service=args.service, service_clients=args.clients.split(","), service_seconds=args.service_seconds,
+        service=args.service, service_clients=args.clients.split(",") if args.clients else (),
+        service_seconds=args.service_seconds,
     )
     try:
         report = run_benchmark(cfg)
