@@ -103,6 +103,8 @@ def test_lists_and_calls_the_three_tools(study_db: Path, local_proxy: Any, tmp_p
 
     drive(study_db, local_proxy.url, tmp_path, check, "--workspace", "alice")
     assert sha256(study_db) == before
+    log = (tmp_path / "logs" / "amicus-mcp.log").read_text("utf-8")
+    assert "MCP server on stdio" in log and "Jacob" not in log and "Esau" not in log  # never the question
 
 
 def test_offline_is_a_tool_error_and_keyword_still_answers(study_db: Path, tmp_path: Path) -> None:
