@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .references import ChapterRef
-
-if TYPE_CHECKING:
-    from .results import ChunkMetadata
 
 
 class SourceType(enum.StrEnum):
@@ -56,6 +54,11 @@ MAX_K = 50
 MAX_CANDIDATES = 4096
 
 
+#: Values one filter kind may hold (the canon has 66 books; a library names some dozens of scholars).
+#: More is a usage error: a filter of 40,000 scholars once took 35 s to parse and then failed in SQLite.
+MAX_FILTER_VALUES = 1000
+
+
 MAX_QUERY_CHARS = 2000
 
 
@@ -92,6 +95,10 @@ class Profile:
         return cls(frozenset(scholars), frozenset(traditions))
 
 
+#: The filter kinds, as their values are named in a sentence.
+FILTER_KINDS = {"source_types": "source types", "books": "books", "scholars": "scholars", "traditions": "traditions"}
+
+
 @dataclass(frozen=True)
 class Filters:
     """Which chunks may be candidates (CONTRACT section 6): OR within a kind, AND across kinds.
@@ -119,14 +126,16 @@ class Filters:
     def active(self) -> bool:
         return bool(self.source_types or self.books or self.scholars or self.traditions)
 
-    def matches(self, source_type: str, meta: ChunkMetadata) -> bool:
-        """Whether a chunk passes every kind that is set (a NULL value never matches a set kind)."""
-        return (
-            (not self.source_types or source_type in self.source_types)
-            and (not self.books or meta.book_id in self.books)
-            and (not self.scholars or meta.scholar_id in self.scholars)
-            and (not self.traditions or meta.tradition in self.traditions)
-        )
+    def too_many(self) -> str | None:
+        """A sentence when a kind holds more than :data:`MAX_FILTER_VALUES` values, else ``None``."""
+        for kind, label in FILTER_KINDS.items():
+            count = len(getattr(self, kind))
+            if count > MAX_FILTER_VALUES:
+                return (
+                    f"A search can be limited to at most {MAX_FILTER_VALUES:,} {label} at once; "
+                    f"{count:,} were given."
+                )
+        return None
 
     def to_json(self) -> dict[str, list[str]]:
         return {
@@ -135,6 +144,11 @@ class Filters:
             "scholar": list(self.scholars),
             "tradition": list(self.traditions),
         }
+
+
+#: The largest boost (CONTRACT section 6): four boosts multiply a base of at most 1, so a final score
+#: stays below 1e8 — finite, and so valid JSON (1e308 × 1e308 was ``Infinity``).
+MAX_BOOST = 100.0
 
 
 @dataclass(frozen=True)
@@ -147,6 +161,17 @@ class BoostWeights:
     #: at most this many results per scholar; ``None``: no cap
     per_scholar_cap: int | None = 2
     reference: float = 1.25
+
+    def check(self) -> None:
+        """``ValueError`` naming the first weight out of its range: each boost in (0, :data:`MAX_BOOST`]
+        and finite, the cap at least 1 (or ``None``). The one rule for flags, ``eval --compare`` and the API."""
+        for name in ("chapter", "scholar", "tradition", "reference"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and 0 < value <= MAX_BOOST):
+                raise ValueError(f"{name}-boost must be greater than 0 and at most {MAX_BOOST:g}, not {value!r}")
+        cap = self.per_scholar_cap
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            raise ValueError(f"scholar-cap must be at least 1 (or none), not {cap!r}")
 
 
 #: Every boost at 1 and no cap: the ranking of the base score alone (``eval --no-boosts``, the
