@@ -7,9 +7,12 @@ or SIGINT. ``--port 0`` picks a free port and prints it.
 
 It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``),
 an overlays folder that is not one, and on an address beyond this machine with no token unless
-``--insecure-no-token`` says that is meant. A missing or damaged library is not a reason to refuse:
-the service starts, ``/health`` says 503 and ``/retrieve`` the library's error, until the file is
-there (it is reopened by itself).
+``--insecure-no-token`` says that is meant. Like the embed proxy it answers only requests that name it
+by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403 ``HOST_NOT_ALLOWED`` otherwise,
+against DNS rebinding) unless it listens beyond this machine *with* a token.
+
+A missing or damaged library is not a reason to refuse: the service starts, ``/health`` says 503 and
+``/retrieve`` the library's error, until the file is there (it is reopened by itself).
 
 The connection limits are the embed proxy's (:mod:`amicus_desktop.proxy.limits`): a request deadline
 for slow clients, a connection cap below the descriptor limit, gated accepts, HTTP/1.0–1.1 only.
@@ -24,7 +27,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..proxy.process import _address, _AddrInfo, _exit_with_parent, _is_loopback, _make_server, _StopRequest
+from ..http.guards import is_loopback_address
+from ..proxy.process import _address, _AddrInfo, _exit_with_parent, _make_server, _StopRequest
 from .common import add_connection_args, connection_from_args
 from .proxy import _non_negative_float, _port
 
@@ -86,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         address = _address(args.host, args.port)
     except OSError as exc:
         return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
-    if not clients and not _is_loopback(address[4][0]):
+    if not clients and not is_loopback_address(address[4][0]):
         if not args.insecure_no_token:
             return _refuse(
                 f"refusing to listen on {args.host} without a token: anyone who can reach this machine could "
@@ -104,8 +108,10 @@ def run(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: _AddrInfo,
            stop: _StopRequest) -> int:
     import uvicorn
+    from starlette.middleware import Middleware
 
     from .. import logs
+    from ..http.guards import HostGuard, host_check_needed
     from ..proxy.limits import KEEP_ALIVE_TIMEOUT, AcceptErrorFilter, connection_cap, listen, protocol_class
     from ..serve.access import Access
     from ..serve.app import MAX_HEAD, create_app
@@ -122,15 +128,17 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     logging.getLogger("asyncio").addFilter(AcceptErrorFilter())
     for name in ("httpx", "httpcore"):  # they would log every embed call and its URL
         logging.getLogger(name).setLevel(logging.WARNING)
-    if not clients and not _is_loopback(host):
+    if not clients and not is_loopback_address(host):
         log.warning("listening beyond this machine without a token: anyone who can reach it can read the library")
 
     db, proxy_url, proxy_token = connection_from_args(args)
     library = Library(db, proxy_url, proxy_token, lanes=args.lanes)
     access = Access(clients, rate_per_minute=args.rate_limit)
-    # The Host-header guard (DNS rebinding) goes into this list when it exists; it runs inside the
-    # trace layer, so its refusals carry a trace id and a log line like every other answer.
-    app = create_app(library, access, Overlays(args.overlays), middleware=[])
+    # The Host check (DNS rebinding), the embed proxy's rule: only loopback names, unless the service
+    # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
+    # trace id and a log line like every other answer.
+    guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
+    app = create_app(library, access, Overlays(args.overlays), middleware=[guard])
     config = uvicorn.Config(
         app,
         log_config=None,  # our logging; uvicorn's access log is off (our own line has the trace id)

@@ -7,7 +7,7 @@ engine as ``query`` (:class:`~.library.Library`), whose errors keep their sectio
 503, 409). Every answer is JSON with a ``trace_id`` equal to its ``X-Trace-Id`` header (:mod:`.observe`).
 
 :func:`create_app` takes the middleware to run inside that outer layer — the proxy's request limits
-first, then whatever the caller adds (the Host-header guard against DNS rebinding plugs in there) —
+first, then whatever the caller adds (``amicus-desktop serve`` adds the Host check against DNS rebinding) —
 so a refusal any of them makes is traced and logged like every other answer.
 """
 

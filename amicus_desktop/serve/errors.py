@@ -30,7 +30,7 @@ class ServiceCode(enum.StrEnum):
     PASSAGE_NOT_FOUND = "PASSAGE_NOT_FOUND"
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
-    #: the Host-header guard's refusal (DNS rebinding), once it is in the app's middleware
+    #: the Host check's refusal (DNS rebinding; :mod:`amicus_desktop.http.guards`)
     HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
 
 

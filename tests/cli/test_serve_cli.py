@@ -33,8 +33,12 @@ def test_listens_beyond_loopback_with_a_token_or_when_told(db: Path, how: str) -
     args = ("--insecure-no-token",) if how == "insecure" else ()
     env = {"AMICUS_SERVE_TOKEN": "tok-abc-123"} if how == "token" else {}
     with ServeProcess(db, f"http://127.0.0.1:{free_port()}", *args, host="0.0.0.0", env=env) as serve:
-        status = serve.get(params={"q": "grace", "mode": "keyword"}).status_code
-        assert status == (401 if how == "token" else 200)
+        q = {"q": "grace", "mode": "keyword"}
+        status = serve.get(params=q).status_code  # Host: 0.0.0.0:PORT, not a loopback name
+        # with a token the token is the guard; without one, only requests naming a loopback host pass
+        assert status == (401 if how == "token" else 403)
+        if how == "insecure":
+            assert serve.get(params=q, headers={"Host": f"localhost:{serve.port}"}).status_code == 200
         assert ("without a token" in serve.log_text()) is (how == "insecure")
 
 

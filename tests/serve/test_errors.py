@@ -68,6 +68,15 @@ def test_404_overlay_not_found_and_501_until_overlays_are_applied(served: ServeP
     expect_error(served.get(params={"q": "grace", "overlay": "reformed-pastor"}), 501, "NOT_IMPLEMENTED")
 
 
+def test_403_host_not_allowed_against_dns_rebinding(served: ServeProcess) -> None:
+    """On loopback without a token only a loopback name may be in ``Host`` (the embed proxy's rule)."""
+    for host in ("evil.example", f"evil.example:{served.port}", "10.0.0.7", "localhost.evil.example"):
+        expect_error(served.get(params={"q": "grace"}, headers={"Host": host}), 403, "HOST_NOT_ALLOWED")
+    for host in ("localhost", f"127.0.0.1:{served.port}", f"[::1]:{served.port}"):
+        assert served.get(params={"q": "grace", "mode": "keyword"}, headers={"Host": host}).status_code == 200
+    expect_error(served.get("/health", headers={"Host": "evil.example"}), 403, "HOST_NOT_ALLOWED")
+
+
 def test_unknown_path_and_method(served: ServeProcess) -> None:
     expect_error(served.get("/search", params={"q": "grace"}), 404, "NOT_FOUND")
     response = httpx.post(f"{served.url}/retrieve", params={"q": "grace"}, trust_env=False)

@@ -103,13 +103,13 @@ def test_a_slow_client_is_cut_off_and_starves_nobody(served: ServeProcess) -> No
     trickles = []
     for _ in range(20):
         s = socket.create_connection(("127.0.0.1", served.port))
-        s.sendall(b"GET /retrieve?q=grace HTTP/1.1\r\nHost: x\r\n")  # a head that never ends
+        s.sendall(b"GET /retrieve?q=grace HTTP/1.1\r\nHost: localhost\r\n")  # a head that never ends
         trickles.append(s)
     # a reader that asks for big answers and never reads them
     lazy = socket.socket()
     lazy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     lazy.connect(("127.0.0.1", served.port))
-    lazy.sendall(b"GET /retrieve?q=grace&k=50&mode=keyword HTTP/1.1\r\nHost: x\r\n\r\n" * 20)
+    lazy.sendall(b"GET /retrieve?q=grace&k=50&mode=keyword HTTP/1.1\r\nHost: localhost\r\n\r\n" * 20)
     try:
         t0 = time.monotonic()
         for n in range(10):
@@ -142,7 +142,7 @@ def test_a_client_that_hangs_up_mid_answer_stops_its_search(tmp_path: Path) -> N
         gone = []
         for n in range(8):
             s = socket.create_connection(("127.0.0.1", serve.port))
-            s.sendall(f"GET /retrieve?q=slow+question+{n} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            s.sendall(f"GET /retrieve?q=slow+question+{n} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
             gone.append(s)
         time.sleep(0.5)
         for s in gone:

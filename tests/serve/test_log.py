@@ -17,11 +17,11 @@ LINE = re.compile(r"amicus\.serve: (?P<method>[A-Z]+) (?P<path>\S+) (?P<status>\
                   r"trace_id=(?P<trace>[0-9a-f]+)$")
 
 
-def _lines(serve: ServeProcess, count: int) -> list[dict[str, str]]:
+def _lines(serve: ServeProcess, traces: set[str]) -> list[dict[str, str]]:
     deadline = time.monotonic() + 10
-    while True:  # the line is written after the answer is sent: wait for it, never sleep-and-hope
+    while True:  # a line is written after its answer is sent: wait for each, never sleep-and-hope
         found = [m.groupdict() for m in map(LINE.search, serve.log_text().splitlines()) if m]
-        if len(found) >= count or time.monotonic() > deadline:
+        if traces <= {line["trace"] for line in found} or time.monotonic() > deadline:
             return found
         time.sleep(0.05)
 
@@ -36,7 +36,7 @@ def test_one_line_per_request_without_question_or_token(study_db: Path, local_pr
             serve.get("/health"),
             serve.get("/nowhere", params={"q": QUESTION}),
         ]
-        lines = _lines(serve, len(answers))
+        lines = _lines(serve, {a.headers["x-trace-id"] for a in answers})
         text = serve.log_text()
     assert [a.status_code for a in answers] == [200, 400, 401, 200, 404]
     by_trace = {line["trace"]: line for line in lines}
