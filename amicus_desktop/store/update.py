@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import contextlib
 import datetime as _dt
+import errno
 import json
 import os
 import shutil
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -97,6 +98,17 @@ def sweep_stale(path: Path) -> list[Path]:
     return removed
 
 
+@contextlib.contextmanager
+def _os_errors() -> Iterator[None]:
+    """SQLite's own write failures (a full disk, a write refused) as the ``OSError`` a file write raises."""
+    try:
+        yield
+    except apsw.FullError as exc:
+        raise OSError(errno.ENOSPC, f"the disk is full ({exc})") from exc
+    except (apsw.IOError, apsw.CantOpenError, apsw.ReadOnlyError) as exc:
+        raise OSError(errno.EIO, f"a write failed ({exc})") from exc
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -126,32 +138,37 @@ class LibraryUpdate:
         self._next_rowid = 1
         self._stat: tuple[int, int, int] | None = None
         self._meta: dict[str, str] = {}
+        self._tables: set[str] = set()
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> LibraryUpdate:
         try:
-            if self.path.exists():
-                self._stat = _stat(self.path)
-                shutil.copyfile(self.path, self.tmp_path)
-            else:
-                if self.new is None:
-                    raise FileNotFoundError(f"no library at {self.path}")
-                n = self.new
-                with ScriptureWriter(self.tmp_path, model_id=n.model_id, dims=n.dims, corpus_name=n.corpus_name,
-                                     extra_meta=dict(n.extra_meta or {})):
-                    pass
-            con = connect(self.tmp_path, readonly=False)
-            self._con = con
-            con.execute("PRAGMA journal_mode=DELETE")  # out of WAL, if the library was in it
-            con.execute("PRAGMA journal_mode=OFF")     # a temporary copy: a crash discards it anyway
-            con.execute("PRAGMA synchronous=OFF")
-            self._read_shape(con)
-            con.execute("BEGIN")
-            con.execute(HASHES_SQL)
+            with _os_errors():
+                self._open()
         except BaseException:
             self._discard()
             raise
         return self
+
+    def _open(self) -> None:
+        if self.path.exists():
+            self._stat = _stat(self.path)
+            shutil.copyfile(self.path, self.tmp_path)
+        else:
+            if self.new is None:
+                raise FileNotFoundError(f"no library at {self.path}")
+            n = self.new
+            with ScriptureWriter(self.tmp_path, model_id=n.model_id, dims=n.dims, corpus_name=n.corpus_name,
+                                 extra_meta=dict(n.extra_meta or {})):
+                pass
+        con = connect(self.tmp_path, readonly=False)
+        self._con = con
+        con.execute("PRAGMA journal_mode=DELETE")  # out of WAL, if the library was in it
+        con.execute("PRAGMA journal_mode=OFF")     # a temporary copy: a crash discards it anyway
+        con.execute("PRAGMA synchronous=OFF")
+        self._read_shape(con)
+        con.execute("BEGIN")
+        con.execute(HASHES_SQL)
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -159,7 +176,8 @@ class LibraryUpdate:
             self._discard()
             return
         try:
-            self._finish()
+            with _os_errors():
+                self._finish()
         except BaseException:
             self._discard()
             raise
@@ -225,8 +243,13 @@ class LibraryUpdate:
     def put(self, records: Sequence[ChunkRecord], vectors: np.ndarray, hashes: Sequence[Hashes],
             replacing: Iterable[int] = ()) -> None:
         """Store ``records`` with their vectors and hashes, after deleting the rows ``replacing``."""
+        with _os_errors():
+            self._put(records, vectors, hashes, [int(r) for r in replacing])
+
+    def _put(self, records: Sequence[ChunkRecord], vectors: np.ndarray, hashes: Sequence[Hashes],
+             replacing: Sequence[int]) -> None:
         con = self.con
-        gone = [(int(r),) for r in replacing]
+        gone = [(r,) for r in replacing]
         if gone:
             con.executemany("DELETE FROM embeddings WHERE rowid = ?", gone)
             con.executemany("DELETE FROM chunk_metadata WHERE rowid = ?", gone)
@@ -251,10 +274,11 @@ class LibraryUpdate:
         rows = [(s.scholar_id, s.name, s.tradition, s.work) for s in scholars]
         if not rows:
             return
-        self.con.execute(SCHOLARS_SQL)
+        with _os_errors():
+            self.con.execute(SCHOLARS_SQL)
+            self.con.executemany(
+                "INSERT OR REPLACE INTO scholars (scholar_id, name, tradition, work) VALUES (?, ?, ?, ?)", rows)
         self._tables.add("scholars")
-        self.con.executemany(
-            "INSERT OR REPLACE INTO scholars (scholar_id, name, tradition, work) VALUES (?, ?, ?, ?)", rows)
         self.changed = True
 
     def add_books(self, book_ids: Iterable[str]) -> None:
@@ -262,8 +286,9 @@ class LibraryUpdate:
         if "books" not in self._tables:
             return
         rows = [(b.book_id, b.name, b.ordinal, b.chapters) for b in (BY_ID[i] for i in sorted(set(book_ids)))]
-        self.con.executemany("INSERT OR IGNORE INTO books (book_id, name, ordinal, chapters) VALUES (?, ?, ?, ?)",
-                             rows)
+        with _os_errors():
+            self.con.executemany(
+                "INSERT OR IGNORE INTO books (book_id, name, ordinal, chapters) VALUES (?, ?, ?, ?)", rows)
 
     # -- finishing -------------------------------------------------------------------------
     def _finish(self) -> None:
