@@ -17,12 +17,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QPainter, QPalette
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ..core.query import RetrievalContext, SearchMode
-from ..core.results import RejectedChunk, RetrievedChunk
-from ..present import describe
-from ..present.titles import DEFAULT_NAMES, Names, snippet, title
-from ..session import ResultView
-from .theme import blend
+from ...core.query import RetrievalContext, SearchMode
+from ...core.results import RejectedChunk, RetrievedChunk
+from ...present import describe
+from ...present.titles import DEFAULT_NAMES, Names, snippet, title
+from ...session import ResultView
+from .. import shortcuts
+from ..theme import blend
 
 ChunkRole = Qt.ItemDataRole.UserRole + 1
 SortRole = Qt.ItemDataRole.UserRole + 2
@@ -202,7 +203,8 @@ class ResultsModel(_RowsModel):
     def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
         c = r.candidate
         if col in (self.RANK, self.MOVE) and r.pinned:
-            return "Pinned: shown first whatever its score (unpin it from its context menu or with Ctrl+B)"
+            return ("Pinned: shown first whatever its score (unpin it from its context menu or with "
+                    f"{shortcuts.keys_of('toggle_pin')})")
         if col == self.MOVE:
             _short, sentence, _ = self._move(r)
             why = describe.cause_text(self._view.cause) if self._view else ""

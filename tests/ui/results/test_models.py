@@ -16,7 +16,14 @@ from amicus_desktop.present import describe
 from amicus_desktop.rerank import rerank
 from amicus_desktop.retrieval import rerank_result
 from amicus_desktop.session import ResultView
-from amicus_desktop.ui.results import ChunkRole, RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy, SortRole
+from amicus_desktop.ui.results.models import (
+    ChunkRole,
+    RejectedModel,
+    ResultsModel,
+    ScoreBarDelegate,
+    SortProxy,
+    SortRole,
+)
 
 
 def candidates(n: int = 30) -> list[Candidate]:
