@@ -162,6 +162,7 @@ def ingest(
     report = IngestReport(out, model_id, 0, 0, 0, 0, corpus.errors, created=not existed)
     if not records:  # nothing accepted: a library is neither made nor touched
         return replace(report, created=False, seconds=time.monotonic() - t0)
+    embedder.load()  # the model's start-up (or the proxy's first answer) now: it fails before any copy is made
     sweep_stale(out)
     new = NewLibrary(model_id, int(embedder.dims), corpus_name=f"Ingested corpus ({source_name})",
                      extra_meta={"builder": f"amicus-desktop ingest {__version__}"})

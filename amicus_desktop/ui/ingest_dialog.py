@@ -196,6 +196,7 @@ class IngestDialog(QDialog):
         self.open_button.hide()
         self.stage.setText("Reading the documents…")
         self.detail.setText("")
+        self.detail.show()
         self.bar.setRange(0, 0)
         self.bar.show()
         self.close_button.setText("Cancel")
@@ -221,9 +222,9 @@ class IngestDialog(QDialog):
         self.report = report
         log.info("ingest finished", extra={"written": report.written, "skipped": len(report.errors)})
         self.stage.setText("Done." if not report.errors else "Done, with lines skipped.")
-        self.bar.setRange(0, 1)
-        self.bar.setValue(1)
+        self.bar.hide()
         self.detail.setText("")
+        self.detail.hide()
         self.show_report(report)
         if report.written:
             self.ingested.emit(report)
@@ -235,6 +236,7 @@ class IngestDialog(QDialog):
         self.stage.setText("Nothing was added.")
         self.bar.hide()
         self.detail.setText(self.error)
+        self.detail.show()
 
     def _done(self) -> None:
         self.running = False
