@@ -35,17 +35,15 @@ import numpy as np
 from ..core.books import BY_ID
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
-from . import codes
+from . import codes, schema
+from .fts import FTS_TABLE
 from .sqlite import connect
-from .writer import FILTER_COLUMNS, ChunkRecord, ScriptureWriter, add_two_stage, insert_chunks
+from .writer import ChunkRecord, ScriptureWriter, add_two_stage, insert_chunks
 
 #: The temporary copy's name beside ``scripture.db``: ``.scripture.db.ingest-<pid>``.
 TMP_INFIX = ".ingest-"
 HASHES_SQL = """CREATE TABLE IF NOT EXISTS chunk_hashes (
     chunk_id TEXT PRIMARY KEY, content TEXT NOT NULL, embedded TEXT NOT NULL) WITHOUT ROWID"""
-# The builder's declaration of the optional scholars table (store/writer.py), for a library without one.
-SCHOLARS_SQL = """CREATE TABLE IF NOT EXISTS scholars (scholar_id TEXT PRIMARY KEY, name TEXT NOT NULL,
-    tradition TEXT, work TEXT)"""
 
 
 class LibraryChanged(RuntimeError):
@@ -197,11 +195,11 @@ class LibraryUpdate:
         self.model_id = self._meta["embedding_model"]
         self.dims = int(self._meta["embedding_dims"])
         columns = [str(r[1]) for r in con.execute("PRAGMA table_info(embeddings)")]
-        other = [c for c in columns if c not in ("rowid", "embedding", *FILTER_COLUMNS)]
+        other = [c for c in columns if c not in ("rowid", schema.VECTOR_COLUMN, *schema.VEC_FILTER_COLUMNS)]
         if other:
             raise ValueError(f"{self.path.name}: its embeddings table declares column(s) {', '.join(other)}, "
                              "which ingest does not know how to fill")
-        self.filter_columns = tuple(c for c in FILTER_COLUMNS if c in columns)
+        self.filter_columns = tuple(c for c in schema.VEC_FILTER_COLUMNS if c in columns)
         self._next_rowid = int(con.execute("SELECT coalesce(max(rowid), 0) FROM chunk_text").get or 0) + 1
         self._tables = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
@@ -214,9 +212,7 @@ class LibraryUpdate:
     def stored(self, chunk_ids: Sequence[str]) -> dict[str, StoredChunk]:
         """The chunks among ``chunk_ids`` the library holds, by id."""
         rows = self.con.execute(
-            "SELECT t.rowid, t.chunk_id, t.source_type, t.source_id, t.text, m.scholar_id, m.tradition, "
-            "m.book_id, m.chapter_num, m.verse_start, m.verse_end, m.panel_type, h.content, h.embedded "
-            "FROM chunk_text t LEFT JOIN chunk_metadata m ON m.rowid = t.rowid "
+            f"SELECT {schema.CHUNK_SELECT}, h.content, h.embedded FROM {schema.CHUNK_FROM} "
             "LEFT JOIN chunk_hashes h ON h.chunk_id = t.chunk_id "
             "WHERE t.chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(list(chunk_ids)),))
         out = {}
@@ -275,7 +271,8 @@ class LibraryUpdate:
         if not rows:
             return
         with _os_errors():
-            self.con.execute(SCHOLARS_SQL)
+            if "scholars" not in self._tables:
+                self.con.execute(schema.CREATE_SCHOLARS)
             self.con.executemany(
                 "INSERT OR REPLACE INTO scholars (scholar_id, name, tradition, work) VALUES (?, ?, ?, ?)", rows)
         self._tables.add("scholars")
@@ -307,9 +304,11 @@ class LibraryUpdate:
         if "chunk_counts" in self._meta:
             meta["chunk_counts"] = json.dumps(dict(sorted(counts.items())))
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        # An external-content index is not updated when chunk_text changes: it is rebuilt from it (the
+        # builder's, or any other index over chunk_text a library carries).
         for (name,) in con.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table' AND lower(sql) LIKE '%using fts5%' "
-                "AND lower(sql) LIKE '%content%chunk_text%'").fetchall():
+                "AND (name = ? OR lower(sql) LIKE '%content%chunk_text%')", (FTS_TABLE,)).fetchall():
             con.execute(f'INSERT INTO "{name}"("{name}") VALUES (\'rebuild\')')
         con.execute("COMMIT")
         con.close()

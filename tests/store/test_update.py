@@ -11,7 +11,7 @@ import pytest
 
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
-from amicus_desktop.store import ScriptureStore, codes
+from amicus_desktop.store import ScriptureStore, codes, fts
 from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.update import Hashes, LibraryUpdate, NewLibrary, sweep_stale, tmp_path_for
 from amicus_desktop.store.writer import ChunkRecord
@@ -82,6 +82,11 @@ def test_replace_and_add_keep_every_table_and_rebuild_the_keyword_index(tmp_path
         (word,))}
     assert hits("sanctification") == {"c1"} and hits("justification") == {"c9"}
     assert "c1" not in hits("old")  # the replaced text is gone from the index
+    con = connect(path, readonly=True)
+    try:  # and the keyword search trusts the library's own index, as it trusts the builder's
+        assert fts.database_index_problem(lambda sql, p: con.execute(sql, p).fetchall(), fts.tokenizer(con)) is None
+    finally:
+        con.close()
     # the vec0 filter columns follow the new metadata
     assert _rows(path, "SELECT book_id, scholar_id FROM embeddings WHERE rowid = "
                  "(SELECT rowid FROM chunk_text WHERE chunk_id = 'c1')") == [("john", "jane-doe")]
@@ -98,6 +103,8 @@ def test_the_two_stage_file_is_made_again_for_the_changed_library(tmp_path) -> N
     new = codes.CodesFile.open(codes.path_for(path))
     assert dict(new.db) == codes.db_fingerprint(meta) != dict(old.db)
     assert new.rows == int(meta["chunk_count"]) == 7
+    # the search would trust it: it claims this very file (its change counter and page count)
+    assert codes.claim_problem(new, meta, path.read_bytes()[:100]) is None
     assert sorted(f.name for f in tmp_path.iterdir()) == ["lib.db", "lib.db" + codes.SUFFIX]
 
 
