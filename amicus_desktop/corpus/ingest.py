@@ -82,6 +82,7 @@ class IngestReport:
             "created": self.created,
             "written": self.written,
             "seconds": round(self.seconds, 3),
+            "stage_seconds": {k: round(v, 3) for k, v in self.stage_seconds.items()},
         }
 
     def summary(self) -> str:
@@ -189,6 +190,7 @@ def ingest(
             progress(BuildProgress("finishing", 0, 1))
         t_finish = time.monotonic()
     stages["finish"] = time.monotonic() - t_finish
+    stages.update(lib.seconds)
     if progress:
         progress(BuildProgress("done", 1, 1, eta=0.0))
     replaced = sum(1 for r in [*keep, *embed] if r.chunk_id in stored)

@@ -23,6 +23,7 @@ import errno
 import json
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -137,6 +138,8 @@ class LibraryUpdate:
         self._stat: tuple[int, int, int] | None = None
         self._meta: dict[str, str] = {}
         self._tables: set[str] = set()
+        #: seconds spent copying the library, rebuilding its keyword index and making its two-stage file
+        self.seconds: dict[str, float] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> LibraryUpdate:
@@ -149,6 +152,7 @@ class LibraryUpdate:
         return self
 
     def _open(self) -> None:
+        t0 = time.perf_counter()
         if self.path.exists():
             self._stat = _stat(self.path)
             shutil.copyfile(self.path, self.tmp_path)
@@ -167,6 +171,7 @@ class LibraryUpdate:
         self._read_shape(con)
         con.execute("BEGIN")
         con.execute(HASHES_SQL)
+        self.seconds["copy"] = time.perf_counter() - t0
 
     def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
@@ -304,6 +309,7 @@ class LibraryUpdate:
         if "chunk_counts" in self._meta:
             meta["chunk_counts"] = json.dumps(dict(sorted(counts.items())))
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        t0 = time.perf_counter()
         # An external-content index is not updated when chunk_text changes: it is rebuilt from it (the
         # builder's, or any other index over chunk_text a library carries).
         for (name,) in con.execute(
@@ -315,11 +321,12 @@ class LibraryUpdate:
         self._con = None
         with open(self.tmp_path, "rb") as fh:
             os.fsync(fh.fileno())
+        self.seconds["index"] = time.perf_counter() - t0
         target_codes = codes.path_for(self.path)
         rows = int(meta["chunk_count"])
         if codes.prefer_two_stage(rows, self.dims) or target_codes.exists():
             # one made for the old library would not match the new one: the file is made again
-            add_two_stage(self.tmp_path)
+            self.seconds["two_stage"] = add_two_stage(self.tmp_path)
         if _stat(self.path) != self._stat:
             raise LibraryChanged(f"{self.path.name} was changed by another program during the update; "
                                  "nothing was replaced. Run ingest again.")
