@@ -17,7 +17,7 @@ chunk ``build-db`` wrote, computes from the stored row:
 So re-ingesting an unchanged file embeds nothing and writes nothing (the library stays byte-identical),
 and changing one chunk's text embeds that chunk alone. Authors land in the ``scholars`` table: the name
 and tradition a document gives (else what the library or the built-in table already says), and its
-title as their work.
+title as their work when no work is known for them.
 """
 
 from __future__ import annotations
@@ -226,20 +226,20 @@ def _plan(records: Sequence[ChunkRecord], stored: dict[str, StoredChunk]
 
 
 def _scholars(documents: Sequence[Document], own: dict[str, Scholar]) -> dict[str, Scholar]:
-    """Who each scholar of the documents is: what the first document naming them says, over what the
-    library's table (or the built-in one, or the id itself) said."""
+    """Who each scholar of the documents is: the name and tradition the first document naming them gives,
+    over what the library's table (or the built-in one, or the id itself) said. A title is the scholar's
+    work only when none is known: a document credited to Matthew Henry does not rename his commentary."""
     out: dict[str, Scholar] = {}
     for doc in documents:
         sid = doc.scholar_id
         if not sid:
             continue
         base = out.get(sid) or resolve(sid, own)
-        first = sid not in out
         out[sid] = Scholar(
             sid,
             doc.scholar_name or base.name,
             doc.tradition if doc.tradition is not None else base.tradition,
-            doc.title if doc.title and first else base.work,
+            base.work or doc.title,
         )
     return out
 

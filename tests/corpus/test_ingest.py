@@ -102,8 +102,8 @@ def test_a_change_that_is_not_embedded_keeps_the_vector(tmp_path) -> None:
     assert _rows(out, "SELECT embedding FROM embeddings WHERE rowid = "
                       "(SELECT rowid FROM chunk_text WHERE chunk_id = 'n:1')") == vector
     with ScriptureStore(out) as store:
-        assert store.scholar_table()["jane-doe"] == Scholar("jane-doe", "Jane Doe", "methodist",
-                                                            "Notes, second edition")
+        # the tradition is the person's and follows the file; the title names a work already known: kept
+        assert store.scholar_table()["jane-doe"] == Scholar("jane-doe", "Jane Doe", "methodist", "Notes")
 
 
 def test_into_a_build_db_library_identical_chunks_are_unchanged_and_the_rest_kept(tmp_path) -> None:
@@ -117,7 +117,8 @@ def test_into_a_build_db_library_identical_chunks_are_unchanged_and_the_rest_kep
                    verses=[("romans", 1, 1, "Paul, a servant of Jesus Christ.")])
     stand_in.texts.clear()
     same = document("MHCC.Rom.1", [chunk(existing.chunk_id, existing.text, book_id="romans", chapter_num=1,
-                                         verse_start=1, verse_end=7)], scholar_id="matthew-henry")
+                                         verse_start=1, verse_end=7)], scholar_id="matthew-henry",
+                    title="Not Henry's title")
     report = ingest(_corpus(same, notes(1)), out, stand_in)
     assert (report.chunks_unchanged, report.chunks_embedded, report.chunks_added) == (1, 1, 1)
     assert stand_in.texts == ["Romans 1:1: Note 0 on grace and faith, by n."]
