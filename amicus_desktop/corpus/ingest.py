@@ -35,7 +35,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.scholars import Scholar, resolve
 from ..embedding.base import Embedder
 from ..store.scripture import ScriptureStore
-from ..store.update import Hashes, LibraryUpdate, NewLibrary, StoredChunk, sweep_stale
+from ..store.update import Hashes, LibraryUpdate, NewLibrary, StoredChunk, peek, sweep_stale
 from ..store.writer import ChunkRecord
 from .build import DEFAULT_BATCH, BuildCancelled, BuildProgress, embed_batches, embedding_text
 from .documents import Corpus, Document, LineError
@@ -163,8 +163,11 @@ def ingest(
     report = IngestReport(out, model_id, 0, 0, 0, 0, corpus.errors, created=not existed)
     if not records:  # nothing accepted: a library is neither made nor touched
         return replace(report, created=False, seconds=time.monotonic() - t0)
-    embedder.load()  # the model's start-up (or the proxy's first answer) now: it fails before any copy is made
     sweep_stale(out)
+    if existed and _nothing_to_do(corpus, out):  # no copy, no write: the library stays byte-identical
+        return replace(report, documents_ingested=len(corpus.documents), chunks_ingested=len(records),
+                       chunks_unchanged=len(records), created=False, seconds=time.monotonic() - t0)
+    embedder.load()  # the model's start-up (or the proxy's first answer) now: it fails before any copy is made
     new = NewLibrary(model_id, int(embedder.dims), corpus_name=f"Ingested corpus ({source_name})",
                      extra_meta={"builder": f"amicus-desktop ingest {__version__}"})
     stages: dict[str, float] = {}
@@ -201,6 +204,15 @@ def ingest(
         written=lib.changed, created=lib.changed and not existed, seconds=time.monotonic() - t0,
         embed_seconds=stages["embed"], stage_seconds=stages,
     )
+
+
+def _nothing_to_do(corpus: Corpus, out: Path) -> bool:
+    """Whether every chunk and scholar of ``corpus`` is in ``out`` as it would be written (read only)."""
+    stored, own = peek(out, [r.chunk_id for r in corpus.records])
+    scholars = _scholars(corpus.documents, own)
+    records = [_with_tradition(r, scholars) for r in corpus.records]
+    _unchanged, keep, embed = _plan(records, stored)
+    return not keep and not embed and all(own.get(sid) == s for sid, s in scholars.items())
 
 
 def _plan(records: Sequence[ChunkRecord], stored: dict[str, StoredChunk]

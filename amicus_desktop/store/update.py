@@ -78,6 +78,43 @@ class NewLibrary:
     extra_meta: Mapping[str, str] | None = None
 
 
+def peek(path: str | Path, chunk_ids: Sequence[str]) -> tuple[dict[str, StoredChunk], dict[str, Scholar]]:
+    """What an existing library holds of ``chunk_ids``, and its ``scholars`` rows, read without a copy:
+    ``ingest`` asks first, so that a run with nothing to change copies and writes nothing."""
+    con = connect(path, readonly=True)
+    try:
+        tables = {str(r[0]) for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        return (stored_chunks(con, chunk_ids, hashes="chunk_hashes" in tables),
+                scholar_rows(con) if "scholars" in tables else {})
+    finally:
+        con.close()
+
+
+def stored_chunks(con: apsw.Connection, chunk_ids: Sequence[str], *, hashes: bool) -> dict[str, StoredChunk]:
+    """The chunks among ``chunk_ids`` that ``con``'s library holds, by id (with ``chunk_hashes`` when asked)."""
+    extra, join = ("h.content, h.embedded", "LEFT JOIN chunk_hashes h ON h.chunk_id = t.chunk_id") if hashes \
+        else ("NULL, NULL", "")
+    rows = con.execute(
+        f"SELECT {schema.CHUNK_SELECT}, {extra} FROM {schema.CHUNK_FROM} {join} "
+        "WHERE t.chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(list(chunk_ids)),))
+    out = {}
+    for rowid, cid, stype, sid, text, *meta, content, embedded in rows:
+        values = [_opt(v) for v in meta]
+        metadata = ChunkMetadata(values[0], values[1], values[2], _int(meta[3]), _int(meta[4]), _int(meta[5]),
+                                 values[6])
+        record = ChunkRecord(str(cid), str(stype), str(sid), str(text), metadata)
+        pair = Hashes(str(content), str(embedded)) if content is not None and embedded is not None else None
+        out[str(cid)] = StoredChunk(int(rowid), record, pair)
+    return out
+
+
+def scholar_rows(con: apsw.Connection) -> dict[str, Scholar]:
+    """The rows of ``con``'s ``scholars`` table, by id (the table must exist)."""
+    return {str(sid): Scholar(str(sid), str(name), _opt(trad), _opt(work))
+            for sid, name, trad, work in con.execute("SELECT scholar_id, name, tradition, work FROM scholars")
+            if sid and name}
+
+
 def tmp_path_for(path: Path) -> Path:
     return path.with_name(f".{path.name}{TMP_INFIX}{os.getpid()}")
 
@@ -216,19 +253,7 @@ class LibraryUpdate:
 
     def stored(self, chunk_ids: Sequence[str]) -> dict[str, StoredChunk]:
         """The chunks among ``chunk_ids`` the library holds, by id."""
-        rows = self.con.execute(
-            f"SELECT {schema.CHUNK_SELECT}, h.content, h.embedded FROM {schema.CHUNK_FROM} "
-            "LEFT JOIN chunk_hashes h ON h.chunk_id = t.chunk_id "
-            "WHERE t.chunk_id IN (SELECT value FROM json_each(?))", (json.dumps(list(chunk_ids)),))
-        out = {}
-        for rowid, cid, stype, sid, text, *meta, content, embedded in rows:
-            values = [_opt(v) for v in meta]
-            metadata = ChunkMetadata(values[0], values[1], values[2], _int(meta[3]), _int(meta[4]), _int(meta[5]),
-                                     values[6])
-            record = ChunkRecord(str(cid), str(stype), str(sid), str(text), metadata)
-            hashes = Hashes(str(content), str(embedded)) if content is not None and embedded is not None else None
-            out[str(cid)] = StoredChunk(int(rowid), record, hashes)
-        return out
+        return stored_chunks(self.con, chunk_ids, hashes=True)
 
     def vectors(self, rowids: Sequence[int]) -> np.ndarray:
         """The stored vectors of ``rowids``, in order (``(n, dims)`` float32)."""
@@ -264,11 +289,7 @@ class LibraryUpdate:
 
     def scholar_rows(self) -> dict[str, Scholar]:
         """The library's own ``scholars`` rows (empty without the table)."""
-        if "scholars" not in self._tables:
-            return {}
-        return {str(sid): Scholar(str(sid), str(name), _opt(trad), _opt(work))
-                for sid, name, trad, work in self.con.execute("SELECT scholar_id, name, tradition, work FROM scholars")
-                if sid and name}
+        return scholar_rows(self.con) if "scholars" in self._tables else {}
 
     def add_scholars(self, scholars: Iterable[Scholar]) -> None:
         """Insert or replace rows of the ``scholars`` table (created when the library has none)."""

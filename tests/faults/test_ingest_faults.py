@@ -157,3 +157,20 @@ def test_after_sigkill_the_next_run_clears_the_leftover(library: tuple[Path, Pat
     assert code == 0, out + err
     assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # … but the next run does
     assert os.stat(db).st_size > 0
+
+
+def test_an_unchanged_ingest_writes_not_a_byte(tmp_path: Path, library: tuple[Path, Path],
+                                               proxy: ScriptedProxy) -> None:
+    """With every file limited to one byte, re-ingesting what the library holds still succeeds: nothing
+    is copied or written (a change would fail at once, as the test above shows)."""
+    db, _corpus = library
+    before = folder_state(db.parent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "ingest", str(tmp_path / "first.jsonl"), "--db", str(db),
+         "--proxy", proxy.url, "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False, preexec_fn=_limit_file_size(1),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    assert (out["chunks_unchanged"], out["chunks_embedded"], out["written"]) == (3, 0, False)
+    assert folder_state(db.parent) == before
