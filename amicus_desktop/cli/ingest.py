@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 from .. import paths
 from ..core.errors import AmicusError
 from ..embedding import BackendError, Embedder
+from . import output
 from .build_db import ProgressPrinter, _positive, make_embedder
 
 if TYPE_CHECKING:
@@ -109,7 +110,8 @@ def run(args: argparse.Namespace) -> int:
         except (GoldenError, OSError) as exc:
             print(f"error: {args.compare_golden}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
             return 2
-    printer = None if args.quiet or args.json else ProgressPrinter(sys.stderr)
+    # our own drawing: its \r stays (everything else printed goes through output.safe_streams)
+    printer = None if args.quiet or args.json else ProgressPrinter(output.raw(sys.stderr))
     try:
         with _signals_interrupt():
             return _ingest(args, corpus, golden, printer)
