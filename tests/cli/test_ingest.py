@@ -170,3 +170,12 @@ def test_the_sample_corpus_builds_a_library_with_the_real_model(tmp_path: Path, 
     assert result["results"][0]["chunk_id"] == "sample:jeremiah:31"
     again = cli("ingest", str(sample), "--db", str(out), "--proxy", local_proxy.url, "--json", timeout=300)
     assert again.returncode == 0 and json.loads(again.stdout)["chunks_embedded"] == 0
+
+
+def test_what_the_corpus_says_reaches_the_terminal_without_control_characters(tmp_path: Path,
+                                                                              proxy: ScriptedProxy) -> None:
+    bad = document("x", [chunk("x:1", "text")], source_type="\x1b[2J\x9b31m")
+    corpus = write_jsonl(tmp_path / "c.jsonl", [bad, notes(1)])
+    code, out, _err = run("ingest", str(corpus), "--db", str(tmp_path / "out.db"), "--proxy", proxy.url, "--quiet")
+    assert code == 1 and "/source_type:" in out
+    assert "\x1b" not in out and "\x9b" not in out and "\\u001b[2J" in out
