@@ -35,10 +35,10 @@ from typing import Any
 
 from . import paths
 from . import settings_values as values
+from .core.preset import APP
 from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
-    DEFAULT_K,
     MAX_CANDIDATES,
     MAX_K,
     BoostWeights,
@@ -69,18 +69,18 @@ class Settings:
     token: str | None = field(default=None, repr=False)
     preferred_scholars: tuple[str, ...] = ()
     preferred_traditions: tuple[str, ...] = ()
-    chapter_boost: float = BoostWeights.chapter
-    scholar_boost: float = BoostWeights.scholar
-    tradition_boost: float = BoostWeights.tradition
+    chapter_boost: float = APP.weights.chapter
+    scholar_boost: float = APP.weights.scholar
+    tradition_boost: float = APP.weights.tradition
     #: at most this many results per scholar; ``None``: no cap.
-    per_scholar_cap: int | None = BoostWeights.per_scholar_cap
-    reference_boost: float = BoostWeights.reference
-    k: int = DEFAULT_K
-    candidates: int = DEFAULT_CANDIDATES
+    per_scholar_cap: int | None = APP.weights.per_scholar_cap
+    reference_boost: float = APP.weights.reference
+    k: int = APP.k
+    candidates: int = APP.candidates
     #: the chapter last open in the reader, as ``book_id:chapter``.
     last_chapter: str | None = None
     #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
-    search_mode: SearchMode = SearchMode.HYBRID
+    search_mode: SearchMode = APP.mode
     #: chunk ids pinned to the top of every ranking (CONTRACT section 6), in the order pinned.
     pins: tuple[str, ...] = ()
     #: "Copy as Amicus context" budget, in the model tokenizer's tokens.

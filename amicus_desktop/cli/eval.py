@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core.errors import AmicusError
+from ..core.preset import PRESETS
 from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
@@ -29,7 +30,7 @@ from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..retrieval import Retriever, validate_request
 from .common import add_connection_args, connection_from_args
-from .search_args import cap_value, finite_float
+from .search_args import add_preset_arg, cap_value, finite_float
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -44,6 +45,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("golden", metavar="GOLDEN.json", help="the golden set")
     add_connection_args(p)
+    add_preset_arg(p)
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
                    help="search mode for questions that do not name their own (default semantic)")
     p.add_argument("--candidates", type=int, default=40, help=f"rows per search, {EVAL_K}.. (default 40)")
@@ -68,6 +70,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     return EvalConfig(
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
+        policy=PRESETS[args.preset].policy,
     )
 
 

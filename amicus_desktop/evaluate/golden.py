@@ -53,6 +53,15 @@ class GoldenQuery:
     #: keys of the query object this format does not name, kept as they were
     extra: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def kind(self) -> str:
+        """What kind of question this is, for reporting per kind: the file's ``kind`` key, else ``chapter``
+        for a question asked with a chapter open and ``question`` for one without."""
+        kind = self.extra.get("kind")
+        if isinstance(kind, str) and kind:
+            return kind
+        return "chapter" if self.chapter else "question"
+
     def judge(self, chunk_id: str, grade: int | None) -> GoldenQuery:
         """This query with ``chunk_id`` graded (``None`` removes the judgment)."""
         judgments = dict(self.judgments)

@@ -10,11 +10,23 @@ and scores 0; the others are still evaluated.
 from __future__ import annotations
 
 import statistics
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..bundle.warnings import strength
 from ..core.errors import AmicusError, ErrorCode
-from ..core.query import DEFAULT_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
+from ..core.preset import Preset
+from ..core.query import (
+    DEFAULT_CANDIDATES,
+    NO_BOOSTS,
+    BoostWeights,
+    Fusion,
+    Profile,
+    RankingPolicy,
+    RetrievalContext,
+    SearchMode,
+)
 from ..core.results import RetrievalResult
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
@@ -34,6 +46,12 @@ class EvalConfig:
     fusion: Fusion = Fusion()
     candidates: int = DEFAULT_CANDIDATES
     label: str = ""
+    policy: RankingPolicy = RankingPolicy()
+
+    @classmethod
+    def of(cls, preset: Preset, label: str = "") -> EvalConfig:
+        """A preset's configuration (``--preset app``: what a reader gets)."""
+        return cls(preset.mode, preset.weights, preset.fusion, preset.candidates, label, preset.policy)
 
     def describe(self) -> str:
         if self.label:
@@ -56,6 +74,7 @@ class EvalConfig:
             weights=self.weights,
             mode=q.mode or self.mode,
             fusion=self.fusion,
+            policy=self.policy,
         )
 
 
@@ -67,8 +86,18 @@ class QueryScore:
     query: str
     ranked: tuple[str, ...]
     scores: Mapping[str, float]
-    #: the best ``base`` among the ranked results (for calibrating the no-strong-match floor)
+    #: the best ``base`` among the ranked results, weighed as the no-strong-match warning weighs it
+    #: (:func:`~amicus_desktop.bundle.warnings.strength`), for calibrating its floor
     best_base: float | None = None
+    #: the best similarity among the ranked results (the meaning floor of hybrid; ``None`` in keyword mode)
+    best_similarity: float | None = None
+    #: how many ranked results the question got (fewer than 10: a short list)
+    n_ranked: int = 0
+    #: the codes of the warnings the answer carried
+    warnings: tuple[str, ...] = ()
+    #: how many authors the top 10 holds, and the most chunks one author has there (the list's diversity)
+    authors: int = 0
+    most_by_one: int = 0
     #: why the question could not be asked (``QUERY_INVALID``: empty, too long): it retrieved nothing
     error: str | None = None
 
@@ -135,11 +164,17 @@ async def evaluate(
             if isinstance(exc, AmicusError) and exc.code is not ErrorCode.QUERY_INVALID:
                 raise
             message = exc.message if isinstance(exc, AmicusError) else str(exc)
-            scores.append(QueryScore(q.id, q.query, (), metrics.scores((), q.judgments), None, message))
+            scores.append(QueryScore(q.id, q.query, (), metrics.scores((), q.judgments), error=message))
             continue
         ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
-        best = max((r.breakdown.base or 0.0 for r in result.ranked), default=None)
-        scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best))
+        best = max((strength(r) for r in result.ranked), default=None)
+        closest = max((r.breakdown.similarity for r in result.ranked if r.breakdown.similarity is not None),
+                      default=None)
+        by_author = Counter(r.candidate.metadata.scholar_id for r in result.ranked[: metrics.K]
+                            if r.candidate.metadata.scholar_id)
+        scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best, closest,
+                                 len(result.ranked), tuple(w.code.value for w in result.warnings),
+                                 len(by_author), max(by_author.values(), default=0)))
         if keep_results:
             kept[q.id] = result
         if progress is not None:

@@ -14,6 +14,7 @@ from ..core.query import RetrievalContext
 from ..core.references import PassageRef
 from ..core.results import RejectedChunk, RetrievedChunk
 from ..present import describe
+from ..present.breakdown import Step, breakdown_steps
 from .theme import accent, blend, muted_text, scaled_font
 
 
@@ -29,12 +30,12 @@ class BreakdownChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._steps: list[describe.Step] = []
+        self._steps: list[Step] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setAccessibleName("Score breakdown chart")
         self.setMinimumHeight(self.ROW * 6 + 8)
 
-    def set_steps(self, steps: list[describe.Step]) -> None:
+    def set_steps(self, steps: list[Step]) -> None:
         self._steps = steps
         self.setAccessibleDescription(" ".join(s.words for s in steps))
         # hybrid adds rows (keyword score, fused base): never let the words below overlap them
@@ -173,12 +174,12 @@ class BreakdownPanel(QFrame):
             similarity = item.similarity if isinstance(item, RejectedChunk) else None
             self.words.setText(describe.never_scored(similarity) if similarity is not None else "")
             return
-        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
+        steps = breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
         self.chart.set_steps(steps)
         self.chart.show()
         lines = [s.words for s in steps if s.label != "distance"]
         if isinstance(item, RejectedChunk) and reason:
             lines.append(describe.not_shown(reason))
         if ctx is not None:
-            lines.append(f"Weights in force: {describe.weights_text(ctx.weights)}.")
+            lines.append(f"Weights in force: {describe.weights_text(ctx.weights, ctx.policy)}.")
         self.words.setText("\n".join(lines))

@@ -134,4 +134,4 @@ def _side_words(ctx: RetrievalContext | None) -> str:
     if ctx is None:
         return ""
     chapter = str(ctx.chapter) if ctx.chapter else "no chapter"
-    return f"{ctx.mode.value}, {describe.weights_text(ctx.weights)}, {chapter}"
+    return f"{ctx.mode.value}, {describe.weights_text(ctx.weights, ctx.policy)}, {chapter}"

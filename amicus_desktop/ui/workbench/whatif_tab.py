@@ -163,11 +163,12 @@ class WhatIfTab(QWidget):
         w = self.bench.whatif
         if w is None:
             return "Ask a question: its ranking appears here and re-ranks as you change the weights."
-        saved = describe.weights_text(self.bench.saved_weights)
+        policy = w.result.context.policy if w.result.context is not None else None
+        saved = describe.weights_text(self.bench.saved_weights, policy)
         if not self.bench.dirty:
             return f"Ranked with your saved weights ({saved}). Change one to see what moves."
         moved = sum(1 for r in w.result.results if w.move(r.chunk_id, r.rank) != 0)
-        return (f"What-if: {describe.weights_text(w.weights)}. {moved} of {len(w.result.results)} ranks differ "
+        return (f"What-if: {describe.weights_text(w.weights, policy)}. {moved} of {len(w.result.results)} ranks differ "
                 f"from your saved weights ({saved}); re-ranked the same {len(w.result.candidates)} candidates "
                 f"in {w.ms:.2f} ms, no new search.")
 
