@@ -23,7 +23,7 @@ def warnings(outcome: Outcome) -> list[str]:
     out = []
     if not changes(o):
         out.append("The search found nothing better than the current weights on the training questions.")
-        return out
+        return out + _ending(o)
     if o.held_delta < 0:
         out.append(f"Worse on the held-out questions ({o.held_delta:+.3f}): the search fitted the training "
                    "questions. Do not apply these weights.")
@@ -41,11 +41,15 @@ def warnings(outcome: Outcome) -> list[str]:
         out.append(f"Held-out top 10s judged: {o.judged_before:.0%} with the current weights, {o.judged_after:.0%} "
                    "with the found ones. Unjudged results count as not relevant: judge the gaps before trusting "
                    "a difference.")
+    return out + _ending(o)
+
+
+def _ending(o: Outcome) -> list[str]:
     if o.ended == "budget":
-        out.append("The time budget ended the search before it converged; a longer budget may find more.")
-    elif o.ended == "stopped":
-        out.append("The search was stopped before it converged.")
-    return out
+        return ["The time budget ended the search before it converged; a longer budget may find more."]
+    if o.ended == "stopped":
+        return ["The search was stopped before it converged."]
+    return []
 
 
 def summary(outcome: Outcome) -> list[str]:
