@@ -89,7 +89,8 @@ def test_eval_says_what_the_scores_rest_on_and_keeps_the_run(setup) -> None:
     assert code == 0 and ("unjudged chunks in the top 10s" in text or "is judged" in text)
     code, text, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", "mode=keyword")
     assert code == 0 and "Judged share of the top 10s: A" in text
-    code, out, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", "mode=keyword", "--json")
+    code, out, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", "mode=keyword",
+                       "--json")
     assert set(json.loads(out)["judged_share"]) == {"a", "b"}
 
 
