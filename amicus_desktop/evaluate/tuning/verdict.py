@@ -23,7 +23,7 @@ def warnings(outcome: Outcome) -> list[str]:
     out = []
     if not changes(o):
         out.append("The search found nothing better than the current weights on the training questions.")
-        return out + _ending(o)
+        return out + _few(o) + _ending(o)
     if o.held_delta < 0:
         out.append(f"Worse on the held-out questions ({o.held_delta:+.3f}): the search fitted the training "
                    "questions. Do not apply these weights.")
@@ -35,13 +35,18 @@ def warnings(outcome: Outcome) -> list[str]:
     if o.train_delta > 0 and o.held_delta < o.train_delta / 2:
         out.append(f"Most of the training gain ({o.train_delta:+.3f}) does not carry over to the held-out "
                    f"questions ({o.held_delta:+.3f}): expect the held-out number, not the training one.")
-    if o.held < FEW_QUESTIONS:
-        out.append(f"Only {o.held} held-out questions: an interval this wide cannot show a small gain.")
+    out += _few(o)
     if abs(o.judged_after - o.judged_before) >= 0.02 or o.judged_after < 0.9:
         out.append(f"Held-out top 10s judged: {o.judged_before:.0%} with the current weights, {o.judged_after:.0%} "
                    "with the found ones. Unjudged results count as not relevant: judge the gaps before trusting "
                    "a difference.")
     return out + _ending(o)
+
+
+def _few(o: Outcome) -> list[str]:
+    if o.held < FEW_QUESTIONS:
+        return [f"Only {o.held} held-out questions: an interval this wide cannot show a small gain."]
+    return []
 
 
 def _ending(o: Outcome) -> list[str]:

@@ -146,6 +146,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         text, chapter = found
         if chapter is not None:
             self._window.session.set_chapter(chapter)
+        self._window.ask.edit.setText(text)  # the question box says what was asked
         self._window.ask_control.ask(text)
         self.panel.focus_ranking()
 

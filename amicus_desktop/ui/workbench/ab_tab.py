@@ -104,7 +104,7 @@ class ABTab(QWidget):
         if self._syncing or not current.isValid():
             return
         r = model.chunk(current.row())
-        if r is not None:
+        if r is not None and self.isVisible():
             self.bench.preview.show(r.chunk_id, r.candidate)
         chunk_id = model.key(current.row())
         row = other.row_of(chunk_id) if chunk_id else -1

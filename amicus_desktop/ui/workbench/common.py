@@ -63,9 +63,10 @@ def table(view: QTableView, name: str, stretch: int | None = None) -> QTableView
 
 
 def on_row(view: QTableView, handler: Callable[[int], None]) -> None:
-    """Call ``handler(row)`` whenever the current row of ``view`` changes (the model set already)."""
+    """Call ``handler(row)`` whenever the current row of ``view`` changes while it is on screen (the model set
+    already): the preview follows the table the curator is looking at, not a hidden tab's refresh."""
     def changed(current: QModelIndex, _previous: QModelIndex) -> None:
-        if current.isValid():
+        if current.isValid() and view.isVisible():
             handler(current.row())
 
     view.selectionModel().currentRowChanged.connect(changed)
