@@ -185,3 +185,20 @@ def test_a_1000_px_window_with_the_workbench_open(harness: Any, qtbot: Any, smal
         window.exporter.export_results()
         assert Path(window.exporter.dialog.directory().absolutePath()) == tmp_path
         window.exporter.dialog.reject()
+
+
+def test_the_settings_dialog_shows_what_the_weight_search_applies(qtbot: Any, amicus_home: Path) -> None:
+    from amicus_desktop.settings import Settings
+    from amicus_desktop.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(Settings(alpha=0.6, spread=None, focus_boost=None, judge_name="ana"))
+    qtbot.addWidget(dialog)
+    assert dialog.spread_spin.text() == "hard cap" and dialog.focus_spin.text() == "off"
+    edited = dialog.edited()
+    assert (edited.alpha, edited.spread, edited.focus_boost, edited.judge_name) == (0.6, None, None, "ana")
+    dialog.spread_spin.setValue(0.9)
+    dialog.focus_spin.setValue(1.3)
+    dialog.judge_edit.clear()
+    edited = dialog.edited()
+    assert (edited.spread, edited.focus_boost, edited.judge_name) == (0.9, 1.3, None)
+    assert edited.policy.spread == 0.9 and edited.policy.focus == 1.3
