@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
@@ -38,10 +38,14 @@ class WorkbenchSignals(QObject):
         self._disconnects = []
 
 
-def table(view: QTableView, name: str, stretch: int | None = None) -> QTableView:
-    """``view`` as the workbench's tables look: rows selected whole, no grid, columns fit their text. The
-    ``stretch`` column (a title) takes the room left and elides in the middle, so a title keeps its start
-    and its passage ("Matthew Henry, Con…Romans 9:6-13"); its tooltip holds the whole title."""
+def table(view: QTableView, name: str, model: QAbstractItemModel | None = None,
+          stretch: int | None = None) -> QTableView:
+    """``view`` over ``model`` as the workbench's tables look: rows selected whole, no grid, columns fit their
+    text. The ``stretch`` column (a title) takes the room left and elides in the middle, so a title keeps its
+    start and its passage ("Matthew Henry, Con…Romans 9:6-13"); its tooltip holds the whole title. (The model
+    is set first: a header forgets the resize mode of a column it does not have yet.)"""
+    if model is not None:
+        view.setModel(model)
     view.setAccessibleName(name)
     view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

@@ -25,8 +25,8 @@ class HistoryTab(QWidget):
         self.status.setAccessibleName("History of the golden set")
         self.chart = TrendChart()
         self.model = RunsModel(self)
-        self.view = table(QTableView(), "Evaluations of this golden set, newest first", stretch=RunsModel.CONFIG)
-        self.view.setModel(self.model)
+        self.view = table(QTableView(), "Evaluations of this golden set, newest first", self.model,
+                          stretch=RunsModel.CONFIG)
         on_row(self.view, self._row_selected)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.chart)

@@ -63,8 +63,8 @@ class JudgesTab(QWidget):
         self.export_button.clicked.connect(self.exportRequested.emit)
         self.model = DisagreementModel(self)
         self.view = GradingView(self._judge_row)
-        table(self.view, "Most disagreed items (0–3 settles the set's grade)", stretch=DisagreementModel.CHUNK)
-        self.view.setModel(self.model)
+        table(self.view, "Most disagreed items (0–3 settles the set's grade)", self.model,
+              stretch=DisagreementModel.CHUNK)
         on_row(self.view, self._row_selected)
         self.view.activatedRow.connect(self._ask)
         buttons = QHBoxLayout()

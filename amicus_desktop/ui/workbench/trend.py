@@ -70,6 +70,7 @@ class TrendChart(QWidget):
 
         legend_x = plot.left()
         color = accent(pal, "info")
+        ends: list[tuple[float, str, QPen]] = []  # the newest values, written apart from one another
         for key, label, style in LINES:
             points = [point(i, r.metrics[key]) for i, r in enumerate(self._runs) if key in r.metrics]
             pen = QPen(color if key == "ndcg@10" else text, 2 if key == "ndcg@10" else 1.4, style)
@@ -79,13 +80,18 @@ class TrendChart(QWidget):
             for p in points:
                 painter.drawEllipse(p, 2.5, 2.5)
             if points:
-                painter.drawText(QRectF(plot.right() + 6, points[-1].y() - line / 2, value_w + 30, line),
-                                 int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                                 f"{self._runs[-1].metrics[key]:.3f}")
+                ends.append((points[-1].y(), f"{self._runs[-1].metrics[key]:.3f}", pen))
             painter.drawLine(QPointF(legend_x, line / 2 + 2), QPointF(legend_x + 18, line / 2 + 2))
             painter.drawText(QRectF(legend_x + 22, 0, fm.horizontalAdvance(label) + 4, line + 4),
                              int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), label)
             legend_x += fm.horizontalAdvance(label) + 40
+        last_y = float(-line)
+        for y, words, pen in sorted(ends, key=lambda e: e[0]):
+            y = max(y, last_y + line)
+            last_y = y
+            painter.setPen(pen)
+            painter.drawText(QRectF(plot.right() + 6, y - line / 2, value_w + 30, line),
+                             int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), words)
         painter.setPen(muted)
         first, last = self._runs[0].at[:10], self._runs[-1].at[:10]
         painter.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), line),
