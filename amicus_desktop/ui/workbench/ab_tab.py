@@ -5,7 +5,8 @@ result on one side finds it on the other and shows it in the preview."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex
+from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -15,6 +16,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QSplitter,
     QTableView,
     QWidget,
 )
@@ -53,14 +55,27 @@ class ABTab(QWidget):
             lambda cur, _prev: self._link(cur, self.a_model, self.b_view, self.b_model))
         self.b_view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self._link(cur, self.b_model, self.a_view, self.a_model))
+        # side by side when there is room for the titles, one above the other in a narrow dock (1000 px)
+        self.lists = QSplitter(Qt.Orientation.Horizontal)
+        self.lists.addWidget(self.a_view)
+        self.lists.addWidget(self.b_view)
+        self.lists.setChildrenCollapsible(False)
         g = QGridLayout(self)
         g.addWidget(box_a, 0, 0)
         g.addWidget(box_b, 0, 1)
         g.addWidget(self.compare_button, 1, 0)
         g.addWidget(self.ab_status, 2, 0, 1, 2)
-        g.addWidget(self.a_view, 3, 0)
-        g.addWidget(self.b_view, 3, 1)
+        g.addWidget(self.lists, 3, 0, 1, 2)
         g.setRowStretch(3, 1)
+
+    #: narrower than this, the two lists stack (each then has the tab's width for its titles)
+    SIDE_BY_SIDE = 760
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        wanted = Qt.Orientation.Horizontal if self.width() >= self.SIDE_BY_SIDE else Qt.Orientation.Vertical
+        if self.lists.orientation() != wanted:
+            self.lists.setOrientation(wanted)
 
     def _side_box(self, title: str) -> tuple[QGroupBox, QComboBox, QComboBox, QCheckBox, QCheckBox]:
         box = QGroupBox(title)
