@@ -32,7 +32,6 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.preset import APP
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
@@ -60,12 +59,13 @@ def app_context(
     pins: tuple[str, ...] = (),
 ) -> RetrievalContext:
     """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
-    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line)."""
+    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
+    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied)."""
     s = settings
     return RetrievalContext(
         query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
         weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
-        fusion=APP.fusion, policy=APP.policy,
+        fusion=s.fusion_config, policy=s.policy,
     )
 
 
