@@ -114,9 +114,11 @@ class KeywordIndex:
         )
         params: list[object] = [_match(words)]
         if filters.active:
+            # "+rowid": FTS5 would take a bare rowid IN (…) as its own constraint and run the MATCH once per
+            # allowed row (240 ms for the lexicon entries of Romans and John, against 0.7 ms as a filter).
             where, fparams = where_sql(filters)
             sql += (
-                " AND rowid IN (SELECT t.rowid FROM main.chunk_text t "
+                " AND +rowid IN (SELECT t.rowid FROM main.chunk_text t "
                 f"LEFT JOIN main.chunk_metadata m ON m.rowid = t.rowid WHERE {where})"
             )
             params += fparams
@@ -132,7 +134,7 @@ class KeywordIndex:
             return out
         for r, s in self.store.rows(
             f"SELECT rowid, bm25({FTS_TABLE}) FROM {self.schema}.{FTS_TABLE} WHERE {FTS_TABLE} MATCH ? "
-            "AND rowid IN (SELECT value FROM json_each(?))",
+            "AND +rowid IN (SELECT value FROM json_each(?))",
             [_match(words), json.dumps(sorted(out))],
         ):
             out[int(r)] = _clip(-float(s) / norm)

@@ -25,6 +25,7 @@ from ..core.scholars import Scholar
 from . import codes
 from .fts import create_sql
 from .sqlite import connect
+from .verse_tables import VerseTablesWriter
 
 SCHEMA_VERSION = "1"
 
@@ -204,6 +205,11 @@ class ScriptureWriter:
             "INSERT OR REPLACE INTO scholars VALUES (?, ?, ?, ?)",
             ((s.scholar_id, s.name, s.tradition, s.work) for s in scholars),
         )
+
+    def verse_tables(self) -> VerseTablesWriter:
+        """The optional verse-search tables (:mod:`.verse_tables`), written in this build's transaction."""
+        assert self._con is not None and self.full_schema
+        return VerseTablesWriter(self._con, self.dims)
 
     def add_chunks(self, records: Sequence[ChunkRecord], vectors: np.ndarray) -> None:
         """Store chunks with their vectors (one row of ``vectors`` per record, any float dtype)."""

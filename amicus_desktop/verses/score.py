@@ -1,0 +1,109 @@
+"""Ranking verses from their signals (pure): the weighted sum, the neighbour's share, the reference boost,
+the order, and adjacent verses joined into one result.
+
+A verse's ``base`` is the weighted sum of its signals (:mod:`.model`); ``final`` adds ``w_n`` × the better
+of its two neighbours' bases (a verse's meaning often runs on into the next: the neighbour of a strong
+verse is worth reading) and multiplies by the reference boost when the question names the verse's
+passage. Order: ``final`` descending, then ``base``, then canonical order. Walking that order, a verse
+next to the result just above it (same chapter, one verse before or after its range) joins that result,
+up to :data:`MAX_SPAN` verses: "Romans 8:38-39" rather than two results. The flattened verse order is
+unchanged by the joining.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..core.query import SearchMode
+from .model import VerseBreakdown, VerseWeights
+from .signals import Sourced, VerseSignals
+
+MAX_SPAN = 3
+
+
+@dataclass(frozen=True)
+class RankedVerse:
+    rowid: int
+    breakdown: VerseBreakdown
+
+
+@dataclass(frozen=True)
+class RankedGroup:
+    """Adjacent ranked verses of one chapter, best first in :attr:`members`."""
+
+    members: tuple[RankedVerse, ...]
+
+    @property
+    def best(self) -> RankedVerse:
+        return self.members[0]
+
+    @property
+    def rowids(self) -> list[int]:
+        return sorted(m.rowid for m in self.members)
+
+
+def _value(signal: dict[int, float] | dict[int, Sourced], rowid: int) -> float:
+    value = signal.get(rowid)
+    if value is None:
+        return 0.0
+    return value.value if isinstance(value, Sourced) else float(value)
+
+
+def _source(signal: dict[int, Sourced], rowid: int) -> str | None:
+    hit = signal.get(rowid)
+    return hit.source if hit is not None else None
+
+
+def rank(signals: VerseSignals, weights: VerseWeights, mode: SearchMode,
+         neighbours: Callable[[int], Sequence[int]], verse_id: Callable[[int], str]) -> list[RankedVerse]:
+    """Every candidate, scored and ordered best first."""
+    w = weights
+    s = signals
+    parts = ((s.similarity, w.similarity), (s.keyword, w.keyword), (s.commentary, w.commentary),
+             (s.commentary_keyword, w.commentary_keyword), (s.lexicon, w.lexicon),
+             (s.lexicon_keyword, w.lexicon_keyword))
+    base = {r: sum(weight * _value(signal, r) for signal, weight in parts if weight) for r in s.scored}
+    ranked = []
+    for r in s.candidates:
+        near = [n for n in neighbours(r) if n in base]
+        best = max(near, key=lambda n: (base[n], -n)) if near else None
+        share = base[best] if best is not None else 0.0
+        boost = w.reference if r in s.referenced else 1.0
+        final = (base[r] + w.neighbour * share) * boost
+
+        def shown(signal: dict[int, float] | dict[int, Sourced], weight: float, r: int = r) -> float | None:
+            return _value(signal, r) if weight else None
+
+        ranked.append(RankedVerse(r, VerseBreakdown(
+            mode=mode,
+            similarity=shown(s.similarity, w.similarity), keyword=shown(s.keyword, w.keyword),
+            commentary=shown(s.commentary, w.commentary),
+            commentary_keyword=shown(s.commentary_keyword, w.commentary_keyword),
+            lexicon=shown(s.lexicon, w.lexicon), lexicon_keyword=shown(s.lexicon_keyword, w.lexicon_keyword),
+            base=base[r], neighbour=share, reference_boost=boost, final=final,
+            commentary_source=_source(s.commentary, r) if w.commentary else None,
+            commentary_keyword_source=_source(s.commentary_keyword, r) if w.commentary_keyword else None,
+            lexicon_source=_source(s.lexicon, r) if w.lexicon else None,
+            lexicon_keyword_source=_source(s.lexicon_keyword, r) if w.lexicon_keyword else None,
+            neighbour_source=verse_id(best) if best is not None and w.neighbour else None,
+        )))
+    ranked.sort(key=lambda v: (-v.breakdown.final, -v.breakdown.base, v.rowid))
+    return ranked
+
+
+def group(ranked: Sequence[RankedVerse], k: int, chapter_of: Callable[[int], tuple[str, int]]) -> list[RankedGroup]:
+    """The first ``k`` results, a verse joining the result just above it when adjacent (see module doc)."""
+    groups: list[list[RankedVerse]] = []
+    for verse in ranked:
+        if groups:
+            last = groups[-1]
+            ids = [m.rowid for m in last]
+            if (len(last) < MAX_SPAN and chapter_of(verse.rowid) == chapter_of(ids[0])
+                    and verse.rowid in (min(ids) - 1, max(ids) + 1)):
+                last.append(verse)
+                continue
+        if len(groups) == k:
+            break
+        groups.append([verse])
+    return [RankedGroup(tuple(g)) for g in groups]
