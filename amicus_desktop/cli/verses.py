@@ -82,7 +82,7 @@ async def search(args: argparse.Namespace, parser: argparse.ArgumentParser) -> V
 def why(b: VerseBreakdown) -> str:
     """The signals that count, written out: ``sim 0.61 · words 0.40 · note 0.52 · G5206 0.33 · ±1 0.20``."""
     parts = []
-    for label, value in (("sim", b.similarity), ("words", b.keyword), ("note", b.commentary),
+    for label, value in (("sim", b.similarity), ("words", b.keyword), ("phrase", b.phrase), ("note", b.commentary),
                          ("note words", b.commentary_keyword), ("lexicon", b.lexicon),
                          ("lexicon words", b.lexicon_keyword)):
         if value:

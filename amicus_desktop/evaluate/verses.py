@@ -32,7 +32,7 @@ RRF_K = 60
 #: how deep each plain ranking goes for reciprocal-rank fusion
 RRF_DEPTH = 50
 
-_PLAIN = VerseWeights(similarity=0.0, keyword=0.0, commentary=0.0, commentary_keyword=0.0, lexicon=0.0,
+_PLAIN = VerseWeights(similarity=0.0, keyword=0.0, phrase=0.0, commentary=0.0, commentary_keyword=0.0, lexicon=0.0,
                       lexicon_keyword=0.0, neighbour=0.0, reference=1.0)
 
 
@@ -64,6 +64,7 @@ def rows() -> list[VerseRow]:
                  _with(hybrid, commentary=0.0, commentary_keyword=0.0)),
         VerseRow("  hybrid without the lexicon", SearchMode.HYBRID, _with(hybrid, lexicon=0.0, lexicon_keyword=0.0)),
         VerseRow("  hybrid without neighbours", SearchMode.HYBRID, _with(hybrid, neighbour=0.0)),
+        VerseRow("  hybrid without phrases", SearchMode.HYBRID, _with(hybrid, phrase=0.0)),
     ]
 
 

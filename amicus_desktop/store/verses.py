@@ -285,6 +285,30 @@ class VerseIndex:
             "AND +rowid IN (SELECT value FROM json_each(?))", [_match(words), json.dumps(ids)])
         return {int(r): min(1.0, max(0.0, -float(s) / norm)) for r, s in rows}
 
+    def phrase_scores(self, translation: Translation, pairs: Sequence[tuple[str, str]],
+                      rowids: Iterable[int]) -> dict[int, float]:
+        """For each of ``rowids``: the share of the pairs' weight found as phrases in the verse, where a
+        pair weighs its rarity (``log(N / verses holding it)``; a pair no verse holds weighs ``log N``)."""
+        ids = json.dumps(sorted(set(rowids)))
+        table = fts_table(translation.translation_id)
+        schema = self._schema(translation)
+        total = max(2, self.count)
+        found: list[tuple[float, list[int]]] = []
+        for a, b in dict.fromkeys(pairs):
+            phrase = '"' + f"{a} {b}".replace('"', '""') + '"'
+            ((n,),) = self.store.rows(f"SELECT count(*) FROM {schema}.{table} WHERE {table} MATCH ?", [phrase])
+            weight = math.log(total / n) if n else math.log(total)
+            among = "+rowid IN (SELECT value FROM json_each(?))"
+            rows = [int(r) for (r,) in self.store.rows(
+                f"SELECT rowid FROM {schema}.{table} WHERE {table} MATCH ? AND {among}", [phrase, ids])] if n else []
+            found.append((weight, rows))
+        norm = sum(w for w, _ in found)
+        out: dict[int, float] = {}
+        for weight, rows in found:
+            for r in rows:
+                out[r] = out.get(r, 0.0) + weight / norm
+        return out
+
     # -- text and Strong's numbers ----------------------------------------------------------------
     def texts(self, translation: Translation, rowids: Iterable[int]) -> dict[int, str]:
         ids = sorted(set(rowids))

@@ -4,7 +4,7 @@ A verse's score (CONTRACT section 14, docs/RELEVANCE.md "Verse search") is a wei
 library says about it — its own words and meaning, the commentary notes covering it, the Strong's
 words it holds — plus a share of its best neighbour's sum, times the reference boost::
 
-    base  = similarity·w_s + keyword·w_k + commentary·w_c + commentary_keyword·w_ck
+    base  = similarity·w_s + keyword·w_k + phrase·w_p + commentary·w_c + commentary_keyword·w_ck
           + lexicon·w_l + lexicon_keyword·w_lk
     final = (base + w_n · max(base of the verse before, base of the verse after)) × reference_boost
 
@@ -32,6 +32,8 @@ class VerseWeights:
 
     similarity: float = 1.0
     keyword: float = 0.1
+    #: the question's consecutive word pairs found as phrases in the verse: a remembered quotation
+    phrase: float = 0.2
     commentary: float = 0.5
     commentary_keyword: float = 0.2
     lexicon: float = 0.5
@@ -44,7 +46,7 @@ class VerseWeights:
     @classmethod
     def for_mode(cls, mode: SearchMode) -> VerseWeights:
         if mode is SearchMode.SEMANTIC:
-            return cls(keyword=0.0, commentary_keyword=0.0, lexicon_keyword=0.0)
+            return cls(keyword=0.0, phrase=0.0, commentary_keyword=0.0, lexicon_keyword=0.0)
         if mode is SearchMode.KEYWORD:
             return cls(similarity=0.0, keyword=1.0, commentary=0.0, commentary_keyword=0.5, lexicon=0.0,
                        lexicon_keyword=0.2)
@@ -79,6 +81,7 @@ class VerseBreakdown:
     mode: SearchMode
     similarity: float | None
     keyword: float | None
+    phrase: float | None
     commentary: float | None
     commentary_keyword: float | None
     lexicon: float | None

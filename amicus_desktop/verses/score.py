@@ -60,7 +60,7 @@ def rank(signals: VerseSignals, weights: VerseWeights, mode: SearchMode,
     """Every candidate, scored and ordered best first."""
     w = weights
     s = signals
-    parts = ((s.similarity, w.similarity), (s.keyword, w.keyword), (s.commentary, w.commentary),
+    parts = ((s.similarity, w.similarity), (s.keyword, w.keyword), (s.phrase, w.phrase), (s.commentary, w.commentary),
              (s.commentary_keyword, w.commentary_keyword), (s.lexicon, w.lexicon),
              (s.lexicon_keyword, w.lexicon_keyword))
     base = {r: sum(weight * _value(signal, r) for signal, weight in parts if weight) for r in s.scored}
@@ -78,6 +78,7 @@ def rank(signals: VerseSignals, weights: VerseWeights, mode: SearchMode,
         ranked.append(RankedVerse(r, VerseBreakdown(
             mode=mode,
             similarity=shown(s.similarity, w.similarity), keyword=shown(s.keyword, w.keyword),
+            phrase=shown(s.phrase, w.phrase),
             commentary=shown(s.commentary, w.commentary),
             commentary_keyword=shown(s.commentary_keyword, w.commentary_keyword),
             lexicon=shown(s.lexicon, w.lexicon), lexicon_keyword=shown(s.lexicon_keyword, w.lexicon_keyword),

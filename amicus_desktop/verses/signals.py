@@ -4,6 +4,8 @@ Six signals, each a number per verse (docs/RELEVANCE.md, "Verse search", measure
 
 * ``similarity`` — cosine of the question and the verse's own vector (the default translation's text);
 * ``keyword`` — the verse's words (BM25 over the translation searched, normalised as for chunks);
+* ``phrase`` — the question's consecutive word pairs found as phrases in the verse, each weighted by its
+  rarity: a remembered quotation ("God so loved the world") scores 1;
 * ``commentary`` / ``commentary_keyword`` — the commentary notes (``section_panel`` chunks) nearest the
   question by meaning / best by words: each covered verse gets the note's score ÷ (verses it covers)^p,
   the best note per verse;
@@ -18,6 +20,7 @@ signal is then computed for each candidate and its neighbours, so a breakdown is
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 import time
@@ -44,6 +47,9 @@ LEXICON_POOL = 300
 #: verses holding these many best Strong's words (by score × rarity) join the candidates
 LEXICON_SEEDS = 10
 _STRONGS = re.compile(r"([GH]\d+)$")
+_WORD = re.compile(r"[^\W_]+")
+#: a question's first this many word pairs are looked for as phrases
+PHRASE_PAIRS = 16
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ class VerseSignals:
     scored: list[int] = field(default_factory=list)
     similarity: dict[int, float] = field(default_factory=dict)
     keyword: dict[int, float] = field(default_factory=dict)
+    phrase: dict[int, float] = field(default_factory=dict)
     commentary: dict[int, Sourced] = field(default_factory=dict)
     commentary_keyword: dict[int, Sourced] = field(default_factory=dict)
     lexicon: dict[int, Sourced] = field(default_factory=dict)
@@ -142,11 +149,23 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
         out.similarity = {r: 1.0 - d for r, d in index.distances(vector, scored).items()}
     if words and weights.keyword > 0:
         out.keyword = index.keyword_scores(translation, words, scored)
+    if weights.phrase > 0:
+        out.phrase = index.phrase_scores(translation, word_pairs(plan), scored)
     held = index.strongs_of(scored) if entries or entries_kw else {}
     out.lexicon = _best_word(held, entries)
     out.lexicon_keyword = _best_word(held, entries_kw)
     out.timings["score"] = _ms(t0)
     return out
+
+
+def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
+    """The question's consecutive word pairs, stop-words kept (a quotation's "so loved"), references left out."""
+    text = plan.text
+    for ref in plan.references:
+        if ref.text:
+            text = text.replace(ref.text, " ")
+    words = _WORD.findall(text.lower())
+    return list(dict.fromkeys(itertools.pairwise(words)))[:most]
 
 
 def _propagate(store: ScriptureStore, index: VerseIndex, hits: list[tuple[int, float]],
