@@ -33,7 +33,7 @@ from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
 from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
 from .sources.threads import nave_chunks, scofield_thread_chunks
-from .verse_index import Cancelled, write_verse_search
+from .verse_index import Cancelled, load_translations, write_verse_search
 
 log = logging.getLogger("amicus.corpus")
 
@@ -276,7 +276,7 @@ def build_database(
                 progress(BuildProgress(stage, done, total, rate, eta))
 
         try:
-            write_verse_search(writer, bible, scope, embedder, library, batch=batch,
+            write_verse_search(writer, load_translations(library, scope, bible), embedder, library, batch=batch,
                                progress=verse_progress, cancel=cancel)
         except Cancelled:
             raise BuildCancelled("the build was cancelled") from None

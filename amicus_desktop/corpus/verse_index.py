@@ -33,10 +33,17 @@ class Cancelled(Exception):
     """The build's cancel event was set while verses were being embedded."""
 
 
+def load_translations(library: Library, scope: Scope, web: BibleText) -> dict[str, BibleText]:
+    """Every translation's verses for ``scope`` (the WEB's, already read, is passed in)."""
+    bibles = {"web": web}
+    for translation_id, module, _name, _abbreviation in TRANSLATIONS[1:]:
+        bibles[translation_id] = BibleText.load(library, scope.books, module)
+    return bibles
+
+
 def write_verse_search(
     writer: ScriptureWriter,
-    web: BibleText,
-    scope: Scope,
+    bibles: dict[str, BibleText],
     embedder: Embedder,
     library: Library,
     *,
@@ -44,10 +51,9 @@ def write_verse_search(
     progress: Callable[[str, int, int, float, float | None], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> int:
-    """Write every verse-search table for ``scope``; returns how many verses were embedded."""
-    bibles = {"web": web}
-    for translation_id, module, _name, _abbreviation in TRANSLATIONS[1:]:
-        bibles[translation_id] = BibleText.load(library, scope.books, module)
+    """Write every verse-search table for the verses of ``bibles`` (translation id → verses; the WEB's
+    carry the Strong's tags and are embedded); returns how many verses were embedded."""
+    web = bibles["web"]
     keys = sorted({key for bible in bibles.values() for key in bible.verses},
                   key=lambda k: (BY_ID[k[0]].ordinal, k[1], k[2]))
     rowid = {key: i for i, key in enumerate(keys, start=1)}

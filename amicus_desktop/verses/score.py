@@ -5,9 +5,10 @@ A verse's ``base`` is the weighted sum of its signals (:mod:`.model`); ``final``
 of its two neighbours' bases (a verse's meaning often runs on into the next: the neighbour of a strong
 verse is worth reading) and multiplies by the reference boost when the question names the verse's
 passage. Order: ``final`` descending, then ``base``, then canonical order. Walking that order, a verse
-next to the result just above it (same chapter, one verse before or after its range) joins that result,
-up to :data:`MAX_SPAN` verses: "Romans 8:38-39" rather than two results. The flattened verse order is
-unchanged by the joining.
+next to the result just above it (same chapter, one verse before or after its range) that scores within
+:data:`JOIN_WITHIN` of that result's best joins it, up to :data:`MAX_SPAN` verses: "Romans 8:38-39" rather
+than two results, while a verse that clearly leads (a quotation's own verse) stays alone. The flattened
+verse order is unchanged by the joining.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from .model import VerseBreakdown, VerseWeights
 from .signals import Sourced, VerseSignals
 
 MAX_SPAN = 3
+#: a neighbour joins a result when its final score is at least this share of the result's best
+JOIN_WITHIN = 0.9
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,8 @@ def group(ranked: Sequence[RankedVerse], k: int, chapter_of: Callable[[int], tup
             last = groups[-1]
             ids = [m.rowid for m in last]
             if (len(last) < MAX_SPAN and chapter_of(verse.rowid) == chapter_of(ids[0])
-                    and verse.rowid in (min(ids) - 1, max(ids) + 1)):
+                    and verse.rowid in (min(ids) - 1, max(ids) + 1)
+                    and verse.breakdown.final >= JOIN_WITHIN * last[0].breakdown.final):
                 last.append(verse)
                 continue
         if len(groups) == k:
