@@ -60,4 +60,8 @@ def default_db_path() -> Path:
     return data_dir() / "scripture.db"
 
 
-DEFAULT_PROXY_URL = "http://127.0.0.1:8731"
+#: Where the embed proxy listens unless told otherwise (``amicus-desktop proxy``), and so where the
+#: app and the CLI look for it.
+DEFAULT_PROXY_HOST = "127.0.0.1"
+DEFAULT_PROXY_PORT = 8731
+DEFAULT_PROXY_URL = f"http://{DEFAULT_PROXY_HOST}:{DEFAULT_PROXY_PORT}"

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from ..core.books import BOOKS
+from ..core.query import SourceType
 from ..core.results import ChunkMetadata
 from ..store.writer import ChunkRecord, ScriptureWriter
 
@@ -54,17 +55,17 @@ COMMON, TOPIC, SUBTOPIC, NOISE = 1.5, 1.0, 1.1, 0.7
 QUERY_NOISE, QUERY_SHIFT = 0.8, 0.25
 
 SOURCE_TYPE_WEIGHTS: dict[str, float] = {
-    "section_panel": 0.34,
-    "chapter_panel": 0.14,
-    "word_study": 0.12,
-    "lexicon_entry": 0.10,
-    "debate_topic": 0.05,
-    "cross_ref_thread_note": 0.13,
-    "journey_stop": 0.06,
-    "meta_faq": 0.06,
+    SourceType.SECTION_PANEL: 0.34,
+    SourceType.CHAPTER_PANEL: 0.14,
+    SourceType.WORD_STUDY: 0.12,
+    SourceType.LEXICON_ENTRY: 0.10,
+    SourceType.DEBATE_TOPIC: 0.05,
+    SourceType.CROSS_REF_THREAD_NOTE: 0.13,
+    SourceType.JOURNEY_STOP: 0.06,
+    SourceType.META_FAQ: 0.06,
 }
 #: Types that carry no book, chapter or scholar (their metadata is NULL).
-UNANCHORED = frozenset({"lexicon_entry", "meta_faq"})
+UNANCHORED = frozenset({SourceType.LEXICON_ENTRY, SourceType.META_FAQ})
 
 SCHOLARS: tuple[tuple[str, str], ...] = (
     ("matthew-henry", "reformed"), ("spurgeon", "baptist"), ("calvin", "reformed"),
@@ -223,7 +224,7 @@ def record_batch(start: int, rows: int, seed: int) -> list[ChunkRecord]:
             chapter = 1 + int(chapter_u[i] * int(_BOOK_CHAPTERS[b]))
             vs = int(verse_start[i])
             scholar, tradition = (None, None) if no_scholar[i] else SCHOLARS[int(scholars[i])]
-            panel = PANEL_TYPES[int(panels[i])] if st in ("section_panel", "chapter_panel") else None
+            panel = PANEL_TYPES[int(panels[i])] if st in (SourceType.SECTION_PANEL, SourceType.CHAPTER_PANEL) else None
             meta = ChunkMetadata(
                 scholar_id=scholar, tradition=tradition, book_id=book, chapter_num=chapter,
                 verse_start=vs, verse_end=vs + int(verse_len[i]), panel_type=panel,

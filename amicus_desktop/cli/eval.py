@@ -21,8 +21,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..core.errors import AmicusError
-from ..core.query import MAX_CANDIDATES, BoostWeights, Fusion, FusionMethod, SearchMode
-from ..evaluate import NO_BOOSTS, EvalConfig, EvalReport, GoldenError, compare, evaluate, load
+from ..core.query import MAX_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
+from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
 from ..retrieval import Retriever
 from .common import add_connection_args, connection_from_args

@@ -13,8 +13,9 @@ import textwrap
 
 from ..core.errors import AmicusError
 from ..core.query import RetrievalContext
-from ..core.results import RetrievalResult, ScoreBreakdown
+from ..core.results import RetrievalResult
 from ..present import Names, snippet, title
+from ..present.describe import boost_labels
 from ..retrieval import Retriever, validate_query
 from ..store.scripture import ScriptureStore
 from .common import add_connection_args, connection_from_args
@@ -69,11 +70,6 @@ async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
         return await retriever.retrieve(ctx), names
     finally:
         await retriever.aclose()
-
-
-def boost_labels(b: ScoreBreakdown) -> list[str]:
-    """The boosts applied, written out: ``["×1.5 chapter", "×1.25 reference"]``."""
-    return [f"×{value:g} {name}" for name, value in b.boosts.items() if value != 1.0]
 
 
 def _num(value: float | None, width: int = 6) -> str:

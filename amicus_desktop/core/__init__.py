@@ -1,7 +1,7 @@
 """Types and errors shared by every part of the engine (no Qt, no I/O)."""
 
 from .errors import AmicusError, ErrorCode
-from .query import SOURCE_TYPES, BoostWeights, Profile, RetrievalContext
+from .query import SOURCE_TYPES, BoostWeights, Profile, RetrievalContext, SourceType
 from .references import ChapterRef
 from .results import (
     Candidate,
@@ -33,5 +33,6 @@ __all__ = [
     "RetrievedChunk",
     "ScoreBreakdown",
     "ScoredCandidate",
+    "SourceType",
     "Timings",
 ]

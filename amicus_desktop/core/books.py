@@ -97,6 +97,12 @@ def book_id_for(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
+def book_words(book_id: str) -> str:
+    """A ``book_id`` read as words, for when nothing names the book: ``"1-corinthians"`` →
+    ``"1 Corinthians"``. The one fallback every book name and reference uses."""
+    return book_id.replace("-", " ").title()
+
+
 BOOKS: tuple[Book, ...] = tuple(
     Book(book_id_for(name), name, osis, i, chapters, "OT" if i <= 39 else "NT")
     for i, (name, osis, chapters, _abbr) in enumerate(_CANON, start=1)

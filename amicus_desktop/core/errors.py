@@ -1,6 +1,6 @@
-"""The one exception of Amicus Desktop, carrying a code from CONTRACT section 5.
+"""The error of the retrieval contract: :class:`AmicusError`, carrying a code from CONTRACT section 5.
 
-Hierarchy (there is deliberately only one class; the *code* is what callers branch on)::
+Hierarchy (deliberately one class; the *code* is what callers branch on)::
 
     Exception
      └── AmicusError(code, message)
@@ -14,7 +14,9 @@ Hierarchy (there is deliberately only one class; the *code* is what callers bran
 
 The error is raised at the edge where the cause is known (the store, the embed client). Its
 message is a sentence for a human that says what happened and what to do; it never holds the
-query text, a token or a key.
+query text, a token or a key. Other exceptions belong to one package each (a golden set that does
+not parse, a backend failing inside the proxy, an export that cannot be written) and are handled
+where that package is used; none of them crosses the contract.
 """
 
 from __future__ import annotations
@@ -35,6 +37,15 @@ class ErrorCode(enum.StrEnum):
     MODEL_MISMATCH = "MODEL_MISMATCH"
     #: verse search (CONTRACT section 14): a database without the verses' vectors (or without verses)
     VERSES_NOT_INDEXED = "VERSES_NOT_INDEXED"
+
+    @property
+    def is_database(self) -> bool:
+        """Whether the database (not the proxy, not the question) is what is unusable: missing,
+        without its extension, or invalid."""
+        return self in _DATABASE_CODES
+
+
+_DATABASE_CODES = frozenset({ErrorCode.DB_NOT_FOUND, ErrorCode.EXTENSION_NOT_LOADED, ErrorCode.DB_INVALID})
 
 
 class AmicusError(Exception):

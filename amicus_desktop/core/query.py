@@ -18,16 +18,25 @@ if TYPE_CHECKING:
     from .results import ChunkMetadata
 
 
-SOURCE_TYPES: tuple[str, ...] = (
-    "section_panel",
-    "chapter_panel",
-    "word_study",
-    "lexicon_entry",
-    "debate_topic",
-    "cross_ref_thread_note",
-    "journey_stop",
-    "meta_faq",
-)
+class SourceType(enum.StrEnum):
+    """What kind of study material a chunk is (``chunk_text.source_type``, CONTRACT section 1).
+
+    A ``StrEnum``: each member is its plain string, so JSON, SQL and a database's own values compare
+    and serialise as they always did; a database may hold a type not listed here.
+    """
+
+    SECTION_PANEL = "section_panel"
+    CHAPTER_PANEL = "chapter_panel"
+    WORD_STUDY = "word_study"
+    LEXICON_ENTRY = "lexicon_entry"
+    DEBATE_TOPIC = "debate_topic"
+    CROSS_REF_THREAD_NOTE = "cross_ref_thread_note"
+    JOURNEY_STOP = "journey_stop"
+    META_FAQ = "meta_faq"
+
+
+#: The contract's source types as plain strings, in its order (command-line choices, build counts).
+SOURCE_TYPES: tuple[str, ...] = tuple(t.value for t in SourceType)
 
 
 #: CONTRACT section 3/4 limits.
@@ -138,6 +147,11 @@ class BoostWeights:
     #: at most this many results per scholar; ``None``: no cap
     per_scholar_cap: int | None = 2
     reference: float = 1.25
+
+
+#: Every boost at 1 and no cap: the ranking of the base score alone (``eval --no-boosts``, the
+#: relevance benchmark's baselines, the workbench's "no boosts, no cap").
+NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
 
 
 class FusionMethod(enum.StrEnum):

@@ -5,8 +5,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .books import book_words
+
 if TYPE_CHECKING:
     from .results import ChunkMetadata
+
+
+def reference_text(book: str, chapter: int | None = None, verse_start: int | None = None,
+                   verse_end: int | None = None) -> str:
+    """How a place in scripture is written, everywhere: ``"Romans"``, ``"Romans 9"``,
+    ``"Romans 9:11"``, ``"1 Corinthians 13:4-7"``. ``book`` is the name to show; verses count only
+    with a chapter, and a range only when it ends past its first verse."""
+    if chapter is None:
+        return book
+    ref = f"{book} {chapter}"
+    if verse_start is not None:
+        ref += f":{verse_start}"
+        if verse_end is not None and verse_end != verse_start:
+            ref += f"-{verse_end}"
+    return ref
 
 
 @dataclass(frozen=True)
@@ -54,13 +71,7 @@ class PassageRef:
 
     def label(self, book_name: str | None = None) -> str:
         """``"Romans 9:11"``, ``"Romans 9"``, ``"1 Corinthians 13:4-7"``."""
-        name = book_name or self.book_id.replace("-", " ").title()
-        ref = f"{name} {self.chapter}"
-        if self.verse_start is not None:
-            ref += f":{self.verse_start}"
-            if self.verse_end is not None and self.verse_end != self.verse_start:
-                ref += f"-{self.verse_end}"
-        return ref
+        return reference_text(book_name or book_words(self.book_id), self.chapter, self.verse_start, self.verse_end)
 
     def to_json(self) -> dict[str, Any]:
         return {

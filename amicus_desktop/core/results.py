@@ -13,8 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .books import book_words
 from .query import DEFAULT_CANDIDATES, Filters, RetrievalContext, SearchMode
-from .references import PassageRef
+from .references import PassageRef, reference_text
 
 
 @dataclass(frozen=True)
@@ -36,15 +37,8 @@ class ChunkMetadata:
         """A human reference such as ``"Romans 9:1-5"``; empty when the chunk has no book."""
         if not self.book_id:
             return ""
-        name = book_name or self.book_id.replace("-", " ").title()
-        if self.chapter_num is None:
-            return name
-        ref = f"{name} {self.chapter_num}"
-        if self.verse_start is not None:
-            ref += f":{self.verse_start}"
-            if self.verse_end is not None and self.verse_end != self.verse_start:
-                ref += f"-{self.verse_end}"
-        return ref
+        return reference_text(book_name or book_words(self.book_id), self.chapter_num, self.verse_start,
+                              self.verse_end)
 
 
 class Origin(enum.StrEnum):
@@ -153,6 +147,23 @@ class RetrievedChunk:
     @property
     def chunk_id(self) -> str:
         return self.candidate.chunk_id
+
+    # The chunk's own fields, so a result is named (title, snippet, citation) as its chunk is.
+    @property
+    def source_type(self) -> str:
+        return self.candidate.source_type
+
+    @property
+    def source_id(self) -> str:
+        return self.candidate.source_id
+
+    @property
+    def text(self) -> str:
+        return self.candidate.text
+
+    @property
+    def metadata(self) -> ChunkMetadata:
+        return self.candidate.metadata
 
     def to_json(self, *, with_pinned: bool = True) -> dict[str, Any]:
         """The contract's result object. ``with_pinned=False`` leaves out ``pinned`` (a question without

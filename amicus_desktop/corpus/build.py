@@ -28,9 +28,10 @@ from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
 from .sources.abbott_smith import abbott_smith_chunks
-from .sources.commentaries import ScofieldData, mhcc_chunks, read_scofield, scofield_chunks, tdavid_chunks
+from .sources.commentaries import ScofieldData, read_scofield, scofield_chunks, tdavid_chunks
 from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
+from .sources.henry import mhcc_chunks
 from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
 from .sources.threads import nave_chunks, scofield_thread_chunks
 from .verse_index import Cancelled, load_translations, write_verse_search

@@ -6,11 +6,10 @@ Used by ``amicus-desktop eval``, the relevance benchmark and the curator workben
 from .compare import Difference, compare, paired_bootstrap
 from .golden import GoldenError, GoldenQuery, GoldenSet, load, save
 from .metrics import mrr, ndcg, recall
-from .run import METRICS, NO_BOOSTS, EvalConfig, EvalReport, QueryScore, evaluate
+from .run import METRICS, EvalConfig, EvalReport, QueryScore, evaluate
 
 __all__ = [
     "METRICS",
-    "NO_BOOSTS",
     "Difference",
     "EvalConfig",
     "EvalReport",

@@ -24,11 +24,11 @@ from pathlib import Path
 
 import httpx
 
-from ..core.query import BoostWeights, Fusion, FusionMethod, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from .golden import GoldenSet
-from .run import NO_BOOSTS, EvalConfig, EvalReport, evaluate
+from .run import EvalConfig, EvalReport, evaluate
 
 BOOSTS = BoostWeights()
 

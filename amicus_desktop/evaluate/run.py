@@ -13,7 +13,7 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..core.query import DEFAULT_CANDIDATES, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
+from ..core.query import DEFAULT_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
@@ -22,8 +22,6 @@ from . import metrics
 from .golden import GoldenQuery, GoldenSet
 
 METRICS = ("ndcg@10", "mrr@10", "recall@10")
-#: Every boost at 1 and no cap: the ranking of the base score alone.
-NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
 
 
 @dataclass(frozen=True)

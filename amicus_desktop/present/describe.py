@@ -9,10 +9,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..context import Context
+from ..core.books import book_words
 from ..core.query import BoostWeights, Filters, RetrievalContext, SearchMode
-from ..core.references import ChapterRef, PassageRef
+from ..core.references import ChapterRef, PassageRef, reference_text
 from ..core.results import (
     Candidate,
     ChunkMetadata,
@@ -22,9 +23,12 @@ from ..core.results import (
     RetrievedChunk,
     ScoreBreakdown,
 )
-from ..session import ResultView
 from . import titles
 from .titles import Names
+
+if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
+    from ..context import Context
+    from ..session import ResultView
 
 BookName = Callable[[str], str]
 
@@ -389,8 +393,7 @@ def ask_status(view: ResultView) -> str:
 def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
     if not book_id or chapter is None:
         return ""
-    name = book_name(book_id) if book_name else book_id.replace("-", " ").title()
-    return f"{name} {chapter}"
+    return reference_text(book_name(book_id) if book_name else book_words(book_id), chapter)
 
 
 def _ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:

@@ -11,7 +11,9 @@ shapes this project's builder writes (docs/DATA.md) where it can and falls back 
 (the kind of chunk, who wrote it, the passage, or the opening words) for anything else, so a
 chunk from another builder's database still gets a sensible line.
 
-- :func:`title` — what the row is.
+- :func:`title` — what the row is; one part of a note cut into several says which
+  (``Matthew Henry, Concise Commentary — John 3:11-21 (part 2 of 6)``, read from the ``source_id``
+  by :mod:`amicus_desktop.core.parts`), so no two parts of one note share a title.
 - :func:`snippet` — its first meaningful sentence(s), without the header the title came from.
 - :func:`citation` — the line that opens a chunk in assembled context: kind, scholar (display
   name) and work, reference.
@@ -24,19 +26,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..core.books import BY_ID
+from ..core import parts
+from ..core.books import BY_ID, book_words
+from ..core.query import SourceType
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar, resolve
 
 SOURCE_LABELS: dict[str, str] = {
-    "section_panel": "Section note",
-    "chapter_panel": "Chapter note",
-    "word_study": "Word study",
-    "lexicon_entry": "Lexicon entry",
-    "debate_topic": "Debate topic",
-    "cross_ref_thread_note": "Cross-reference",
-    "journey_stop": "Journey stop",
-    "meta_faq": "Help",
+    SourceType.SECTION_PANEL: "Section note",
+    SourceType.CHAPTER_PANEL: "Chapter note",
+    SourceType.WORD_STUDY: "Word study",
+    SourceType.LEXICON_ENTRY: "Lexicon entry",
+    SourceType.DEBATE_TOPIC: "Debate topic",
+    SourceType.CROSS_REF_THREAD_NOTE: "Cross-reference",
+    SourceType.JOURNEY_STOP: "Journey stop",
+    SourceType.META_FAQ: "Help",
 }
 
 #: How a chapter panel's ``panel_type`` reads before its reference ("outline of Romans 9").
@@ -73,7 +77,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)]*\s+")
 
 
 class ChunkLike(Protocol):
-    """What a chunk needs for a title: a ``Candidate``, a ``ChunkRecord`` or any look-alike."""
+    """What a chunk needs for a title: a ``Candidate``, a ranked ``RetrievedChunk``, a
+    ``ChunkRecord`` or any look-alike."""
 
     @property
     def source_type(self) -> str: ...
@@ -100,7 +105,7 @@ class Names:
         if book_id in self.books:
             return self.books[book_id]
         known = BY_ID.get(book_id)
-        return known.name if known else book_id.replace("-", " ").title()
+        return known.name if known else book_words(book_id)
 
     def scholar(self, scholar_id: str) -> Scholar:
         return resolve(scholar_id, self.scholars)
@@ -277,7 +282,7 @@ def _title_commentary(chunk: ChunkLike, names: Names) -> str:
         name = names.scholar(meta.scholar_id).name if meta.scholar_id else "A quotation"
         m = _QUOTED_BY.match(chunk.text)
         who = f"{name}, quoted by {m.group('by').strip()}" if m else f"{name}, quoted"
-    words = PANEL_WORDS.get(meta.panel_type or "") if chunk.source_type == "chapter_panel" else None
+    words = PANEL_WORDS.get(meta.panel_type or "") if chunk.source_type == SourceType.CHAPTER_PANEL else None
     if words and meta.book_id:
         # a panel about a whole chapter or book: "outline of Romans 9", not "Romans 9:1-33"
         whole = ChunkMetadata(book_id=meta.book_id, chapter_num=meta.chapter_num)
@@ -305,18 +310,28 @@ def _generic(chunk: ChunkLike, names: Names) -> str:
     return _join(lead, reference(meta, names) or _first_sentence(chunk.text))
 
 
+def _with_part(line: str, chunk: ChunkLike) -> str:
+    """``line`` with "(part 2 of 3)" when the chunk is one part of a longer note."""
+    part = parts.part_of(chunk.source_id)
+    return f"{line} ({parts.describe(part)})" if part else line
+
+
 def title(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     """One line saying what the chunk is (see the module docstring for examples)."""
+    return _with_part(_title(chunk, names), chunk)
+
+
+def _title(chunk: ChunkLike, names: Names) -> str:
     kind = chunk.source_type
-    if kind == "lexicon_entry":
+    if kind == SourceType.LEXICON_ENTRY:
         return _title_lexicon(chunk, names)
-    if kind == "word_study":
+    if kind == SourceType.WORD_STUDY:
         return _title_word_study(chunk, names)
-    if kind in ("section_panel", "chapter_panel"):
+    if kind in (SourceType.SECTION_PANEL, SourceType.CHAPTER_PANEL):
         return _title_commentary(chunk, names)
-    if kind == "cross_ref_thread_note":
+    if kind == SourceType.CROSS_REF_THREAD_NOTE:
         return _title_thread(chunk, names)
-    if kind == "meta_faq":
+    if kind == SourceType.META_FAQ:
         lines = _lines(chunk.text)
         return f"Help — {shorten(lines[0], _HEAD_CHARS)}" if lines else "Help"
     return _generic(chunk, names)
@@ -330,20 +345,20 @@ def _snippet_sentences(chunk: ChunkLike) -> list[str]:
     if not lines:
         return []
     kind, meta = chunk.source_type, chunk.metadata
-    if kind == "lexicon_entry":
+    if kind == SourceType.LEXICON_ENTRY:
         body = _strongs_body(chunk.text)
         if body:
             return body
         first = sentences(lines[0])
         if first and " — " in first[0]:
             return [*first[1:], *(x for ln in lines[1:] for x in sentences(ln))]
-    elif kind == "section_panel" and meta.panel_type == "quotation":
+    elif kind == SourceType.SECTION_PANEL and meta.panel_type == "quotation":
         quote = chunk.text.find("“")
         lines = _lines(chunk.text[quote:]) if quote >= 0 else lines
     elif len(lines) > 1 and (
-        kind == "meta_faq"
-        or (kind == "word_study" and _WORD_STUDY.match(lines[0]))
-        or (kind == "cross_ref_thread_note" and (_CHAIN.match(lines[0]) or _is_header(lines[0])))
+        kind == SourceType.META_FAQ
+        or (kind == SourceType.WORD_STUDY and _WORD_STUDY.match(lines[0]))
+        or (kind == SourceType.CROSS_REF_THREAD_NOTE and (_CHAIN.match(lines[0]) or _is_header(lines[0])))
     ):
         lines = lines[1:]
     return [x for ln in lines for x in sentences(ln)]
@@ -370,7 +385,9 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     """The line that opens a chunk in assembled context: its kind, the scholar's display name and
     work, and what it is about, e.g. ``Section note: Matthew Henry, Concise Commentary —
     Romans 9:6-13`` or ``Lexicon entry: James Strong, Strong's Exhaustive Concordance — G2182
-    ἐφευρετής``."""
+    ἐφευρετής``; one part of a longer note ends "(part 2 of 3)" as its title does. Pass the database's
+    ``Names`` (``books``, ``ScriptureStore.scholars()``) to use its own names; without them the built-in
+    book table and known scholars name things."""
     meta = chunk.metadata
     label = source_label(chunk.source_type)
     who = author_work(meta, names, full=True)
@@ -378,19 +395,19 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
         m = _QUOTED_BY.match(chunk.text)
         who = names.scholar(meta.scholar_id).name + (f", quoted by {m.group('by').strip()}" if m else ", quoted")
     what = reference(meta, names)
-    if chunk.source_type == "lexicon_entry":
+    if chunk.source_type == SourceType.LEXICON_ENTRY:
         lines = _lines(chunk.text)
         what = " ".join(p for p in (_number(chunk), _lemma(lines[0]) if lines else "") if p)
-    elif chunk.source_type == "word_study":
+    elif chunk.source_type == SourceType.WORD_STUDY:
         t = _title_word_study(chunk, names)
         what = t.replace(" — word study", "") if " — word study" in t else what
-    elif chunk.source_type == "cross_ref_thread_note" or chunk.source_type == "meta_faq":
-        t = title(chunk, names)
+    elif chunk.source_type == SourceType.CROSS_REF_THREAD_NOTE or chunk.source_type == SourceType.META_FAQ:
+        t = _title(chunk, names)
         what = t.split(" — ", 1)[1] if " — " in t else what
     if not what:
         what = _first_sentence(chunk.text)
     head = f"{label}: {who}" if who else label
-    return f"{head} — {what}" if what else head
+    return _with_part(f"{head} — {what}" if what else head, chunk)
 
 
 __all__ = [

@@ -2,8 +2,9 @@
 
 No Qt here. :mod:`.server` is the Starlette app that serves an :class:`~amicus_desktop.embedding.Embedder`
 (the local ONNX model or an OpenAI-compatible upstream, both in :mod:`amicus_desktop.embedding`) with
-the proxy's limits; the ``amicus-desktop proxy`` sub-command (``amicus_desktop/cli/proxy.py``) runs it
-under uvicorn with the connection limits of :mod:`.limits`.
+the proxy's limits; :mod:`.process` runs it as a process (start-up checks, the model, uvicorn with the
+connection limits of :mod:`.limits`, signals); the ``amicus-desktop proxy`` sub-command
+(``amicus_desktop/cli/proxy.py``) parses its flags and prints.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The one orchestrator of a question (CONTRACT sections 3, 6 and 7)::
 
     understand  references and keywords of the question          (understand/, pure)
-    embed       the question's vector, unless the mode is keyword  (embed/, HTTP)
+    embed       the question's vector, unless the mode is keyword  (embedding/, HTTP)
     candidates  dense, keyword, referenced passages, pins          (candidates/, DB thread)
     rerank      base × boosts, order, cap, cutoff; pins first      (rerank/, pure)
     bundle      warnings and diagnostics                           (bundle/, pure)

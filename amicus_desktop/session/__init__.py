@@ -15,7 +15,7 @@ from .controller import Session
 from .engine import Engine, EngineState
 from .events import Event
 from .history import History
-from .library import DB_CODES, DbState, DbStatus, Facets, Library, canonical_books
+from .library import DbState, DbStatus, Facets, Library, canonical_books
 from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
 from .reader import ChapterText, PassageText, Reader
@@ -23,7 +23,6 @@ from .search import MODES, Search
 
 __all__ = [
     "BROWSE_TYPES",
-    "DB_CODES",
     "MODES",
     "AskFailure",
     "Cause",

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..core.query import SourceType
 from ..core.references import ChapterRef
 from ..core.results import Candidate
 from .engine import Engine
 from .events import Event
 
 #: What the pane lists: commentary notes, chapter panels (outlines, introductions), word studies.
-BROWSE_TYPES = ("chapter_panel", "section_panel", "word_study")
+BROWSE_TYPES = (SourceType.CHAPTER_PANEL, SourceType.SECTION_PANEL, SourceType.WORD_STUDY)
 #: At most this many notes per chapter. The demo's fullest chapter has about 40; a synthetic or
 #: machine-made database can hold thousands on one chapter, and building them all on the DB thread
 #: holds the GIL long enough to stall the UI (measured: over 60 ms for 3,300 chunks).

@@ -40,7 +40,7 @@ from .commentary import Commentary
 from .connection import Connection
 from .engine import Engine
 from .events import Event
-from .library import DB_CODES, Library
+from .library import Library
 from .preferences import Overrides, Preferences
 from .question import AskFailure, Cause, Question
 from .reader import Reader
@@ -242,7 +242,7 @@ class Session:
     def _ask_failed(self, failure: AskFailure) -> None:
         if isinstance(failure, AmicusError):
             self.connection.report_error(failure)
-            if failure.code in DB_CODES:
+            if failure.code.is_database:
                 self.library.fail(failure)
 
     # -- reading ---------------------------------------------------------------------------
@@ -265,7 +265,7 @@ class Session:
         try:
             notes = await self.commentary.load(engine, ref)
         except AmicusError as err:
-            if err.code in DB_CODES and engine.is_open:
+            if err.code.is_database and engine.is_open:
                 self.library.fail(err)
             return
         if engine.is_open and ref == self.reader.chapter:
@@ -289,7 +289,7 @@ class Session:
         try:
             await self.reader.load_passage(engine, passage)
         except AmicusError as err:
-            if err.code in DB_CODES and engine.is_open:
+            if err.code.is_database and engine.is_open:
                 self.library.fail(err)
 
     def step_chapter(self, delta: int) -> None:
@@ -302,7 +302,7 @@ class Session:
         try:
             await self.reader.load_text(engine, ref)
         except AmicusError as err:
-            if err.code in DB_CODES and engine.is_open:
+            if err.code.is_database and engine.is_open:
                 self.library.fail(err)
 
     def _restore_chapter(self) -> None:

@@ -12,9 +12,9 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.books import BOOKS, BY_ID
+from ..core.books import BOOKS, BY_ID, book_words
 from ..core.errors import AmicusError, ErrorCode
-from ..core.references import ChapterRef
+from ..core.references import ChapterRef, reference_text
 from ..core.results import ModelInfo
 from ..core.scholars import Scholar
 from ..present.titles import Names
@@ -23,9 +23,6 @@ from .engine import Engine
 from .events import Event
 
 log = logging.getLogger("amicus.session")
-
-#: Errors that mean the database (not the proxy, not the question) is unusable.
-DB_CODES = (ErrorCode.DB_NOT_FOUND, ErrorCode.DB_INVALID, ErrorCode.EXTENSION_NOT_LOADED)
 
 #: ``{"scholar_id": [(id, chunks)], "tradition": [(name, chunks)], "source_type": [(type, chunks)]}``:
 #: who and what the chunks cite, and what kinds of chunk there are (the filter bar's choices).
@@ -145,7 +142,7 @@ class Library:
         if row is not None:
             return row.name
         canon = BY_ID.get(book_id)
-        return canon.name if canon else book_id.replace("-", " ").title()
+        return canon.name if canon else book_words(book_id)
 
     @property
     def names(self) -> Names:
@@ -154,4 +151,4 @@ class Library:
 
     def chapter_label(self, ref: ChapterRef | None) -> str:
         """``"Romans 9"`` (empty for no chapter)."""
-        return f"{self.book_name(ref.book_id)} {ref.chapter}" if ref else ""
+        return reference_text(self.book_name(ref.book_id), ref.chapter) if ref else ""

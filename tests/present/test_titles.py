@@ -39,12 +39,13 @@ EXPECTED_TITLES = {
     "mhcc:romans:9:6-13#1": "Matthew Henry, Concise Commentary — Romans 9:6-13",
     "mhcc:romans:9:outline": "Matthew Henry, Concise Commentary — outline of Romans 9",
     "mhcc:romans:intro#1": "Matthew Henry, Concise Commentary — introduction to Romans",
-    "scofield:romans:intro#1": "Scofield Reference Notes — introduction to Romans",
+    "scofield:romans:intro#1": "Scofield Reference Notes — introduction to Romans (part 1 of 3)",
     "nave:demons:john": "Nave's Topical Bible — Demons, in John",
     "scofield:romans:3:21:note:quote#1": "John Bunyan, quoted by C. I. Scofield — Romans 3:21",
     "scofield-chain:Rom.3.23:romans": "Scofield reference chain — sinned (Romans 3:23), in Romans",
-    "abbott-smith:G1344#1": "Abbott-Smith G1344 δικαιόω — to deem right; to do one justice",
-    "abbott-smith:G1344#2": "Abbott-Smith G1344 δικαιόω — continued",
+    "abbott-smith:G1344#1": "Abbott-Smith G1344 δικαιόω — to deem right; to do one justice (part 1 of 2)",
+    "abbott-smith:G1344#2": "Abbott-Smith G1344 δικαιόω — continued (part 2 of 2)",
+    "mhcc:john:3:11-21#2": "Matthew Henry, Concise Commentary — John 3:11-21 (part 2 of 6)",
     "faq:scoring": "Help — How are results scored?",
 }
 
@@ -101,6 +102,22 @@ def test_every_demo_chunk_reads_well(demo) -> None:
         if c.source_type in ("word_study", "meta_faq") or ("#" not in cid and c.source_type == "cross_ref_thread_note"):
             first = c.text.split("\n", 1)[0]
             assert not s.startswith(first[:40]), cid  # the header is not repeated
+
+
+def test_no_two_parts_of_a_note_share_a_title(demo) -> None:
+    """Read back from the database: every note cut into parts names each part ("part 2 of 3")."""
+    chunks, names = demo
+    notes: dict[str, list[str]] = {}
+    for cid in chunks:
+        base, sep, n = cid.rpartition("#")
+        if sep and n.isdigit():
+            notes.setdefault(base, []).append(cid)
+    multi = {base: cids for base, cids in notes.items() if len(cids) > 1}
+    assert len(multi) > 100
+    for base, cids in multi.items():
+        titles = [title(chunks[cid], names) for cid in cids]
+        assert len(set(titles)) == len(titles), base
+        assert all(f" of {len(cids)})" in t for t in titles), base
 
 
 def test_database_names_change_titles(demo) -> None:

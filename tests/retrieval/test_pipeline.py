@@ -14,6 +14,8 @@ from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.query import Profile, RetrievalContext
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.retrieval import Retriever, rerank_result, retrieve
+from tests.support.cli import query_json
+from tests.support.corpora import sha256
 from tests.support.dbs import build_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
 
@@ -105,3 +107,27 @@ def test_database_replaced_while_open_is_reopened(db: Path, proxy: ScriptedProxy
     a, b, code = asyncio.run(go())
     assert len(a.candidates) == 50 and len(b.candidates) == 7
     assert code is ErrorCode.DB_NOT_FOUND
+
+
+@pytest.mark.slow
+def test_modes_references_and_filters_on_real_data(study_db: Path, study_db_minimal: Path, local_proxy) -> None:
+    before = {p: sha256(p) for p in (study_db, study_db_minimal)}
+    for path in (study_db, study_db_minimal):
+        base = ["--db", str(path), "--proxy", local_proxy.url]
+        code, out = query_json("How is a person justified before God?", *base, "--mode", "hybrid",
+                               "--chapter", "romans:3")
+        assert code == 0, out
+        assert out["results"] and all(r["breakdown"]["lexical"] is not None for r in out["results"])
+        assert any(r["source_type"] == "section_panel" for r in out["results"][:5])
+        code, out = query_json("What does Rom 9:11 mean for election?", *base, "--mode", "semantic")
+        assert code == 0
+        assert out["query_trace"]["references"][0]["chapter_num"] == 9
+        assert any(r["breakdown"]["reference_boost"] == 1.25 for r in out["results"])
+        code, out = query_json("grace", *base, "--mode", "keyword", "--book", "Romans", "--candidates", "5", "--k", "5")
+        assert code == 0 and all(r["metadata"]["book_id"] == "romans" for r in out["results"] + out["rejected"]
+                                 if "metadata" in r)
+        code, out = query_json("love", *base, "--source-type", "lexicon_entry", "--candidates", "7", "--k", "7")
+        assert code == 0 and len(out["results"]) + len(out["rejected"]) == 7
+        assert {r["source_type"] for r in out["results"]} == {"lexicon_entry"}
+    assert {p: sha256(p) for p in before} == before
+    assert not [p for p in study_db_minimal.parent.iterdir() if p.name != "scripture.db"]

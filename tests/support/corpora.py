@@ -2,15 +2,24 @@
 
 Text feeds the keyword search; each vector lies along one or two axes, so cosine similarities are
 known to the test (the scripted proxy answers a chosen vector for a question).
+
+Two fixtures serve tests that ask ``amicus-desktop query`` about this corpus: ``db`` (the corpus
+in each schema) and ``proxy`` (a scripted proxy for it). A test module takes them with
+``from tests.support.corpora import corpus_db as corpus_db, corpus_proxy as corpus_proxy``.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from amicus_desktop.core.results import ChunkMetadata
-from tests.support.dbs import Chunk
+from tests.support.dbs import Chunk, build_db
+from tests.support.proxy import free_port
+from tests.support.scripted_proxy import ScriptedProxy
 
 DIMS = 16
 
@@ -62,3 +71,22 @@ def corpus() -> list[Chunk]:
         Chunk("john-3", axis(10), "For God so loved the world.", "section_panel",
               meta=m("henry", "reformed", "john", 3, 16, 16)),
     ]
+
+
+@pytest.fixture(name="db", params=["full", "minimal", "two-stage"])
+def corpus_db(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Both schemas, and the full one with the two-stage tables, used (``AMICUS_TWO_STAGE=on``)."""
+    two_stage = request.param == "two-stage"
+    if two_stage:
+        monkeypatch.setenv("AMICUS_TWO_STAGE", "on")
+    return build_db(tmp_path / "scripture.db", corpus(), full_schema=request.param != "minimal", two_stage=two_stage)
+
+
+@pytest.fixture(name="proxy")
+def corpus_proxy() -> Iterator[ScriptedProxy]:
+    with ScriptedProxy(dims=DIMS, model="test-model") as p:
+        yield p
+
+
+def dead_proxy() -> str:
+    return f"http://127.0.0.1:{free_port()}"

@@ -32,7 +32,7 @@ import sys
 import tempfile
 import time
 import weakref
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -130,6 +130,19 @@ class ProxyProcess:
             return self.log_path.read_text("utf-8", errors="replace")
         except FileNotFoundError:
             return ""
+
+    def wait_output(self, condition: Callable[[str], bool], timeout: float = 10.0) -> str:
+        """:meth:`output` once ``condition`` holds for it. The proxy logs a request after answering
+        it, so a test that reads the log right after a response may read it too early; this waits,
+        and fails the test (with the output's tail) if the line never comes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            out = self.output()
+            if condition(out):
+                return out
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the proxy's output did not show it within {timeout:.0f} s:\n{out[-4000:]}")
+            time.sleep(0.05)
 
     # -- life cycle -------------------------------------------------------------------------
 

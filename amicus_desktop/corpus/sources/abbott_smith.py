@@ -25,7 +25,7 @@ from pathlib import Path
 from ...store.writer import ChunkRecord
 from ..chunking import MAX_WORDS, split_text, word_count
 from ..library import Library
-from .common import meta, record
+from .common import mark_parts, meta, record
 
 log = logging.getLogger("amicus.corpus")
 
@@ -160,10 +160,11 @@ def abbott_smith_chunks(library: Library, numbers: Iterable[str] | None) -> Iter
         if wanted is not None and not any(base_number(n) in wanted for n in entry.numbers):
             continue
         parts = entry.parts()
-        for i, part in enumerate(parts, start=1):
-            suffix = f"#{i}" if len(parts) > 1 else ""
-            yield record(f"abbott-smith:{key}{suffix}", "lexicon_entry", f"AbbottSmith:{key}", part,
-                         meta(SCHOLAR))
+        yield from mark_parts(
+            record(f"abbott-smith:{key}{f'#{i}' if len(parts) > 1 else ''}", "lexicon_entry",
+                   f"AbbottSmith:{key}", part, meta(SCHOLAR))
+            for i, part in enumerate(parts, start=1)
+        )
 
 
 __all__ = ["Entry", "abbott_smith_chunks", "normalise_number", "parse_entry", "read_entries"]

@@ -1,8 +1,11 @@
-"""Commentary chunks: Matthew Henry Concise, Scofield 1917, Spurgeon's Treasury of David.
+"""Commentary chunks: Scofield 1917 and Spurgeon's Treasury of David (Matthew Henry's Concise
+Commentary has its own module, :mod:`.henry`).
 
 Each note keeps the verse range it sits on in the module (a note stored once and linked over
-verses 1-5 covers 1-5) or, where the module heads it "Verses 1-5", that range. Long notes become
-several chunks with the same range (``#1``, ``#2`` … in the chunk id).
+verses 1-5 covers 1-5) or, where the text heads it "Verse 4.", that range. Long notes become
+several chunks with the same range (``#1``, ``#2`` … in the chunk id, ``#n/N`` at the end of the
+``source_id``: :func:`.common.mark_parts`). Scofield's notes annotate a word of one verse; the verses
+they mention ("vs. 1-6", "verse 22") are references, not sections, so they are not split there.
 
 Attribution: a chunk carries a scholar only for that scholar's own words. Quotations of other
 writers that the notes mark (``"…"--Bunyan`` in Scofield, paragraphs ending ``—John Calvin.`` in
@@ -22,101 +25,7 @@ from ...store.writer import ChunkRecord
 from ..chunking import split_text, word_count
 from ..library import Library
 from ..sword import to_text
-from .common import Scope, VerseRef, meta, parse_loose_ref, record, ref
-
-# ------------------------------------------------------------------------------------------------
-# Matthew Henry's Concise Commentary
-# ------------------------------------------------------------------------------------------------
-
-_MH_BOOK = "\x10BOOK\x10"
-_MH_CHAPTER = "\x10CHAPTER\x10"
-_MH_VERSES = re.compile(r"<hi type=\"bold\">\s*Verses?\s+(\d+)(?:\s*[-–,]\s*(\d+))?\.?\s*</hi>", re.I)
-_MH_MARK = re.compile(r"\x10(BOOK|CHAPTER|V (\d+) (\d+))\x10")
-
-
-def _mh_marked(raw: str) -> str:
-    raw = re.sub(r"<title type=\"x-ms\">[^<]*</title>", _MH_BOOK, raw)
-    raw = re.sub(r"<title type=\"x-s2\">[^<]*</title>", _MH_CHAPTER, raw)
-    return _MH_VERSES.sub(
-        lambda m: f"\x10V {m.group(1)} {m.group(2) or m.group(1)}\x10", raw
-    )
-
-
-def _outline(text: str) -> str:
-    """MHCC's chapter outline: 'Chapter Outline', then topic / '(1-5)' pairs → 'topic (1-5)' lines."""
-    lines = [ln.strip() for ln in text.replace("\n\n", "\n").split("\n") if ln.strip()]
-    if lines and lines[0].lower().startswith("chapter outline"):
-        lines = lines[1:]
-    out: list[str] = []
-    for ln in lines:
-        if re.fullmatch(r"\(\s*[\d\s,–-]+\)", ln) and out:
-            out[-1] += " " + ln.replace(" ", "")
-        else:
-            out.append(ln)
-    return "\n".join(out)
-
-
-def mhcc_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
-    module = library.verse_module("mhcc")
-    v11n = module.v11n
-    for book in scope.books:
-        book_intro_done = False
-        for entry in module.entries(book.osis):
-            if entry.chapter == 0 or entry.verse == 0:
-                continue  # heading slots hold only markup in this module
-            text = to_text(_mh_marked(entry.raw))
-            # segments: (kind, start, end, text)
-            pieces = _MH_MARK.split(text)
-            kind, start, end = "note", entry.verse, entry.verse_end
-            current = pieces[0]
-            segments: list[tuple[str, int, int, str]] = []
-            i = 1
-            while i < len(pieces):
-                segments.append((kind, start, end, current))
-                tag, a, b = pieces[i], pieces[i + 1], pieces[i + 2]
-                current = pieces[i + 3]
-                i += 4
-                if tag == "BOOK":
-                    kind, start, end = "book_intro", 0, 0
-                elif tag == "CHAPTER":
-                    kind, start, end = "outline", 1, v11n.verse_count(book.osis, entry.chapter)
-                else:
-                    kind, start, end = "note", int(a), int(b)
-            segments.append((kind, start, end, current))
-            last = v11n.verse_count(book.osis, entry.chapter)
-            for kind, start, end, body in segments:
-                body = body.strip()
-                if not body or word_count(body) < 3:
-                    continue
-                if kind == "book_intro":
-                    if book_intro_done:
-                        continue
-                    book_intro_done = True
-                    for n, part in enumerate(split_text(body), start=1):
-                        yield record(
-                            f"mhcc:{book.book_id}:intro#{n}", "chapter_panel",
-                            f"MHCC:{book.osis}", part,
-                            meta("matthew-henry", book_id=book.book_id, panel_type="book_intro"),
-                        )
-                elif kind == "outline":
-                    yield record(
-                        f"mhcc:{book.book_id}:{entry.chapter}:outline", "chapter_panel",
-                        f"MHCC:{book.osis}.{entry.chapter}", _outline(body),
-                        meta("matthew-henry", book_id=book.book_id, chapter_num=entry.chapter,
-                             verse_start=1, verse_end=last, panel_type="outline"),
-                    )
-                else:
-                    start = max(1, min(start, last))
-                    end = max(start, min(end, last))
-                    for n, part in enumerate(split_text(body), start=1):
-                        yield record(
-                            f"mhcc:{book.book_id}:{entry.chapter}:{start}-{end}#{n}",
-                            "section_panel",
-                            f"MHCC:{book.osis}.{entry.chapter}.{start}-{end}", part,
-                            meta("matthew-henry", book_id=book.book_id, chapter_num=entry.chapter,
-                                 verse_start=start, verse_end=end, panel_type="note"),
-                        )
-
+from .common import Scope, VerseRef, mark_parts, meta, parse_loose_ref, record, ref
 
 # ------------------------------------------------------------------------------------------------
 # Scofield Reference Notes (1917)
@@ -270,13 +179,12 @@ def read_scofield(library: Library, scope: Scope) -> ScofieldData:
                 used[base] = used.get(base, 0) + 1
                 if used[base] > 1:  # the same headword twice on one verse
                     base += f"-{used[base]}"
-                for n, part in enumerate(split_text(body_text), start=1):
-                    data.records.append(record(
-                        f"{base}#{n}",
-                        "section_panel", f"Scofield:{here.key()}", part,
-                        meta("c-i-scofield", book_id=book.book_id, chapter_num=here.chapter,
-                             verse_start=here.verse, verse_end=here.verse_end, panel_type="note"),
-                    ))
+                data.records.extend(mark_parts(
+                    record(f"{base}#{n}", "section_panel", f"Scofield:{here.key()}", part,
+                           meta("c-i-scofield", book_id=book.book_id, chapter_num=here.chapter,
+                                verse_start=here.verse, verse_end=here.verse_end, panel_type="note"))
+                    for n, part in enumerate(split_text(body_text), start=1)
+                ))
             if short and short[-1][0].chapter != entry.chapter:
                 data.records.extend(_flush_short(book, short))
         if in_scope:
@@ -320,11 +228,11 @@ def _quotes_out(text: str, book: Book, here: VerseRef, where: str) -> tuple[str,
 
 
 def _intro_records(book: Book, own: str, quotes: list[ChunkRecord]) -> Iterator[ChunkRecord]:
-    for n, part in enumerate(split_text(own), start=1):
-        yield record(
-            f"scofield:{book.book_id}:intro#{n}", "chapter_panel", f"Scofield:{book.osis}", part,
-            meta("c-i-scofield", book_id=book.book_id, panel_type="book_intro"),
-        )
+    yield from mark_parts(
+        record(f"scofield:{book.book_id}:intro#{n}", "chapter_panel", f"Scofield:{book.osis}", part,
+               meta("c-i-scofield", book_id=book.book_id, panel_type="book_intro"))
+        for n, part in enumerate(split_text(own), start=1)
+    )
     yield from quotes
 
 
@@ -354,43 +262,46 @@ def _own_paragraphs(text: str) -> str:
 
 
 def tdavid_chunks(library: Library, scope: Scope) -> Iterator[ChunkRecord]:
+    """Spurgeon's own sections of every psalm; the parts of one section (or of one psalm's
+    overview, title or division) are numbered ``#n/N`` together."""
     if "Ps" not in scope.osis:
         return
     module = library.verse_module("tdavid")
-    v11n = module.v11n
-    book = BY_OSIS["Ps"]
     for entry in module.entries("Ps"):
         if entry.chapter == 0 or entry.verse == 0:
             continue
-        psalm = entry.chapter
-        last = v11n.verse_count("Ps", psalm)
-        parts = _TD_TITLE.split(entry.raw)
-        # parts: [before, title1, body1, title2, body2, ...]
-        counters: dict[str, int] = {}
-        seen: dict[str, int] = {}
-        for i in range(1, len(parts), 2):
-            title = " ".join(parts[i].split()).rstrip(".").upper()
-            section = next((s for s in _TD_OWN if s in title), None)
-            if title.startswith("PSALM") and not section:
-                section = "OVERVIEW"  # Ps 119 opens with "Psalms 119"
-            if section is None:
-                continue  # quaint sayings, hints to preachers, works upon the psalm, …
-            text = _own_paragraphs(to_text(parts[i + 1]))
-            if not text.strip():
-                continue
-            if section != "EXPOSITION":
-                panel = {"DIVISION": "outline", "TITLE": "title"}.get(section, "intro")
-                n0 = counters.get(panel, 0)
-                for n, part in enumerate(split_text(text), start=n0 + 1):
-                    counters[panel] = n
-                    yield record(
-                        f"tdavid:psalms:{psalm}:{panel}#{n}", "chapter_panel",
-                        f"TDavid:Ps.{psalm}", part,
-                        meta("charles-spurgeon", book_id=book.book_id, chapter_num=psalm,
-                             verse_start=1, verse_end=last, panel_type=panel),
-                    )
-                continue
-            yield from _td_exposition(text, psalm, last, book, seen)
+        yield from mark_parts(_td_entry(entry.raw, entry.chapter, module.v11n.verse_count("Ps", entry.chapter)))
+
+
+def _td_entry(raw: str, psalm: int, last: int) -> Iterator[ChunkRecord]:
+    book = BY_OSIS["Ps"]
+    parts = _TD_TITLE.split(raw)
+    # parts: [before, title1, body1, title2, body2, ...]
+    counters: dict[str, int] = {}
+    seen: dict[str, int] = {}
+    for i in range(1, len(parts), 2):
+        title = " ".join(parts[i].split()).rstrip(".").upper()
+        section = next((s for s in _TD_OWN if s in title), None)
+        if title.startswith("PSALM") and not section:
+            section = "OVERVIEW"  # Ps 119 opens with "Psalms 119"
+        if section is None:
+            continue  # quaint sayings, hints to preachers, works upon the psalm, …
+        text = _own_paragraphs(to_text(parts[i + 1]))
+        if not text.strip():
+            continue
+        if section != "EXPOSITION":
+            panel = {"DIVISION": "outline", "TITLE": "title"}.get(section, "intro")
+            n0 = counters.get(panel, 0)
+            for n, part in enumerate(split_text(text), start=n0 + 1):
+                counters[panel] = n
+                yield record(
+                    f"tdavid:psalms:{psalm}:{panel}#{n}", "chapter_panel",
+                    f"TDavid:Ps.{psalm}", part,
+                    meta("charles-spurgeon", book_id=book.book_id, chapter_num=psalm,
+                         verse_start=1, verse_end=last, panel_type=panel),
+                )
+            continue
+        yield from _td_exposition(text, psalm, last, book, seen)
 
 
 def _td_exposition(text: str, psalm: int, last: int, book: Book,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ...core.books import BOOKS, BY_ID, BY_OSIS, Book, resolve_book
+from ...core.parts import with_part
 from ...core.results import ChunkMetadata
 from ...core.scholars import Scholar
 from ...core.scholars import resolve as resolve_scholar
@@ -206,6 +208,26 @@ def record(chunk_id: str, source_type: str, source_id: str, text: str,
            metadata: ChunkMetadata) -> ChunkRecord:
     return ChunkRecord(chunk_id=chunk_id, source_type=source_type, source_id=source_id,
                        text=text.strip(), metadata=metadata)
+
+
+def mark_parts(records: Iterable[ChunkRecord]) -> list[ChunkRecord]:
+    """``records`` with each note in several parts marked ``#n/N`` on its ``source_id``
+    (:mod:`amicus_desktop.core.parts`), so titles can say "part 2 of 3".
+
+    A part is a record whose id ends in ``#<number>``; parts with the same id before the ``#`` are
+    one note, numbered in the order given. Pass only parts of notes: a ``#1`` that numbers distinct
+    items (Scofield's quotations) is not a part.
+    """
+    out = list(records)
+    notes: dict[str, list[int]] = {}
+    for i, rec in enumerate(out):
+        base, sep, number = rec.chunk_id.rpartition("#")
+        if sep and number.isdigit():
+            notes.setdefault(base, []).append(i)
+    for members in notes.values():
+        for n, i in enumerate(members, start=1):
+            out[i] = dataclasses.replace(out[i], source_id=with_part(out[i].source_id, n, len(members)))
+    return out
 
 
 def scholars_of(records: Iterable[ChunkRecord]) -> list[Scholar]:

@@ -27,7 +27,7 @@ from ..chunking import first_words, slug, split_text
 from ..library import Library
 from ..sword import to_text
 from .commentaries import ScofieldData, ScofieldLink
-from .common import Scope, VerseRef, join_refs, meta, parse_osis_ref, record
+from .common import Scope, VerseRef, join_refs, mark_parts, meta, parse_osis_ref, record
 
 NAVE_MIN_REFS = 2
 CHAIN_MIN_LINKS = 2
@@ -162,7 +162,7 @@ def _nave_topic(topic: str, lines: list[tuple[str, list[VerseRef], list[str]]], 
             "cross_ref_thread_note", f"Nave:{topic}", f"{head}\n{part}",
             meta("orville-nave", book_id=book.book_id, chapter_num=chapter_num, panel_type="topic"),
         ))
-    return recs
+    return mark_parts(recs)
 
 
 __all__ = ["BY_OSIS", "nave_chunks", "scofield_thread_chunks"]

@@ -1,0 +1,75 @@
+"""The keyword search (``candidates/lexical.py``, CONTRACT section 6): it needs no proxy, its
+tokenizer stems and folds accents and reads query syntax as words, and its scores are BM25
+normalised. Asked through ``amicus-desktop query`` on the axis corpus (``tests/support/corpora.py``)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import apsw
+import pytest
+
+from amicus_desktop.store.fts import FTS_TOKENIZE
+from tests.support.cli import query_json
+from tests.support.corpora import corpus, dead_proxy, sha256
+from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
+
+
+def test_keyword_mode_needs_no_proxy_and_semantic_never_falls_back(db: Path) -> None:
+    before = sha256(db)
+    files = sorted(p.name for p in db.parent.iterdir())  # the database, and its two-stage file if built
+    code, out = query_json("justified by faith", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword",
+                           subprocess_=True)
+    assert code == 0, out
+    assert out["mode"] == "keyword" and out["query_trace"]["mode"] == "keyword"
+    ids = [r["chunk_id"] for r in out["results"]]
+    assert ids[0] == "h-justify" and set(ids) <= {"h-justify", "h-law", "s-grace", "lex-1"}
+    for r in out["results"]:
+        b = r["breakdown"]
+        assert b["mode"] == "keyword" and b["distance"] is None and b["similarity"] is None
+        assert b["base"] == b["lexical"] and 0 < b["lexical"] <= 1
+    for mode in ("semantic", "hybrid"):
+        code, out = query_json("justified by faith", "--db", str(db), "--proxy", dead_proxy(), "--mode", mode)
+        assert code == 1 and out["error"]["code"] == "OFFLINE"
+    assert sha256(db) == before
+    assert sorted(p.name for p in db.parent.iterdir()) == files  # no index or journal written beside it
+
+
+def test_keyword_tokenizer_stems_folds_diacritics_and_reads_syntax_as_text(db: Path) -> None:
+    def ids(q: str) -> list[str]:
+        code, out = query_json(q, "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword")
+        assert code == 0, out
+        return [r["chunk_id"] for r in out["results"]]
+
+    assert "n-agape" in ids("agape")  # "Agápē" in the text
+    assert {"h-justify", "h-law"} <= set(ids("justify"))  # "justified"
+    assert ids('potter" AND (clay* NEAR -) OR') == ["h-potter"]
+    assert ids("the of and") == []  # only stop-words: nothing to look for
+
+
+def test_keyword_scores_follow_bm25_normalised(db: Path) -> None:
+    """An independent reading: FTS5 bm25 over the same texts with the same tokenizer, divided by
+    Σ idf × 2.2 of the words the index knows."""
+    code, out = query_json("grace faith potter", "--db", str(db), "--proxy", dead_proxy(), "--mode", "keyword",
+                           "--scholar-cap", "50")
+    assert code == 0
+    con = apsw.Connection(":memory:")
+    con.execute(f"CREATE VIRTUAL TABLE f USING fts5(text, tokenize='{FTS_TOKENIZE}')")
+    chunks = corpus()
+    con.executemany("INSERT INTO f(rowid, text) VALUES (?, ?)", [(i, c.text) for i, c in enumerate(chunks)])
+    n = len(chunks)
+    norm = 0.0
+    for word in ("grace", "faith", "potter"):
+        (df,) = con.execute("SELECT count(*) FROM f WHERE f MATCH ?", (f'"{word}"',)).fetchone()
+        norm += max(1e-6, math.log((n - df + 0.5) / (df + 0.5))) * 2.2
+    expected = {
+        chunks[rowid].chunk_id: -score / norm
+        for rowid, score in con.execute(
+            "SELECT rowid, bm25(f) FROM f WHERE f MATCH '\"grace\" OR \"faith\" OR \"potter\"'"
+        )
+    }
+    got = {r["chunk_id"]: r["breakdown"]["lexical"] for r in out["results"]}
+    assert set(got) == set(expected)
+    for cid, value in got.items():
+        assert value == pytest.approx(min(1.0, expected[cid]), rel=1e-9)
