@@ -24,7 +24,7 @@ from ..store.scripture import ScriptureStore
 from ..store.verses import Translation, VerseIndex
 from ..understand.query import plan
 from .model import MAX_K, VerseHit, VerseQuery, VerseSearchResult, VerseTrace
-from .score import RankedGroup, group, rank
+from .score import MAX_SPAN, RankedGroup, group, rank
 from .signals import gather
 
 
@@ -117,7 +117,8 @@ class VerseSearch:
         def neighbours(r: int) -> list[int]:
             return [n for n in (r - 1, r + 1) if 0 < n < len(index_keys) and index_keys[n][:2] == index_keys[r][:2]]
 
-        ranked = rank(signals, weights, query.mode, neighbours, verse_id)
+        # a result joins at most MAX_SPAN verses: the first k × MAX_SPAN ranked verses always make k results
+        ranked = rank(signals, weights, query.mode, neighbours, verse_id, top=query.k * MAX_SPAN)
         groups = group(ranked, query.k, lambda r: (index_keys[r][0], index_keys[r][1]))
         t_rank = (time.perf_counter() - t0) * 1000
 
@@ -141,7 +142,8 @@ class VerseSearch:
             trace=VerseTrace(references=question.references,
                              keywords=question.keywords if query.mode is not SearchMode.SEMANTIC else (),
                              books=books, candidates=len(signals.scored), by_origin=dict(signals.by_origin),
-                             keyword_index=signals.keyword_index, weights=weights),
+                             keyword_index=signals.keyword_index, weights=weights,
+                             search_ms=dict(signals.timings)),
         )
 
 

@@ -152,11 +152,14 @@ class VerseTrace:
     by_origin: dict[str, int] = field(default_factory=dict)
     keyword_index: str | None = None
     weights: VerseWeights = VerseWeights()
+    #: the parts of ``timing_ms.search``: ``verses``, ``commentary``, ``lexicon``, ``score``
+    search_ms: dict[str, float] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {"references": [r.to_json() for r in self.references], "keywords": list(self.keywords),
                 "books": list(self.books), "candidates": self.candidates, "by_origin": dict(self.by_origin),
-                "keyword_index": self.keyword_index, "weights": self.weights.to_json()}
+                "keyword_index": self.keyword_index, "weights": self.weights.to_json(),
+                "search_ms": {k: round(v, 3) for k, v in self.search_ms.items()}}
 
 
 @dataclass(frozen=True)

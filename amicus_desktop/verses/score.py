@@ -59,41 +59,49 @@ def _source(signal: dict[int, Sourced], rowid: int) -> str | None:
 
 
 def rank(signals: VerseSignals, weights: VerseWeights, mode: SearchMode,
-         neighbours: Callable[[int], Sequence[int]], verse_id: Callable[[int], str]) -> list[RankedVerse]:
-    """Every candidate, scored and ordered best first."""
+         neighbours: Callable[[int], Sequence[int]], verse_id: Callable[[int], str],
+         top: int | None = None) -> list[RankedVerse]:
+    """The candidates scored and ordered best first; with ``top``, only the first ``top`` of them."""
     w = weights
     s = signals
-    parts = ((s.similarity, w.similarity), (s.keyword, w.keyword), (s.phrase, w.phrase), (s.commentary, w.commentary),
-             (s.commentary_keyword, w.commentary_keyword), (s.lexicon, w.lexicon),
-             (s.lexicon_keyword, w.lexicon_keyword))
-    base = {r: sum(weight * _value(signal, r) for signal, weight in parts if weight) for r in s.scored}
-    ranked = []
+    parts = [(signal, weight) for signal, weight in (
+        (s.similarity, w.similarity), (s.keyword, w.keyword), (s.phrase, w.phrase), (s.commentary, w.commentary),
+        (s.commentary_keyword, w.commentary_keyword), (s.lexicon, w.lexicon), (s.lexicon_keyword, w.lexicon_keyword),
+    ) if weight]
+    base = {r: sum(weight * _value(signal, r) for signal, weight in parts) for r in s.scored}
+    best_near: dict[int, int | None] = {}
+    final: dict[int, float] = {}
     for r in s.candidates:
         near = [n for n in neighbours(r) if n in base]
         best = max(near, key=lambda n: (base[n], -n)) if near else None
+        best_near[r] = best
         share = base[best] if best is not None else 0.0
-        boost = w.reference if r in s.referenced else 1.0
-        final = (base[r] + w.neighbour * share) * boost
+        final[r] = (base[r] + w.neighbour * share) * (w.reference if r in s.referenced else 1.0)
+    order = sorted(s.candidates, key=lambda r: (-final[r], -base[r], r))
+    return [RankedVerse(r, _breakdown(r, s, w, mode, base, best_near[r], final[r], verse_id))
+            for r in (order if top is None else order[:top])]
 
-        def shown(signal: dict[int, float] | dict[int, Sourced], weight: float, r: int = r) -> float | None:
-            return _value(signal, r) if weight else None
 
-        ranked.append(RankedVerse(r, VerseBreakdown(
-            mode=mode,
-            similarity=shown(s.similarity, w.similarity), keyword=shown(s.keyword, w.keyword),
-            phrase=shown(s.phrase, w.phrase),
-            commentary=shown(s.commentary, w.commentary),
-            commentary_keyword=shown(s.commentary_keyword, w.commentary_keyword),
-            lexicon=shown(s.lexicon, w.lexicon), lexicon_keyword=shown(s.lexicon_keyword, w.lexicon_keyword),
-            base=base[r], neighbour=share, reference_boost=boost, final=final,
-            commentary_source=_source(s.commentary, r) if w.commentary else None,
-            commentary_keyword_source=_source(s.commentary_keyword, r) if w.commentary_keyword else None,
-            lexicon_source=_source(s.lexicon, r) if w.lexicon else None,
-            lexicon_keyword_source=_source(s.lexicon_keyword, r) if w.lexicon_keyword else None,
-            neighbour_source=verse_id(best) if best is not None and w.neighbour else None,
-        )))
-    ranked.sort(key=lambda v: (-v.breakdown.final, -v.breakdown.base, v.rowid))
-    return ranked
+def _breakdown(r: int, s: VerseSignals, w: VerseWeights, mode: SearchMode, base: dict[int, float],
+               best: int | None, final: float, verse_id: Callable[[int], str]) -> VerseBreakdown:
+    def shown(signal: dict[int, float] | dict[int, Sourced], weight: float) -> float | None:
+        return _value(signal, r) if weight else None
+
+    return VerseBreakdown(
+        mode=mode,
+        similarity=shown(s.similarity, w.similarity), keyword=shown(s.keyword, w.keyword),
+        phrase=shown(s.phrase, w.phrase),
+        commentary=shown(s.commentary, w.commentary),
+        commentary_keyword=shown(s.commentary_keyword, w.commentary_keyword),
+        lexicon=shown(s.lexicon, w.lexicon), lexicon_keyword=shown(s.lexicon_keyword, w.lexicon_keyword),
+        base=base[r], neighbour=base[best] if best is not None else 0.0,
+        reference_boost=w.reference if r in s.referenced else 1.0, final=final,
+        commentary_source=_source(s.commentary, r) if w.commentary else None,
+        commentary_keyword_source=_source(s.commentary_keyword, r) if w.commentary_keyword else None,
+        lexicon_source=_source(s.lexicon, r) if w.lexicon else None,
+        lexicon_keyword_source=_source(s.lexicon_keyword, r) if w.lexicon_keyword else None,
+        neighbour_source=verse_id(best) if best is not None and w.neighbour else None,
+    )
 
 
 def group(ranked: Sequence[RankedVerse], k: int, chapter_of: Callable[[int], tuple[str, int]]) -> list[RankedGroup]:

@@ -35,17 +35,21 @@ from ..core.query import Filters
 from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
 from ..store.verses import Translation, VerseIndex
-from ..understand.query import QueryPlan
+from ..understand.query import STOP_WORDS, QueryPlan
 from .model import VerseWeights
 
 COMMENTARY = ("section_panel",)
 LEXICON = ("lexicon_entry",)
-#: how many of each search's best feed the signals and the candidates
-VERSE_POOL = 200
+#: how many of each search's best feed the signals (the verses' own searches also the candidates)
+VERSE_POOL = 100
 NOTE_POOL = 100
 LEXICON_POOL = 300
+#: the verses of this many best notes join the candidates (the rest of the notes only score them)
+NOTE_SEEDS = 20
 #: verses holding these many best Strong's words (by score × rarity) join the candidates
-LEXICON_SEEDS = 10
+LEXICON_SEEDS = 5
+# Smaller candidate pools ranked the verse golden set identically (VERSE_POOL 50–200, NOTE_SEEDS 20–100,
+# LEXICON_SEEDS 5–10: the same nDCG@10 to three places) and cost less to score; docs/PERFORMANCE.md.
 _STRONGS = re.compile(r"([GH]\d+)$")
 _WORD = re.compile(r"[^\W_]+")
 #: a question's first this many word pairs are looked for as phrases
@@ -107,11 +111,11 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     if vector is not None and weights.commentary > 0:
         hits = [(r, 1.0 - d) for r, d in nearest(store, vector, NOTE_POOL, notes)]
         out.commentary = _propagate(store, index, hits, weights.span_power)
-        origin("commentary", out.commentary)
+        origin("commentary", _propagate(store, index, hits[:NOTE_SEEDS], weights.span_power))
     if words and weights.commentary_keyword > 0:
         hits = KeywordIndex.for_store(store).search(words, NOTE_POOL, notes)
         out.commentary_keyword = _propagate(store, index, hits, weights.span_power)
-        origin("commentary_keyword", out.commentary_keyword)
+        origin("commentary_keyword", _propagate(store, index, hits[:NOTE_SEEDS], weights.span_power))
     out.timings["commentary"] = _ms(t0)
 
     t0 = time.perf_counter()
@@ -159,13 +163,15 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
 
 
 def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
-    """The question's consecutive word pairs, stop-words kept (a quotation's "so loved"), references left out."""
+    """The question's consecutive word pairs with at least one word that is not a stop-word ("so loved",
+    "the world"; not "of the", which says little and which thousands of verses hold), references left out."""
     text = plan.text
     for ref in plan.references:
         if ref.text:
             text = text.replace(ref.text, " ")
     words = _WORD.findall(text.lower())
-    return list(dict.fromkeys(itertools.pairwise(words)))[:most]
+    pairs = [(a, b) for a, b in itertools.pairwise(words) if a not in STOP_WORDS or b not in STOP_WORDS]
+    return list(dict.fromkeys(pairs))[:most]
 
 
 def _propagate(store: ScriptureStore, index: VerseIndex, hits: list[tuple[int, float]],

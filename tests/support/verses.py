@@ -14,8 +14,9 @@ import numpy as np
 
 from amicus_desktop.core.books import BY_ID
 from amicus_desktop.corpus.library import Library
-from amicus_desktop.corpus.sources.commentaries import mhcc_chunks, read_scofield, scofield_chunks
+from amicus_desktop.corpus.sources.commentaries import read_scofield, scofield_chunks
 from amicus_desktop.corpus.sources.common import BibleText, Scope, scholars_of
+from amicus_desktop.corpus.sources.henry import mhcc_chunks
 from amicus_desktop.corpus.sources.lexicon import Lexicon, lexicon_chunks
 from amicus_desktop.corpus.verse_index import load_translations, write_verse_search
 from amicus_desktop.embedding.base import Embedder, embed_documents
