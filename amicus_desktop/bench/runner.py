@@ -25,7 +25,7 @@ from typing import Any
 from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import vec_version
-from . import synth
+from . import synth, verses
 
 #: The seed's budgets (milliseconds).
 BUDGETS = {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
@@ -211,6 +211,9 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     built.append(path)
     cfg.log(f"{path.name}: measuring with real questions")
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
+    if verses.has_verse_vectors(path):
+        cfg.log(f"{path.name}: verse search beside chunk search")
+        m["verses"] = verses.run_child(path, cfg.queries, env)
     m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
     cfg.log(_summary(m))
     return m
@@ -447,6 +450,8 @@ def format_report(report: dict[str, Any]) -> str:
         "What the two-stage path costs",
         two_stage_cost_table(report),
         "",
+        *(line for r in report["results"] if "verses" in r for line in (
+            "Verse search beside chunk search on the real database (p50 / p95, ms)", verses.table(r["verses"]), "")),
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "
         f"{report['loadavg']['start']} / {report['loadavg']['end']}. Runtime {report['runtime_s']:.0f} s.",

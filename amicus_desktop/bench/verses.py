@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,26 @@ def table(report: dict[str, Any]) -> str:
                  f"verse search scored {report['verses']['candidates']['p50']:.0f} candidate verses (p50); "
                  f"peak RSS {report['peak_rss_mb']:.0f} MB")
     return "\n".join(lines)
+
+
+def has_verse_vectors(path: Path) -> bool:
+    """Whether ``path`` can be verse-searched by meaning (it holds the builder's verse vectors)."""
+    from ..store.scripture import ScriptureStore
+    from ..store.verses import VerseIndex
+
+    with ScriptureStore(path) as store:
+        return VerseIndex.for_store(store).has_vectors
+
+
+def run_child(path: Path, queries: int, env: dict[str, str]) -> dict[str, Any]:
+    """:func:`measure` in a child process (its own peak RSS), as the benchmark runs its other steps."""
+    cmd = [sys.executable, "-m", "amicus_desktop.bench.verses", "--path", str(path), "--queries", str(queries)]
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None, env=env, text=True, check=False)
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    if proc.returncode != 0 or not lines:
+        raise RuntimeError(f"the verse benchmark failed (exit {proc.returncode}): {proc.stdout[-2000:] or 'no output'}")
+    report: dict[str, Any] = json.loads(lines[-1])
+    return report
 
 
 def main(argv: list[str] | None = None) -> int:
