@@ -31,8 +31,9 @@ import numpy as np
 
 from .. import paths
 from ..core.books import BY_ID
+from .declarations import vec0_columns
 from .fts import FTS_TOKENIZE
-from .scripture import ScriptureStore, vec0_columns
+from .scripture import ScriptureStore
 from .verse_tables import TRANSLATIONS, VERSE_EMBEDDINGS, VERSE_KEYS, VERSE_STRONGS, fts_sql, fts_table
 
 log = logging.getLogger("amicus.store")

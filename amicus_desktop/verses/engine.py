@@ -105,7 +105,9 @@ class VerseSearch:
 
         t0 = time.perf_counter()
         books = query.books
-        signals = await self.retriever.run_db(lambda s: gather(s, question, translation, books, weights, vector))
+        two_stage = self.retriever.two_stage
+        signals = await self.retriever.run_db(
+            lambda s: gather(s, question, translation, books, weights, vector, two_stage=two_stage))
         t_search = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()

@@ -83,8 +83,9 @@ class VerseSignals:
 
 
 def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, books: Sequence[str],
-           weights: VerseWeights, vector: np.ndarray | None) -> VerseSignals:
-    """Every signal for the question's candidates (runs on the store's thread)."""
+           weights: VerseWeights, vector: np.ndarray | None, *, two_stage: str | None = None) -> VerseSignals:
+    """Every signal for the question's candidates (runs on the store's thread); ``two_stage`` chooses the
+    chunk searches' path as for chunk search (:mod:`amicus_desktop.candidates.dense`)."""
     index = VerseIndex.for_store(store)
     out = VerseSignals()
     pool: set[int] = set()
@@ -109,7 +110,7 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     t0 = time.perf_counter()
     notes = Filters.of(COMMENTARY, books)
     if vector is not None and weights.commentary > 0:
-        hits = [(r, 1.0 - d) for r, d in nearest(store, vector, NOTE_POOL, notes)]
+        hits = [(r, 1.0 - d) for r, d in nearest(store, vector, NOTE_POOL, notes, two_stage=two_stage)]
         out.commentary = _propagate(store, index, hits, weights.span_power)
         origin("commentary", _propagate(store, index, hits[:NOTE_SEEDS], weights.span_power))
     if words and weights.commentary_keyword > 0:
@@ -122,7 +123,8 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     entries: dict[str, float] = {}
     entries_kw: dict[str, float] = {}
     if index.has_strongs and vector is not None and weights.lexicon > 0:
-        entries = _numbers(store, nearest(store, vector, LEXICON_POOL, Filters.of(LEXICON)), distance=True)
+        entries = _numbers(store, nearest(store, vector, LEXICON_POOL, Filters.of(LEXICON), two_stage=two_stage),
+                           distance=True)
     if index.has_strongs and words and weights.lexicon_keyword > 0:
         entries_kw = _numbers(store, KeywordIndex.for_store(store).search(words, LEXICON_POOL, Filters.of(LEXICON)))
     counts = index.strongs_counts([*entries, *entries_kw])
