@@ -10,6 +10,7 @@ The session is a small composition root. Each kind of state lives in one part:
 ``commentary``      :class:`~.commentary.Commentary`: the notes on the current chapter
 ``question``        :class:`~.question.Question`: asking, the results, re-ranking them
 ``search``          :class:`~.search.Search`: the search mode, filters and pins
+``verses``          :class:`~.verses.Verses`: the verses beside the answer, the translation shown
 ``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
 ==================  ===============================================================
 
@@ -45,6 +46,7 @@ from .preferences import Overrides, Preferences
 from .question import AskFailure, Cause, Question
 from .reader import Reader
 from .search import Search
+from .verses import Verses
 
 log = logging.getLogger("amicus.session")
 
@@ -65,6 +67,7 @@ class Session:
         self.commentary = Commentary()
         self.question = Question(self.context)
         self.search = Search(self.prefs)
+        self.verses = Verses()
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
         self._online_interval = online_interval
@@ -84,6 +87,8 @@ class Session:
             self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
             self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
+            self.verses.translations_loaded, self.verses.translation_changed, self.verses.busy_changed,
+            self.verses.result_changed, self.verses.failed,
         ]
         for event in events:
             event.connect(self._notify_changed)
@@ -177,12 +182,19 @@ class Session:
 
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):
+            try:
+                await self.verses.load(engine)
+            except AmicusError as err:  # the library opened; a damaged verse table fails the database
+                if err.code.is_database and engine.is_open:
+                    self.library.fail(err)
+                return
             self._restore_chapter()
 
     async def _disconnect(self) -> None:
         """Close the engine. One whose close was interrupted (its caller cancelled) is finished here."""
         engine, self.engine = self.engine, None
         self.question.cancel()
+        self.verses.cancel()
         self.connection.unfollow()
         if engine is not None:
             self._closing.append(engine)
@@ -200,7 +212,13 @@ class Session:
             return None
         if not self.can_ask or self.engine is None:
             return None
+        self._ask_verses(text)
         return self.question.ask(self.engine, text)
+
+    def _ask_verses(self, text: str) -> None:
+        """The verses beside the answer: the same text, mode and book filters, in the reader's translation."""
+        if self.engine is not None:
+            self.verses.ask(self.engine, text, self.search.mode, self.search.filters.books)
 
     def _answered(self, result: RetrievalResult) -> None:
         if result.mode.embeds:  # a keyword answer says nothing about the proxy
@@ -216,6 +234,8 @@ class Session:
         view = self.question.view
         if view is None or not self.can_ask or self.engine is None:
             return None
+        if cause == "ask":  # a new mode or filter changes the verses too; new pins do not
+            self._ask_verses(view.result.query)
         return self.question.ask(self.engine, view.result.query, cause)
 
     # -- searching -------------------------------------------------------------------------
@@ -287,10 +307,20 @@ class Session:
 
     async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
         try:
-            await self.reader.load_passage(engine, passage)
+            await self.reader.load_passage(engine, passage, self.verses.current)
         except AmicusError as err:
             if err.code.is_database and engine.is_open:
                 self.library.fail(err)
+
+    def set_translation(self, translation_id: str | None) -> None:
+        """Show the reader's text in ``translation_id`` and search the verses in it (the question on
+        screen is searched again: the words searched and the text shown are the translation's)."""
+        if not self.verses.set_translation(translation_id):
+            return
+        self._load_current_text()
+        view = self.question.view
+        if view is not None and self.can_ask:
+            self._ask_verses(view.result.query)
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
@@ -300,7 +330,7 @@ class Session:
 
     async def _load_text(self, engine: Engine, ref: ChapterRef) -> None:
         try:
-            await self.reader.load_text(engine, ref)
+            await self.reader.load_text(engine, ref, self.verses.current)
         except AmicusError as err:
             if err.code.is_database and engine.is_open:
                 self.library.fail(err)
@@ -337,6 +367,7 @@ class Session:
         """New endpoints: the question in flight and the results on screen belong to the old ones."""
         self.question.cancel()
         self.question.clear()
+        self.verses.clear()
         self.reload()
 
 

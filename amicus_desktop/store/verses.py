@@ -320,6 +320,12 @@ class VerseIndex:
             "AND v.verse_num = j.value ->> 2", [json.dumps(keys)])
         return {self.rowid_of[(str(b), int(c), int(v))]: str(t) for b, c, v, t in rows}
 
+    def chapter(self, translation: Translation, book_id: str, chapter: int) -> list[tuple[int, str]]:
+        """``(verse_num, text)`` of one chapter in ``translation``, in order."""
+        return [(int(v), str(t)) for v, t in self.store.rows(
+            f"SELECT verse_num, text FROM {translation.verse_table} WHERE book_id = ? AND chapter_num = ? "
+            "ORDER BY verse_num", [book_id, int(chapter)])]
+
     def strongs_of(self, rowids: Iterable[int]) -> dict[int, list[str]]:
         """The Strong's numbers each verse holds (empty without ``verse_strongs``)."""
         if not self.has_strongs:
