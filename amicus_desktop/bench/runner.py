@@ -25,7 +25,7 @@ from typing import Any
 from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import apsw_version, sqlite_version, vec_version
-from . import synth, verses
+from . import synth
 
 #: The seed's budgets (milliseconds).
 BUDGETS = {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
@@ -210,6 +210,8 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     built.append(path)
     cfg.log(f"{path.name}: measuring with real questions")
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
+    from . import verses  # here: ``python -m amicus_desktop.bench.verses`` must not find it imported
+
     if verses.has_verse_vectors(path):
         cfg.log(f"{path.name}: verse search beside chunk search")
         m["verses"] = verses.run_child(path, cfg.queries, env)
@@ -281,6 +283,14 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
 
 
 # -- formatting -------------------------------------------------------------------------------
+def _verse_lines(report: dict[str, Any]) -> list[str]:
+    """The verse-search table of a real database that has one (bench/verses.py)."""
+    from . import verses
+
+    return [line for r in report["results"] if "verses" in r for line in (
+        "Verse search beside chunk search on the real database (p50 / p95, ms)", verses.table(r["verses"]), "")]
+
+
 def human_n(n: int) -> str:
     if n >= 1000 and n % 1000 == 0:
         return f"{n // 1000}k"
@@ -449,8 +459,7 @@ def format_report(report: dict[str, Any]) -> str:
         "What the two-stage path costs",
         two_stage_cost_table(report),
         "",
-        *(line for r in report["results"] if "verses" in r for line in (
-            "Verse search beside chunk search on the real database (p50 / p95, ms)", verses.table(r["verses"]), "")),
+        *_verse_lines(report),
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "
         f"{report['loadavg']['start']} / {report['loadavg']['end']}. Runtime {report['runtime_s']:.0f} s.",

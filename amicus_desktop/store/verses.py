@@ -173,6 +173,37 @@ class VerseIndex:
                     out[int(r)] = float(d)
         return out
 
+    def all_vectors(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every verse vector: ``(rowids, float32 matrix)``, one sequential read of ``verse_embeddings``."""
+        rows = self.store.rows(f"SELECT rowid, embedding FROM {VERSE_EMBEDDINGS}")
+        rows = [(r, b) for r, b in rows if isinstance(b, bytes) and len(b) == 4 * self.store.info.dims]
+        rowids = np.fromiter((int(r) for r, _ in rows), dtype=np.int64, count=len(rows))
+        matrix = np.frombuffer(b"".join(b for _, b in rows), dtype="<f4").reshape(len(rows), self.store.info.dims)
+        return rowids, matrix
+
+    def notes(self, source_types: Sequence[str]) -> list[tuple[int, str, str, int, int, int]]:
+        """The chunks of ``source_types`` tied to verses: ``(rowid, chunk_id, book_id, chapter, first, last)``."""
+        marks = ",".join("?" * len(source_types))
+        return [(int(r), str(c), str(b), int(ch), int(v0), int(v1 if v1 is not None else v0)) for r, c, b, ch, v0, v1 in
+                self.store.rows(
+                    "SELECT t.rowid, t.chunk_id, m.book_id, m.chapter_num, m.verse_start, m.verse_end "
+                    "FROM chunk_text t JOIN chunk_metadata m ON m.rowid = t.rowid "
+                    f"WHERE t.source_type IN ({marks}) AND m.book_id IS NOT NULL AND m.chapter_num IS NOT NULL "
+                    "AND m.verse_start IS NOT NULL", list(source_types))
+                if isinstance(ch, int) and isinstance(v0, int)]
+
+    def entries(self, source_types: Sequence[str]) -> list[tuple[int, str]]:
+        """``(rowid, source_id)`` of the chunks of ``source_types`` (the lexicon's entries)."""
+        marks = ",".join("?" * len(source_types))
+        return [(int(r), str(sid)) for r, sid in self.store.rows(
+            f"SELECT rowid, source_id FROM chunk_text WHERE source_type IN ({marks})", list(source_types))]
+
+    def strongs_pairs(self) -> list[tuple[str, int]]:
+        """Every ``(strongs, verse_rowid)`` of ``verse_strongs`` (empty without it)."""
+        if not self.has_strongs:
+            return []
+        return [(str(s), int(r)) for s, r in self.store.rows(f"SELECT strongs, verse_rowid FROM {VERSE_STRONGS}")]
+
     # -- words ----------------------------------------------------------------------------------
     def _schema(self, translation: Translation) -> str:
         """Where the translation's word index is (found or built on first use)."""
@@ -287,10 +318,11 @@ class VerseIndex:
         return {int(r): min(1.0, max(0.0, -float(s) / norm)) for r, s in rows}
 
     def phrase_scores(self, translation: Translation, pairs: Sequence[tuple[str, str]],
-                      rowids: Iterable[int]) -> dict[int, float]:
-        """For each of ``rowids``: the share of the pairs' weight found as phrases in the verse, where a
-        pair weighs its rarity (``log(N / verses holding it)``; a pair no verse holds weighs ``log N``)."""
-        ids = json.dumps(sorted(set(rowids)))
+                      rowids: Iterable[int] | None = None) -> dict[int, float]:
+        """For each of ``rowids`` (every verse when ``None``): the share of the pairs' weight found as phrases
+        in the verse, where a pair weighs its rarity (``log(N / verses holding it)``; a pair no verse holds
+        weighs ``log N``)."""
+        ids = None if rowids is None else json.dumps(sorted(set(rowids)))
         table = fts_table(translation.translation_id)
         schema = self._schema(translation)
         total = max(2, self.count)
@@ -299,9 +331,10 @@ class VerseIndex:
             phrase = '"' + f"{a} {b}".replace('"', '""') + '"'
             ((n,),) = self.store.rows(f"SELECT count(*) FROM {schema}.{table} WHERE {table} MATCH ?", [phrase])
             weight = math.log(total / n) if n else math.log(total)
-            among = "+rowid IN (SELECT value FROM json_each(?))"
+            among, params = ("", [phrase]) if ids is None else (" AND +rowid IN (SELECT value FROM json_each(?))",
+                                                                 [phrase, ids])
             rows = [int(r) for (r,) in self.store.rows(
-                f"SELECT rowid FROM {schema}.{table} WHERE {table} MATCH ? AND {among}", [phrase, ids])] if n else []
+                f"SELECT rowid FROM {schema}.{table} WHERE {table} MATCH ?{among}", params)] if n else []
             found.append((weight, rows))
         norm = sum(w for w, _ in found)
         out: dict[int, float] = {}

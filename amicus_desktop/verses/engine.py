@@ -105,9 +105,9 @@ class VerseSearch:
 
         t0 = time.perf_counter()
         books = query.books
-        two_stage = self.retriever.two_stage
+        depth = query.k * MAX_SPAN  # a result joins at most MAX_SPAN verses: enough for k results
         signals = await self.retriever.run_db(
-            lambda s: gather(s, question, translation, books, weights, vector, two_stage=two_stage))
+            lambda s: gather(s, question, translation, books, weights, vector, depth=depth))
         t_search = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
@@ -119,8 +119,7 @@ class VerseSearch:
         def neighbours(r: int) -> list[int]:
             return [n for n in (r - 1, r + 1) if 0 < n < len(index_keys) and index_keys[n][:2] == index_keys[r][:2]]
 
-        # a result joins at most MAX_SPAN verses: the first k × MAX_SPAN ranked verses always make k results
-        ranked = rank(signals, weights, query.mode, neighbours, verse_id, top=query.k * MAX_SPAN)
+        ranked = rank(signals, weights, query.mode, neighbours, verse_id, top=depth)
         groups = group(ranked, query.k, lambda r: (index_keys[r][0], index_keys[r][1]))
         t_rank = (time.perf_counter() - t0) * 1000
 

@@ -1,6 +1,6 @@
 """What the library says about each verse, for one question: gathered on the database thread (no Qt).
 
-Six signals, each a number per verse (docs/RELEVANCE.md, "Verse search", measured them):
+Seven signals, each a number per verse (docs/RELEVANCE.md, "Verse search", measured them):
 
 * ``similarity`` — cosine of the question and the verse's own vector (the default translation's text);
 * ``keyword`` — the verse's words (BM25 over the translation searched, normalised as for chunks);
@@ -13,9 +13,9 @@ Six signals, each a number per verse (docs/RELEVANCE.md, "Verse search", measure
   ends in a Strong's number) nearest the question / best by words: a verse gets, over the Strong's words
   it holds, the best entry score × the word's rarity (idf over the verses, scaled to 0–1).
 
-The candidates are the verses any signal puts forward (nearest verses, best keyword verses, verses of the
-top notes, verses holding the top Strong's words, verses the question names) and their neighbours; every
-signal is then computed for each candidate and its neighbours, so a breakdown is never partial.
+Every verse is scored, from the arrays of :class:`~.memory.VerseMemory` (a few matrix products) and the
+word indexes (all matches); the best ``depth`` verses and their neighbours are then handed to
+:mod:`.score` as plain values, which scores them again with the same formula for their breakdowns.
 """
 
 from __future__ import annotations
@@ -24,36 +24,30 @@ import itertools
 import math
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..candidates.dense import nearest
 from ..candidates.lexical import KeywordIndex
-from ..core.query import Filters
 from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
 from ..store.verses import Translation, VerseIndex
 from ..understand.query import STOP_WORDS, QueryPlan
+from .memory import VerseMemory, similarities
 from .model import VerseWeights
 
-COMMENTARY = ("section_panel",)
-LEXICON = ("lexicon_entry",)
-#: how many of each search's best feed the signals (the verses' own searches also the candidates)
-VERSE_POOL = 100
+#: how many of the nearest notes and lexicon entries count (the rest score nothing)
 NOTE_POOL = 100
 LEXICON_POOL = 300
-#: the verses of this many best notes join the candidates (the rest of the notes only score them)
-NOTE_SEEDS = 20
-#: verses holding these many best Strong's words (by score × rarity) join the candidates
-LEXICON_SEEDS = 5
-# Smaller candidate pools ranked the verse golden set identically (VERSE_POOL 50–200, NOTE_SEEDS 20–100,
-# LEXICON_SEEDS 5–10: the same nDCG@10 to three places) and cost less to score; docs/PERFORMANCE.md.
-_STRONGS = re.compile(r"([GH]\d+)$")
+#: how many chunks the question's words are looked for in (notes and entries are taken from them); 150,
+#: 300 and 1,000 ranked the verse golden set alike (nDCG@10 within 0.002), and fewer cost less
+CHUNK_WORDS = 300
 _WORD = re.compile(r"[^\W_]+")
 #: a question's first this many word pairs are looked for as phrases
 PHRASE_PAIRS = 16
+#: everything the words match (the word indexes return at most this many)
+_ALL = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -83,85 +77,169 @@ class VerseSignals:
 
 
 def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, books: Sequence[str],
-           weights: VerseWeights, vector: np.ndarray | None, *, two_stage: str | None = None) -> VerseSignals:
-    """Every signal for the question's candidates (runs on the store's thread); ``two_stage`` chooses the
-    chunk searches' path as for chunk search (:mod:`amicus_desktop.candidates.dense`)."""
+           weights: VerseWeights, vector: np.ndarray | None, *, depth: int = 30) -> VerseSignals:
+    """Every verse scored for the question; the best ``depth`` and their neighbours as plain values."""
     index = VerseIndex.for_store(store)
-    out = VerseSignals()
-    pool: set[int] = set()
+    w = weights
+    dense = vector is not None and index.has_vectors
+    memory = VerseMemory.for_store(store, vectors=dense)
+    n = memory.n
     words = plan.keywords
-    allowed = set(books)
-
-    def origin(name: str, rowids: Iterable[int]) -> None:
-        found = {r for r in rowids if not allowed or index.keys[r][0] in allowed}
-        out.by_origin[name] = len(found)
-        pool.update(found)
-
+    out = VerseSignals()
     t0 = time.perf_counter()
-    dense = vector is not None and weights.similarity > 0
-    if dense:
+    sim = np.zeros(n)
+    if dense and w.similarity and memory.vectors is not None and memory.vector_pos is not None:
         assert vector is not None
-        origin("verses", (r for r, _ in index.nearest(vector, VERSE_POOL, books)))
-    if words and weights.keyword > 0:
-        origin("keyword", (r for r, _ in index.keyword(translation, words, VERSE_POOL, books)))
+        sim[memory.vector_pos] = similarities(memory.vectors, store.query_vector(vector))
+    keyword = np.zeros(n)
+    if words and w.keyword:
+        for r, v in index.keyword(translation, words, _ALL):
+            keyword[r - 1] = v
         out.keyword_index = index.fts_where.get(translation.translation_id)
+    phrase = np.zeros(n)
+    if w.phrase:
+        for r, v in index.phrase_scores(translation, word_pairs(plan)).items():
+            phrase[r - 1] = v
     out.timings["verses"] = _ms(t0)
 
     t0 = time.perf_counter()
-    notes = Filters.of(COMMENTARY, books)
-    if vector is not None and weights.commentary > 0:
-        hits = [(r, 1.0 - d) for r, d in nearest(store, vector, NOTE_POOL, notes, two_stage=two_stage)]
-        out.commentary = _propagate(store, index, hits, weights.span_power)
-        origin("commentary", _propagate(store, index, hits[:NOTE_SEEDS], weights.span_power))
-    if words and weights.commentary_keyword > 0:
-        hits = KeywordIndex.for_store(store).search(words, NOTE_POOL, notes)
-        out.commentary_keyword = _propagate(store, index, hits, weights.span_power)
-        origin("commentary_keyword", _propagate(store, index, hits[:NOTE_SEEDS], weights.span_power))
+    chunk_hits: list[tuple[int, float]] = []
+    if words and (w.commentary_keyword or w.lexicon_keyword):
+        chunk_hits = KeywordIndex.for_store(store).search(words, CHUNK_WORDS)
+    comm, comm_src = np.zeros(n), np.full(n, -1)
+    if dense and w.commentary and memory.note_vectors is not None and len(memory.note_rowids):
+        assert vector is not None
+        note_sims = similarities(memory.note_vectors, vector)
+        _spread(memory, _top(note_sims, NOTE_POOL), note_sims, w.span_power, comm, comm_src)
+    comm_kw, comm_kw_src = np.zeros(n), np.full(n, -1)
+    if chunk_hits and w.commentary_keyword:
+        at = {int(r): i for i, r in enumerate(memory.note_rowids)}
+        scores = np.zeros(len(memory.note_rowids))
+        for r, v in chunk_hits:
+            if r in at:
+                scores[at[r]] = v
+        _spread(memory, np.flatnonzero(scores), scores, w.span_power, comm_kw, comm_kw_src)
     out.timings["commentary"] = _ms(t0)
 
     t0 = time.perf_counter()
-    entries: dict[str, float] = {}
-    entries_kw: dict[str, float] = {}
-    if index.has_strongs and vector is not None and weights.lexicon > 0:
-        entries = _numbers(store, nearest(store, vector, LEXICON_POOL, Filters.of(LEXICON), two_stage=two_stage),
-                           distance=True)
-    if index.has_strongs and words and weights.lexicon_keyword > 0:
-        entries_kw = _numbers(store, KeywordIndex.for_store(store).search(words, LEXICON_POOL, Filters.of(LEXICON)))
-    counts = index.strongs_counts([*entries, *entries_kw])
-    total = max(2, index.count)
-    rarity = {n: math.log(total / c) / math.log(total) for n, c in counts.items() if c}
-    entries = {n: s * rarity[n] for n, s in entries.items() if n in rarity}
-    entries_kw = {n: s * rarity[n] for n, s in entries_kw.items() if n in rarity}
-    for name, scores in (("lexicon", entries), ("lexicon_keyword", entries_kw)):
-        seeds = sorted(scores, key=lambda n: (-scores[n], n))[:LEXICON_SEEDS]
-        origin(name, (r for rows in index.verses_with(seeds).values() for r in rows))
+    rarity = _rarity(memory)
+    number_score = np.zeros(len(memory.numbers))
+    if dense and w.lexicon and memory.entry_vectors is not None and len(memory.entry_rowids):
+        assert vector is not None
+        entry_sims = similarities(memory.entry_vectors, vector)
+        top = _top(entry_sims, LEXICON_POOL)
+        np.maximum.at(number_score, memory.entry_number[top], entry_sims[top])
+    number_score *= rarity
+    number_score_kw = np.zeros(len(memory.numbers))
+    if chunk_hits and w.lexicon_keyword:
+        at = {int(r): i for i, r in enumerate(memory.entry_rowids)}
+        for r, v in chunk_hits:
+            if r in at:
+                k = memory.entry_number[at[r]]
+                number_score_kw[k] = max(number_score_kw[k], v)
+        number_score_kw *= rarity
+    lexicon, lexicon_kw = _per_verse(memory, number_score), _per_verse(memory, number_score_kw)
     out.timings["lexicon"] = _ms(t0)
 
+    t0 = time.perf_counter()
     for ref in plan.references:
         rowids = _passage(index, ref)
         if not rowids:
             out.missing_references.append(ref)
         out.referenced.update(rowids)
-    origin("reference", out.referenced)
-
-    t0 = time.perf_counter()
+    base = (w.similarity * sim + w.keyword * keyword + w.phrase * phrase + w.commentary * comm
+            + w.commentary_keyword * comm_kw + w.lexicon * lexicon + w.lexicon_keyword * lexicon_kw)
+    near = np.maximum(np.where(memory.prev >= 0, base[memory.prev], 0.0), np.where(memory.next >= 0,
+                                                                               base[memory.next], 0.0))
+    boost = np.ones(n)
+    referenced = np.asarray(sorted(out.referenced), dtype=np.int64) - 1
+    boost[referenced] = w.reference
+    final = (base + w.neighbour * near) * boost
+    allowed = np.ones(n, dtype=bool)
+    if books:
+        wanted = set(books)
+        allowed = np.fromiter((k[0] in wanted for k in index.keys[1:]), dtype=bool, count=n)
     if out.referenced and not words:  # the question is only references: it names what it wants
-        pool = {r for r in out.referenced if not allowed or index.keys[r][0] in allowed}
-    candidates = pool | {n for r in pool for n in index.neighbours(r)}
-    scored = candidates | {n for r in candidates for n in index.neighbours(r)}
+        only = np.zeros(n, dtype=bool)
+        only[referenced] = True
+        allowed &= only
+    touched = (sim != 0) | (keyword > 0) | (phrase > 0) | (comm > 0) | (comm_kw > 0) | (lexicon > 0) | (
+        lexicon_kw > 0) | (boost != 1.0)
+    final = np.where(allowed & touched, final, -np.inf)
+    best = [int(i) for i in _top(final, depth) if np.isfinite(final[i])]
+    candidates = {i + 1 for i in best}
+    scored = candidates | {int(j) + 1 for i in best for j in (memory.prev[i], memory.next[i]) if j >= 0}
     out.candidates, out.scored = sorted(candidates), sorted(scored)
-    if dense:
-        assert vector is not None
-        out.similarity = {r: 1.0 - d for r, d in index.distances(vector, scored).items()}
-    if words and weights.keyword > 0:
-        out.keyword = index.keyword_scores(translation, words, scored)
-    if weights.phrase > 0:
-        out.phrase = index.phrase_scores(translation, word_pairs(plan), scored)
-    held = index.strongs_of(scored) if entries or entries_kw else {}
-    out.lexicon = _best_word(held, entries)
-    out.lexicon_keyword = _best_word(held, entries_kw)
+    for name, array in (("verses", sim), ("keyword", keyword), ("phrase", phrase), ("commentary", comm),
+                        ("commentary_keyword", comm_kw), ("lexicon", lexicon), ("lexicon_keyword", lexicon_kw)):
+        out.by_origin[name] = int(np.count_nonzero(array > 0))
+    out.by_origin["reference"] = len(out.referenced)
+    for r in out.scored:
+        i = r - 1
+        out.similarity[r] = float(sim[i])
+        if keyword[i]:
+            out.keyword[r] = float(keyword[i])
+        if phrase[i]:
+            out.phrase[r] = float(phrase[i])
+        if comm_src[i] >= 0:
+            out.commentary[r] = Sourced(float(comm[i]), memory.note_ids[comm_src[i]])
+        if comm_kw_src[i] >= 0:
+            out.commentary_keyword[r] = Sourced(float(comm_kw[i]), memory.note_ids[comm_kw_src[i]])
+        if lexicon[i]:
+            out.lexicon[r] = Sourced(float(lexicon[i]), _best_number(memory, i, number_score))
+        if lexicon_kw[i]:
+            out.lexicon_keyword[r] = Sourced(float(lexicon_kw[i]), _best_number(memory, i, number_score_kw))
     out.timings["score"] = _ms(t0)
     return out
+
+
+def _top(values: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest values, best first (ties: lower index first)."""
+    if len(values) == 0 or k <= 0:
+        return np.zeros(0, dtype=np.int64)
+    k = min(k, len(values))
+    part = np.argpartition(-values, k - 1)[:k]
+    return part[np.lexsort((part, -values[part]))]
+
+
+def _spread(memory: VerseMemory, notes: np.ndarray, scores: np.ndarray, span_power: float, into: np.ndarray,
+            source: np.ndarray) -> None:
+    """Each note's score ÷ span^p to the verses it covers, the best note per verse (written in rising
+    order, so the last write — the best — stays)."""
+    ptr, verses = memory.note_ptr, memory.note_verses
+    values = [(scores[i] / (ptr[i + 1] - ptr[i]) ** span_power, int(i)) for i in notes if scores[i] > 0]
+    for value, i in sorted(values):
+        covered = verses[ptr[i]: ptr[i + 1]]
+        better = covered[into[covered] < value]
+        into[better] = value
+        source[better] = i
+
+
+def _rarity(memory: VerseMemory) -> np.ndarray:
+    """Each Strong's number's rarity over the verses: ``log(N / verses holding it) / log N`` (0 when none)."""
+    total = max(2, memory.n)
+    counts = memory.number_count
+    with np.errstate(divide="ignore"):
+        out = np.where(counts > 0, np.log(total / np.maximum(counts, 1)) / math.log(total), 0.0)
+    return np.clip(out, 0.0, None)
+
+
+def _per_verse(memory: VerseMemory, number_score: np.ndarray) -> np.ndarray:
+    """Each verse's best score over the Strong's numbers it holds (0 for a verse without any)."""
+    out = np.zeros(memory.n)
+    if not len(memory.verse_numbers) or not number_score.any():
+        return out
+    values = number_score[memory.verse_numbers]
+    starts = memory.verse_ptr[:-1]
+    has = memory.verse_ptr[1:] > starts
+    out[has] = np.maximum.reduceat(values, starts[has])
+    return out
+
+
+def _best_number(memory: VerseMemory, position: int, number_score: np.ndarray) -> str:
+    held = memory.verse_numbers[memory.verse_ptr[position]: memory.verse_ptr[position + 1]]
+    best = max(held, key=lambda k: (number_score[k], memory.numbers[k]))
+    return str(memory.numbers[int(best)])
 
 
 def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
@@ -174,57 +252,6 @@ def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str
     words = _WORD.findall(text.lower())
     pairs = [(a, b) for a, b in itertools.pairwise(words) if a not in STOP_WORDS or b not in STOP_WORDS]
     return list(dict.fromkeys(pairs))[:most]
-
-
-def _propagate(store: ScriptureStore, index: VerseIndex, hits: list[tuple[int, float]],
-               span_power: float) -> dict[int, Sourced]:
-    """Each note's score ÷ span^p to the verses it covers; the best note per verse."""
-    out: dict[int, Sourced] = {}
-    if not hits:
-        return out
-    rows = store.fetch(r for r, _ in hits)
-    for rowid, score in hits:
-        if rowid not in rows:
-            continue
-        chunk_id, _type, _source, _text, meta = rows[rowid]
-        if meta.book_id is None or meta.chapter_num is None or meta.verse_start is None:
-            continue
-        end = meta.verse_end if meta.verse_end is not None else meta.verse_start
-        covered = [index.rowid_of[k] for v in range(meta.verse_start, end + 1)
-                   if (k := (meta.book_id, meta.chapter_num, v)) in index.rowid_of]
-        if not covered:
-            continue
-        value = score / len(covered) ** span_power
-        for r in covered:
-            if r not in out or value > out[r].value:
-                out[r] = Sourced(value, chunk_id)
-    return out
-
-
-def _numbers(store: ScriptureStore, hits: list[tuple[int, float]], *, distance: bool = False) -> dict[str, float]:
-    """Strong's number → the best score of its lexicon entries among ``hits`` (distances become similarities)."""
-    rows = store.fetch(r for r, _ in hits)
-    out: dict[str, float] = {}
-    for rowid, value in hits:
-        if rowid not in rows:
-            continue
-        m = _STRONGS.search(rows[rowid][2])
-        if m is None:
-            continue
-        score = 1.0 - value if distance else value
-        out[m.group(1)] = max(out.get(m.group(1), 0.0), score)
-    return out
-
-
-def _best_word(held: dict[int, list[str]], scores: dict[str, float]) -> dict[int, Sourced]:
-    out: dict[int, Sourced] = {}
-    if not scores:
-        return out
-    for rowid, numbers in held.items():
-        best = max(numbers, key=lambda n: (scores.get(n, 0.0), n))
-        if scores.get(best, 0.0) > 0:
-            out[rowid] = Sourced(scores[best], best)
-    return out
 
 
 def _passage(index: VerseIndex, ref: PassageRef) -> set[int]:
