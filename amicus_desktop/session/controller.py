@@ -183,12 +183,12 @@ class Session:
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):
             try:
-                await self.verses.load(engine)
+                verses = await self.verses.load(engine)  # the translations, before the reader's first chapter
+                self._restore_chapter()
+                await self.verses.warm(engine, verses)  # after it: the chapter does not wait for this
             except AmicusError as err:  # the library opened; a damaged verse table fails the database
                 if err.code.is_database and engine.is_open:
                     self.library.fail(err)
-                return
-            self._restore_chapter()
 
     async def _disconnect(self) -> None:
         """Close the engine. One whose close was interrupted (its caller cancelled) is finished here."""

@@ -20,6 +20,7 @@ from ..core.errors import AmicusError
 from ..core.query import SearchMode
 from ..store.verses import Translation
 from ..verses import VerseLibrary, VerseQuery, VerseSearch, VerseSearchResult
+from ..verses.memory import VerseMemory
 from .engine import Engine
 from .events import Event
 from .question import AskFailure, InternalError
@@ -67,6 +68,13 @@ class Verses:
             self.translation = None
         self.translations_loaded.emit(self.translations)
         return library
+
+    async def warm(self, engine: Engine, library: VerseLibrary) -> None:
+        """Read what verse search keeps in memory now, so the first question does not wait for it (≈ 1 s
+        for the whole Bible, on the database thread, while the reader's chapter is already shown)."""
+        if library.verses:
+            vectors = library.has_vectors
+            await engine.run_db(lambda store: VerseMemory.for_store(store, vectors=vectors))
 
     def set_translation(self, translation_id: str | None) -> bool:
         """Show and search ``translation_id`` from now on; ``True`` when that changed it."""
