@@ -212,17 +212,24 @@ class Session:
             return None
         if not self.can_ask or self.engine is None:
             return None
-        self._ask_verses(text)
         return self.question.ask(self.engine, text)
 
     def _ask_verses(self, text: str) -> None:
-        """The verses beside the answer: the same text, mode and book filters, in the reader's translation."""
+        """The verses beside the answer: the same text, mode and book filters, in the reader's translation.
+        Asked once the answer is in (:meth:`_answered`): its vector is then in the embed client's cache, so
+        the verses cost no second request to the proxy. Not asked again for the same search."""
+        view, mode, books = self.verses.view, self.search.mode, self.search.filters.books
+        if view is not None and not self.verses.busy and (view.result.query, view.result.mode,
+                                                          view.result.trace.books, view.result.translation) == (
+                text, mode, books, self.verses.current.translation_id if self.verses.current else None):
+            return
         if self.engine is not None:
-            self.verses.ask(self.engine, text, self.search.mode, self.search.filters.books)
+            self.verses.ask(self.engine, text, mode, books)
 
     def _answered(self, result: RetrievalResult) -> None:
         if result.mode.embeds:  # a keyword answer says nothing about the proxy
             self.connection.report_success(result.model)
+        self._ask_verses(result.query)
 
     def _went_offline(self, _state: object) -> None:
         view = self.question.view
@@ -234,8 +241,6 @@ class Session:
         view = self.question.view
         if view is None or not self.can_ask or self.engine is None:
             return None
-        if cause == "ask":  # a new mode or filter changes the verses too; new pins do not
-            self._ask_verses(view.result.query)
         return self.question.ask(self.engine, view.result.query, cause)
 
     # -- searching -------------------------------------------------------------------------
