@@ -55,6 +55,12 @@ def snapshot_dir() -> Path:
     return data_dir() / "snapshots"
 
 
+def notes_path() -> Path:
+    """The reader's notes store (docs/NOTES.md): a folder of its own in the data folder, so it is never
+    in or beside a scripture.db (the default database lives directly in the data folder)."""
+    return data_dir() / "notes" / "notes.sqlite"
+
+
 def default_db_path() -> Path:
     """Where ``build-db`` puts the demo database and where the app looks first."""
     return data_dir() / "scripture.db"
