@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from .. import __version__
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "context", "eval", "relevance", "doctor", "proxy", "build_db", "bench")
+SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "build_db", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterator
 
 import apsw
 
+from ..store.fts import FTS_TOKENIZE
 from .errors import NotesCode, NotesError
+from .model import check_workspace
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _V1 = """
 CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -45,8 +47,42 @@ CREATE TABLE note_vectors (
 );
 """
 
+
+
+def keyword_table(workspace_id: str) -> str:
+    """The quoted name of a workspace's keyword index, ``"notes_fts_<workspace>"``.
+
+    Each workspace has an index of its own, so the statistics BM25 scores with (how many notes hold a
+    word, how many notes there are) are that workspace's alone: one reader's words never move another
+    reader's scores. The id is a checked workspace id (``[a-z0-9-]``), which cannot close the quotes
+    nor name another index's shadow tables (those end in ``_data``, ``_idx``…, and ``_`` is not allowed).
+    """
+    check_workspace(workspace_id)
+    return f'"notes_fts_{workspace_id}"'
+
+
+def create_keyword_table(con: apsw.Connection, workspace_id: str) -> None:
+    con.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {keyword_table(workspace_id)} USING fts5("
+                f"text, tokenize='{FTS_TOKENIZE}')")
+
+
+def _v1_to_v2(con: apsw.Connection) -> None:
+    """Schema 2: a keyword index per workspace, a change counter per workspace, notes found by passage."""
+    con.execute("ALTER TABLE workspaces ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
+    con.execute("CREATE INDEX notes_by_passage ON notes(workspace_id, book_id, chapter_num)")
+    workspaces = [str(w) for (w,) in con.execute("SELECT workspace_id FROM workspaces")]
+    for workspace_id in workspaces:
+        try:
+            create_keyword_table(con, workspace_id)
+        except NotesError:
+            raise NotesError(NotesCode.NOTES_STORE_INVALID,
+                             "The notes store holds a workspace id that is not valid; it cannot be upgraded.") from None
+        con.execute(f"INSERT INTO {keyword_table(workspace_id)}(rowid, text) "
+                    "SELECT rowid, text FROM notes WHERE workspace_id = ?", [workspace_id])
+
+
 #: ``version → upgrade to version + 1`` (each runs inside the opening write transaction).
-UPGRADES: dict[int, Callable[[apsw.Connection], None]] = {}
+UPGRADES: dict[int, Callable[[apsw.Connection], None]] = {1: _v1_to_v2}
 
 
 @contextlib.contextmanager
@@ -69,8 +105,11 @@ def write_transaction(con: apsw.Connection) -> Iterator[None]:
 
 
 def create(con: apsw.Connection) -> None:
-    """The current layout, in an empty store."""
+    """The current layout, in an empty store: the first layout and every upgrade, so that a new store
+    and an upgraded one are the same."""
     con.execute(_V1)
+    for v in range(1, SCHEMA_VERSION):
+        UPGRADES[v](con)
     con.execute("INSERT INTO store_meta(key, value) VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
 
 

@@ -29,6 +29,7 @@ from .. import paths
 from . import schema
 from .errors import NotesCode, NotesError
 from .model import check_workspace
+from .search import SnapshotCache
 from .workspace import Workspace
 
 log = logging.getLogger("amicus.notes")
@@ -72,6 +73,9 @@ class NotesStore:
             raise self._unusable(exc) from None
         _private(self.path)
         self._con: apsw.Connection | None = con
+        # the workspaces' search snapshots, by (workspace, model): see .search. Private, as the
+        # connection is: a workspace reaches them with its own id only.
+        self._snapshots = SnapshotCache()
 
     def _unusable(self, exc: BaseException) -> NotesError:
         log.warning("notes store unusable", extra={"error": type(exc).__name__})
@@ -82,8 +86,7 @@ class NotesStore:
             "an export.",
         )
 
-    @property
-    def con(self) -> apsw.Connection:
+    def _connection(self) -> apsw.Connection:
         if self._con is None:
             raise NotesError(NotesCode.NOTES_STORE_INVALID, "The notes store is closed.")
         return self._con

@@ -12,6 +12,7 @@ the next time a notes command or a question reaches the proxy.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,7 +23,8 @@ import numpy as np
 from ..core.references import PassageRef
 from .errors import NotesCode, NotesError
 from .model import Note, check_text, check_time, is_note_id, new_note_id, now
-from .schema import write_transaction
+from .schema import create_keyword_table, keyword_table, write_transaction
+from .search import WorkspaceSearch
 
 if TYPE_CHECKING:
     import apsw
@@ -60,7 +62,12 @@ class Workspace:
 
     @property
     def _con(self) -> apsw.Connection:
-        return self._store.con
+        # (also read by .search, which binds this workspace's id as this class does)
+        return self._store._connection()
+
+    def search(self) -> WorkspaceSearch:
+        """Searches over this workspace's notes, by meaning and by words (:mod:`.search`)."""
+        return WorkspaceSearch(self, self._store._snapshots)
 
     # -- reading -------------------------------------------------------------------------------
     def _note(self, row: Sequence[Any]) -> StoredNote:
@@ -99,12 +106,42 @@ class Workspace:
             return rows
         return [n for n in rows if n.ref is not None and on.covers(n.metadata)]
 
+    def by_rowid(self, rowids: Iterable[int]) -> dict[int, Note]:
+        """The notes of ``rowids`` that belong to this workspace, by rowid (for :mod:`.search`)."""
+        ids = "[" + ",".join(str(int(r)) for r in set(rowids)) + "]"
+        return {s.rowid: s.note for s in self._select("n.rowid IN (SELECT value FROM json_each(?))", [ids])}
+
+    def rowids_of(self, note_ids: Sequence[str]) -> dict[str, int]:
+        """The rowids of those of ``note_ids`` this workspace holds."""
+        wanted = json.dumps([i for i in note_ids if isinstance(i, str)])
+        rows = self._con.execute("SELECT note_id, rowid FROM notes WHERE workspace_id = ? AND note_id IN "
+                                 "(SELECT value FROM json_each(?))", [self.id, wanted])
+        return {str(i): int(r) for i, r in rows}
+
     def count(self) -> int:
         return _int(self._con.execute("SELECT count(*) FROM notes WHERE workspace_id = ?", [self.id]).fetchone())
 
     # -- writing --------------------------------------------------------------------------------
+    @property
+    def generation(self) -> int:
+        """A number that changes whenever anything of this workspace does (a note, a reference, a vector),
+        in this process or another: poll it to know when to read again."""
+        return _int(self._con.execute("SELECT generation FROM workspaces WHERE workspace_id = ?", [self.id]).fetchone())
+
     def _ensure(self) -> None:
         self._con.execute("INSERT OR IGNORE INTO workspaces(workspace_id, created) VALUES (?, ?)", [self.id, now()])
+        if self._con.changes():
+            create_keyword_table(self._con, self.id)
+
+    def _touch(self) -> None:
+        self._con.execute("UPDATE workspaces SET generation = generation + 1 WHERE workspace_id = ?", [self.id])
+
+    def _index(self, rowid: int, text: str | None) -> None:
+        """Keep the workspace's keyword index in step with note ``rowid`` (``None``: it is gone)."""
+        table = keyword_table(self.id)
+        self._con.execute(f"DELETE FROM {table} WHERE rowid = ?", [rowid])
+        if text is not None:
+            self._con.execute(f"INSERT INTO {table}(rowid, text) VALUES (?, ?)", [rowid, text])
 
     def _free_id(self, wanted: str | None = None) -> str:
         """``wanted`` when it is a note id not used in this workspace, else a fresh one."""
@@ -123,6 +160,8 @@ class Workspace:
             "updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [self.id, note_id, text, book, chapter, start, end, created, updated],
         )
+        self._index(self._con.last_insert_rowid(), text)
+        self._touch()
         return Note(note_id, self.id, text, ref, created, updated)
 
     def add(self, text: str, ref: PassageRef | None = None) -> Note:
@@ -171,7 +210,9 @@ class Workspace:
             models = old.models
             if new_text != old.text:  # the vectors described the old text
                 self._con.execute("DELETE FROM note_vectors WHERE note_rowid = ?", [rowid])
+                self._index(rowid, new_text)
                 models = ()
+            self._touch()
             return Note(old.id, self.id, new_text, new_ref, old.created, updated, models)
 
     def remove(self, note_id: str) -> Note:
@@ -181,15 +222,26 @@ class Workspace:
             if not found:
                 raise _not_found(note_id)
             self._con.execute("DELETE FROM notes WHERE rowid = ? AND workspace_id = ?", [found[0].rowid, self.id])
+            self._index(found[0].rowid, None)
+            self._touch()
             return found[0].note
 
     def restore(self, note: Note) -> Note:
         """Put back a note (an undone delete): its id and times when the id is free here, else a new id."""
-        text = check_text(note.text)
-        created = check_time(note.created) or now()
-        updated = check_time(note.updated) or created
+        return self.restore_all([note])[0]
+
+    def restore_all(self, notes: Sequence[Note]) -> list[Note]:
+        """Put back several notes in one transaction (an import): each keeps its id when that is a note
+        id free in this workspace, else gets a new one; times that are not ISO 8601 become now. The
+        ``workspace`` of each note is ignored: they are put into this one."""
+        checked = [(check_text(n.text), n) for n in notes]
+        stamp = now()
         with write_transaction(self._con):
-            return self._insert(text, _plain(note.ref), note.id, created, updated)
+            out = []
+            for text, n in checked:
+                created = check_time(n.created) or stamp
+                out.append(self._insert(text, _plain(n.ref), n.id, created, check_time(n.updated) or created))
+            return out
 
     # -- vectors ---------------------------------------------------------------------------------
     def pending(self, model_id: str, limit: int | None = None) -> list[Note]:
@@ -222,6 +274,8 @@ class Workspace:
                     [int(row[0]), model_id, int(v.shape[0]), v.tobytes()],
                 )
                 kept += 1
+            if kept:
+                self._touch()
         return kept
 
 
