@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..core.books import BY_ID
+from ..core.query import USER_NOTE
 from ..core.references import PassageRef
 from ..core.results import ChunkMetadata
 from ..understand import PassageError, parse_passage
@@ -29,7 +30,7 @@ MAX_NOTE_CHARS = 100_000
 #: about 256 word pieces of it anyway, and every proxy accepts this much).
 EMBED_CHARS = 2000
 #: ``source_type`` and ``source_id`` of a note among the candidates (CONTRACT section 11).
-NOTE_SOURCE_TYPE = "user_note"
+NOTE_SOURCE_TYPE = USER_NOTE
 NOTE_SOURCE_ID = "note"
 #: a book id of a note's reference (the canon's ids, or another library's own of the same form)
 _BOOK_ID = re.compile(r"[a-z0-9-]{1,64}")

@@ -13,9 +13,7 @@ from collections.abc import Callable, Iterator
 
 import apsw
 
-from ..store.fts import FTS_TOKENIZE
 from .errors import NotesCode, NotesError
-from .model import check_workspace
 
 SCHEMA_VERSION = 2
 
@@ -49,36 +47,22 @@ CREATE TABLE note_vectors (
 
 
 
-def keyword_table(workspace_id: str) -> str:
-    """The quoted name of a workspace's keyword index, ``"notes_fts_<workspace>"``.
-
-    Each workspace has an index of its own, so the statistics BM25 scores with (how many notes hold a
-    word, how many notes there are) are that workspace's alone: one reader's words never move another
-    reader's scores. The id is a checked workspace id (``[a-z0-9-]``), which cannot close the quotes
-    nor name another index's shadow tables (those end in ``_data``, ``_idx``…, and ``_`` is not allowed).
-    """
-    check_workspace(workspace_id)
-    return f'"notes_fts_{workspace_id}"'
-
-
-def create_keyword_table(con: apsw.Connection, workspace_id: str) -> None:
-    con.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS {keyword_table(workspace_id)} USING fts5("
-                f"text, tokenize='{FTS_TOKENIZE}')")
-
-
 def _v1_to_v2(con: apsw.Connection) -> None:
-    """Schema 2: a keyword index per workspace, a change counter per workspace, notes found by passage."""
+    """Schema 2: what a search index in memory needs to follow the store without reading it all again.
+
+    Each workspace counts its changes (``generation``); a note records the generation of its last change
+    (``changed``: written, re-written, moved, embedded) and a removal leaves its row id and generation in
+    ``removed_notes``. A process that indexed a workspace at generation *g* reads only what changed since.
+    ``forgotten``: removals up to this generation may have been cleared from ``removed_notes`` (an index
+    older than that is built again).
+    """
     con.execute("ALTER TABLE workspaces ADD COLUMN generation INTEGER NOT NULL DEFAULT 0")
-    con.execute("CREATE INDEX notes_by_passage ON notes(workspace_id, book_id, chapter_num)")
-    workspaces = [str(w) for (w,) in con.execute("SELECT workspace_id FROM workspaces")]
-    for workspace_id in workspaces:
-        try:
-            create_keyword_table(con, workspace_id)
-        except NotesError:
-            raise NotesError(NotesCode.NOTES_STORE_INVALID,
-                             "The notes store holds a workspace id that is not valid; it cannot be upgraded.") from None
-        con.execute(f"INSERT INTO {keyword_table(workspace_id)}(rowid, text) "
-                    "SELECT rowid, text FROM notes WHERE workspace_id = ?", [workspace_id])
+    con.execute("ALTER TABLE workspaces ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0")
+    con.execute("ALTER TABLE notes ADD COLUMN changed INTEGER NOT NULL DEFAULT 0")
+    con.execute("CREATE INDEX notes_by_change ON notes(workspace_id, changed)")
+    con.execute("CREATE TABLE removed_notes (workspace_id TEXT NOT NULL, note_rowid INTEGER NOT NULL, "
+                "generation INTEGER NOT NULL)")
+    con.execute("CREATE INDEX removed_by_generation ON removed_notes(workspace_id, generation)")
 
 
 #: ``version → upgrade to version + 1`` (each runs inside the opening write transaction).

@@ -29,7 +29,7 @@ from .. import paths
 from . import schema
 from .errors import NotesCode, NotesError
 from .model import check_workspace
-from .search import SnapshotCache
+from .search import IndexCache
 from .workspace import Workspace
 
 log = logging.getLogger("amicus.notes")
@@ -73,9 +73,9 @@ class NotesStore:
             raise self._unusable(exc) from None
         _private(self.path)
         self._con: apsw.Connection | None = con
-        # the workspaces' search snapshots, by (workspace, model): see .search. Private, as the
+        # the workspaces' search indexes, by (workspace, model): see .search. Private, as the
         # connection is: a workspace reaches them with its own id only.
-        self._snapshots = SnapshotCache()
+        self._indexes = IndexCache()
 
     def _unusable(self, exc: BaseException) -> NotesError:
         log.warning("notes store unusable", extra={"error": type(exc).__name__})

@@ -23,7 +23,7 @@ import numpy as np
 from ..core.references import PassageRef
 from .errors import NotesCode, NotesError
 from .model import Note, check_text, check_time, is_note_id, new_note_id, now
-from .schema import create_keyword_table, keyword_table, write_transaction
+from .schema import write_transaction
 from .search import WorkspaceSearch
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class Workspace:
 
     def search(self) -> WorkspaceSearch:
         """Searches over this workspace's notes, by meaning and by words (:mod:`.search`)."""
-        return WorkspaceSearch(self, self._store._snapshots)
+        return WorkspaceSearch(self, self._store._indexes)
 
     # -- reading -------------------------------------------------------------------------------
     def _note(self, row: Sequence[Any]) -> StoredNote:
@@ -130,18 +130,13 @@ class Workspace:
 
     def _ensure(self) -> None:
         self._con.execute("INSERT OR IGNORE INTO workspaces(workspace_id, created) VALUES (?, ?)", [self.id, now()])
-        if self._con.changes():
-            create_keyword_table(self._con, self.id)
 
-    def _touch(self) -> None:
-        self._con.execute("UPDATE workspaces SET generation = generation + 1 WHERE workspace_id = ?", [self.id])
-
-    def _index(self, rowid: int, text: str | None) -> None:
-        """Keep the workspace's keyword index in step with note ``rowid`` (``None``: it is gone)."""
-        table = keyword_table(self.id)
-        self._con.execute(f"DELETE FROM {table} WHERE rowid = ?", [rowid])
-        if text is not None:
-            self._con.execute(f"INSERT INTO {table}(rowid, text) VALUES (?, ?)", [rowid, text])
+    def _touch(self) -> int:
+        """Count one more change of the workspace; returns the new generation (inside a write)."""
+        self._ensure()
+        row = self._con.execute("UPDATE workspaces SET generation = generation + 1 WHERE workspace_id = ? "
+                                "RETURNING generation", [self.id]).fetchone()
+        return int(row[0]) if row else 0
 
     def _free_id(self, wanted: str | None = None) -> str:
         """``wanted`` when it is a note id not used in this workspace, else a fresh one."""
@@ -152,16 +147,14 @@ class Workspace:
         return candidate
 
     def _insert(self, text: str, ref: PassageRef | None, note_id: str | None, created: str, updated: str) -> Note:
-        self._ensure()
+        generation = self._touch()
         note_id = self._free_id(note_id)
         book, chapter, start, end = _ref_values(ref)
         self._con.execute(
             "INSERT INTO notes(workspace_id, note_id, text, book_id, chapter_num, verse_start, verse_end, created, "
-            "updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [self.id, note_id, text, book, chapter, start, end, created, updated],
+            "updated, changed) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [self.id, note_id, text, book, chapter, start, end, created, updated, generation],
         )
-        self._index(self._con.last_insert_rowid(), text)
-        self._touch()
         return Note(note_id, self.id, text, ref, created, updated)
 
     def add(self, text: str, ref: PassageRef | None = None) -> Note:
@@ -204,15 +197,13 @@ class Workspace:
             book, chapter, start, end = _ref_values(new_ref)
             self._con.execute(
                 "UPDATE notes SET text = ?, book_id = ?, chapter_num = ?, verse_start = ?, verse_end = ?, "
-                "updated = ? WHERE rowid = ? AND workspace_id = ?",
-                [new_text, book, chapter, start, end, updated, rowid, self.id],
+                "updated = ?, changed = ? WHERE rowid = ? AND workspace_id = ?",
+                [new_text, book, chapter, start, end, updated, self._touch(), rowid, self.id],
             )
             models = old.models
             if new_text != old.text:  # the vectors described the old text
                 self._con.execute("DELETE FROM note_vectors WHERE note_rowid = ?", [rowid])
-                self._index(rowid, new_text)
                 models = ()
-            self._touch()
             return Note(old.id, self.id, new_text, new_ref, old.created, updated, models)
 
     def remove(self, note_id: str) -> Note:
@@ -222,8 +213,8 @@ class Workspace:
             if not found:
                 raise _not_found(note_id)
             self._con.execute("DELETE FROM notes WHERE rowid = ? AND workspace_id = ?", [found[0].rowid, self.id])
-            self._index(found[0].rowid, None)
-            self._touch()
+            self._con.execute("INSERT INTO removed_notes(workspace_id, note_rowid, generation) VALUES (?, ?, ?)",
+                              [self.id, found[0].rowid, self._touch()])
             return found[0].note
 
     def restore(self, note: Note) -> Note:
@@ -263,6 +254,7 @@ class Workspace:
         skipped (its vector would describe text it no longer holds). Returns how many were kept."""
         kept = 0
         with write_transaction(self._con):
+            generation = self._touch()
             for note, vector in embedded:
                 row = self._con.execute("SELECT rowid, text FROM notes WHERE workspace_id = ? AND note_id = ?",
                                         [self.id, note.id]).fetchone()
@@ -273,9 +265,9 @@ class Workspace:
                     "INSERT OR REPLACE INTO note_vectors(note_rowid, model_id, dims, vector) VALUES (?, ?, ?, ?)",
                     [int(row[0]), model_id, int(v.shape[0]), v.tobytes()],
                 )
+                self._con.execute("UPDATE notes SET changed = ? WHERE rowid = ? AND workspace_id = ?",
+                                  [generation, int(row[0]), self.id])
                 kept += 1
-            if kept:
-                self._touch()
         return kept
 
 

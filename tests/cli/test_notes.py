@@ -13,7 +13,7 @@ from amicus_desktop.notes import NotesStore
 from tests.support.cli import run
 from tests.support.corpora import dead_proxy
 from tests.support.dbs import build_db, demo_like_chunks
-from tests.support.scripted_proxy import ScriptedProxy
+from tests.support.scripted_proxy import ScriptedProxy, text_vector
 
 
 @pytest.fixture
@@ -186,7 +186,5 @@ def test_vectors_are_unit_and_of_the_notes_opening(small_db: Path, proxy: Script
     long_text = "grace " * 1000
     add_json(long_text, "--workspace", "w", "--db", str(small_db), "--proxy", proxy.url)
     with NotesStore() as store:
-        search = store.workspace("w").search()
-        snap = search.snapshot("test-model")
-    from tests.support.scripted_proxy import text_vector
-    assert np.allclose(snap.matrix[0], text_vector(long_text[:2000], 8), atol=1e-6)
+        index = store.workspace("w").search().index("test-model")
+    assert np.allclose(index.matrix[0], text_vector(long_text[:2000], 8), atol=1e-6)

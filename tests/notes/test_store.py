@@ -17,7 +17,7 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.notes import NotesCode, NotesError, NotesStore, Workspace, parse_ref
 from amicus_desktop.notes.schema import SCHEMA_VERSION
-from amicus_desktop.notes.search import WorkspaceSearch
+from amicus_desktop.notes.search import WorkspaceSearch, keyword_search
 from tests.support.notes_v1 import V1_NOTES, write_v1_store
 
 
@@ -83,8 +83,8 @@ def test_another_programs_database_is_refused(tmp_path: Path) -> None:
 def _layout(path: Path) -> list[tuple[str, str]]:
     con = apsw.Connection(str(path))
     try:
-        rows = con.execute("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'notes_fts_%' "
-                           "AND name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()
+        rows = con.execute("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
+                           "ORDER BY name").fetchall()
     finally:
         con.close()
     return [(str(n), re.sub(r"\s+", " ", str(s or ""))) for n, s in rows]
@@ -99,15 +99,15 @@ def test_v1_data_is_upgraded_in_place(tmp_path: Path) -> None:
         assert first.text == V1_NOTES[0][2] and first.ref == parse_ref("Romans 9:11") and first.models == ("m",)
         assert alice.get("note:00000000000000a2").ref == parse_ref("Romans 9")
         assert [n.id for n in alice.pending("m")] == ["note:00000000000000a2"]  # vectors kept as they were
-        # the keyword index of each workspace was built from its own notes
-        words = alice.search()
-        assert {r for r, _ in words.search(["election"], 10)} == {1} and words.total == 2
-        assert {r for r, _ in bob.search().search(["election"], 10)} == {3}
-        snapshot = alice.search().snapshot("m")
-        assert snapshot.matrix.shape == (1, 4) and snapshot.pending == 1
+        index = alice.search().index("m")
+        assert index.count == 2 and index.pending == 1 and index.matrix.shape[1] == 4
+        assert [r for r, _ in keyword_search(index, ["election"], 10)] == [1]
+        assert [r for r, _ in keyword_search(bob.search().index("m"), ["election"], 10)] == [3]
         added = alice.add("after the upgrade: election again")
         added_row = alice.search().rowids_of([added.id])[added.id]
-        assert {r for r, _ in alice.search().search(["election"], 10)} == {1, added_row}
+        assert {r for r, _ in keyword_search(alice.search().index("m"), ["election"], 10)} == {1, added_row}
+        bob.remove("note:00000000000000b1")
+        assert bob.search().index("m").count == 0
     con = apsw.Connection(str(old))
     assert con.execute("SELECT value FROM store_meta WHERE key = 'schema_version'").fetchone()[0] == str(SCHEMA_VERSION)
     con.close()
@@ -119,14 +119,15 @@ def test_v1_data_is_upgraded_in_place(tmp_path: Path) -> None:
 def test_an_upgrade_that_fails_leaves_v1_as_it_was(tmp_path: Path) -> None:
     old = write_v1_store(tmp_path / "notes.sqlite")
     con = apsw.Connection(str(old))
-    con.execute("INSERT INTO workspaces VALUES ('Bad Id', '2026-01-01T00:00:00.000Z')")  # no v1 program wrote this
+    con.execute("CREATE TABLE removed_notes(x)")  # in the way of the upgrade's own table: it fails half-way
     con.close()
     with pytest.raises(NotesError) as err:
         NotesStore(old)
     assert err.value.code is NotesCode.NOTES_STORE_INVALID
     con = apsw.Connection(str(old))
     assert con.execute("SELECT value FROM store_meta WHERE key = 'schema_version'").fetchone()[0] == "1"
-    assert con.execute("SELECT count(*) FROM sqlite_master WHERE name LIKE 'notes_fts_%'").fetchone()[0] == 0
+    columns = [str(r[1]) for r in con.execute("PRAGMA table_info(workspaces)")]
+    assert columns == ["workspace_id", "created"]  # the columns added before the failure were rolled back
     con.close()
 
 
@@ -201,11 +202,9 @@ def test_every_statement_a_workspace_runs_is_bound_to_it(tmp_path: Path) -> None
         ws.count()
         _ = ws.generation
         search = ws.search()
-        snap = search.snapshot("m")
-        search.nearest(snap, np.ones(4, dtype=np.float32), 5)
-        search.search(["election"], 5)
-        search.bm25_of(["election"], [1, 2, 3])
-        search.doc_count("election")
+        search.index("m")
+        ws.add("after the index was read")
+        search.index("m")  # patched: reads what changed since
         search.fetch([1, 2, 3])
         search.rowids_of([other.id, a.id])
         ws.restore(ws.remove(b.id))
