@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 import apsw
 import numpy as np
@@ -45,8 +45,9 @@ def tokenizer(con: apsw.Connection) -> apsw.FTS5Tokenizer:
 
 
 def _tokens(tokenize: apsw.FTS5Tokenizer, text: str, reason: int) -> list[str]:
-    found = tokenize(text.encode("utf-8"), reason, None, include_offsets=False, include_colocated=False)
-    return [t for t in found if isinstance(t, str)]
+    # without offsets and colocated tokens the tokenizer gives plain strings
+    return cast(list[str], tokenize(text.encode("utf-8"), reason, None, include_offsets=False,
+                                    include_colocated=False))
 
 
 class NotesIndex:
@@ -75,7 +76,9 @@ class NotesIndex:
         self._ptr = np.zeros(1, dtype=np.int64)
         self._slots = np.zeros(0, dtype=np.int64)
         self._tf = np.zeros(0, dtype=np.float64)
-        self._tail: list[tuple[int, int, int]] = []  # (term id, slot, tf)
+        # postings appended since the CSR arrays were built: (term ids, slots, term frequencies) per append
+        self._tail: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]] = []
+        self._tail_size = 0
         self._tail_arrays: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]] | None = None
         self._dead = 0
         self._memo: tuple[tuple[int, int, tuple[str, ...]], npt.NDArray[np.float64]] | None = None
@@ -84,7 +87,8 @@ class NotesIndex:
     def load(self, generation: int, rows: Rows) -> None:
         """Every note of the workspace (``rows`` as :meth:`apply` reads them), at ``generation``."""
         self._reset()
-        self.apply(generation, rows, ())
+        self._append(rows)
+        self.generation = generation
         self._compact()
 
     def apply(self, generation: int, rows: Rows, removed: Iterable[int]) -> None:
@@ -97,7 +101,7 @@ class NotesIndex:
         if rows:
             self._append(rows)
         self.generation = generation
-        tail = len(self._tail)
+        tail = self._tail_size
         if self._dead > COMPACT_SHARE * max(self.size, 1) or tail > COMPACT_SHARE * max(len(self._slots), 256):
             self._compact()
 
@@ -125,33 +129,52 @@ class NotesIndex:
             self.matrix = widen(self.matrix)
 
     def _append(self, rows: Rows) -> None:
-        start = self.size
-        self._grow(start + len(rows))
-        dims = self.matrix.shape[1]
-        for i, (rowid, book, chapter, verse_start, verse_end, text, vector) in enumerate(rows):
-            slot = start + i
-            self._slot_of[int(rowid)] = slot
-            self.rowids[slot] = int(rowid)
-            self.alive[slot] = True
-            self.book_ids[slot] = None if book is None else str(book)
-            self.chapters[slot] = int(chapter or 0)
-            self.verse_starts[slot] = int(verse_start or 0)
-            self.verse_ends[slot] = int(verse_end or 0)
-            counts = Counter(_tokens(self._tokenize, str(text), apsw.FTS5_TOKENIZE_DOCUMENT))
-            self.lengths[slot] = sum(counts.values())
-            for term, tf in counts.items():
-                self._tail.append((self._vocab.setdefault(term, len(self._vocab)), slot, tf))
-            self._tail_arrays = None
-            if isinstance(vector, bytes) and len(vector) >= 4 and len(vector) % 4 == 0:
-                if not dims:
-                    dims = len(vector) // 4
-                    self.matrix = np.zeros((self.rowids.shape[0], dims), dtype=np.float32)
-                if len(vector) == 4 * dims:
-                    v = np.frombuffer(vector, dtype=np.float32)
-                    norm = float(np.linalg.norm(v))
-                    self.matrix[slot] = v / norm if norm > 0 else v
-                    self.embedded[slot] = True
-        self.size = start + len(rows)
+        start, count = self.size, len(rows)
+        self._grow(start + count)
+        end = start + count
+        self.size = end
+        slots = range(start, end)
+        self._slot_of.update(zip((int(r[0]) for r in rows), slots, strict=True))
+        self.rowids[start:end] = [int(r[0]) for r in rows]
+        self.alive[start:end] = True
+        self.book_ids[start:end] = [None if r[1] is None else str(r[1]) for r in rows]
+        self.chapters[start:end] = [int(r[2] or 0) for r in rows]
+        self.verse_starts[start:end] = [int(r[3] or 0) for r in rows]
+        self.verse_ends[start:end] = [int(r[4] or 0) for r in rows]
+        vocab = self._vocab
+        ids: list[int] = []
+        lengths: list[int] = []
+        for row in rows:
+            tokens = _tokens(self._tokenize, str(row[5]), apsw.FTS5_TOKENIZE_DOCUMENT)
+            lengths.append(len(tokens))
+            ids.extend([vocab.setdefault(t, len(vocab)) for t in tokens])
+        self.lengths[start:end] = lengths
+        # one posting per (slot, term), its frequency counted by numpy
+        width = len(vocab) + 1
+        token_slots = np.repeat(np.arange(start, end, dtype=np.int64), lengths)
+        keys, tf = np.unique(token_slots * width + np.asarray(ids, dtype=np.int64), return_counts=True)
+        self._tail.append((keys % width, keys // width, tf.astype(np.float64)))
+        self._tail_size += int(keys.size)
+        self._tail_arrays = None
+        self._add_vectors(start, [r[6] for r in rows])
+
+    def _add_vectors(self, start: int, blobs: Sequence[object]) -> None:
+        """The vectors of the slots from ``start`` (a blob of another length than the others is damage:
+        that note counts as not embedded)."""
+        lengths = Counter(len(b) for b in blobs if isinstance(b, bytes) and b and len(b) % 4 == 0)
+        if not lengths:
+            return
+        dims = self.matrix.shape[1] or lengths.most_common(1)[0][0] // 4
+        if not self.matrix.shape[1]:
+            self.matrix = np.zeros((self.rowids.shape[0], dims), dtype=np.float32)
+        good = [i for i, b in enumerate(blobs) if isinstance(b, bytes) and len(b) == 4 * dims]
+        if not good:
+            return
+        vectors = np.frombuffer(b"".join(blobs[i] for i in good), dtype=np.float32).reshape(-1, dims)  # type: ignore[misc]
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        where = np.asarray(good, dtype=np.int64) + start
+        self.matrix[where] = vectors / np.where(norms > 0, norms, 1.0)
+        self.embedded[where] = True
 
     def _compact(self) -> None:
         """Drop dead slots and sort every posting into the CSR arrays."""
@@ -162,16 +185,22 @@ class NotesIndex:
         remap = np.full(self.size, -1, dtype=np.int64)
         remap[keep] = np.arange(keep.size)
         slots = remap[slots]
+        spare = keep.size + max(64, keep.size // 4)  # room for the next notes without copying everything
         for name in ("rowids", "alive", "book_ids", "chapters", "verse_starts", "verse_ends", "embedded", "lengths"):
-            setattr(self, name, getattr(self, name)[keep].copy())
+            old = getattr(self, name)
+            fresh = np.zeros(spare, dtype=old.dtype)
+            fresh[: keep.size] = old[keep]
+            setattr(self, name, fresh)
         if self.matrix.shape[1]:
-            self.matrix = self.matrix[keep].copy()
+            matrix = np.zeros((spare, self.matrix.shape[1]), dtype=np.float32)
+            matrix[: keep.size] = self.matrix[keep]
+            self.matrix = matrix
         self.size = int(keep.size)
         self._slot_of = {int(r): i for i, r in enumerate(self.rowids)}
         order = np.lexsort((slots, terms))
         terms, self._slots, self._tf = terms[order], slots[order], tf[order]
         self._ptr = np.searchsorted(terms, np.arange(len(self._vocab) + 1)).astype(np.int64)
-        self._tail, self._tail_arrays, self._dead = [], None, 0
+        self._tail, self._tail_size, self._tail_arrays, self._dead = [], 0, None, 0
 
     def _all_postings(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         counts = np.diff(self._ptr)
@@ -182,8 +211,9 @@ class NotesIndex:
 
     def _tail_postings(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         if self._tail_arrays is None:
-            tail = np.asarray(self._tail, dtype=np.int64).reshape(-1, 3)
-            self._tail_arrays = (tail[:, 0].copy(), tail[:, 1].copy(), tail[:, 2].astype(np.float64))
+            parts = self._tail or [(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.float64))]
+            self._tail_arrays = (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts]),
+                                 np.concatenate([p[2] for p in parts]))
         return self._tail_arrays
 
     # -- reading ------------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ class _Keep:
 
 
 KEEP: Final = _Keep()
+#: Tombstones of removed notes kept per workspace (see :mod:`.search`); past that the older half goes.
+REMOVALS_KEPT = 10_000
 
 _COLUMNS = ("n.rowid, n.note_id, n.text, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.created, n.updated, "
             "(SELECT group_concat(v.model_id, char(31)) FROM note_vectors v WHERE v.note_rowid = n.rowid)")
@@ -215,7 +217,21 @@ class Workspace:
             self._con.execute("DELETE FROM notes WHERE rowid = ? AND workspace_id = ?", [found[0].rowid, self.id])
             self._con.execute("INSERT INTO removed_notes(workspace_id, note_rowid, generation) VALUES (?, ?, ?)",
                               [self.id, found[0].rowid, self._touch()])
+            self._forget_old_removals()
             return found[0].note
+
+    def _forget_old_removals(self) -> None:
+        """Keep the last :data:`REMOVALS_KEPT` tombstones; an index older than those it lost reads the
+        workspace again (``forgotten``)."""
+        kept = _int(self._con.execute("SELECT count(*) FROM removed_notes WHERE workspace_id = ?", [self.id])
+                    .fetchone())
+        if kept <= REMOVALS_KEPT:
+            return
+        cut = _int(self._con.execute(
+            "SELECT generation FROM removed_notes WHERE workspace_id = ? ORDER BY generation DESC LIMIT 1 OFFSET ?",
+            [self.id, REMOVALS_KEPT // 2]).fetchone())
+        self._con.execute("DELETE FROM removed_notes WHERE workspace_id = ? AND generation <= ?", [self.id, cut])
+        self._con.execute("UPDATE workspaces SET forgotten = ? WHERE workspace_id = ?", [cut, self.id])
 
     def restore(self, note: Note) -> Note:
         """Put back a note (an undone delete): its id and times when the id is free here, else a new id."""

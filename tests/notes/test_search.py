@@ -144,3 +144,20 @@ def test_bm25_is_fts5s_own_through_any_changes(texts: list[str], query: list[str
     for rowid, score in want.items():
         assert got[rowid] == pytest.approx(score, rel=1e-9, abs=1e-12)
     assert index.count == len(live)
+
+
+def test_an_index_older_than_the_kept_removals_reads_the_workspace_again(store: NotesStore,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    from amicus_desktop.notes import workspace as workspace_module
+
+    monkeypatch.setattr(workspace_module, "REMOVALS_KEPT", 4)
+    ws = store.workspace("w")
+    notes = [ws.add(f"note {i}") for i in range(12)]
+    search = ws.search()
+    old = search.index("m")
+    for n in notes[:8]:
+        ws.remove(n.id)
+    fresh = search.index("m")
+    assert fresh is not old and fresh.count == 4  # tombstones were forgotten: read again, whole
+    ws.remove(notes[8].id)
+    assert search.index("m") is fresh and fresh.count == 3  # and patched from there
