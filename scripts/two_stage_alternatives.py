@@ -137,7 +137,7 @@ def main() -> int:
     args = p.parse_args()
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     store = ScriptureStore(args.db)
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     if index is None:
         print(f"{args.db} has no usable two-stage file", file=sys.stderr)
         return 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import os
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,30 @@ def test_a_session_runs_without_qt(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120,
                           env=env)
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+#: What SQL looks like in this code base (keywords in capitals, as every statement here writes them).
+_SQL = re.compile(
+    r"\b(SELECT\b[\s\S]*\bFROM|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE (VIRTUAL )?TABLE|CREATE INDEX"
+    r"|ATTACH DATABASE|PRAGMA \w+|json_each)"
+)
+
+
+def test_the_store_owns_its_sql() -> None:
+    """Outside ``store/`` the app asks the store typed questions: no SQL text, no apsw, no reaching for
+    the store's connection or its raw ``rows``."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        rel = path.relative_to(PACKAGE)
+        if rel.parts[0] == "store":
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        if "apsw" in {name.split(".")[0] for name in imported_modules(path)}:
+            offenders.append(f"{rel}: imports apsw")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and _SQL.search(node.value):
+                offenders.append(f"{rel}:{node.lineno}: SQL {node.value[:60]!r}")
+            if (isinstance(node, ast.Attribute) and node.attr in ("con", "rows")
+                    and ast.unparse(node.value).endswith("store")):
+                offenders.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
+    assert offenders == []

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..store import codes
 from ..store.scripture import ScriptureStore
-from ..store.sqlite import vec_version
+from ..store.sqlite import apsw_version, sqlite_version, vec_version
 from . import synth
 
 #: The seed's budgets (milliseconds).
@@ -79,7 +79,6 @@ def run_worker(args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
 
 
 def machine_info() -> dict[str, Any]:
-    import apsw
     import numpy as np
 
     cpu = platform.processor() or platform.machine()
@@ -102,8 +101,8 @@ def machine_info() -> dict[str, Any]:
         "ram_gib": round(ram_gib, 1) if ram_gib else None,
         "os": platform.platform(),
         "python": platform.python_version(),
-        "sqlite": apsw.sqlite_lib_version(),
-        "apsw": apsw.apsw_version(),
+        "sqlite": sqlite_version(),
+        "apsw": apsw_version(),
         "sqlite_vec": vec_version(),
         "numpy": np.__version__,
         "openblas_coretype": os.environ.get("OPENBLAS_CORETYPE"),

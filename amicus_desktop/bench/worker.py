@@ -20,15 +20,14 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-import apsw
 import httpx
 import numpy as np
 
-from ..candidates.filters import allowed_rowids, vec0_pushdown
-from ..candidates.twostage import MODE_ENV, SearchTrace, TwoStageIndex
+from ..candidates.twostage import SearchTrace, TwoStageIndex
 from ..core.books import BOOKS
 from ..core.query import BoostWeights, Filters, Profile, RetrievalContext
 from ..core.references import ChapterRef
@@ -38,7 +37,7 @@ from ..rerank import rerank
 from ..retrieval.pipeline import Retriever, rerank_result
 from ..store import codes
 from ..store.scripture import ScriptureStore
-from ..store.sqlite import connect
+from ..store.writer import set_meta
 from . import questions, synth
 
 K = 40  # CONTRACT section 3: 40 candidates by default
@@ -152,10 +151,10 @@ class _CountingClient(EmbedClient):
 async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dict[str, Any]:
     """``Retriever.retrieve`` end to end, the exact way and the two-stage way alternating.
 
-    Two retrievers over the same file: one opens its store with ``AMICUS_TWO_STAGE=off``, the
-    other with ``on`` (the dense search then uses the two-stage index when the file has the
-    tables). Question ``2i`` goes the exact way, ``2i + 1`` the two-stage way, so both see the same
-    machine load; every text is distinct, so every retrieval embeds over HTTP.
+    Two retrievers over the same file: one searches with the two-stage mode ``off``, the other
+    with ``on`` (the dense search then uses the two-stage index when the file has the tables).
+    Question ``2i`` goes the exact way, ``2i + 1`` the two-stage way, so both see the same machine
+    load; every text is distinct, so every retrieval embeds over HTTP.
     """
     ways = {"exact": "off", "two_stage": "on"}
     retrievers: dict[str, Retriever] = {}
@@ -163,13 +162,11 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
     samples: dict[str, dict[str, list[float]]] = {
         way: {"total": [], "embed": [], "search": [], "rerank": [], "wall": [], "whatif": []} for way in ways
     }
-    saved = os.environ.get(MODE_ENV)
     try:
         for way, mode in ways.items():
-            os.environ[MODE_ENV] = mode
             clients.append(_CountingClient(url))
-            retrievers[way] = Retriever(db, url, embed_client=clients[-1])
-            used = await retrievers[way].run_db(lambda s: TwoStageIndex.for_store(s) is not None)
+            retrievers[way] = Retriever(db, url, embed_client=clients[-1], two_stage=mode)
+            used = await retrievers[way].run_db(partial(_uses_two_stage, mode=mode))
             if way == "two_stage" and not used:
                 del samples[way]  # the file has no tables: only the exact way is measured
         for i, text in enumerate(texts):
@@ -190,10 +187,6 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
                 samples[way][name].append(value)
         calls = sum(c.sent for c in clients)
     finally:
-        if saved is None:
-            os.environ.pop(MODE_ENV, None)
-        else:
-            os.environ[MODE_ENV] = saved
         for r in retrievers.values():
             await r.aclose()
     out: dict[str, Any] = {"http_embed_calls": calls, "retrievals": len(texts)}
@@ -203,23 +196,8 @@ async def _e2e(db: Path, url: str, texts: list[str], chapter: ChapterRef) -> dic
     return out
 
 
-def _set_model_id(db: Path, model: str) -> str:
-    """Rewrite ``db_meta.embedding_model`` of a bench-owned database; returns the old value."""
-    con = connect(db, readonly=False)
-    try:
-        old = _value(con, "SELECT value FROM db_meta WHERE key = 'embedding_model'")
-        con.execute("UPDATE db_meta SET value = ? WHERE key = 'embedding_model'", (model,))
-    finally:
-        con.close()
-    return str(old)
-
-
-def _value(con: apsw.Connection, sql: str, params: tuple[int | str, ...] = ()) -> Any:
-    """The first column of the first row ``sql`` returns (the bench's own databases always have one)."""
-    row = con.execute(sql, params).fetchone()
-    if row is None:
-        raise RuntimeError(f"no row for {sql!r}")
-    return row[0]
+def _uses_two_stage(store: ScriptureStore, mode: str) -> bool:
+    return TwoStageIndex.for_store(store, mode) is not None
 
 
 def _recall(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tuple[float, float]:
@@ -234,9 +212,9 @@ def _recall(got: list[tuple[int, float]], want: list[tuple[int, float]]) -> tupl
 def _sizes(store: ScriptureStore) -> dict[str, int]:
     """Bytes of the vec0 vectors in scripture.db and of the two-stage file's sections."""
     out: dict[str, int] = {}
-    with contextlib.suppress(apsw.Error):  # dbstat is compiled into the SQLite apsw ships; be safe
-        sql = "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'embeddings_vector_chunks%'"
-        out["vec0"] = int(_value(store.con, sql))
+    vec0 = store.vector_bytes()
+    if vec0 is not None:
+        out["vec0"] = vec0
     with contextlib.suppress(OSError, ValueError):
         f = codes.CodesFile.open(codes.path_for(store.path))
         out["file"] = f.path.stat().st_size
@@ -260,7 +238,7 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
     """
     out: dict[str, Any] = {}
     t0 = time.perf_counter()
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     out["two_stage_open_ms"] = _ms(t0)
     # Both paths are measured with their files in the page cache: the exact scan reads all of
     # scripture.db's vectors every question, so its file is always warm; the two-stage path reads a
@@ -331,18 +309,17 @@ def _search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[
 
     _log(f"one-book KNN (book_id = {FILTER_BOOK!r}: inside vec0, and over the allowed rowids)")
     one_book = Filters(books=(FILTER_BOOK,))
-    in_book = len(allowed_rowids(store, one_book))
-    pushed = vec0_pushdown(store, one_book)  # what the dense search does when the columns exist
-    if pushed is None:
+    in_book = len(store.allowed_rowids(one_book))
+    if not store.filters_in_vec0(one_book):  # what the dense search does when the columns exist
         raise RuntimeError("the benchmark database lacks the vec0 metadata columns")
     filt, returned, ts_filt, ts_recalls = [], [], [], []
     for i, q in enumerate(qs):
         t0 = time.perf_counter()
-        hits = store.knn(q, k, *pushed)
+        hits = store.knn(q, k, one_book)
         t = _ms(t0)
         if index is not None:
             t0 = time.perf_counter()  # what the dense search does with a filter: allowed rowids, then search
-            got = index.search(q, k, np.asarray(allowed_rowids(store, one_book), dtype=np.int64))
+            got = index.search(q, k, np.asarray(store.allowed_rowids(one_book), dtype=np.int64))
             t_ts = _ms(t0)
         if i >= WARMUP:
             filt.append(t)
@@ -404,12 +381,8 @@ def _fetch_alternatives(store: ScriptureStore, index: TwoStageIndex, q: np.ndarr
         index.distances(q, ids.tolist())
         t_file = _ms(t0)
         t0 = time.perf_counter()
-        vecs = [
-            np.frombuffer(_value(store.con, "SELECT embedding FROM embeddings WHERE rowid = ?", (r,)),
-                          dtype=np.float32)
-            for r in ids.tolist()
-        ]
-        _distances = 1 - np.stack(vecs) @ q
+        vecs = store.vectors(ids.tolist())  # one vec0 look-up per row
+        _distances = 1 - np.stack(list(vecs.values())) @ q
         t_vec0 = _ms(t0)
         if rep:
             from_file.append(t_file)
@@ -523,16 +496,12 @@ def do_measure_real(path: Path, queries: int) -> dict[str, Any]:
 
 def _same_vectors(path: Path, mat: np.ndarray) -> bool:
     """Spot-check that the regenerated matrix is what the database holds (first, middle, last)."""
-    con = connect(path, readonly=True)
-    try:
-        n = len(mat)
-        for rowid in sorted({1, (n + 1) // 2, n}):
-            blob = _value(con, "SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,))
-            if not np.array_equal(np.frombuffer(blob, dtype=np.float32), mat[rowid - 1]):
-                return False
-        return True
-    finally:
-        con.close()
+    n = len(mat)
+    with ScriptureStore(path) as store:
+        stored = store.vectors(sorted({1, (n + 1) // 2, n}))
+    return len(stored) == len({1, (n + 1) // 2, n}) and all(
+        np.array_equal(vector, mat[rowid - 1]) for rowid, vector in stored.items()
+    )
 
 
 def _e2e_real(path: Path, dims: int, queries: int, seed: int) -> dict[str, Any]:
@@ -548,12 +517,12 @@ def _e2e_real(path: Path, dims: int, queries: int, seed: int) -> dict[str, Any]:
         health = httpx.get(f"{url}/health", timeout=30, trust_env=False).json()
         if int(health["dims"]) != dims:
             return {"skipped": f"the real proxy serves {health['dims']} dims"}
-        old = _set_model_id(path, str(health["model"]))
+        old = set_meta(path, "embedding_model", str(health["model"]))  # the bench's own copy
         try:
             texts = _query_texts(2 * (queries + WARMUP), f"real-{seed}")
             result = asyncio.run(_e2e(path, url, texts, ChapterRef(FILTER_BOOK, 9)))
         finally:
-            _set_model_id(path, old)
+            set_meta(path, "embedding_model", str(old))
         result["model"] = str(health["model"])
         return result
     finally:

@@ -10,17 +10,24 @@ hybrid        dense KNN and keyword BM25 (``candidates`` rows each)   distance a
 keyword       keyword BM25 (``candidates`` rows)                      lexical score
 ============  =====================================================  ==================================
 
-plus, in every mode, the chunks covering each referenced passage (see :mod:`.passages`) and the
-pinned chunks. A hybrid question without words to look for (only a reference) gets no lexical
+plus, in every mode, the chunks covering each referenced passage and the pinned chunks. A chunk
+covers a reference when its book and chapter are the reference's and its verses overlap the referenced
+ones (:meth:`PassageRef.covers <amicus_desktop.core.references.PassageRef.covers>`; the store's SQL
+form of the rule is :mod:`amicus_desktop.store.conditions`). Covering chunks join the pool even when
+the searches did not return them: the ``REFERENCE_POOL`` (20) nearest to the question's vector per
+reference — or, in ``keyword`` mode, where there is no vector, the 20 best by keyword score — that
+also pass the filters. A hybrid question without words to look for (only a reference) gets no lexical
 score (``None``; see :mod:`amicus_desktop.rerank.base`). What one search found the other is measured
 for, so a hybrid breakdown is complete whatever found the chunk. Pinned chunks are measured like the
 rest but kept apart: they are not part of the pool (they are placed first by re-ranking and never
 counted or capped).
+
+What to fetch is decided here; how is the store's (:class:`~amicus_desktop.store.scripture.ScriptureStore`).
+``two_stage`` chooses the dense search's path (see :mod:`.dense`).
 """
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -32,7 +39,7 @@ from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
 from ..store.scripture import ScriptureStore
 from ..understand.query import QueryPlan
-from . import dense, passages
+from . import dense
 from .lexical import KeywordIndex
 
 
@@ -51,7 +58,8 @@ class Pool:
     keyword_index: str | None = None
 
 
-def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None) -> Pool:
+def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None, *,
+           two_stage: str | None = None) -> Pool:
     """Generate the candidate pool of ``ctx`` for ``plan`` (``vector`` is ``None`` in keyword mode)."""
     mode = ctx.mode
     distance: dict[int, float] = {}
@@ -65,7 +73,7 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
     t0 = time.perf_counter()
     if mode.embeds:
         assert vector is not None
-        for rowid, d in dense.nearest(store, vector, ctx.candidates, ctx.filters):
+        for rowid, d in dense.nearest(store, vector, ctx.candidates, ctx.filters, two_stage=two_stage):
             distance[rowid] = d
             add(rowid, Origin.DENSE)
     timings["dense"] = (time.perf_counter() - t0) * 1000
@@ -82,12 +90,12 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
     t0 = time.perf_counter()
     missing_refs: list[PassageRef] = []
     for ref in plan.references:
-        if not passages.in_corpus(store, ref):
+        if not store.covers_any(ref):
             missing_refs.append(ref)
             continue
-        rowids = passages.covering(store, ref, ctx.filters)
+        rowids = store.covering(ref, ctx.filters)
         if vector is not None:
-            for rowid, d in dense.nearest_among(store, vector, rowids, REFERENCE_POOL):
+            for rowid, d in dense.nearest_among(store, vector, rowids, REFERENCE_POOL, two_stage=two_stage):
                 distance[rowid] = d
                 add(rowid, Origin.REFERENCE)
         else:
@@ -106,7 +114,7 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
     if vector is not None:
         lacking = [r for r in everyone if r not in distance]
         if lacking:
-            distance.update(dense.distances(store, vector, lacking))
+            distance.update(dense.distances(store, vector, lacking, two_stage=two_stage))
     scored_by_words = mode is SearchMode.KEYWORD or bool(plan.keywords)
     if scored_by_words and mode is not SearchMode.SEMANTIC:
         assert index is not None
@@ -145,11 +153,5 @@ def _pins(store: ScriptureStore, pins: Iterable[str]) -> tuple[list[int], list[s
     wanted = list(dict.fromkeys(pins))
     if not wanted:
         return [], []
-    found = {
-        str(cid): int(rowid)
-        for rowid, cid in store.rows(
-            "SELECT rowid, chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))",
-            [json.dumps(wanted)],
-        )
-    }
+    found = store.rowids_for(wanted)
     return [found[c] for c in wanted if c in found], [c for c in wanted if c not in found]

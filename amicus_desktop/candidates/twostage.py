@@ -22,8 +22,8 @@ answer is exact outright. Whether the index is used at all is
 :func:`amicus_desktop.store.codes.prefer_two_stage` (by corpus size and dimensions, the same rule
 that decides whether ``build-db`` writes the codes), overridable with ``AMICUS_TWO_STAGE=auto|on|off``.
 
-An index is opened on the store's database thread (it checks rows against ``vec0`` through that
-thread's connection) and used there; searching opens the file for each question and reads it,
+An index is opened on the store's database thread (it checks rows against ``vec0`` through the
+store) and used there; searching opens the file for each question and reads it,
 holding no file open between questions. Nothing here imports Qt.
 """
 
@@ -36,12 +36,11 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import apsw
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
 from ..store import codes
-from ..store.scripture import ScriptureStore, StoreInfo
+from ..store.scripture import ScriptureStore
 
 log = logging.getLogger("amicus.candidates")
 
@@ -125,25 +124,27 @@ class TwoStageIndex:
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
-    def for_store(cls, store: ScriptureStore) -> TwoStageIndex | None:
+    def for_store(cls, store: ScriptureStore, mode: str | None = None) -> TwoStageIndex | None:
         """The store's index (or ``None``: search exactly), opened on first use on the store's thread.
 
-        Decided once per store: a database replaced on disk gets a new store, and so a new decision.
+        Decided once per store and mode (``None``: :func:`configured_mode`): a database replaced on
+        disk gets a new store, and so a new decision.
         """
-        if store not in _INDEXES:
-            _INDEXES[store] = cls.open(store.con, store.info)
-        return _INDEXES[store]
+        mode = mode or configured_mode()
+        decided = _INDEXES.setdefault(store, {})
+        if mode not in decided:
+            decided[mode] = cls.open(store, mode=mode)
+        return decided[mode]
 
     @classmethod
     def open(
         cls,
-        con: apsw.Connection,
-        info: StoreInfo,
+        store: ScriptureStore,
         *,
         mode: str | None = None,
         short_lists: ShortLists | None = None,
     ) -> TwoStageIndex | None:
-        """The index of the database behind ``con``, or ``None`` for the exact path.
+        """The index of ``store``'s database, or ``None`` for the exact path.
 
         ``None`` when the mode is ``off``, when there is no two-stage file beside the database, when
         :func:`~amicus_desktop.store.codes.prefer_two_stage` says the exact scan is the better
@@ -152,6 +153,7 @@ class TwoStageIndex:
         (bits/8 bytes a row).
         """
         mode = mode or configured_mode()
+        info = store.info
         path = codes.path_for(info.path)
         if mode == "off" or not path.is_file():
             return None
@@ -160,8 +162,8 @@ class TwoStageIndex:
             return None
         t0 = time.perf_counter()
         try:
-            index = cls._load(con, info, codes.CodesFile.open(path), short_lists or ShortLists())
-        except (ValueError, OSError, apsw.Error) as exc:
+            index = cls._load(store, codes.CodesFile.open(path), short_lists or ShortLists())
+        except (ValueError, OSError, AmicusError) as exc:
             log.warning("two-stage file unusable; searching exactly", extra={"reason": str(exc)})
             return None
         log.info(
@@ -171,16 +173,16 @@ class TwoStageIndex:
         return index
 
     @classmethod
-    def _load(
-        cls, con: apsw.Connection, info: StoreInfo, file: codes.CodesFile, short_lists: ShortLists
-    ) -> TwoStageIndex:
+    def _load(cls, store: ScriptureStore, file: codes.CodesFile, short_lists: ShortLists) -> TwoStageIndex:
+        info = store.info
         name = file.path.name
         if file.dims != info.dims:
             raise ValueError(f"{name} is for {file.dims} dimensions, the database holds {info.dims}")
         if file.rows != info.chunk_count:
             raise ValueError(f"{name} covers {file.rows} rows, the database holds {info.chunk_count}")
-        if dict(file.db) != codes.db_fingerprint(info.meta):
-            raise ValueError(f"{name} was made for another build of {info.path.name}")
+        problem = codes.claim_problem(file, info.meta, store.header)
+        if problem is not None:
+            raise ValueError(problem)
         rowids = np.empty(file.rows, dtype=np.int64)
         codes_t = np.empty((file.bits // 64, file.rows), dtype=np.uint64)
         for start, block_rowids, block in file.code_blocks():
@@ -194,19 +196,25 @@ class TwoStageIndex:
             if np.any(np.diff(rowids) == 0):
                 raise ValueError(f"{name} lists a rowid twice")
         index = cls(file, rowids, codes_t, file.projection(), short_lists, file_rows)
-        index._spot_check(con)
+        index._spot_check(store)
         return index
 
-    def _spot_check(self, con: apsw.Connection) -> None:
-        """First, middle and last row: the float copy equals ``vec0``'s vector and encodes to its code."""
+    def _spot_check(self, store: ScriptureStore) -> None:
+        """First, middle and last row: the float copy equals ``vec0``'s vector and encodes to its code.
+
+        Three rows, because each ``vec0`` look-up reads the whole chunk of 1,024 rows around it
+        (~7 ms at 1,536 dims); :func:`~amicus_desktop.store.codes.claim_problem` catches what the
+        rows between would show.
+        """
         if not len(self.rowids):
             return
         picks = np.unique([0, len(self.rowids) // 2, len(self.rowids) - 1])
         rows = self._read_columns(picks)
+        stored = store.vectors(int(self.rowids[i]) for i in picks.tolist())
         for i, row in zip(picks.tolist(), rows, strict=True):
             rowid = int(self.rowids[i])
-            stored = con.execute("SELECT embedding FROM embeddings WHERE rowid = ?", (rowid,)).fetchone()
-            if stored is None or stored[0] != row.tobytes():
+            vector = stored.get(rowid)
+            if vector is None or vector.tobytes() != row.tobytes():
                 raise ValueError(f"row {rowid}: the float copy differs from the embeddings table")
             code = codes.encode(row[None, :], self.projection)[0]
             if not np.array_equal(code.view(np.uint64), self.codes_t[:, i]):
@@ -345,7 +353,7 @@ class TwoStageIndex:
         return out
 
 
-_INDEXES: weakref.WeakKeyDictionary[ScriptureStore, TwoStageIndex | None] = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[ScriptureStore, dict[str, TwoStageIndex | None]] = weakref.WeakKeyDictionary()
 
 
 def _smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:

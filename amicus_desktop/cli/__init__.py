@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "build_db", "bench")
@@ -40,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
     args = parser.parse_args(argv)
     if args.command is None:
         from ..ui.app import run_app  # imports Qt; only the desktop app needs it

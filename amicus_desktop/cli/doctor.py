@@ -19,6 +19,7 @@ from .. import __version__
 from ..core.errors import AmicusError
 from ..core.results import ModelInfo
 from ..embedding.client import EmbedClient, mismatch_error
+from ..store.fts import FTS_TABLE, NO_INDEX
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import extension_path, sqlite_version, vec_version
 from .common import add_connection_args, resolve_args
@@ -77,6 +78,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         with ScriptureStore(db_path) as store:
             info = store.info
             types = store.source_type_counts()
+            keyword_problem = store.keyword_index_problem()
             scholars = store.scholars()
             named_by_db = len(set(scholars) & set(store.scholar_table()))
         optional = ", ".join(info.optional_tables) or "none"
@@ -84,6 +86,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
         checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
+        checks.append(_keyword_check(keyword_problem))
         by_type = ", ".join(f"{k} {v:,}" for k, v in sorted(types.items()))
         checks.append(Check("  chunks by type", OK, by_type or "none"))
         names = ", ".join(s.name for s in scholars.values()) or "none"
@@ -115,6 +118,17 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             else:
                 checks.append(Check("  matches database", OK, "same model and dims"))
     return checks
+
+
+def _keyword_check(problem: str | None) -> Check:
+    """Where keyword search will look: the database's own index, or the app's (and why)."""
+    if problem is None:
+        return Check("  keyword index", OK, f"the database's own ({FTS_TABLE})")
+    own = "keyword search builds the app's own index outside the database (in the cache folder)"
+    if problem == NO_INDEX:
+        return Check("  keyword index", OK, f"{problem}: {own}")
+    return Check("  keyword index", WARN, f"not used: {problem}; {own}",
+                 "Rebuild the database with 'amicus-desktop build-db' to use an index of its own again.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -8,7 +8,6 @@ its top 10 ranked results (CONTRACT section 8).
 
 from __future__ import annotations
 
-import json
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -135,8 +134,6 @@ async def evaluate(
 
 
 def present_ids(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
-    rows = store.rows(
-        "SELECT chunk_id FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))", [json.dumps(chunk_ids)]
-    )
-    return {str(r[0]) for r in rows}
+    """Which of ``chunk_ids`` the database holds."""
+    return set(store.rowids_for(chunk_ids))
 

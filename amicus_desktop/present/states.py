@@ -237,24 +237,21 @@ EMPTY_RESULTS = (
 NOTHING_PASSED = "No result passed the ranking. See the Rejected tab for why."
 
 
-def stale_text(asked: str, online: bool = False) -> tuple[str, str]:
+def stale_text(asked: str, online: bool, keys: str) -> tuple[str, str]:
     """(title, body) of the note over results kept after the proxy went away; the wording follows
-    whether it is back (``online``)."""
+    whether it is back (``online``). ``keys``: those of the ``ask_again`` shortcut ("Ctrl+R")."""
     if online:
         return (f"These results are from before the outage (asked {asked}).",
-                f"The proxy is back: ask again to refresh them ({ASK_AGAIN_KEYS}).")
+                f"The proxy is back: ask again to refresh them ({keys}).")
     return (f"These results are from before the proxy went away (asked {asked}).",
             "Changing the chapter or profile still re-ranks them; a new question needs the proxy.")
 
 
 # -- the retrieval bundle ------------------------------------------------------------------------
-#: The keys that ask the last question again (the ``ask_again`` shortcut), in sentences.
-ASK_AGAIN_KEYS = "Ctrl+R"
-
-
-def ask_again_hint(question: str) -> str:
-    """Beside the question box once the proxy is back after a question failed."""
-    return f"The proxy is back. Press {ASK_AGAIN_KEYS} to ask “{shorten(question, 48)}” again."
+def ask_again_hint(question: str, keys: str) -> str:
+    """Beside the question box once the proxy is back after a question failed; ``keys``: those of the
+    ``ask_again`` shortcut ("Ctrl+R", from the window's shortcut table)."""
+    return f"The proxy is back. Press {keys} to ask “{shorten(question, 48)}” again."
 
 
 #: A few words naming each warning, for its icon's accessible name and tooltip (the sentence is the engine's).

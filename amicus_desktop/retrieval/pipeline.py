@@ -67,8 +67,12 @@ def validate_query(query: str) -> str:
 
 
 def validate_request(ctx: RetrievalContext) -> None:
-    """Usage errors (``ValueError``) of a context, before any I/O: limits, and a threshold keyword mode cannot use."""
+    """Usage errors (``ValueError``) of a context, before any I/O: limits (filter values included), and a
+    threshold keyword mode cannot use."""
     validate_limits(ctx.k, ctx.candidates)
+    too_many = ctx.filters.too_many()
+    if too_many is not None:
+        raise ValueError(too_many)
     if ctx.min_similarity is not None and ctx.mode is SearchMode.KEYWORD:
         raise ValueError("a minimum similarity needs a vector: use it with semantic or hybrid search")
     if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:
@@ -120,8 +124,12 @@ class Retriever:
         token: str | None = None,
         *,
         embed_client: EmbedClient | None = None,
+        two_stage: str | None = None,
     ) -> None:
         self.db_path = Path(db_path)
+        #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
+        #: :mod:`amicus_desktop.candidates.twostage`); ``None`` reads ``AMICUS_TWO_STAGE``.
+        self.two_stage = two_stage
         self.embedder = embed_client or EmbedClient(proxy_url, token)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
         self._store: ScriptureStore | None = None
@@ -177,7 +185,7 @@ class Retriever:
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector))
+        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector, two_stage=self.two_stage))
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)

@@ -4,7 +4,8 @@ An :class:`Engine` is made for one (database path, proxy URL, token) and is neve
 database or proxy means a new engine. Its life is ``open`` → ``closing`` → ``closed``:
 
 * while open, the session's background work for it (loading the library, a chapter's text, a
-  question) runs as tasks *the engine owns* (:meth:`Engine.spawn`);
+  question) runs as tasks *the engine owns* (:meth:`Engine.spawn`, a :class:`~.background.Tasks`
+  group);
 * :meth:`Engine.aclose` first refuses new tasks, then cancels and awaits its own, and only then
   closes the monitor and the retriever (the DB thread and the HTTP client).
 
@@ -30,6 +31,7 @@ from .. import paths
 from ..connectivity import ONLINE_INTERVAL, ConnectivityMonitor
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
+from .background import Tasks
 
 log = logging.getLogger("amicus.session")
 
@@ -55,7 +57,7 @@ class Engine:
         self.retriever = Retriever(db_path, proxy_url, token)
         self.monitor = ConnectivityMonitor(self.retriever.embedder.health, proxy_url, online_interval=online_interval)
         self.state = EngineState.OPEN
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.tasks = Tasks("engine")
         self._closing: asyncio.Task[None] | None = None
 
     @property
@@ -69,13 +71,7 @@ class Engine:
 
     def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T] | None:
         """Run ``coro`` as a task of this engine; ``None`` (and ``coro`` closed unrun) once it is closing."""
-        if not self.is_open:
-            coro.close()
-            return None
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._task_done)
-        return task
+        return self.tasks.spawn(coro)
 
     async def run_db(self, fn: Callable[[ScriptureStore], T]) -> T:
         """``fn(store)`` on the DB thread. Only called from this engine's own tasks, which
@@ -86,24 +82,13 @@ class Engine:
         """Close once; every call returns (a shield of) the same close, safe to await from many places."""
         if self._closing is None:
             self.state = EngineState.CLOSING
+            self.tasks.close()
             self._closing = asyncio.ensure_future(self._close())
         return asyncio.shield(self._closing)
 
     async def _close(self) -> None:
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
+        await self.tasks.aclose()
         await self.monitor.aclose()
         await self.retriever.aclose()
         self.state = EngineState.CLOSED
         log.info("engine closed")
-
-    def _task_done(self, task: asyncio.Task[Any]) -> None:
-        self._tasks.discard(task)
-        if task.cancelled():
-            return
-        exc = task.exception()
-        if exc is not None:
-            log.error("background task failed", exc_info=exc)

@@ -16,7 +16,10 @@ Layout (little-endian)::
            codes       rows × bits/8 bytes   -- row i's code
 
 The header names each section's offset and size, the format, dims, bits, rows, and the database
-it was made for (``db_meta``'s ``built_at``, ``chunk_count`` and ``embedding_dims``).
+it was made for: ``db_meta``'s ``built_at``, ``chunk_count``, ``embedding_dims`` and ``build_id``
+(a random id each build writes), and ``db_file``, the database file's own change counter and page
+count once it was finished (SQLite bumps the counter on every write through a rollback journal).
+A file whose claims the database does not meet is not used: see :func:`claim_problem`.
 
 Why each part (numbers in docs/PERFORMANCE.md):
 
@@ -44,7 +47,7 @@ import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -61,8 +64,9 @@ PROJECTION_SEED = 20240615
 #: Below this many stored floats (rows × dims) the exact sqlite-vec scan is quick enough (see
 #: :func:`prefer_two_stage`).
 MIN_FLOATS = 16_000_000
-#: ``db_meta`` keys that tie a file to the database it was made for.
-DB_KEYS = ("built_at", "chunk_count", "embedding_dims")
+#: ``db_meta`` keys that tie a file to the database it was made for (``build_id``: a random id per build,
+#: so two builds in the same second with the same counts are still told apart).
+DB_KEYS = ("built_at", "chunk_count", "embedding_dims", "build_id")
 _SECTIONS = ("floats", "projection", "rowids", "codes")
 #: Whether the exact stage can ask the OS to fetch its rows ahead (``posix_fadvise``: Linux and the
 #: BSDs; elsewhere the rows are read one after the other).
@@ -116,6 +120,47 @@ def db_fingerprint(meta: Mapping[str, str]) -> dict[str, str | None]:
     return {key: meta.get(key) for key in DB_KEYS}
 
 
+def db_file_state(header: bytes) -> dict[str, int]:
+    """What a database file's 100-byte header says of its version: the change counter (bumped by every
+    write through a rollback journal) and the page count."""
+    return {"change_counter": int.from_bytes(header[24:28], "big"), "page_count": int.from_bytes(header[28:32], "big")}
+
+
+def claim_problem(file: CodesFile, meta: Mapping[str, str], db_header: bytes) -> str | None:
+    """Why ``file`` was not made for the database with ``meta`` and this header (``None``: it was).
+
+    Cheap (a dictionary and 100 bytes): a file of an older build of the same name, or of a database
+    written to since, is caught here without reading a vector. Reading vectors to compare costs
+    ~7 ms a row at 200k × 1536 (each ``vec0`` row look-up reads its 6 MB chunk) and a hash of all
+    of them ~4.4 s (docs/RELIABILITY.md), so rows are only spot-checked (see ``TwoStageIndex``).
+    """
+    name = file.path.name
+    if dict(file.db) != db_fingerprint(meta):
+        return f"{name} was made for another build of the database"
+    if file.db_file is not None and dict(file.db_file) != db_file_state(db_header):
+        return f"{name} was made before the database was last changed"
+    return None
+
+
+def carry_claim(path: Path, before: bytes, after: bytes) -> bool:
+    """After a tool changed its own database in a way that leaves its vectors as they were (the
+    benchmark's ``db_meta`` edits), move the two-stage file's claim from header ``before`` to
+    ``after``; only a file whose claim held before is touched. Whether it was."""
+    try:
+        file = CodesFile.open(path)
+    except (OSError, ValueError):
+        return False
+    if file.db_file is None or dict(file.db_file) != db_file_state(before):
+        return False
+    with open(path, "r+b") as fh:
+        head = fh.read(HEADER_BYTES)
+        (length,) = struct.unpack("<I", head[8:12])
+        header = json.loads(head[12 : 12 + length].decode("utf-8"))
+        header["db_file"] = db_file_state(after)
+        _write_header(fh, header)
+    return True
+
+
 @dataclass(frozen=True)
 class CodesFile:
     """A two-stage file whose header has been read and checked against its size."""
@@ -126,6 +171,9 @@ class CodesFile:
     rows: int
     db: Mapping[str, str | None]
     sections: Mapping[str, tuple[int, int]]
+    #: the database file's state when the file was made (:func:`db_file_state`); ``None`` in files
+    #: written before it was recorded
+    db_file: Mapping[str, int] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> CodesFile:
@@ -138,14 +186,22 @@ class CodesFile:
             raise ValueError(f"{path.name} is not a two-stage search file")
         (length,) = struct.unpack("<I", head[8:12])
         try:
-            header: dict[str, Any] = json.loads(head[12 : 12 + length].decode("utf-8"))
-            if header["format"] != FORMAT:
-                raise ValueError(f"{path.name}: format {header['format']!r} is not {FORMAT!r}")
-            dims, bits, rows = int(header["dims"]), int(header["bits"]), int(header["rows"])
-            sections = {name: (int(header[name][0]), int(header[name][1])) for name in _SECTIONS}
-            db = {key: (None if header["db"].get(key) is None else str(header["db"][key])) for key in DB_KEYS}
-        except (KeyError, TypeError, IndexError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            header = json.loads(head[12 : 12 + length].decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:  # RecursionError: nesting
             raise ValueError(f"{path.name}: the header is damaged ({type(exc).__name__})") from None
+        if not isinstance(header, dict):
+            raise ValueError(f"{path.name}: the header is damaged (not an object)")
+        if header.get("format") != FORMAT:
+            raise ValueError(f"{path.name}: format {str(header.get('format'))[:40]!r} is not {FORMAT!r}")
+        dims, bits, rows = (_whole(path, header, key) for key in ("dims", "bits", "rows"))
+        sections = {name: _section(path, header, name) for name in _SECTIONS}
+        db = header.get("db")
+        if not isinstance(db, dict) or any(not isinstance(db.get(k), (str, type(None))) for k in DB_KEYS):
+            raise ValueError(f"{path.name}: the header is damaged (db)")
+        db_file = header.get("db_file")
+        if db_file is not None and (not isinstance(db_file, dict) or not all(
+                type(db_file.get(k)) is int for k in ("change_counter", "page_count"))):
+            raise ValueError(f"{path.name}: the header is damaged (db_file)")
         if dims <= 0 or bits <= 0 or bits % 64 or rows < 0:
             raise ValueError(f"{path.name}: dims {dims}, bits {bits}, rows {rows} are not usable")
         expected = {"floats": rows * dims * 4, "projection": bits * dims * 4, "rowids": rows * 8,
@@ -153,7 +209,8 @@ class CodesFile:
         for name, (offset, nbytes) in sections.items():
             if nbytes != expected[name] or offset < HEADER_BYTES or offset + nbytes > size:
                 raise ValueError(f"{path.name} is truncated or damaged ({name} section)")
-        return cls(path, dims, bits, rows, db, sections)
+        return cls(path, dims, bits, rows, {k: db.get(k) for k in DB_KEYS}, sections,
+                   None if db_file is None else {k: db_file[k] for k in ("change_counter", "page_count")})
 
     def read_section(self, name: str, dtype: str, start: int = 0, count: int | None = None,
                      width: int = 1) -> np.ndarray:
@@ -205,6 +262,31 @@ class CodesFile:
         return out
 
 
+def _write_header(fh: BinaryIO, header: Mapping[str, Any]) -> None:
+    raw = json.dumps(header).encode("utf-8")
+    if 12 + len(raw) > HEADER_BYTES:
+        raise ValueError("the two-stage header does not fit")
+    fh.seek(0)
+    fh.write(MAGIC + struct.pack("<I", len(raw)) + raw)
+    fh.flush()
+    os.fsync(fh.fileno())
+
+
+def _whole(path: Path, header: dict[str, Any], key: str) -> int:
+    """A count from the header: a JSON integer (not a float, a string or ``true``), or ``ValueError``."""
+    value = header.get(key)
+    if type(value) is not int:
+        raise ValueError(f"{path.name}: the header is damaged ({key} is not a whole number)")
+    return value
+
+
+def _section(path: Path, header: dict[str, Any], name: str) -> tuple[int, int]:
+    value = header.get(name)
+    if not isinstance(value, list) or len(value) != 2 or any(type(v) is not int for v in value):
+        raise ValueError(f"{path.name}: the header is damaged ({name} section)")
+    return value[0], value[1]
+
+
 class CodesWriter:
     """Writes a two-stage file: rows while a database is built, codes and header at :meth:`finish`.
 
@@ -219,6 +301,7 @@ class CodesWriter:
         self.bits = code_bits(dims)
         self.rows = 0
         self._rowids: list[np.ndarray] = []
+        self._header: dict[str, Any] = {}
         self._fh: io.BufferedRandom | None = self.tmp_path.open("w+b")  # closed by finish or discard
         self._fh.truncate(HEADER_BYTES)
         self._fh.seek(HEADER_BYTES)
@@ -257,18 +340,18 @@ class CodesWriter:
             codes = encode(block[:count], projection)
             fh.seek(sections["codes"][0] + start * self.bits // 8)
             fh.write(codes.tobytes())
-        header = {"format": FORMAT, "dims": self.dims, "bits": self.bits, "rows": self.rows,
-                  "db": db_fingerprint(db_meta), **sections}
-        raw = json.dumps(header).encode("utf-8")
-        if 12 + len(raw) > HEADER_BYTES:
-            raise ValueError("the two-stage header does not fit")
-        fh.seek(0)
-        fh.write(MAGIC + struct.pack("<I", len(raw)) + raw)
-        fh.flush()
-        os.fsync(fh.fileno())
+        self._header = {"format": FORMAT, "dims": self.dims, "bits": self.bits, "rows": self.rows,
+                        "db": db_fingerprint(db_meta), **sections}
+        _write_header(fh, self._header)
         fh.close()
         self._fh = None
         return time.perf_counter() - t0
+
+    def claim(self, db_header: bytes) -> None:
+        """Record the finished database's file state (:func:`db_file_state`) in the finished file's header."""
+        self._header["db_file"] = db_file_state(db_header)
+        with open(self.tmp_path, "r+b") as fh:
+            _write_header(fh, self._header)
 
     def commit(self) -> None:
         """Rename the finished file into place (replacing an older one)."""

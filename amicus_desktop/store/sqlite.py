@@ -157,3 +157,7 @@ def _starts_with(path: Path, magic: bytes) -> bool:
 
 def sqlite_version() -> str:
     return apsw.sqlite_lib_version()
+
+
+def apsw_version() -> str:
+    return apsw.apsw_version()

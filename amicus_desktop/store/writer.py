@@ -12,6 +12,7 @@ import datetime as _dt
 import itertools
 import os
 import time
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,11 +23,12 @@ import numpy as np
 
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
-from . import codes
-from .fts import create_sql
+from . import codes, schema
+from .fts import FTS_TABLE, create_sql
+from .schema import PASSAGE_INDEX_SQL, SCHEMA_VERSION
 from .sqlite import connect
 
-SCHEMA_VERSION = "1"
+__all__ = ["PASSAGE_INDEX_SQL", "SCHEMA_VERSION", "ChunkRecord", "ScriptureWriter", "add_two_stage", "set_meta"]
 
 
 @dataclass(frozen=True)
@@ -38,11 +40,6 @@ class ChunkRecord:
     source_id: str
     text: str
     metadata: ChunkMetadata = ChunkMetadata()
-
-
-#: The chunks on one chapter without a scan: a question naming a passage, the commentary pane and a
-#: book filter look rows up by book and chapter (a scan of ``chunk_metadata`` costs ~15 ms at 200k rows).
-PASSAGE_INDEX_SQL = "CREATE INDEX chunk_metadata_passage ON chunk_metadata (book_id, chapter_num)"
 
 
 class ScriptureWriter:
@@ -140,6 +137,7 @@ class ScriptureWriter:
         # The two-stage file first: a database never appears without the file made for it. One
         # left from an earlier build would not match the new database: it goes.
         if self._codes is not None:
+            self._codes.claim(_header(self.tmp_path))  # the finished file's change counter and size
             self._codes.commit()
         else:
             with contextlib.suppress(FileNotFoundError):
@@ -150,40 +148,14 @@ class ScriptureWriter:
     def _create_schema(self) -> None:
         con = self._con
         assert con is not None
-        meta_cols = (
-            ", source_type text, scholar_id text, tradition text, book_id text, chapter_num integer"
-            if self.full_schema
-            else ""
-        )
-        con.execute(
-            f"CREATE VIRTUAL TABLE embeddings USING vec0("
-            f"embedding float[{self.dims}] distance_metric=cosine{meta_cols})"
-        )
-        con.execute(
-            """CREATE TABLE chunk_text (
-                 rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE,
-                 source_type TEXT NOT NULL, source_id TEXT NOT NULL, text TEXT NOT NULL)"""
-        )
-        con.execute(
-            """CREATE TABLE chunk_metadata (
-                 rowid INTEGER PRIMARY KEY, scholar_id TEXT, tradition TEXT, book_id TEXT,
-                 chapter_num INTEGER, verse_start INTEGER, verse_end INTEGER, panel_type TEXT)"""
-        )
-        con.execute("CREATE TABLE db_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        con.execute(schema.embeddings_sql(self.dims, filter_columns=self.full_schema))
+        con.execute(schema.CREATE_CHUNK_TEXT)
+        con.execute(schema.CREATE_CHUNK_METADATA)
+        con.execute(schema.CREATE_DB_META)
         if self.full_schema:
-            con.execute(
-                """CREATE TABLE books (book_id TEXT PRIMARY KEY, name TEXT NOT NULL,
-                     ordinal INTEGER NOT NULL, chapters INTEGER NOT NULL)"""
-            )
-            con.execute(
-                """CREATE TABLE verses (book_id TEXT NOT NULL, chapter_num INTEGER NOT NULL,
-                     verse_num INTEGER NOT NULL, text TEXT NOT NULL,
-                     PRIMARY KEY (book_id, chapter_num, verse_num)) WITHOUT ROWID"""
-            )
-            con.execute(
-                """CREATE TABLE scholars (scholar_id TEXT PRIMARY KEY, name TEXT NOT NULL,
-                     tradition TEXT, work TEXT)"""
-            )
+            con.execute(schema.CREATE_BOOKS)
+            con.execute(schema.CREATE_VERSES)
+            con.execute(schema.CREATE_SCHOLARS)
             con.execute(create_sql())
 
     # -- content ---------------------------------------------------------------------------
@@ -255,6 +227,7 @@ class ScriptureWriter:
             "distance_metric": "cosine",
             "built_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
             "chunk_count": str(self.chunk_count),
+            "build_id": uuid.uuid4().hex,  # tells two builds apart when all else is equal (store/codes.py)
         }
         if self.corpus_name:
             meta["corpus_name"] = self.corpus_name
@@ -263,7 +236,7 @@ class ScriptureWriter:
         if self._codes is not None:
             self.codes_seconds = self._codes.finish(meta)
         if self.full_schema:
-            con.execute("INSERT INTO chunk_fts(chunk_fts) VALUES ('rebuild')")
+            con.execute(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')")
             con.execute(PASSAGE_INDEX_SQL)
         con.execute("COMMIT")
         con.execute("PRAGMA journal_mode=DELETE")
@@ -294,6 +267,7 @@ def add_two_stage(db: str | Path) -> float:
             if writer.rows != int(meta.get("chunk_count", writer.rows)):
                 raise ValueError(f"{db.name}: {writer.rows} vectors, but db_meta says {meta['chunk_count']} chunks")
             writer.finish(meta)
+            writer.claim(_header(db))
             writer.commit()
         except BaseException:
             writer.discard()
@@ -301,3 +275,26 @@ def add_two_stage(db: str | Path) -> float:
     finally:
         con.close()
     return time.perf_counter() - t0
+
+
+def set_meta(db: str | Path, key: str, value: str) -> str | None:
+    """Set ``db_meta[key]`` of a database a tool owns (the benchmark's own copies); returns the old value.
+
+    The vectors stay as they are, so a two-stage file made for the database is carried over
+    (:func:`~.codes.carry_claim`). Never for a user's scripture.db: the app does not write to it.
+    """
+    db = Path(db)
+    before = _header(db)
+    con = connect(db, readonly=False)
+    try:
+        old = con.execute("SELECT value FROM db_meta WHERE key = ?", (key,)).fetchone()
+        con.execute("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", (key, value))
+    finally:
+        con.close()
+    codes.carry_claim(codes.path_for(db), before, _header(db))
+    return None if old is None else str(old[0])
+
+
+def _header(db: Path) -> bytes:
+    with open(db, "rb") as fh:
+        return fh.read(100)

@@ -27,7 +27,8 @@ from .. import __version__, resources
 from ..logs import setup_logging
 from ..session import DbStatus, Overrides, Session
 from ..settings import SettingsStore
-from .main_window import MainWindow, window_settings
+from .layout import window_settings
+from .main_window import MainWindow
 from .qt_thread_gc import QtThreadGC
 from .qtlog import install_qt_message_handler
 from .theme import install_theme

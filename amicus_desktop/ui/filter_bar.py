@@ -155,8 +155,14 @@ class FilterBar(QFrame):
             values[kind].append(value)
         else:
             values[kind] = [v for v in values[kind] if v != value]
-        self._filters = Filters.of(*(values[k] for k in KINDS))
+        chosen = Filters.of(*(values[k] for k in KINDS))
+        refused = chosen.too_many()  # a bound on the values of one kind (core/query.py)
+        if refused is None:
+            self._filters = chosen
         self._render()
+        if refused is not None:
+            self.summary.setText(refused)
+            return
         self.filtersChanged.emit(self._filters)
 
     def _render(self) -> None:

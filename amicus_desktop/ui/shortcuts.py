@@ -95,6 +95,11 @@ def key_text(shortcut: Shortcut) -> str:
     return ", ".join(s.toString(QKeySequence.SequenceFormat.NativeText) for s in shown)
 
 
+def keys_of(shortcut_id: str) -> str:
+    """The keys of the shortcut ``shortcut_id`` as a sentence shows them ("Ctrl+R")."""
+    return key_text(BY_ID[shortcut_id])
+
+
 def make_actions(parent: QWidget, handlers: Mapping[str, Callable[[], object]]) -> dict[str, QAction]:
     """One QAction per shortcut with a handler; added to ``parent`` so they work window-wide."""
     actions: dict[str, QAction] = {}

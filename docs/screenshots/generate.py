@@ -146,8 +146,8 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         window.results.searched.set_expanded(False)
         folder = Path(tempfile.mkdtemp(prefix="amicus-exports-"))
         (folder / "romans-9-election.json").write_text("{}\n", encoding="utf-8")
-        window.export_results()
-        dialog = window.export_dialog
+        window.exporter.export_results()
+        dialog = window.exporter.dialog
         dialog.setDirectory(str(folder))
         dialog.selectNameFilter(dialog.nameFilters()[1])
         dialog.selectFile("justified-before-god.csv")
@@ -186,12 +186,12 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         await settle(window, "rejected.png")
         # a profile change, with the profile panel open and the rank moves shown
         window.results.tabs.setCurrentIndex(0)
-        window.toggle_profile()
+        window.profile_dock.toggle()
         scholars = [s for s, _n in session.library.facets.get("scholar_id", [])]
         preferred = [s for s in ("c-i-scofield", "matthew-henry") if s in scholars][:1] or scholars[:1]
         session.set_profile(Profile.of(preferred, []))
         await settle(window, "profile-rerank.png")
-        window.toggle_profile()
+        window.profile_dock.toggle()
         session.set_profile(Profile())
         # a chapter change re-ranks
         session.set_chapter(ChapterRef("romans", 11))

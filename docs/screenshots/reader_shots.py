@@ -117,11 +117,11 @@ async def comfort(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
     """Larger reading text (Ctrl+= twice) in the dark scheme, then back."""
     window.actions_by_id["zoom_in"].trigger()
     window.actions_by_id["zoom_in"].trigger()
-    window.scheme_actions["dark"].trigger()
+    window.menus.scheme_actions["dark"].trigger()
     window.ask.edit.setFocus()
     await grab(window, f"reader-dark-large{suffix}.png", size)
     window.actions_by_id["zoom_reset"].trigger()
-    window.scheme_actions["system"].trigger()
+    window.menus.scheme_actions["system"].trigger()
 
 
 async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:

@@ -69,7 +69,7 @@ def main() -> int:
             await asyncio.sleep(0.1)
             window.resize(*size)
             await asyncio.sleep(0.1)
-            window.toggle_workbench()
+            window.workbench_dock.toggle()
             await asyncio.sleep(0.2)
             window.resize(*size)
             window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
@@ -87,8 +87,8 @@ def main() -> int:
         window.show()
         session.start()
         await until(lambda: session.can_ask and session.reader.loaded_chapter is not None)
-        window.open_golden_set(str(own))
-        bench, panel = window.workbench, window.workbench_panel
+        window.workbench_dock.open_golden_set(str(own))
+        bench, panel = window.workbench, window.workbench_dock.panel
         await until(lambda: bench.golden is not None)
         window.ask.edit.setText(question.query)
         task = session.ask(question.query)
@@ -97,22 +97,22 @@ def main() -> int:
         await until(lambda: bench.whatif is not None)
         # judging: the shipped judgments in the Grade column, this question's nDCG / MRR
         panel.focus_ranking()
-        panel.ranking.setCurrentIndex(panel.ranking_model.index(2, 2))
+        panel.whatif_tab.ranking.setCurrentIndex(panel.whatif_tab.ranking_model.index(2, 2))
         await shoot(window, "judging")
         # what-if: no chapter boost, no cap: the Move column against the saved weights
-        panel.chapter_spin.setValue(1.0)
-        panel.cap_spin.setValue(0)
+        panel.whatif_tab.chapter_spin.setValue(1.0)
+        panel.whatif_tab.cap_spin.setValue(0)
         await shoot(window, "what-if")
-        panel.reset_weights.click()
+        panel.whatif_tab.reset_weights.click()
         # A/B: hybrid against semantic, a shared result selected on the A side
         panel.tabs.setCurrentIndex(1)
-        panel.compare()
+        panel.ab_tab.compare()
         await until(lambda: bench.ab is not None and not bench.ab_running)
         ab = bench.ab
         assert ab is not None
         shared = next((c for c in ab.ranks_a if c in ab.ranks_b and ab.ranks_a[c] != ab.ranks_b[c]), None)
         if shared is not None:
-            panel.a_view.setCurrentIndex(panel.a_model.index(panel.a_model.row_of(shared), 0))
+            panel.ab_tab.a_view.setCurrentIndex(panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 0))
         await shoot(window, "ab")
         # evaluate the set: the per-question chart; then two snapshots and their comparison
         panel.tabs.setCurrentIndex(2)
@@ -125,9 +125,9 @@ def main() -> int:
         await until(lambda: not bench.evaluating)
         await bench.save_snapshot("no-boosts")
         panel.tabs.setCurrentIndex(3)
-        panel.snap_a.setCurrentIndex(panel.snap_a.findText("saved-weights"))
-        panel.snap_b.setCurrentIndex(panel.snap_b.findText("no-boosts"))
-        panel.compare_snapshots()
+        panel.snapshot_tab.snap_a.setCurrentIndex(panel.snapshot_tab.snap_a.findText("saved-weights"))
+        panel.snapshot_tab.snap_b.setCurrentIndex(panel.snapshot_tab.snap_b.findText("no-boosts"))
+        panel.snapshot_tab.compare_snapshots()
         await until(lambda: bench.changes is not None)
         await shoot(window, "snapshots")
         window.close()

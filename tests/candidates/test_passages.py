@@ -1,5 +1,5 @@
-"""The passages a question names (``candidates/passages.py``, CONTRACT section 6): the chunks covering
-them join the pool and get the reference boost."""
+"""The passages a question names (CONTRACT section 6; ``candidates/pool.py`` asks, ``store/conditions.py``
+holds the coverage SQL): the chunks covering them join the pool and get the reference boost."""
 
 from __future__ import annotations
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
+import re
 import shutil
 import struct
 from collections.abc import Callable
@@ -17,42 +17,21 @@ from amicus_desktop.candidates import twostage
 from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
-from amicus_desktop.store.codes import prefer_two_stage
-from amicus_desktop.store.writer import add_two_stage
-from tests.support.dbs import Chunk, build_db, clustered_vectors
+from amicus_desktop.store.sqlite import connect
+from tests.support.coded import DIMS, N, chunks_for, questions
+from tests.support.coded import coded_db as coded_db  # the fixture
+from tests.support.coded import vectors as vectors  # the fixture
+from tests.support.corpora import sha256
+from tests.support.dbs import build_db
 
-N, DIMS = 3000, 64
 #: Short lists small enough that a 3,000-row corpus takes every stage (coarse → refine → exact).
 SMALL = ShortLists(coarse_min=600, coarse_per_row=0, refine_min=150, refine_per_row=0)
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def chunks_for(vectors: np.ndarray) -> list[Chunk]:
-    return [Chunk(f"c{i:05d}", v) for i, v in enumerate(vectors)]
-
-
-@pytest.fixture(scope="module")
-def vectors() -> np.ndarray:
-    return clustered_vectors(N, DIMS, seed=3)
-
-
-@pytest.fixture(scope="module")
-def coded_db(tmp_path_factory: pytest.TempPathFactory, vectors: np.ndarray) -> Path:
-    return build_db(tmp_path_factory.mktemp("ts") / "coded.db", chunks_for(vectors), two_stage=True)
 
 
 @pytest.fixture
 def store(coded_db: Path):
     with ScriptureStore(coded_db) as s:
         yield s
-
-
-def questions(count: int = 12) -> np.ndarray:
-    """Vectors near the corpus's clusters (same centres), a little further out than its rows."""
-    return clustered_vectors(count, DIMS, seed=3, noise=1.2)
 
 
 def brute(vectors: np.ndarray, q: np.ndarray, rowids: np.ndarray | None = None) -> list[tuple[int, float]]:
@@ -64,22 +43,14 @@ def brute(vectors: np.ndarray, q: np.ndarray, rowids: np.ndarray | None = None) 
     return [(int(ids[i]), float(d[i])) for i in order]
 
 
-def test_policy_is_size_times_dims() -> None:
-    assert not prefer_two_stage(3_000, 384)
-    assert not prefer_two_stage(10_000, 1536)  # 15.4M floats: sqlite-vec's exact scan is still quick
-    assert prefer_two_stage(200_000, 1536)
-    edge = -(-codes.MIN_FLOATS // 384)  # the fewest 384-dim rows that reach MIN_FLOATS
-    assert prefer_two_stage(edge, 384) and not prefer_two_stage(edge - 1, 384)
-
-
 def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest.MonkeyPatch) -> None:
-    assert TwoStageIndex.open(store.con, store.info, mode="off") is None
-    assert TwoStageIndex.open(store.con, store.info, mode="auto") is None  # 3,000 × 64 is small
-    assert isinstance(TwoStageIndex.open(store.con, store.info, mode="on"), TwoStageIndex)
+    assert TwoStageIndex.open(store, mode="off") is None
+    assert TwoStageIndex.open(store, mode="auto") is None  # 3,000 × 64 is small
+    assert isinstance(TwoStageIndex.open(store, mode="on"), TwoStageIndex)
     monkeypatch.setattr(codes, "MIN_FLOATS", N * DIMS)
-    assert isinstance(TwoStageIndex.open(store.con, store.info), TwoStageIndex)  # auto, now big enough
+    assert isinstance(TwoStageIndex.open(store), TwoStageIndex)  # auto, now big enough
     monkeypatch.setenv(twostage.MODE_ENV, "off")
-    assert TwoStageIndex.open(store.con, store.info) is None
+    assert TwoStageIndex.open(store) is None
     monkeypatch.setenv(twostage.MODE_ENV, "nonsense")  # unknown values mean auto
     assert twostage.configured_mode() == "auto"
 
@@ -88,11 +59,11 @@ def test_open_follows_mode_and_policy(store: ScriptureStore, monkeypatch: pytest
 def test_database_without_codes_gets_the_exact_path(tmp_path: Path, vectors: np.ndarray, full_schema: bool) -> None:
     db = build_db(tmp_path / "plain.db", chunks_for(vectors[:200]), full_schema=full_schema)
     with ScriptureStore(db) as s:
-        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+        assert TwoStageIndex.open(s, mode="on") is None
 
 
 def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: np.ndarray) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None and index.bits == codes.code_bits(DIMS) == 1536
     recalls = []
     for q in questions():
@@ -110,7 +81,7 @@ def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: 
 def test_when_the_allowed_rows_fit_the_refine_list_the_answer_is_exact(
     store: ScriptureStore, vectors: np.ndarray
 ) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None
     allowed = np.arange(5, N + 1, 23, dtype=np.int64)  # 131 rows ≤ 150
     for q in questions(4):
@@ -123,7 +94,7 @@ def test_when_the_allowed_rows_fit_the_refine_list_the_answer_is_exact(
 
 def test_a_filter_is_a_pre_filter(store: ScriptureStore, vectors: np.ndarray) -> None:
     """Large allowed sets go through every stage but only over allowed rows, and fill n."""
-    index = TwoStageIndex.open(store.con, store.info, mode="on", short_lists=SMALL)
+    index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None
     for allowed in (np.arange(1, N + 1, 2, dtype=np.int64), np.arange(1, N + 1, 9, dtype=np.int64)):
         ok = set(allowed.tolist())
@@ -140,7 +111,7 @@ def test_a_filter_is_a_pre_filter(store: ScriptureStore, vectors: np.ndarray) ->
 
 
 def test_distances_for_given_rows(store: ScriptureStore, vectors: np.ndarray) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     assert index is not None
     q = questions(1)[0]
     exact = dict(brute(vectors, q))
@@ -151,7 +122,7 @@ def test_distances_for_given_rows(store: ScriptureStore, vectors: np.ndarray) ->
 
 
 def test_bad_queries(store: ScriptureStore) -> None:
-    index = TwoStageIndex.open(store.con, store.info, mode="on")
+    index = TwoStageIndex.open(store, mode="on")
     assert index is not None
     with pytest.raises(AmicusError) as err:
         index.search(np.ones(DIMS + 1, dtype=np.float32), 5)
@@ -163,93 +134,14 @@ def test_bad_queries(store: ScriptureStore) -> None:
 
 def test_search_never_writes(coded_db: Path) -> None:
     files = (coded_db, codes.path_for(coded_db))
-    before = [sha(f) for f in files]
+    before = [sha256(f) for f in files]
     with ScriptureStore(coded_db) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         for q in questions(3):
             index.search(q, 10)
             index.distances(q, [1, 2])
-    assert [sha(f) for f in files] == before
-
-
-def test_writer_codes_match_the_vectors(coded_db: Path, vectors: np.ndarray) -> None:
-    f = codes.CodesFile.open(codes.path_for(coded_db))
-    assert (f.dims, f.bits, f.rows) == (DIMS, 1536, N)
-    with ScriptureStore(coded_db) as s:
-        assert dict(f.db) == codes.db_fingerprint(s.info.meta)
-    blocks = list(f.code_blocks())
-    assert [start for start, _, _ in blocks] == [0]  # 3,000 rows: one block
-    _, rowids, stored = blocks[0]
-    assert np.array_equal(rowids, np.arange(1, N + 1))
-    assert np.array_equal(stored, codes.encode(vectors, f.projection()))
-    assert np.array_equal(f.read_rows(np.arange(N)), vectors)  # the same float32 values as vec0 holds
-
-
-@pytest.mark.parametrize("prefetch", [True, False], ids=["prefetch", "one-by-one"])
-def test_rows_read_with_or_without_asking_ahead(coded_db: Path, vectors: np.ndarray, prefetch: bool,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    """Scattered rows, as the exact stage reads them, come back the same on every platform."""
-    monkeypatch.setattr(codes, "PREFETCH", prefetch and codes.PREFETCH)
-    f = codes.CodesFile.open(codes.path_for(coded_db))
-    rows = np.sort(np.random.default_rng(3).choice(N, size=400, replace=False))
-    assert np.array_equal(f.read_rows(rows), vectors[rows])
-    assert f.read_rows(np.zeros(0, dtype=np.int64)).shape == (0, DIMS)
-
-
-def test_projection_rows_are_orthonormal_within_a_block() -> None:
-    p = codes.make_projection(64, 192).astype(np.float64)
-    for b in range(3):
-        block = p[b * 64 : (b + 1) * 64]
-        assert np.allclose(block @ block.T, np.eye(64), atol=1e-5)
-    assert not np.allclose(p[:64], p[64:128])
-
-
-def test_hamming_ranks_like_cosine() -> None:
-    """The premise of the coarse pass: fewer differing bits for nearer vectors."""
-    rng = np.random.default_rng(1)
-    q = rng.standard_normal(64)
-    near, far = q + 0.3 * rng.standard_normal(64), q + 3 * rng.standard_normal(64)
-    p = codes.make_projection(64, codes.code_bits(64))
-    cq, cn, cf = codes.encode(np.stack([q, near, far]), p)
-    ham = [int(np.unpackbits(cq ^ c).sum()) for c in (cn, cf)]
-    assert ham[0] < ham[1]
-
-
-def test_add_two_stage_to_an_existing_database(tmp_path: Path, vectors: np.ndarray, coded_db: Path) -> None:
-    plain = build_db(tmp_path / "plain.db", chunks_for(vectors))
-    assert not codes.path_for(plain).exists()
-    before = sha(plain)
-    add_two_stage(plain)
-    assert sha(plain) == before  # the database is only read
-    mine, built = codes.CodesFile.open(codes.path_for(plain)), codes.CodesFile.open(codes.path_for(coded_db))
-    assert np.array_equal(mine.projection(), built.projection())
-    for (_, r1, c1), (_, r2, c2) in zip(mine.code_blocks(), built.code_blocks(), strict=True):
-        assert np.array_equal(np.sort(r1), r2)
-        assert np.array_equal(c1[np.argsort(r1)], c2)  # rows may come out of vec0 in any order
-    with ScriptureStore(plain) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
-        assert index is not None
-        q = questions(1)[0]
-        assert index.search(q, 10) == TwoStageIndex.open(s.con, s.info, mode="on").search(q, 10)
-    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
-
-
-def test_a_rebuild_without_the_file_removes_the_stale_one(tmp_path: Path, vectors: np.ndarray) -> None:
-    db = build_db(tmp_path / "s.db", chunks_for(vectors[:300]), two_stage=True)
-    assert codes.path_for(db).exists()
-    build_db(db, chunks_for(vectors[:300]))
-    assert not codes.path_for(db).exists()
-
-
-def test_a_failed_build_leaves_neither_file(tmp_path: Path, vectors: np.ndarray) -> None:
-    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
-
-    out = tmp_path / "s.db"
-    with pytest.raises(RuntimeError), ScriptureWriter(out, model_id="m", dims=DIMS, two_stage=True) as w:
-        w.add_chunks([ChunkRecord("a", "section_panel", "a", "text")], vectors[:1])
-        raise RuntimeError("cancelled")
-    assert list(tmp_path.iterdir()) == []
+    assert [sha256(f) for f in files] == before
 
 
 def _damaged(src: Path, tmp_path: Path, change: Callable[[bytearray, codes.CodesFile], None]) -> Path:
@@ -304,16 +196,108 @@ def test_a_file_that_does_not_match_falls_back_to_exact(
 ) -> None:
     db = _damaged(coded_db, tmp_path, change)
     with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
-        assert TwoStageIndex.open(s.con, s.info, mode="on") is None
+        assert TwoStageIndex.open(s, mode="on") is None
         assert len(s.knn(np.ones(DIMS), 5)) == 5  # the exact path still answers
     record = next(r for r in caplog.records if r.name == "amicus.candidates")
     assert reason in record.__dict__["reason"]
 
 
+def _raw_header(edit: Callable[[str], str]) -> Callable[[bytearray, codes.CodesFile], None]:
+    """A change that rewrites the header's JSON text (which need not stay valid JSON of the right shape)."""
+    def change(raw: bytearray, f: codes.CodesFile) -> None:
+        (length,) = struct.unpack("<I", raw[8:12])
+        text = edit(bytes(raw[12 : 12 + length]).decode()).encode()
+        raw[8 : codes.HEADER_BYTES] = struct.pack("<I", len(text)) + text + bytes(codes.HEADER_BYTES - 12 - len(text))
+
+    return change
+
+
+_NESTED = '{"format": "simhash-1", "dims": ' + "[" * 2000 + "]" * 2000 + "}"
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        _set_header("db", []),
+        _raw_header(lambda t: re.sub(r'"dims": \d+', '"dims": 1e999', t)),
+        _raw_header(lambda t: _NESTED),
+        _set_header("dims", "64"),
+        _set_header("rows", True),
+        _set_header("floats", [4096]),
+        _set_header("db", {"built_at": 7}),
+        _set_header("db_file", {"change_counter": "2"}),
+        _raw_header(lambda t: "[1, 2, 3]"),
+    ],
+    ids=["db-list", "dims-1e999", "nested", "dims-text", "rows-true", "section-short", "db-number", "db-file",
+         "not-an-object"],
+)
+def test_a_damaged_header_warns_and_searches_exactly(
+    tmp_path: Path, coded_db: Path, change: Callable[[bytearray, codes.CodesFile], None],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A header of the wrong shape crashed the search (AttributeError, OverflowError, RecursionError)."""
+    from amicus_desktop.candidates import dense
+
+    db = _damaged(coded_db, tmp_path, change)
+    before = (sha256(db), sha256(codes.path_for(db)))
+    q = questions(1)[0]
+    with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
+        assert TwoStageIndex.open(s, mode="on") is None
+        assert dense.nearest(s, q, 10, two_stage="on") == s.knn(q, 10)  # exact
+    record = next(r for r in caplog.records if r.name == "amicus.candidates")
+    assert "damaged" in record.__dict__["reason"] and "searching exactly" in record.getMessage()
+    assert (sha256(db), sha256(codes.path_for(db))) == before
+
+
+def _twin(path: Path, vectors: np.ndarray, built_at: str) -> Path:
+    from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
+
+    with ScriptureWriter(path, model_id="test-model", dims=DIMS, two_stage=True,
+                         extra_meta={"built_at": built_at}) as w:
+        w.add_chunks([ChunkRecord(f"c{i:05d}", "section_panel", f"c{i:05d}", "text") for i in range(len(vectors))],
+                     vectors)
+    return path
+
+
+def test_a_file_of_another_build_that_differs_only_inside_is_refused(tmp_path: Path, vectors: np.ndarray) -> None:
+    """Two builds in the same second with the same counts, one interior row apart: the file of one beside
+    the other passed every check (its first, middle and last rows agree) and results silently differed."""
+    other = vectors.copy()
+    other[N // 3] = other[N // 3 + 1]
+    stamp = "2026-01-01T00:00:00+00:00"
+    mine, theirs = _twin(tmp_path / "a" / "s.db", vectors, stamp), _twin(tmp_path / "b" / "s.db", other, stamp)
+    shutil.copyfile(codes.path_for(theirs), codes.path_for(mine))
+    before = (sha256(mine), sha256(codes.path_for(mine)))
+    with ScriptureStore(mine) as s:
+        assert s.info.meta["built_at"] == stamp
+        assert TwoStageIndex.open(s, mode="on") is None
+    assert (sha256(mine), sha256(codes.path_for(mine))) == before
+
+
+def test_a_database_written_to_after_its_file_was_made_is_searched_exactly(
+    tmp_path: Path, coded_db: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An interior vector rewritten in the database (through SQLite, as sqlite3 would): the change counter
+    the file recorded no longer holds, so the file is not used and results stay exact."""
+    db = _damaged(coded_db, tmp_path, lambda raw, f: None)
+    con = connect(db, readonly=False)
+    con.execute("UPDATE embeddings SET embedding = ? WHERE rowid = ?",
+                (np.roll(questions(1)[0], 1).astype(np.float32).tobytes(), N // 3))
+    con.close()
+    q = np.roll(questions(1)[0], 1)
+    before = (sha256(db), sha256(codes.path_for(db)))
+    with ScriptureStore(db) as s, caplog.at_level(logging.WARNING, logger="amicus.candidates"):
+        assert TwoStageIndex.open(s, mode="on") is None
+        assert s.knn(q, 1)[0][0] == N // 3
+    assert (sha256(db), sha256(codes.path_for(db))) == before
+    record = next(r for r in caplog.records if r.name == "amicus.candidates")
+    assert "made before the database was last changed" in record.__dict__["reason"]
+
+
 def test_a_file_damaged_after_opening_is_db_invalid_when_read(tmp_path: Path, coded_db: Path) -> None:
     db = _damaged(coded_db, tmp_path, lambda raw, f: None)
     with ScriptureStore(db) as s:
-        index = TwoStageIndex.open(s.con, s.info, mode="on")
+        index = TwoStageIndex.open(s, mode="on")
         assert index is not None
         with open(codes.path_for(db), "r+b") as fh:  # e.g. a copy still in progress
             fh.truncate(codes.HEADER_BYTES + 10)

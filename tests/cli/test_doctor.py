@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.dbs import build_db, random_chunks
+from tests.support.corpora import sha256
+from tests.support.dbs import build_db, edit_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
 
 
@@ -69,3 +70,27 @@ def test_model_mismatch_and_missing_extension(tmp_path: Path) -> None:
         code, report = doctor("--db", str(db), "--proxy", p.url, env={"AMICUS_SQLITE_VEC_PATH": str(tmp_path / "x.so")})
     checks = by_name(report)
     assert code == 1 and checks["sqlite-vec"]["status"] == "fail" and "Reinstall" in checks["sqlite-vec"]["fix"]
+
+
+def test_says_which_keyword_index_is_used_and_why_not_the_databases(tmp_path: Path) -> None:
+    """A stale or emptied chunk_fts was trusted, and doctor said all was well (#20.17)."""
+    sound = build_db(tmp_path / "sound.db", random_chunks(30, 8))
+    minimal = build_db(tmp_path / "minimal.db", random_chunks(30, 8), full_schema=False)
+    stale = build_db(tmp_path / "stale.db", random_chunks(30, 8))
+    edit_db(stale, "UPDATE chunk_text SET text = 'rewritten since' WHERE rowid = 1")
+    emptied = build_db(tmp_path / "emptied.db", random_chunks(30, 8))
+    edit_db(emptied, "INSERT INTO chunk_fts(chunk_fts) VALUES ('delete-all')")
+    before = {p: sha256(p) for p in (sound, minimal, stale, emptied)}
+    found = {}
+    with ScriptedProxy(dims=8) as p:
+        for db in before:
+            code, report = doctor("--db", str(db), "--proxy", p.url)
+            assert code == 0, report
+            found[db.stem] = by_name(report)["keyword index"]
+    assert found["sound"]["status"] == "ok" and "database's own" in found["sound"]["detail"]
+    assert found["minimal"]["status"] == "ok" and "has no full-text index" in found["minimal"]["detail"]
+    assert found["stale"]["status"] == "warn" and "out of date: row 1 has changed" in found["stale"]["detail"]
+    assert found["emptied"]["status"] == "warn" and "indexes 0 chunks where chunk_text holds 30" in (
+        found["emptied"]["detail"])
+    assert all("build-db" in found[k]["fix"] for k in ("stale", "emptied"))
+    assert {p: sha256(p) for p in before} == before

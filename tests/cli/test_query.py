@@ -16,8 +16,8 @@ import pytest
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.sqlite import connect
 from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
-from tests.support.corpora import dead_proxy
-from tests.support.dbs import Chunk, build_db, random_chunks, unit
+from tests.support.corpora import dead_proxy, sha256
+from tests.support.dbs import Chunk, build_db, edit_db, random_chunks, unit
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, text_vector
 
 SECRET = "Sup3r-Secret-Token"
@@ -327,6 +327,26 @@ def test_values_of_the_wrong_type_in_the_database_are_db_invalid_json(corpus, pr
     con.close()
     msg = expect_error("DB_INVALID", "grace", "--db", str(db), "--proxy", proxy.url)
     assert "scholar_id" in msg and "BLOB" in msg
+
+
+def test_a_numeric_book_id_in_an_untyped_database_is_coerced(tmp_path: Path, proxy: ScriptedProxy) -> None:
+    """``--book 45`` against ``book_id`` 45 stored as a number (no declared column types): it was an
+    AttributeError traceback; the reader hands out ``'45'`` and compares it so (docs/RELIABILITY.md)."""
+    db = build_db(tmp_path / "untyped.db", random_chunks(40, 16, seed=3), full_schema=False)
+    edit_db(db, "CREATE TABLE m2 (rowid INTEGER PRIMARY KEY, scholar_id, tradition, book_id, chapter_num, "
+                "verse_start, verse_end, panel_type)",
+            "INSERT INTO m2 SELECT * FROM chunk_metadata", "DROP TABLE chunk_metadata",
+            "ALTER TABLE m2 RENAME TO chunk_metadata",
+            "UPDATE chunk_metadata SET book_id = 45 WHERE book_id = 'romans'")
+    before = sha256(db)
+    for mode in ("keyword", "semantic"):
+        proc = cli("query", "text of chunks", "--db", str(db), "--proxy", proxy.url, "--mode", mode,
+                   "--book", "45", "--json")
+        assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr[-800:]
+        out = json.loads(proc.stdout)
+        assert out["results"] and {r["metadata"]["book_id"] for r in out["results"]} == {"45"}
+        assert out["query_trace"]["filters"]["book"] == ["45"]
+    assert sha256(db) == before
 
 
 def test_text_that_is_not_utf8_is_db_invalid_json(corpus, proxy: ScriptedProxy) -> None:

@@ -163,7 +163,7 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path,
                 ask(window, qtbot, f"{SECRET_QUERY} {asked}")
                 asked += 1
             else:
-                window.retry_now()
+                window.ask_control.retry_now()
         flapper.settle()
         t0 = time.monotonic()
         wait_for(qtbot, lambda: window.session.can_ask and not window.session.question.busy, timeout=10)

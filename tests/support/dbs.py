@@ -8,9 +8,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
-from amicus_desktop.core.results import ChunkMetadata
+from amicus_desktop.candidates.dense import nearest
+from amicus_desktop.core.errors import AmicusError, ErrorCode
+from amicus_desktop.core.query import Filters
+from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import Scholar
+from amicus_desktop.store.scripture import ScriptureStore
+from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter
 
 
@@ -167,3 +173,30 @@ def clustered_vectors(n: int, dims: int, seed: int = 0, clusters: int = 24, nois
     centres /= np.linalg.norm(centres, axis=1, keepdims=True)
     v = centres[rng.integers(0, clusters, n)] + noise / np.sqrt(dims) * rng.standard_normal((n, dims))
     return (v / np.linalg.norm(v, axis=1, keepdims=True)).astype(np.float32)
+
+
+def edit_db(path: Path, *sql: str) -> None:
+    """Run ``sql`` on a test's own database file (to damage or reshape it)."""
+    con = connect(path, readonly=False)
+    try:
+        for statement in sql:
+            con.execute(statement)
+    finally:
+        con.close()
+
+
+def candidates(store: ScriptureStore, vector: np.ndarray, k: int, filters: Filters = Filters()) -> list[Candidate]:
+    """The dense search's nearest rows with their text and metadata from the store, nearest first."""
+    hits = nearest(store, vector, k, filters)
+    rows = store.fetch(r for r, _ in hits)
+    return [Candidate(r, *rows[r][:4], metadata=rows[r][4], distance=d) for r, d in hits]
+
+
+def expect_refused(code: ErrorCode, path: Path, *fragments: str) -> AmicusError:
+    """Opening ``path`` raises ``code`` with each of ``fragments`` in its message; the error."""
+    with pytest.raises(AmicusError) as ei:
+        ScriptureStore(path)
+    assert ei.value.code is code, ei.value
+    for f in fragments:
+        assert f in ei.value.message
+    return ei.value

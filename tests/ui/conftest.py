@@ -17,7 +17,8 @@ import pytest
 from amicus_desktop.connectivity import ONLINE_INTERVAL
 from amicus_desktop.session import Overrides, Session
 from amicus_desktop.settings import SettingsStore
-from amicus_desktop.ui.main_window import MainWindow, window_settings
+from amicus_desktop.ui.layout import window_settings
+from amicus_desktop.ui.main_window import MainWindow
 
 T = TypeVar("T")
 

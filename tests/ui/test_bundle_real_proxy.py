@@ -17,6 +17,7 @@ from PySide6.QtCore import Qt
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.present import states
+from amicus_desktop.ui import shortcuts
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess
 
@@ -71,7 +72,7 @@ def test_failed_and_stale_notes_follow_the_proxy_down_and_up(harness: Harness, q
     proxy.start()
     wait_for(qtbot, lambda: session.connection.state.state is ProxyState.ONLINE, timeout=15)
     # the failure note is gone; the failed question is one key away; the stale note says so
-    assert window.ask.status_label.text() == states.ask_again_hint(FAILED)
+    assert window.ask.status_label.text() == states.ask_again_hint(FAILED, shortcuts.keys_of("ask_again"))
     assert "Ctrl+R" in window.ask.status_label.text() and states.ASK_FAILED not in window.ask.status_label.text()
     assert note.isVisible() and "before the outage" in note.title.text() and "before the proxy went away" not in \
         note.title.text()

@@ -240,7 +240,7 @@ def test_copy_as_amicus_context_counts_tokens_and_says_what_was_dropped(
         f"Copied {len(small.included)} chunks, {small.used_tokens:,} tokens "
         f"({len(small.dropped)} dropped to fit 256)")
     assert QGuiApplication.clipboard().text() == small.text
-    assert "copy_context" in [a for a, act in window.actions_by_id.items() if act in window.edit_menu.actions()]
+    assert "copy_context" in [a for a, act in window.actions_by_id.items() if act in window.menus.edit_menu.actions()]
 
 
 # -- export -------------------------------------------------------------------------------------------
@@ -251,7 +251,7 @@ def test_export_through_the_dialog_as_json_and_csv_and_refusing_the_database(
     out = tmp_path / "exports"
     out.mkdir()
     window.actions_by_id["export"].trigger()
-    dialog = window.export_dialog
+    dialog = window.exporter.dialog
     assert isinstance(dialog, QFileDialog) and dialog.isVisible()
     assert dialog.acceptMode() is QFileDialog.AcceptMode.AcceptSave
     assert dialog.nameFilters() == ["JSON bundle (*.json)", "CSV table, one row per result and rejection (*.csv)"]
@@ -262,14 +262,14 @@ def test_export_through_the_dialog_as_json_and_csv_and_refusing_the_database(
     written = json.loads((out / "bundle.json").read_text(encoding="utf-8"))
     assert written == json.loads(json.dumps(view.result.to_json()))
 
-    work = window.export_to(view.result, out / "table.csv", ExportFormat.CSV)
+    work = window.exporter.export_to(view.result, out / "table.csv", ExportFormat.CSV)
     wait_for(qtbot, work.done)
     lines = (out / "table.csv").read_text(encoding="utf-8").splitlines()
     assert len(lines) == 1 + len(view.result.results) + len(view.result.rejected)
     assert window.statusBar().currentMessage() == f"Exported {len(lines) - 1} rows to {out / 'table.csv'}"
 
     before = axis_db.read_bytes()
-    work = window.export_to(view.result, axis_db, ExportFormat.JSON)
+    work = window.exporter.export_to(view.result, axis_db, ExportFormat.JSON)
     wait_for(qtbot, work.done)
     box = window.findChild(QMessageBox, "exportFailed")
     wait_for(qtbot, lambda: box is not None and box.isVisible())
@@ -285,7 +285,7 @@ def test_alt_up_and_down_walk_the_questions_and_a_reask_reuses_the_vector(
     for q in ("grace", "faith", "the potter"):
         ask(window, qtbot, q)
     assert window.results.title.text().startswith("“the potter” — ")
-    assert window.timing_status.text().startswith("embed ")
+    assert window.status_bar.timing_status.text().startswith("embed ")
     edit = window.ask.edit
     edit.setFocus()
     alt = Qt.KeyboardModifier.AltModifier
@@ -300,7 +300,7 @@ def test_alt_up_and_down_walk_the_questions_and_a_reask_reuses_the_vector(
     wait_for(qtbot, lambda: window.session.question.view.result.query == "faith")
     assert proxy.embed_requests == requests  # asked before: no new embed
     assert window.session.question.view.result.trace.embedding_cached
-    assert window.timing_status.text().startswith("vector reused, no embed · ")
+    assert window.status_bar.timing_status.text().startswith("vector reused, no embed · ")
     assert window.statusBar().currentMessage() == "Asked again: vector reused, no embed"
     keys = {sc.id: shortcuts.key_text(sc) for sc in shortcuts.SHORTCUTS}
     assert keys["history_prev"] == "Alt+Up" and keys["ask_again"] == "Ctrl+R"

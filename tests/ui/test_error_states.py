@@ -84,7 +84,7 @@ def test_offline(harness, qtbot, small_db: Path) -> None:
     assert "amicus-desktop proxy" in text and ("Next check in" in text or "Checking" in text)
     assert window.banner.button("Retry now") is not None
     assert not window.ask.edit.isEnabled() and not window.ask.button.isEnabled()
-    assert "offline" in window.proxy_status.text()
+    assert "offline" in window.status_bar.proxy_status.text()
 
 
 def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> None:
@@ -99,7 +99,7 @@ def test_embed_failed_has_its_own_message(harness, qtbot, small_db: Path) -> Non
         text = visible_text(window)
         assert "gave no usable vector" in text and "HTTP 500" in text
         assert window.ask.edit.isEnabled()  # the proxy is up: asking again is allowed
-        assert "failing" in window.proxy_status.text()
+        assert "failing" in window.status_bar.proxy_status.text()
         proxy.behaviour = None
         window.banner.button("Retry now").click()  # after a failed answer, Retry now asks again
         wait_for(qtbot, lambda: window.session.question.view is not None
@@ -120,7 +120,7 @@ def test_model_and_dimension_mismatch(harness, qtbot, small_db: Path, dims: int,
         text = visible_text(window)
         assert words in text and "Reading still works" in text and window.session.connection.state.error.message in text
         assert not window.ask.edit.isEnabled()
-        assert "wrong model" in window.proxy_status.text()
+        assert "wrong model" in window.status_bar.proxy_status.text()
 
 
 def test_a_bug_while_asking_says_so_and_where_the_log_is(harness, qtbot, small_db: Path, monkeypatch) -> None:

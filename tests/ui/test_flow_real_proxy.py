@@ -91,10 +91,10 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         boosts = [window.results.results_model.index(r, window.results.results_model.BOOSTS).data() for r in range(10)]
         assert any("×1.5 chapter" in b for b in boosts)
         assert window.results.passage.view.toPlainText().strip()
-        assert "embed" in window.timing_status.text() and "total" in window.timing_status.text()
-        assert view.result.model.id in window.model_status.text()
-        assert "chunks" in window.chunks_status.text()
-        assert "online" in window.proxy_status.text()
+        assert "embed" in window.status_bar.timing_status.text() and "total" in window.status_bar.timing_status.text()
+        assert view.result.model.id in window.status_bar.model_status.text()
+        assert "chunks" in window.status_bar.chunks_status.text()
+        assert "online" in window.status_bar.proxy_status.text()
         # the verse range opens in the reader
         first = view.result.results[0].candidate.metadata
         assert window.results.passage.open_link()
@@ -128,7 +128,7 @@ def test_chapter_change_reranks_from_the_cached_vector(harness, qtbot, real_db: 
     moves = [window.results.results_model.index(r, 1).data() for r in range(10)]
     assert any(m.startswith(("▲", "▼", "new")) for m in moves)
     assert "Re-ranked for John 1" in window.results.note.text()
-    assert "re-rank" in window.timing_status.text()
+    assert "re-rank" in window.status_bar.timing_status.text()
     assert window.ask.context_label.text() == "Context: John 1"
 
 
@@ -137,11 +137,11 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     window = harness.open(db=real_db, proxy=proxy_ready.url, chapter="romans:9")
     wait_for(qtbot, lambda: window.session.can_ask, timeout=15)
     ask(window, qtbot)
-    window.toggle_profile()
+    window.profile_dock.toggle()
     assert window.profile_dock.isVisible()
-    wait_for(qtbot, lambda: window.profile_panel.scholars.count() == 3)
-    window.profile_panel.check("scholar", "spurgeon")
-    window.profile_panel.check("tradition", "reformed")
+    wait_for(qtbot, lambda: window.profile_dock.panel.scholars.count() == 3)
+    window.profile_dock.panel.check("scholar", "spurgeon")
+    window.profile_dock.panel.check("tradition", "reformed")
     view = window.session.question.view
     assert view.cause == "profile"
     assert any(r.breakdown.scholar_boost == 1.1 for r in view.result.results)
@@ -153,10 +153,10 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     harness.close(window)
 
     again = harness.open(db=real_db, proxy=proxy_ready.url)
-    wait_for(qtbot, lambda: again.session.library.ready and again.profile_panel.scholars.count() == 3)
+    wait_for(qtbot, lambda: again.session.library.ready and again.profile_dock.panel.scholars.count() == 3)
     assert again.session.prefs.profile.preferred_scholars == frozenset({"spurgeon"})
     assert again.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
-    assert again.profile_panel.profile() == again.session.prefs.profile
+    assert again.profile_dock.panel.profile() == again.session.prefs.profile
     # the last chapter read is restored too
     assert again.session.reader.chapter == ChapterRef("romans", 9)
 
@@ -231,7 +231,7 @@ def test_the_health_probe_notices_a_dead_proxy_without_asking(harness, qtbot, re
         assert not window.ask.edit.isEnabled()
         before = probes.calls
         for _ in range(5):  # the banner's button, pressed again and again: a probe, never two at once
-            window.retry_now()
+            window.ask_control.retry_now()
         wait_for(qtbot, lambda: probes.calls > before and probes.running == 0, timeout=5)
         assert probes.most_at_once == 1 and probes.calls >= 3
     finally:

@@ -266,12 +266,12 @@ def test_font_size_keys_and_the_scheme_switch_are_saved(harness, qtbot, small_db
         assert window.reader.text.font().pointSizeF() == start and SettingsStore().load().font_size is None
         # View > Colour scheme: dark, then back to light; saved, and the menu shows the choice
         window.actions_by_id["zoom_in"].trigger()
-        window.scheme_actions["dark"].trigger()
+        window.menus.scheme_actions["dark"].trigger()
         assert theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "dark"
         # a new style sheet resets widget fonts: the reading size survives the scheme change
         assert window.reader.text.font().pointSizeF() == round(start) + 1
-        assert window.scheme_actions["dark"].isChecked() and not window.scheme_actions["system"].isChecked()
-        window.scheme_actions["light"].trigger()
+        assert window.menus.scheme_actions["dark"].isChecked() and not window.menus.scheme_actions["system"].isChecked()
+        window.menus.scheme_actions["light"].trigger()
         assert not theme.is_dark(app.palette()) and SettingsStore().load().color_scheme == "light"
     finally:
         app.setPalette(original)

@@ -15,7 +15,7 @@ from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.present import states
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui import shortcuts
-from amicus_desktop.ui.results import RejectedModel, ResultsModel
+from amicus_desktop.ui.results.models import RejectedModel, ResultsModel
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy
 
@@ -48,7 +48,7 @@ def test_offline_banner_offers_words_and_the_switch_shows_it(harness, qtbot, sma
     qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
     assert s.search.mode is SearchMode.KEYWORD
     assert window.ask.mode_switch.buttons[SearchMode.KEYWORD].isChecked()
-    assert window.mode_actions[SearchMode.KEYWORD].isChecked()
+    assert window.menus.mode_actions[SearchMode.KEYWORD].isChecked()
     assert window.banner.isVisible() and window.banner.title.text().startswith("Searching by words only")
     assert window.banner.button(WORDS) is None
     assert window.ask.edit.isEnabled()
@@ -169,17 +169,17 @@ def test_pin_from_the_shortcut_comes_first_marked_and_unpins(harness, qtbot, sma
         assert model.index(0, ResultsModel.MOVE).data() == "Pinned"
         assert model.index(1, ResultsModel.MOVE).data() != "Pinned"
         assert not window.results.results_view.isColumnHidden(ResultsModel.MOVE)  # ranks moved: shown
-        assert window.pins_menu.title() == "Pins (1)"
+        assert window.menus.pins_menu.title() == "Pins (1)"
         assert window.results.result_menu(model.chunk(0)).actions()[-1].text() == "Unpin this result"
-        window._fill_pins_menu()
-        labels = [a.text() for a in window.pins_menu.actions() if a.text()]
+        window.menus.fill_pins_menu()
+        labels = [a.text() for a in window.menus.pins_menu.actions() if a.text()]
         assert labels[0].startswith("Unpin Romans") and labels[-1] == "Unpin all"
 
         before = s.question.view
-        window.pins_menu.actions()[-1].trigger()  # Unpin all
+        window.menus.pins_menu.actions()[-1].trigger()  # Unpin all
         wait_for(qtbot, lambda: s.question.view is not before and not s.question.busy)
         assert not any(r.pinned for r in s.question.view.result.results)
-        assert window.pins_menu.title() == "Pins (0)" and SettingsStore().load().pins == ()
+        assert window.menus.pins_menu.title() == "Pins (0)" and SettingsStore().load().pins == ()
 
 
 def test_keyword_results_pass_the_modeltester(qtmodeltester, harness, qtbot, small_db: Path) -> None:

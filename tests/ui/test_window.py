@@ -51,7 +51,7 @@ def test_every_shortcut_is_one_table_with_no_clashes(harness, qtbot, small_db: P
 def test_icon_only_controls_have_accessible_names(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
     wait_for(qtbot, lambda: window.session.library.ready)
-    window.toggle_profile()
+    window.profile_dock.toggle()
     buttons = window.findChildren(QAbstractButton)
     assert buttons
     for b in buttons:

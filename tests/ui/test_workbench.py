@@ -39,7 +39,7 @@ def ask_by_keyboard(window: Any, qtbot: Any, text: str) -> None:
 
 
 def ranking_ids(panel: Any) -> list[str]:
-    m = panel.ranking_model
+    m = panel.whatif_tab.ranking_model
     return [m.key(r) for r in range(m.rowCount())]
 
 
@@ -49,30 +49,31 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         session = window.session
         wait_for(qtbot, lambda: session.can_ask)
         ask_by_keyboard(window, qtbot, "grace")
-        panel, bench = window.workbench_panel, window.workbench
+        panel, bench = window.workbench_dock.panel, window.workbench
 
         qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
-        assert window.workbench_dock.isVisible() and panel.ranking.hasFocus()
-        qtmodeltester.check(panel.ranking_model)
+        assert window.workbench_dock.isVisible() and panel.whatif_tab.ranking.hasFocus()
+        qtmodeltester.check(panel.whatif_tab.ranking_model)
         saved_order = ranking_ids(panel)
-        assert len(saved_order) == 10 and panel.ranking_model.data(panel.ranking_model.index(0, 1)) == "="
+        ranking_model = panel.whatif_tab.ranking_model
+        assert len(saved_order) == 10 and ranking_model.data(ranking_model.index(0, 1)) == "="
 
         # Grading needs a golden set; then 0–3 grade the row under the cursor and move down.
-        qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
+        qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
         assert "golden set first" in panel.notice_label.text()
-        window.new_golden_set("ui set")
+        window.workbench_dock.new_golden_set("ui set")
         wait_for(qtbot, lambda: bench.golden is not None)
         panel.focus_ranking()
-        qtbot.keyClick(panel.ranking, Qt.Key.Key_3)
-        qtbot.keyClick(panel.ranking, Qt.Key.Key_1)
-        assert panel.ranking.currentIndex().row() == 2
+        qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
+        qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_1)
+        assert panel.whatif_tab.ranking.currentIndex().row() == 2
         path = golden_dir() / "ui-set.json"
         run(qtbot, bench.flush())
         judged = json.loads(path.read_text())["queries"][0]["judgments"]
         assert judged == {saved_order[0]: 3, saved_order[1]: 1}
-        assert panel.ranking_model.data(panel.ranking_model.index(0, 2)) == "3"
+        assert panel.whatif_tab.ranking_model.data(panel.whatif_tab.ranking_model.index(0, 2)) == "3"
         expected = metrics.ndcg(saved_order, judged)
-        assert f"nDCG@10 {expected:.3f}" in panel.scores_label.text()
+        assert f"nDCG@10 {expected:.3f}" in panel.whatif_tab.scores_label.text()
 
         # The app's own breakdown says which weights are in force.
         wait_for(qtbot, lambda: "Weights in force: chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, "
@@ -80,68 +81,70 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
 
         # What-if: the chapter boost by keyboard; the ranking moves and says so.
         qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
-        assert panel.chapter_spin.hasFocus()
+        assert panel.whatif_tab.chapter_spin.hasFocus()
         for _ in range(3):
-            qtbot.keyClick(panel.chapter_spin, Qt.Key.Key_PageUp)
+            qtbot.keyClick(panel.whatif_tab.chapter_spin, Qt.Key.Key_PageUp)
         assert bench.weights.chapter == pytest.approx(3.0)
         moved = ranking_ids(panel)
-        assert moved != saved_order and "ranks differ" in panel.whatif_status.text()
-        moves = [panel.ranking_model.data(panel.ranking_model.index(r, 1)) for r in range(10)]
+        assert moved != saved_order and "ranks differ" in panel.whatif_tab.whatif_status.text()
+        moves = [panel.whatif_tab.ranking_model.data(panel.whatif_tab.ranking_model.index(r, 1)) for r in range(10)]
         assert any(m.startswith(("▲", "▼", "new")) for m in moves)
-        qtmodeltester.check(panel.ranking_model)
-        panel.cap_spin.setValue(0)
-        assert bench.weights.per_scholar_cap is None and panel.cap_spin.text() == "no cap"
-        panel.reset_weights.click()
-        assert ranking_ids(panel) == saved_order and not panel.save_weights.isEnabled()
+        qtmodeltester.check(panel.whatif_tab.ranking_model)
+        panel.whatif_tab.cap_spin.setValue(0)
+        assert bench.weights.per_scholar_cap is None and panel.whatif_tab.cap_spin.text() == "no cap"
+        panel.whatif_tab.reset_weights.click()
+        assert ranking_ids(panel) == saved_order and not panel.whatif_tab.save_weights.isEnabled()
 
         # A/B: semantic with the saved weights against semantic with no boosts.
         qtbot.keyClick(panel, Qt.Key.Key_B, ALT)
-        panel.a_mode.setCurrentIndex(panel.a_mode.findData(SearchMode.SEMANTIC.value))
-        panel.b_weights.setCurrentIndex(2)
+        panel.ab_tab.a_mode.setCurrentIndex(panel.ab_tab.a_mode.findData(SearchMode.SEMANTIC.value))
+        panel.ab_tab.b_weights.setCurrentIndex(2)
         qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
         wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running)
-        qtmodeltester.check(panel.a_model)
-        qtmodeltester.check(panel.b_model)
+        qtmodeltester.check(panel.ab_tab.a_model)
+        qtmodeltester.check(panel.ab_tab.b_model)
         ab = bench.ab
-        assert f"overlap@10 (Jaccard) {ab.overlap:.2f}" in panel.ab_status.text()
+        assert f"overlap@10 (Jaccard) {ab.overlap:.2f}" in panel.ab_tab.ab_status.text()
         shared = next(cid for cid in ab.ranks_a if cid in ab.ranks_b and ab.ranks_a[cid] != ab.ranks_b[cid])
-        panel.a_view.setCurrentIndex(panel.a_model.index(panel.a_model.row_of(shared), 0))
-        assert panel.b_view.currentIndex().row() == panel.b_model.row_of(shared)  # linked across the lists
-        text = panel.a_model.data(panel.a_model.index(panel.a_model.row_of(shared), 1))
+        panel.ab_tab.a_view.setCurrentIndex(panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 0))
+        # linked across the lists
+        assert panel.ab_tab.b_view.currentIndex().row() == panel.ab_tab.b_model.row_of(shared)
+        text = panel.ab_tab.a_model.data(panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 1))
         assert text.startswith(f"#{ab.ranks_b[shared]} in B")
 
         # Evaluate, the chart, snapshots and their comparison.
         golden = GoldenSet("eval", (GoldenQuery("q1", "grace", {saved_order[3]: 3}, chapter="romans:9"),
                                     GoldenQuery("q2", "faith", {saved_order[0]: 2})))
         golden_io.save(golden, golden_dir() / "eval.json")
-        window.open_golden_set(str(golden_dir() / "eval.json"))
+        window.workbench_dock.open_golden_set(str(golden_dir() / "eval.json"))
         wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
         qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
         qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
         wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
-        assert panel.progress.value() == 2 and panel.progress.maximum() == 2
-        assert [qid for qid, _v in panel.chart.bars] == ["q1", "q2"]
-        assert panel.chart.bars[0][1] == bench.report.queries[0].scores["ndcg@10"]
-        assert not panel.chart.grab().isNull()  # the picture paints
-        panel.snapshot_name.setText("first")
-        qtbot.keyClick(panel.snapshot_name, Qt.Key.Key_Return)
+        assert panel.eval_tab.progress.value() == 2 and panel.eval_tab.progress.maximum() == 2
+        assert [qid for qid, _v in panel.eval_tab.chart.bars] == ["q1", "q2"]
+        assert panel.eval_tab.chart.bars[0][1] == bench.report.queries[0].scores["ndcg@10"]
+        assert not panel.eval_tab.chart.grab().isNull()  # the picture paints
+        panel.snapshot_tab.snapshot_name.setText("first")
+        qtbot.keyClick(panel.snapshot_tab.snapshot_name, Qt.Key.Key_Return)
         wait_for(qtbot, lambda: len(bench.snapshot_files) == 1)
-        panel.chapter_spin.setValue(4.0)
-        panel.eval_button.click()
+        panel.whatif_tab.chapter_spin.setValue(4.0)
+        panel.eval_tab.eval_button.click()
         wait_for(qtbot, lambda: not bench.evaluating)
-        panel.snapshot_name.setText("second")
-        panel.snapshot_save.click()
+        panel.snapshot_tab.snapshot_name.setText("second")
+        panel.snapshot_tab.snapshot_save.click()
         wait_for(qtbot, lambda: len(bench.snapshot_files) == 2)
-        assert panel.snap_a.currentText() == "first" and panel.snap_b.currentText() == "second"
+        snaps = panel.snapshot_tab
+        assert snaps.snap_a.currentText() == "first" and snaps.snap_b.currentText() == "second"
         qtbot.keyClick(panel, Qt.Key.Key_S, ALT)
-        panel.snapshot_name.setFocus()
+        panel.snapshot_tab.snapshot_name.setFocus()
         for _ in range(4):  # name → Save → A → B → Compare
             qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
-        assert panel.snap_compare.hasFocus()
-        qtbot.keyClick(panel.snap_compare, Qt.Key.Key_Space)
-        wait_for(qtbot, lambda: panel.changes_model.rowCount() == 2)
-        qtmodeltester.check(panel.changes_model)
-        assert "questions better" in panel.snap_status.text()
+        assert panel.snapshot_tab.snap_compare.hasFocus()
+        qtbot.keyClick(panel.snapshot_tab.snap_compare, Qt.Key.Key_Space)
+        wait_for(qtbot, lambda: panel.snapshot_tab.changes_model.rowCount() == 2)
+        qtmodeltester.check(panel.snapshot_tab.changes_model)
+        assert "questions better" in panel.snapshot_tab.snap_status.text()
 
 
 @pytest.mark.slow
@@ -158,7 +161,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     question = golden.queries[0]
 
     window = harness.open(db=study_db, proxy=local_proxy.url, chapter=question.chapter)
-    session, panel, bench = window.session, window.workbench_panel, window.workbench
+    session, panel, bench = window.session, window.workbench_dock.panel, window.workbench
     wait_for(qtbot, lambda: session.can_ask, 30)
 
     # File ▸ Open golden set… (the file dialog answers with the curator's copy).
@@ -173,38 +176,38 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     window.activateWindow()  # offscreen, the closed menu stays the active window until told
     wait_for(qtbot, lambda: QApplication.activeWindow() is window)
     wait_for(qtbot, lambda: bench.missing != ())  # the shipped ids this small DB lacks, one by one
-    assert all(cid in panel.missing_label.text() for cid in bench.missing[:5])
+    assert all(cid in panel.eval_tab.missing_label.text() for cid in bench.missing[:5])
 
     ask_by_keyboard(window, qtbot, question.query)
     qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
     qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)  # hide and show again: the focus lands on the ranking
-    wait_for(qtbot, panel.ranking.hasFocus)
+    wait_for(qtbot, panel.whatif_tab.ranking.hasFocus)
     before = ranking_ids(panel)
-    qtbot.keyClick(panel.ranking, Qt.Key.Key_Down)
-    qtbot.keyClick(panel.ranking, Qt.Key.Key_2)
+    qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_Down)
+    qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_2)
     run(qtbot, bench.flush())
     assert golden_io.load(own).query(question.id).judgments[before[1]] == 2
-    assert "This question: nDCG@10" in panel.scores_label.text()
+    assert "This question: nDCG@10" in panel.whatif_tab.scores_label.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
     for _ in range(2):
-        qtbot.keyClick(panel.chapter_spin, Qt.Key.Key_PageDown)  # 1.5 → 0.5: chapter chunks sink
+        qtbot.keyClick(panel.whatif_tab.chapter_spin, Qt.Key.Key_PageDown)  # 1.5 → 0.5: chapter chunks sink
     assert bench.weights.chapter == pytest.approx(0.5)
     wait_for(qtbot, lambda: ranking_ids(panel) != before)
-    assert "ranks differ" in panel.whatif_status.text()
+    assert "ranks differ" in panel.whatif_tab.whatif_status.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_B, ALT)
-    assert (panel.a_mode.currentText(), panel.b_mode.currentText()) == ("hybrid", "semantic")
+    assert (panel.ab_tab.a_mode.currentText(), panel.ab_tab.b_mode.currentText()) == ("hybrid", "semantic")
     qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
     wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running, 30)
     assert bench.ab.a.mode is SearchMode.HYBRID and bench.ab.b.mode is SearchMode.SEMANTIC
-    assert "rank-biased overlap" in panel.ab_status.text()
+    assert "rank-biased overlap" in panel.ab_tab.ab_status.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
     qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
     wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 180)
-    assert len(panel.chart.bars) == len(golden.queries)
-    assert "mean nDCG@10" in panel.eval_status.text()
+    assert len(panel.eval_tab.chart.bars) == len(golden.queries)
+    assert "mean nDCG@10" in panel.eval_tab.eval_status.text()
 
 
 def test_the_settings_dialog_edits_the_reference_boost_and_no_cap(qtbot: Any, amicus_home: Path) -> None:

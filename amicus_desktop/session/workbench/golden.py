@@ -1,0 +1,176 @@
+"""The golden set: creating and opening one, judging the question on screen into it, saving each
+judgment off the UI thread in order, and which judged chunks the open database lacks. No Qt."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ... import paths
+from ...core.errors import AmicusError
+from ...evaluate import golden as golden_io
+from ...evaluate import metrics
+from ...evaluate.golden import GoldenError, GoldenQuery, GoldenSet
+from ...evaluate.run import present_ids
+from ..engine import Engine
+
+if TYPE_CHECKING:
+    from .facade import Workbench
+
+log = logging.getLogger("amicus.curate")
+
+
+class GoldenJob:
+    """The open golden set (:attr:`golden`, :attr:`golden_path`) and the judged chunk ids the open
+    database does not hold (:attr:`missing`, checked when a set is opened)."""
+
+    def __init__(self, bench: Workbench) -> None:
+        self._bench = bench
+        self.golden: GoldenSet | None = None
+        self.golden_path: Path | None = None
+        self.missing: tuple[str, ...] = ()
+        self._saving: asyncio.Task[bool] | None = None
+
+    # -- opening ---------------------------------------------------------------------------
+    def new_golden(self, name: str) -> asyncio.Task[bool] | None:
+        """Start an empty golden set called ``name`` in the data folder (an existing file is opened).
+        The file is written off the UI thread; the task says whether it worked."""
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", name.strip()).strip("-")
+        if not slug:
+            self._bench.notice.emit("A golden set needs a name with at least one letter or digit.")
+            return None
+        return self._bench.spawn(self._new_golden(name.strip(), paths.golden_dir() / f"{slug}.json"))
+
+    async def _new_golden(self, name: str, path: Path) -> bool:
+        if await asyncio.to_thread(path.exists):
+            return await self._open_golden(path)
+        golden = GoldenSet(name, ())
+        if not await self._save(golden, path):
+            return False
+        self._use(golden, path)
+        return True
+
+    def open_golden(self, path: str | Path) -> asyncio.Task[bool]:
+        """Open a golden set (read off the UI thread); a file that is not one is reported and nothing
+        else changes. The task says whether it opened."""
+        return self._bench.spawn(self._open_golden(Path(path)))
+
+    async def _open_golden(self, path: Path) -> bool:
+        try:
+            golden = await asyncio.to_thread(golden_io.load, path)
+        except GoldenError as exc:
+            self._bench.notice.emit(f"{path.name} is not a golden set: {exc}.")
+            return False
+        except OSError as exc:
+            self._bench.notice.emit(f"{path.name} could not be read ({exc.strerror or type(exc).__name__}).")
+            return False
+        self._use(golden, path)
+        return True
+
+    def _use(self, golden: GoldenSet, path: Path) -> None:
+        self.golden, self.golden_path = golden, path
+        self.missing = ()
+        self._bench.eval_job.report = None  # it measured another set
+        log.info("golden set opened", extra={"queries": len(golden.queries), "path": str(path)})
+        self.check_missing()
+        self._bench.changed.emit(None)
+
+    def check_missing(self) -> None:
+        """Look up the judged chunk ids in the open database (again after the database changed)."""
+        session = self._bench.session
+        engine, golden = session.engine, self.golden
+        if engine is not None and golden is not None and session.library.ready:
+            engine.spawn(self._find_missing(engine, golden))
+
+    async def _find_missing(self, engine: Engine, golden: GoldenSet) -> None:
+        judged = sorted(golden.judged_ids())
+        if not judged:
+            return
+        try:
+            present = await engine.run_db(lambda store: present_ids(store, judged))
+        except AmicusError as err:
+            self._bench.notice.emit(f"The judged chunks could not be checked against the database: {err.message}")
+            return
+        if self.golden is not None and self.golden_path is not None and golden.name == self.golden.name:
+            self.missing = tuple(c for c in judged if c not in present)
+            self._bench.changed.emit(None)
+
+    # -- saving ----------------------------------------------------------------------------
+    def _save(self, golden: GoldenSet, path: Path) -> asyncio.Task[bool]:
+        """Save ``golden`` atomically off the UI thread, after the saves queued before it (in order)."""
+        previous = self._saving
+        self._saving = self._bench.spawn(self._write_after(previous, golden, path))
+        return self._saving
+
+    async def _write_after(self, previous: asyncio.Task[bool] | None, golden: GoldenSet, path: Path) -> bool:
+        if previous is not None:
+            await asyncio.wait([previous])
+        try:
+            await asyncio.to_thread(golden_io.save, golden, path)
+        except OSError as exc:
+            self._bench.notice.emit(f"{path.name} could not be saved ({exc.strerror or type(exc).__name__}); "
+                                    "the judgments stay in the workbench and are saved with the next grade.")
+            return False
+        return True
+
+    async def flush(self) -> None:
+        """Wait until every judgment given so far is on disk (or its save failed)."""
+        if self._saving is not None:
+            await asyncio.wait([self._saving])
+
+    # -- judging ---------------------------------------------------------------------------
+    def current_query(self) -> GoldenQuery | None:
+        """The golden question with the text of the question on screen (case and spacing ignored)."""
+        text = self._bench.question
+        if self.golden is None or text is None:
+            return None
+        key = _key(text)
+        return next((q for q in self.golden.queries if _key(q.query) == key), None)
+
+    def grade(self, chunk_id: str) -> int | None:
+        q = self.current_query()
+        return q.judgments.get(chunk_id) if q is not None else None
+
+    def judge(self, chunk_id: str, grade: int | None) -> bool:
+        """Grade ``chunk_id`` 0–3 for the question on screen (``None`` removes the grade): shown at
+        once, saved off the UI thread (:meth:`flush` waits for it). A question new to the set is added
+        with the chapter open and the mode it was asked in."""
+        if self.golden is None or self.golden_path is None:
+            self._bench.notice.emit("Open or create a golden set first (File ▸ Open golden set… or New golden set…).")
+            return False
+        view = self._bench.session.question.view
+        if view is None:
+            return False
+        query = self.current_query()
+        if query is None:
+            chapter = view.result.context.chapter if view.result.context else None
+            query = GoldenQuery(_new_id(self.golden), view.result.query, {}, mode=view.result.mode,
+                                chapter=str(chapter) if chapter else None)
+        self.golden = self.golden.with_query(query.judge(chunk_id, grade))
+        self._save(self.golden, self.golden_path)
+        self._bench.changed.emit(None)
+        return True
+
+    def question_scores(self) -> dict[str, float] | None:
+        """nDCG@10 and MRR@10 of the what-if ranking on the current question's judgments."""
+        q = self.current_query()
+        whatif = self._bench.whatif
+        if q is None or whatif is None:
+            return None
+        ranked = [r.chunk_id for r in whatif.result.results]
+        return {"ndcg@10": metrics.ndcg(ranked, q.judgments), "mrr@10": metrics.mrr(ranked, q.judgments)}
+
+
+def _key(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _new_id(golden: GoldenSet) -> str:
+    ids = {q.id for q in golden.queries}
+    n = len(ids) + 1
+    while f"q{n}" in ids:
+        n += 1
+    return f"q{n}"

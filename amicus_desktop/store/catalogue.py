@@ -1,0 +1,121 @@
+"""The reader's and the profile editor's questions of a store: books, chapters, scholars, traditions.
+
+A mix-in of :class:`~.scripture.ScriptureStore` (which owns the connection and :meth:`rows`): what
+the reading pane, the filter bar and ``doctor`` list, every value typed by :mod:`.values`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..core.scholars import Scholar
+from ..core.scholars import resolve as resolve_scholar
+from . import conditions, values
+from .schema import SCHOLAR_COLUMNS
+from .validate import StoreInfo
+
+
+@dataclass(frozen=True)
+class BookRow:
+    book_id: str
+    name: str
+    ordinal: int
+    chapters: int
+
+
+class Catalogue:
+    """Books, chapters, scholars and traditions of an open scripture.db."""
+
+    path: Path
+    info: StoreInfo
+    _scholars: dict[str, Scholar] | None
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        raise NotImplementedError  # the store's
+
+    def books(self) -> list[BookRow]:
+        """Books for the reader, in canonical order (empty without the optional ``books`` table)."""
+        if not self.info.has_books:
+            return []
+        p = self.path
+        return [
+            BookRow(values.text(p, b, "books.book_id"), values.text(p, n, "books.name"),
+                    values.opt_int(p, o, "books.ordinal") or 0, values.opt_int(p, c, "books.chapters") or 0)
+            for b, n, o, c in self.rows("SELECT book_id, name, ordinal, chapters FROM books ORDER BY ordinal")
+        ]
+
+    def chapter(self, book_id: str, chapter: int) -> list[tuple[int, str]]:
+        """``(verse_num, text)`` of one chapter, in order (empty without ``verses``)."""
+        if not self.info.has_verses:
+            return []
+        return [
+            (int(v), str(t))
+            for v, t in self.rows(
+                "SELECT verse_num, text FROM verses WHERE book_id = ? AND chapter_num = ? ORDER BY verse_num",
+                (book_id, int(chapter)),
+            )
+        ]
+
+    def book_ids(self) -> set[str]:
+        """Every ``book_id`` the chunks or the reader know (as text, whatever the database stored)."""
+        p = self.path
+        ids = {
+            values.text(p, r[0], "chunk_metadata.book_id")
+            for r in self.rows("SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL")
+        }
+        if self.info.has_books:
+            ids |= {values.text(p, r[0], "books.book_id") for r in self.rows("SELECT book_id FROM books")}
+        return ids
+
+    def facets(self) -> dict[str, list[tuple[str, int]]]:
+        """Scholars and traditions present, with chunk counts, for the profile editor."""
+        out: dict[str, list[tuple[str, int]]] = {}
+        for name in ("scholar_id", "tradition"):
+            col = conditions.column("m", name, self.info.loose_columns)
+            counts: dict[str, int] = {}
+            for v, n in self.rows(
+                f"SELECT {col}, count(*) FROM chunk_metadata m WHERE m.{name} IS NOT NULL GROUP BY 1 ORDER BY 1"
+            ):
+                key = values.text(self.path, v, f"chunk_metadata.{name}")
+                counts[key] = counts.get(key, 0) + int(n)
+            out[name] = sorted(counts.items())
+        return out
+
+    def scholar_table(self) -> dict[str, Scholar]:
+        """The rows of the database's own ``scholars`` table (empty without one). A row with an
+        empty name is passed over; a tradition or work that is not text reads as absent."""
+        own: dict[str, Scholar] = {}
+        if self.info.has_scholars:
+            have = {row[1] for row in self.rows("PRAGMA table_info(scholars)")}
+            cols = ", ".join(c if c in have else "NULL" for c in SCHOLAR_COLUMNS)
+            for sid, name, tradition, work in self.rows(f"SELECT {cols} FROM scholars"):
+                if isinstance(sid, str) and sid and isinstance(name, str) and name.strip():
+                    own[sid] = Scholar(
+                        sid, name.strip(),
+                        tradition if isinstance(tradition, str) and tradition else None,
+                        work if isinstance(work, str) and work else None,
+                    )
+        return own
+
+    def scholars(self) -> dict[str, Scholar]:
+        """Every scholar the chunks name (and every one the ``scholars`` table lists), by id.
+
+        Names come from the database's own ``scholars`` table when it has the id, else from the
+        app's table of known scholars, else from the id itself (``c-i-scofield`` → "C. I.
+        Scofield"), so a database with only the contract's minimal schema still shows names.
+        """
+        if self._scholars is None:
+            own = self.scholar_table()
+            ids = {
+                values.text(self.path, r[0], "chunk_metadata.scholar_id")
+                for r in self.rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")
+            }
+            self._scholars = {sid: resolve_scholar(sid, own) for sid in sorted(ids | set(own))}
+        return dict(self._scholars)
+
+    def source_type_counts(self) -> dict[str, int]:
+        rows = self.rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")
+        return {str(t): int(n) for t, n in rows}

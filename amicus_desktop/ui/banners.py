@@ -1,0 +1,59 @@
+"""The two banners under the results: the proxy's state (with *Retry now*, *Settings…*, *Open a
+database…* or *Search by words instead*, and a countdown to the next check while it is offline) and
+passing notices (a settings file that could not be written, an internal error) with *Dismiss*."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer
+
+from ..connectivity import ProxyState
+from ..present import states
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+
+class WindowBanners(QObject):
+    """Fills ``window.banner`` from the session's connectivity and ``window.notice_banner`` with notices."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        window.banner.countdown_samples = states.COUNTDOWN_SAMPLES
+        # The offline banner counts down to the next check.
+        self.countdown = QTimer(self)
+        self.countdown.setInterval(500)
+        self.countdown.timeout.connect(self._tick)
+        self.countdown.start()
+
+    def render_proxy(self) -> None:
+        """The proxy banner for the connectivity and search mode now (cleared when all is well)."""
+        w = self._window
+        c = w.session.connection.state
+        text = states.proxy_text(c, c.seconds_to_next_check(), w.session.search.mode)
+        if text is None:
+            w.banner.clear()
+            return
+        handlers = {states.RETRY: w.ask_control.retry_now, states.SETTINGS: w.dialogs.open_settings,
+                    states.OPEN_DB: w.dialogs.open_database,
+                    states.KEYWORD: w.search_by_words}
+        actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
+        w.banner.show_message(text.kind, text.title, text.body, actions, detail=text.advice,
+                              countdown=text.countdown)
+
+    def _tick(self) -> None:
+        w = self._window
+        c = w.session.connection.state
+        if c.state is ProxyState.OFFLINE and w.banner.isVisible():
+            text = states.proxy_text(c, c.seconds_to_next_check(), w.session.search.mode)
+            if text is not None:
+                w.banner.set_countdown(text.countdown)
+
+    def show_notice(self, text: states.StateText) -> None:
+        banner = self._window.notice_banner
+        banner.show_message(text.kind, text.title, text.body, [("Dismiss", banner.clear)], detail=text.advice)
+
+    def stop(self) -> None:
+        self.countdown.stop()

@@ -1,0 +1,369 @@
+"""Item models for results and rejected candidates, and the delegate that paints the score bar.
+
+:class:`ResultsModel` is a ``QAbstractTableModel`` over the engine's ``RetrievedChunk`` tuple;
+:data:`ChunkRole` returns the raw object and :data:`SortRole` a number, so a
+``QSortFilterProxyModel`` can sort any column correctly. Text always names the boost
+("×1.5 chapter"); colour is never the only carrier of meaning. Each row says what it is: a
+*Title* (:func:`~amicus_desktop.present.titles.title`, with its one-line snippet as the tooltip)
+and scholars by their display names, from the open database's own tables (:class:`Names`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from ...core.query import RetrievalContext, SearchMode
+from ...core.results import RejectedChunk, RetrievedChunk
+from ...present import describe
+from ...present.titles import DEFAULT_NAMES, Names, snippet, title
+from ...session import ResultView
+from .. import shortcuts
+from ..theme import blend
+
+ChunkRole = Qt.ItemDataRole.UserRole + 1
+SortRole = Qt.ItemDataRole.UserRole + 2
+ScoreFractionRole = Qt.ItemDataRole.UserRole + 3
+
+Index = QModelIndex | QPersistentModelIndex
+BookName = Callable[[str], str]
+NamesSource = Callable[[], Names]
+
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+_CENTER = int(Qt.AlignmentFlag.AlignCenter)
+_LEFT = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+
+class _RowsModel(QAbstractTableModel):
+    """A flat, read-only table over a tuple of rows: what both result tables share."""
+
+    COLUMNS: tuple[str, ...] = ()
+    _rows: tuple[Any, ...] = ()
+    _names: NamesSource | None = None
+
+    @property
+    def names(self) -> Names:
+        return self._names() if self._names is not None else DEFAULT_NAMES
+
+    def _title(self, item: RetrievedChunk | RejectedChunk) -> str:
+        return title(item.candidate, self.names)
+
+    def _title_tip(self, item: RetrievedChunk | RejectedChunk) -> str:
+        """The snippet, then what the row is in the database's terms (reference, kind, id)."""
+        c = item.candidate
+        facts = [describe.reference(c, self.names.book), describe.source_label(c.source_type), c.chunk_id]
+        return "\n".join(x for x in (snippet(c), " · ".join(f for f in facts if f)) if x)
+
+    def _scholar(self, scholar_id: str | None) -> str:
+        return self.names.scholar(scholar_id).name if scholar_id else "—"
+
+    def _in_range(self, index: Index) -> bool:
+        return index.isValid() and 0 <= index.row() < len(self._rows) and 0 <= index.column() < len(self.COLUMNS)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+class ResultsModel(_RowsModel):
+    """The top-k results of the last ask (re-ranked as the chapter and profile change)."""
+
+    COLUMNS = ("#", "Move", "Title", "Reference", "Source", "Scholar", "Tradition", "Similarity", "Boosts",
+               "Final score")
+    RANK, MOVE, TITLE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(10)
+
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[RetrievedChunk, ...] = ()
+        self._view: ResultView | None = None
+        self._book_name = book_name
+        self._names = names
+        self._max_score = 1.0
+
+    # -- data in ---------------------------------------------------------------------------
+    def set_view(self, view: ResultView | None) -> None:
+        self.beginResetModel()
+        self._view = view
+        self._rows = view.result.results if view is not None else ()
+        # One scale for every question: 1.0 (a perfect match, unboosted) or the top score if boosted past it.
+        self._max_score = max([1.0, *(r.score for r in self._rows)])
+        self.endResetModel()
+
+    @property
+    def view(self) -> ResultView | None:
+        return self._view
+
+    def chunk(self, row: int) -> RetrievedChunk | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, chunk_id: str) -> int:
+        return next((i for i, r in enumerate(self._rows) if r.chunk_id == chunk_id), -1)
+
+    # -- QAbstractTableModel ---------------------------------------------------------------
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        mode = self._view.result.mode if self._view is not None else SearchMode.SEMANTIC
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section == self.SIMILARITY:  # the base score's name in the mode on screen
+                return describe.BASE_NAMES[mode].capitalize()
+            return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if section == self.SIMILARITY:
+                return _BASE_TIPS[mode]
+            return _HEADER_TIPS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if section in (self.RANK, self.SIMILARITY, self.FINAL) else _LEFT
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not self._in_range(index):
+            return None
+        r = self._rows[index.row()]
+        col = index.column()
+        if role == ChunkRole:
+            return r
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
+            return self._text(r, col, accessible=role == Qt.ItemDataRole.AccessibleTextRole)
+        if role == SortRole:
+            return self._sort(r, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(r, col)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col in (self.RANK, self.SIMILARITY, self.FINAL):
+                return _RIGHT
+            if col == self.MOVE:
+                return _CENTER
+            return _LEFT
+        if role == ScoreFractionRole and col == self.FINAL:
+            return r.score / self._max_score
+        return None
+
+    # -- cells -----------------------------------------------------------------------------
+    def _move(self, r: RetrievedChunk) -> tuple[str, str, int]:
+        prev = self._view.previous_ranks if self._view else None
+        return describe.move_text(r.rank, prev, r.chunk_id)
+
+    def _text(self, r: RetrievedChunk, col: int, *, accessible: bool = False) -> str:
+        c = r.candidate
+        m = c.metadata
+        if col == self.RANK:
+            return f"Pinned, rank {r.rank}" if accessible and r.pinned else str(r.rank)
+        if col == self.MOVE:
+            if r.pinned:  # words, not colour: the Move column is shown whenever a result is pinned
+                return "Pinned: always first" if accessible else "Pinned"
+            short, sentence, _ = self._move(r)
+            return sentence if accessible else short
+        if col == self.TITLE:
+            return self._title(r)
+        if col == self.REFERENCE:
+            return describe.reference(c, self._book_name) or "—"
+        if col == self.SOURCE:
+            return describe.source_label(c.source_type)
+        if col == self.SCHOLAR:
+            return self._scholar(m.scholar_id)
+        if col == self.TRADITION:
+            return m.tradition or "—"
+        if col == self.SIMILARITY:
+            return describe.fmt_score(r.breakdown.base)
+        if col == self.BOOSTS:
+            return describe.boosts_text(r.breakdown)
+        if col == self.FINAL:
+            return f"{r.score:.4f}"
+        return ""
+
+    def _sort(self, r: RetrievedChunk, col: int) -> Any:
+        if col == self.RANK:
+            return r.rank
+        if col == self.MOVE:
+            return self._move(r)[2]
+        if col == self.SIMILARITY:
+            return r.breakdown.base if r.breakdown.base is not None else -1.0
+        if col == self.FINAL:
+            return r.score
+        if col == self.BOOSTS:
+            product = 1.0
+            for value in r.breakdown.boosts.values():
+                product *= value
+            return product
+        return self._text(r, col).lower()
+
+    def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
+        c = r.candidate
+        if col in (self.RANK, self.MOVE) and r.pinned:
+            return ("Pinned: shown first whatever its score (unpin it from its context menu or with "
+                    f"{shortcuts.keys_of('toggle_pin')})")
+        if col == self.MOVE:
+            _short, sentence, _ = self._move(r)
+            why = describe.cause_text(self._view.cause) if self._view else ""
+            return f"{sentence} after {why}" if sentence and why else sentence or None
+        if col == self.SOURCE:
+            return f"{c.source_type} · {c.source_id}"
+        if col == self.FINAL:
+            return describe.final_formula(r.breakdown)
+        if col == self.SIMILARITY:
+            b = r.breakdown
+            return (f"{describe.mode_title(b.mode)}: similarity {describe.fmt_score(b.similarity)}, "
+                    f"keyword score {describe.fmt_score(b.lexical)}")
+        if col == self.REFERENCE:
+            return c.chunk_id
+        if col == self.TITLE:
+            return self._title_tip(r)
+        return None
+
+
+_HEADER_TIPS = (
+    "Rank after re-ranking (1 = best)",
+    "Pinned, or how the rank moved at the last chapter, profile or pin change",
+    "What the chunk is; hover for its first lines",
+    "The passage the chunk is about",
+    "Kind of source",
+    "Scholar (the scholar boost and the per-scholar cap use this)",
+    "Tradition (the tradition boost uses this)",
+    "1 − cosine distance between the question and the chunk",
+    "Multipliers applied: chapter, scholar, tradition, reference",
+    "The base score × every boost: what the ranking sorts by",
+)
+
+_BASE_TIPS = {
+    SearchMode.SEMANTIC: "Semantic search: 1 − cosine distance between the question and the chunk",
+    SearchMode.HYBRID: "Hybrid search: the similarity and the keyword score, fused into one base score",
+    SearchMode.KEYWORD: "Keyword search: the BM25 score of the question's words, normalised",
+}
+
+
+class RejectedModel(_RowsModel):
+    """Candidates that were found but not shown, each with its reason in words."""
+
+    COLUMNS = ("Title", "Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
+    TITLE, REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(7)
+
+    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
+                 names: NamesSource | None = None) -> None:
+        super().__init__(parent)
+        self._names = names
+        self._rows: tuple[RejectedChunk, ...] = ()
+        self._ctx: RetrievalContext | None = None
+        self._positions: dict[str, int] = {}
+        self._book_name = book_name
+
+    def set_view(self, view: ResultView | None) -> None:
+        self.beginResetModel()
+        self._rows = view.result.rejected if view is not None else ()
+        self._ctx = view.result.context if view is not None else None
+        k = self._ctx.k if self._ctx else 10
+        self._positions = describe.cutoff_positions(self._rows, k)
+        self.endResetModel()
+
+    def item(self, row: int) -> RejectedChunk | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def reason(self, rej: RejectedChunk) -> str:
+        return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id))
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.COLUMNS[section]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if section in (self.SIMILARITY, self.SCORE) else _LEFT
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not self._in_range(index):
+            return None
+        rej = self._rows[index.row()]
+        col = index.column()
+        if role == ChunkRole:
+            return rej
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole):
+            if role == Qt.ItemDataRole.ToolTipRole and col not in (self.REASON, self.REFERENCE, self.TITLE):
+                return None
+            if col == self.TITLE:
+                return self._title_tip(rej) if role == Qt.ItemDataRole.ToolTipRole else self._title(rej)
+            if col == self.REFERENCE:
+                text = describe.reference(rej.candidate, self._book_name) or "—"
+                return rej.chunk_id if role == Qt.ItemDataRole.ToolTipRole else text
+            if col == self.SOURCE:
+                return describe.source_label(rej.candidate.source_type)
+            if col == self.SCHOLAR:
+                return self._scholar(rej.candidate.metadata.scholar_id)
+            if col == self.SIMILARITY:
+                return describe.fmt_score(rej.similarity)
+            if col == self.SCORE:
+                return f"{rej.score:.4f}"
+            if col == self.REASON:
+                return self.reason(rej)
+        if role == SortRole:
+            if col == self.SIMILARITY:
+                return rej.similarity if rej.similarity is not None else -1.0
+            if col == self.SCORE:
+                return rej.score
+            return str(self.data(index)).lower()
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT if col in (self.SIMILARITY, self.SCORE) else _LEFT
+        return None
+
+
+class SortProxy(QSortFilterProxyModel):
+    """Sorts by :data:`SortRole` so numbers sort as numbers."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.setSortRole(SortRole)
+
+
+class ScoreBarDelegate(QStyledItemDelegate):
+    """Paints the final score as a bar behind its number (the number is always drawn)."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text = opt.text
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        fraction = index.data(ScoreFractionRole)
+        rect = opt.rect.adjusted(4, 5, -4, -5)
+        painter.save()
+        if isinstance(fraction, float) and rect.width() > 0:
+            palette: QPalette = opt.palette
+            selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+            base = palette.color(QPalette.ColorRole.Highlight if not selected else QPalette.ColorRole.HighlightedText)
+            back = palette.color(QPalette.ColorRole.Base if not selected else QPalette.ColorRole.Highlight)
+            bar = blend(back, base, 0.30)
+            track = blend(back, base, 0.08)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(track)
+            painter.drawRoundedRect(rect, 3, 3)
+            filled = QRect(rect)
+            filled.setWidth(max(2, round(rect.width() * max(0.0, min(1.0, fraction)))))
+            painter.setBrush(bar)
+            painter.drawRoundedRect(filled, 3, 3)
+        on_highlight = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if on_highlight else QPalette.ColorRole.Text
+        painter.setPen(opt.palette.color(role))
+        painter.setFont(opt.font)
+        right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        painter.drawText(rect.adjusted(0, 0, -4, 0), right, text)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> Any:
+        size = super().sizeHint(option, index)
+        size.setWidth(max(size.width(), 110))
+        return size
+

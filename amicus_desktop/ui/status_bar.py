@@ -1,0 +1,52 @@
+"""The window's status bar: the proxy's state on the left; the model, the chunk count and the last
+question's timings on the right; passing sentences (what was copied or exported) over them."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+
+from ..connectivity import Connectivity
+from ..present import describe, states
+from ..session import DbState, ResultView
+from .elided import ElidedLabel
+
+#: How long a passing sentence stays, in milliseconds.
+MESSAGE_MS = 8000
+
+
+class StatusBar(QStatusBar):
+    """Renders the database, the proxy and the last answer in four labels."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.proxy_status = QLabel()
+        self.proxy_status.setAccessibleName("Proxy state")
+        # The model's name is long: it elides (whole in its tooltip) before the timings are cut.
+        self.model_status = ElidedLabel()
+        self.model_status.setAccessibleName("Model")
+        self.chunks_status = QLabel()
+        self.chunks_status.setAccessibleName("Chunks")
+        self.timing_status = QLabel(states.NO_SEARCH_YET)
+        self.timing_status.setAccessibleName("Last timings")
+        for w in (self.timing_status, self.chunks_status, self.model_status, self.proxy_status):
+            w.setContentsMargins(8, 0, 8, 0)
+        self.addWidget(self.proxy_status)
+        self.addPermanentWidget(self.model_status)
+        self.addPermanentWidget(self.chunks_status)
+        self.addPermanentWidget(self.timing_status)
+
+    def show_status(self, text: str) -> None:
+        """A passing sentence (what was copied or exported)."""
+        self.showMessage(text, MESSAGE_MS)
+
+    def render_db(self, db: DbState) -> None:
+        self.model_status.setText(states.model_status(db))
+        self.chunks_status.setText(states.chunks_status(db))
+        self.chunks_status.setToolTip(str(db.info.path) if db.info is not None else "")
+
+    def render_connectivity(self, c: Connectivity) -> None:
+        self.proxy_status.setText(states.proxy_status(c))
+        self.proxy_status.setToolTip(states.proxy_tooltip(c))
+
+    def render_result(self, view: ResultView) -> None:
+        self.timing_status.setText(describe.timings_text(view))

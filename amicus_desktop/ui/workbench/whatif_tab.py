@@ -1,0 +1,183 @@
+"""The workbench's *What-if & judge* tab: the weights being tried, the ranking they give (graded
+with the number keys into the golden set) and the question's scores.
+
+Keyboard: the weights are Alt+R (chapter), Alt+O (scholar), Alt+T (tradition), Alt+N (reference),
+Alt+P (cap); the ranking takes 0–3 to grade the result under the cursor (Delete removes the grade)
+and moves to the next row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import ClassVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...core.query import BoostWeights
+from ...present import describe
+from ...session.workbench import Workbench
+from .common import table
+from .models import ChunkIdRole, RankingModel
+
+
+class RankingView(QTableView):
+    """A results table that grades with the number keys: 0–3 grade, Delete removes; after a grade
+    is saved the cursor moves to the next row."""
+
+    KEYS: ClassVar[dict[Qt.Key, int | None]] = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3,
+            Qt.Key.Key_Delete: None, Qt.Key.Key_Backspace: None}
+
+    def __init__(self, judge: Callable[[str, int | None], bool], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._judge = judge
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = Qt.Key(event.key())
+        index = self.currentIndex()
+        if key in self.KEYS and index.isValid() and event.modifiers() in (
+                Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier):
+            chunk_id = self.model().index(index.row(), 0).data(ChunkIdRole)
+            if chunk_id:
+                event.accept()
+                if self._judge(str(chunk_id), self.KEYS[key]):
+                    below = self.model().index(self.currentIndex().row() + 1, index.column())
+                    if below.isValid():
+                        self.setCurrentIndex(below)
+                return
+        super().keyPressEvent(event)
+
+
+def _boost_spin(name: str) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(0.1, 10.0)
+    spin.setDecimals(2)
+    spin.setSingleStep(0.05)
+    spin.setAccessibleName(name)
+    spin.setKeyboardTracking(False)
+    return spin
+
+
+class WhatIfTab(QWidget):
+    """Spin boxes for the what-if weights, *Save as my weights* / *Reset*, the ranking and its scores."""
+
+    def __init__(self, bench: Workbench, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bench = bench
+        self._syncing = False
+        self.chapter_spin = _boost_spin("Chapter boost")
+        self.scholar_spin = _boost_spin("Scholar boost")
+        self.tradition_spin = _boost_spin("Tradition boost")
+        self.reference_spin = _boost_spin("Reference boost")
+        self.cap_spin = QSpinBox()
+        self.cap_spin.setRange(0, 50)
+        self.cap_spin.setSpecialValueText("no cap")
+        self.cap_spin.setAccessibleName("At most per scholar (0: no cap)")
+        self.cap_spin.setKeyboardTracking(False)
+        grid = QGridLayout()
+        spins: tuple[tuple[str, QAbstractSpinBox], ...] = (
+            ("Chapte&r ×", self.chapter_spin), ("Sch&olar ×", self.scholar_spin),
+            ("&Tradition ×", self.tradition_spin), ("Refere&nce ×", self.reference_spin),
+            ("Ca&p per scholar", self.cap_spin))
+        for i, (label, spin) in enumerate(spins):
+            lab = QLabel(label)
+            lab.setBuddy(spin)
+            grid.addWidget(lab, i // 3 * 2, i % 3)
+            grid.addWidget(spin, i // 3 * 2 + 1, i % 3)
+        for boost in (self.chapter_spin, self.scholar_spin, self.tradition_spin, self.reference_spin):
+            boost.valueChanged.connect(self._weights_edited)
+        self.cap_spin.valueChanged.connect(self._weights_edited)
+        self.save_weights = QPushButton("Save as my weights")
+        self.save_weights.clicked.connect(self.bench.save_weights)
+        self.reset_weights = QPushButton("Reset")
+        self.reset_weights.clicked.connect(self.bench.reset)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.save_weights)
+        buttons.addWidget(self.reset_weights)
+        buttons.addStretch(1)
+        self.whatif_status = QLabel()
+        self.whatif_status.setWordWrap(True)
+        self.whatif_status.setAccessibleName("What-if status")
+        self.ranking_model = RankingModel(self.bench.grade, self)
+        self.ranking = table(RankingView(self.bench.judge), "What-if ranking (0–3 grades the selected result)")
+        self.ranking.setModel(self.ranking_model)
+        self.scores_label = QLabel()
+        self.scores_label.setWordWrap(True)
+        self.scores_label.setAccessibleName("Question scores")
+        v = QVBoxLayout(self)
+        v.addLayout(grid)
+        v.addLayout(buttons)
+        v.addWidget(self.whatif_status)
+        v.addWidget(self.ranking, 1)
+        v.addWidget(self.scores_label)
+
+    def _weights_edited(self) -> None:
+        if self._syncing:
+            return
+        cap = self.cap_spin.value()
+        self.bench.set_weights(BoostWeights(
+            chapter=self.chapter_spin.value(), scholar=self.scholar_spin.value(),
+            tradition=self.tradition_spin.value(), per_scholar_cap=cap or None,
+            reference=self.reference_spin.value()))
+
+    def focus_ranking(self) -> None:
+        self.ranking.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.ranking.currentIndex().isValid() and self.ranking_model.rowCount():
+            self.ranking.setCurrentIndex(self.ranking_model.index(0, 0))
+
+    def refresh(self) -> None:
+        b = self.bench
+        self._sync_spins(b.weights)
+        current = self.ranking.currentIndex()
+        key = self.ranking_model.key(current.row()) if current.isValid() and self.ranking_model.rowCount() else None
+        self.ranking_model.set_whatif(b.whatif)
+        if key is not None and (row := self.ranking_model.row_of(key)) >= 0:
+            self.ranking.setCurrentIndex(self.ranking_model.index(row, current.column()))
+        self.save_weights.setEnabled(b.dirty)
+        self.reset_weights.setEnabled(b.dirty)
+        self.whatif_status.setText(self._whatif_text())
+        scores = b.question_scores()
+        mean = b.report.mean if b.report is not None else None
+        parts = []
+        if scores is not None:
+            parts.append(f"This question: nDCG@10 {scores['ndcg@10']:.3f} · MRR@10 {scores['mrr@10']:.3f}")
+        elif b.golden is not None and b.question is not None:
+            parts.append("This question is not in the golden set yet: grading a result adds it.")
+        if mean is not None:
+            parts.append(f"Set mean: nDCG@10 {mean['ndcg@10']:.3f} · MRR@10 {mean['mrr@10']:.3f}")
+        self.scores_label.setText("\n".join(parts))
+
+    def _whatif_text(self) -> str:
+        w = self.bench.whatif
+        if w is None:
+            return "Ask a question: its ranking appears here and re-ranks as you change the weights."
+        saved = describe.weights_text(self.bench.saved_weights)
+        if not self.bench.dirty:
+            return f"Ranked with your saved weights ({saved}). Change one to see what moves."
+        moved = sum(1 for r in w.result.results if w.move(r.chunk_id, r.rank) != 0)
+        return (f"What-if: {describe.weights_text(w.weights)}. {moved} of {len(w.result.results)} ranks differ "
+                f"from your saved weights ({saved}); re-ranked the same {len(w.result.candidates)} candidates "
+                f"in {w.ms:.2f} ms, no new search.")
+
+    def _sync_spins(self, w: BoostWeights) -> None:
+        self._syncing = True
+        try:
+            self.chapter_spin.setValue(w.chapter)
+            self.scholar_spin.setValue(w.scholar)
+            self.tradition_spin.setValue(w.tradition)
+            self.reference_spin.setValue(w.reference)
+            self.cap_spin.setValue(w.per_scholar_cap or 0)
+        finally:
+            self._syncing = False
