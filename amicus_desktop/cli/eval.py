@@ -24,6 +24,7 @@ from ..core.errors import AmicusError
 from ..core.query import MAX_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
+from ..notes import WORKSPACE_ID, NotesError
 from ..retrieval import Retriever
 from .common import add_connection_args, connection_from_args
 from .search_args import cap_value, finite_float
@@ -52,6 +53,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
     p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
     p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
+    p.add_argument("--workspace", metavar="W", help="search this workspace's notes with the library")
     p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run, parser=p)
@@ -65,6 +67,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
     return EvalConfig(
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
+        workspace=args.workspace,
     )
 
 
@@ -112,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     other: tuple[EvalConfig, dict[str, str]] | None = None
     try:
+        if args.workspace is not None and not WORKSPACE_ID.fullmatch(args.workspace):
+            raise ValueError("--workspace: a workspace id is 1–64 characters of a-z, 0-9 and '-'")
         if not 10 <= args.candidates <= MAX_CANDIDATES:
             raise ValueError(f"--candidates must be between 10 and {MAX_CANDIDATES}, not {args.candidates}")
         if args.compare:
@@ -135,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             second = asyncio.run(
                 _evaluate(golden, config_b, Path(conn.get("db", db)), conn.get("proxy", proxy), token)
             )
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         if args.json:
             print(json.dumps(err.to_json(), ensure_ascii=False))
         else:

@@ -29,6 +29,7 @@ from ..notes import KEEP, Note, NotesCode, NotesError, NotesStore, Workspace, ch
 from ..notes.embedding import EmbedOutcome, embed_pending, inline
 from ..notes.exchange import export_json, export_markdown, import_file
 from ..notes.model import ref_json
+from ..notes.store import store_errors
 from ..store.scripture import ScriptureStore
 from .common import add_connection_args, connection_from_args
 
@@ -171,7 +172,7 @@ def run_add(args: argparse.Namespace) -> int:
     check_workspace_arg(args)
     ref = _ref(args)
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             note = ws.add(args.text, ref)
             return _saved(args, ws, note, "Saved")
@@ -185,7 +186,7 @@ def run_edit(args: argparse.Namespace) -> int:
     if args.text is None and ref is KEEP:
         args.parser.error("give the new TEXT, --ref or --no-ref")
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             note = ws.edit(args.id, args.text, ref)
             return _saved(args, ws, note, "Edited")
@@ -197,7 +198,7 @@ def run_list(args: argparse.Namespace) -> int:
     check_workspace_arg(args)
     on = _ref(args)
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             notes = ws.notes(on=on)
     except NotesError as exc:
@@ -218,7 +219,7 @@ def run_list(args: argparse.Namespace) -> int:
 def run_rm(args: argparse.Namespace) -> int:
     check_workspace_arg(args)
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             note = ws.remove(args.id)
     except NotesError as exc:
@@ -233,7 +234,7 @@ def run_rm(args: argparse.Namespace) -> int:
 def run_export(args: argparse.Namespace) -> int:
     check_workspace_arg(args)
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             count = ws.count()
             data = (export_markdown(ws) if args.format == "markdown"
@@ -259,7 +260,7 @@ def run_export(args: argparse.Namespace) -> int:
 def run_import(args: argparse.Namespace) -> int:
     check_workspace_arg(args)
     try:
-        with NotesStore() as store:
+        with store_errors(), NotesStore() as store:
             ws = _workspace(args, store)
             report = import_file(ws, Path(args.file))
             outcome = embed_now(args, ws)[0] if report.imported else None

@@ -18,6 +18,7 @@ from ..core.query import (
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
+    USER_NOTE,
     BoostWeights,
     Filters,
     Fusion,
@@ -30,6 +31,8 @@ from ..core.references import ChapterRef
 from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
 
+#: ``--source-type`` values: the library's types and the reader's notes ("My notes").
+FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
 TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
 
 
@@ -70,8 +73,9 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prefer-tradition", metavar="NAME", action="append", default=[],
                    help=f"boost this tradition ×{w.tradition:g} (repeatable)")
     filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
-    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=SOURCE_TYPES,
-                         help="only chunks of this type: " + ", ".join(SOURCE_TYPES))
+    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=FILTER_SOURCE_TYPES,
+                         help="only chunks of this type: " + ", ".join(FILTER_SOURCE_TYPES)
+                         + f" ({USER_NOTE}: the --workspace's notes)")
     filters.add_argument("--book", metavar="B", action="append", default=[], help="only chunks on this book (e.g. rom)")
     filters.add_argument("--testament", metavar="OT|NT", action="append", default=[],
                          help="only chunks on a book of the Old or New Testament (adds its books to --book)")
@@ -79,6 +83,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     filters.add_argument(
         "--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition"
     )
+    p.add_argument("--workspace", metavar="W",
+                   help="search this workspace's notes with the library (see 'amicus-desktop notes')")
     p.add_argument("--pin", metavar="CHUNK_ID", action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
@@ -192,4 +198,5 @@ def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tup
         filters=Filters.of(args.source_type, books, args.scholar, args.tradition),
         pins=tuple(dict.fromkeys(args.pin)),
         fusion=Fusion(FusionMethod(args.fusion), args.alpha),
+        workspace=args.workspace,
     )

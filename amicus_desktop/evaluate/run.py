@@ -32,6 +32,8 @@ class EvalConfig:
     fusion: Fusion = Fusion()
     candidates: int = DEFAULT_CANDIDATES
     label: str = ""
+    #: the workspace whose notes join the candidates (judgments may name its notes' ids)
+    workspace: str | None = None
 
     def describe(self) -> str:
         if self.label:
@@ -54,6 +56,7 @@ class EvalConfig:
             weights=self.weights,
             mode=q.mode or self.mode,
             fusion=self.fusion,
+            workspace=self.workspace,
         )
 
 
@@ -112,6 +115,10 @@ async def evaluate(
     book_ids = sorted(await retriever.run_db(lambda store: store.book_ids()))
     judged = sorted(golden.judged_ids())
     present = await retriever.run_db(lambda store: present_ids(store, judged))
+    if config.workspace is not None:  # judged notes of the workspace are there too
+        notes = [c for c in judged if c.startswith("note:")]
+        workspace = config.workspace
+        present |= set(await retriever.run_db(lambda _: retriever.notes.workspace(workspace).rowids_of(notes)))
     scores: list[QueryScore] = []
     kept: dict[str, RetrievalResult] = {}
     for i, q in enumerate(golden.queries, start=1):

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -42,6 +43,21 @@ def _private(path: Path) -> None:
     """Owner-only permissions where the platform has them (the reader's notes are nobody else's)."""
     with contextlib.suppress(OSError, NotImplementedError):
         os.chmod(path, 0o700 if path.is_dir() else 0o600)
+
+
+@contextlib.contextmanager
+def store_errors() -> Iterator[None]:
+    """Turn a failure of SQLite inside a notes operation (a damaged file, a full disk) into
+    ``NOTES_STORE_INVALID`` with a sentence, for callers that show errors to people."""
+    try:
+        yield
+    except apsw.Error as exc:
+        log.warning("notes store failed", extra={"error": type(exc).__name__})
+        raise NotesError(
+            NotesCode.NOTES_STORE_INVALID,
+            f"The notes store could not be read or written ({type(exc).__name__}: {exc}). Check the disk; if "
+            f"the file {paths.notes_path().name} is damaged, move it aside and restore an export.",
+        ) from None
 
 
 class NotesStore:
