@@ -82,6 +82,7 @@ class NotesIndex:
         self._tail_arrays: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.float64]] | None = None
         self._dead = 0
         self._memo: tuple[tuple[int, int, tuple[str, ...]], npt.NDArray[np.float64]] | None = None
+        self._sims: tuple[tuple[int, int, bytes], npt.NDArray[np.float32]] | None = None
 
     # -- keeping up -------------------------------------------------------------------------------
     def load(self, generation: int, rows: Rows) -> None:
@@ -239,8 +240,13 @@ class NotesIndex:
         v = np.asarray(vector, dtype=np.float32).reshape(-1)
         if not self.matrix.shape[1] or self.size == 0 or v.shape[0] != self.matrix.shape[1]:
             return None
+        key = (self.generation, self.size, v.tobytes())
+        if self._sims is not None and self._sims[0] == key:  # one question asks twice (nearest, then distances)
+            return self._sims[1]
         norm = float(np.linalg.norm(v))
-        return np.asarray(self.matrix[: self.size] @ (v / norm if norm > 0 else v), dtype=np.float32)
+        sims = np.asarray(self.matrix[: self.size] @ (v / norm if norm > 0 else v), dtype=np.float32)
+        self._sims = (key, sims)
+        return sims
 
     # -- words (FTS5's bm25, over this workspace's live notes) -----------------------------------------
     def terms(self, words: Sequence[str]) -> list[int]:

@@ -82,8 +82,13 @@ class Workspace:
             updated=str(updated), models=tuple(sorted(str(models).split("\x1f"))) if models else (),
         ))
 
-    def _select(self, where: str = "", params: Iterable[object] = (), tail: str = "") -> list[StoredNote]:
-        sql = f"SELECT {_COLUMNS} FROM notes n WHERE n.workspace_id = ?"
+    def _select(self, where: str = "", params: Iterable[object] = (), tail: str = "", *,
+                by_rowid: bool = False) -> list[StoredNote]:
+        # by_rowid: the rows are named by rowid (a question's candidates); "+" keeps SQLite from scanning
+        # the workspace's index for them (the workspace is still required of every row), and their
+        # models are not read
+        columns = _COLUMNS if not by_rowid else _COLUMNS.rsplit(", (", 1)[0] + ", NULL"  # (no models: for search)
+        sql = f"SELECT {columns} FROM notes n WHERE {'+' if by_rowid else ''}n.workspace_id = ?"
         if where:
             sql += f" AND ({where})"
         return [self._note(row) for row in self._con.execute(sql + " " + tail, [self.id, *params])]
@@ -109,9 +114,11 @@ class Workspace:
         return [n for n in rows if n.ref is not None and on.covers(n.metadata)]
 
     def by_rowid(self, rowids: Iterable[int]) -> dict[int, Note]:
-        """The notes of ``rowids`` that belong to this workspace, by rowid (for :mod:`.search`)."""
+        """The notes of ``rowids`` that belong to this workspace, by rowid (for :mod:`.search`; their
+        ``models`` are left empty)."""
         ids = "[" + ",".join(str(int(r)) for r in set(rowids)) + "]"
-        return {s.rowid: s.note for s in self._select("n.rowid IN (SELECT value FROM json_each(?))", [ids])}
+        return {s.rowid: s.note for s in self._select("n.rowid IN (SELECT value FROM json_each(?))", [ids],
+                                                      by_rowid=True)}
 
     def rowids_of(self, note_ids: Sequence[str]) -> dict[str, int]:
         """The rowids of those of ``note_ids`` this workspace holds."""

@@ -2,18 +2,19 @@
 database thread the first time a question is scoped to a workspace, and the two steps a scoped
 question adds (CONTRACT section 11):
 
-* before searching, in ``semantic`` and ``hybrid``, embed up to :data:`CATCH_UP` notes of the workspace
-  that have no vector of the library's model yet (one request to the proxy that just embedded the
-  question; a failure leaves them pending, never fails the question);
 * while searching, gather the workspace's notes beside the library's chunks and join the two pools
-  (:mod:`amicus_desktop.candidates.notes`).
+  (:mod:`amicus_desktop.candidates.notes`);
+* when that search met notes with no vector of the library's model yet (in ``semantic`` and
+  ``hybrid``), embed up to :data:`CATCH_UP` of them (one request to the proxy that just embedded the
+  question) and search again; a failure leaves them pending — never fails the question — and the
+  workspace's questions leave them alone for a minute.
 
 A question without a workspace never opens the store: no note can be a candidate.
 """
 
 from __future__ import annotations
 
-import functools
+import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol, TypeVar
@@ -42,6 +43,8 @@ class OnThread(Protocol):
 
 #: Pending notes a question embeds before it searches (one request to the proxy).
 CATCH_UP = 64
+#: Seconds a workspace's questions leave its pending notes alone after embedding them failed.
+QUIET_AFTER_FAILURE = 60.0
 
 
 class RetrieverNotes:
@@ -50,15 +53,13 @@ class RetrieverNotes:
     def __init__(self, path: Path | None = None) -> None:
         self._path = path
         self._store: NotesStore | None = None
+        #: workspace → when a catch-up may be tried again after one failed (monotonic seconds)
+        self._quiet_until: dict[str, float] = {}
 
     def workspace(self, workspace_id: str) -> Workspace:
         if self._store is None:
             self._store = NotesStore(self._path)
         return self._store.workspace(workspace_id)
-
-    def pending(self, workspace_id: str, model_id: str) -> int:
-        with store_errors():
-            return self.workspace(workspace_id).search().index(model_id).pending
 
     def gather(self, store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None,
                model_id: str, two_stage: str | None) -> tuple[Pool, int | None]:
@@ -72,10 +73,15 @@ class RetrieverNotes:
         return join(pool, notes, ctx.pins), notes.pending
 
     async def catch_up(self, run: OnThread, workspace_id: str,
-                       embedder: EmbedClient, library: ModelInfo) -> None:
-        """Embed up to :data:`CATCH_UP` pending notes of the workspace (``run`` runs on the DB thread)."""
-        if not await run(functools.partial(self.pending, workspace_id, library.id)):
-            return
+                       embedder: EmbedClient, library: ModelInfo) -> bool:
+        """Embed up to :data:`CATCH_UP` pending notes of the workspace (``run`` runs on the DB thread);
+        whether any was.
+
+        After a failure the workspace's questions do not try again for :data:`QUIET_AFTER_FAILURE` seconds:
+        a proxy that answers questions but refuses notes must not cost every question its retry.
+        """
+        if time.monotonic() < self._quiet_until.get(workspace_id, 0.0):
+            return False
 
         def guarded(fn: Callable[[Workspace], T]) -> T:
             with store_errors():
@@ -84,7 +90,10 @@ class RetrieverNotes:
         async def on_workspace(fn: Callable[[Workspace], T], /) -> T:
             return await run(lambda: guarded(fn))
 
-        await embed_pending(on_workspace, embedder, library, limit=CATCH_UP)
+        outcome = await embed_pending(on_workspace, embedder, library, limit=CATCH_UP)
+        if outcome.code is not None:
+            self._quiet_until[workspace_id] = time.monotonic() + QUIET_AFTER_FAILURE
+        return outcome.embedded > 0
 
     def close(self) -> None:
         store, self._store = self._store, None

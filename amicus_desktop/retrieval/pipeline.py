@@ -35,6 +35,7 @@ from typing import TypeVar
 
 from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
 from ..candidates.lexical import KeywordIndex
+from ..candidates.pool import Pool
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, USER_NOTE, RetrievalContext, SearchMode
 from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
@@ -193,10 +194,15 @@ class Retriever:
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        if ctx.workspace is not None and vector is not None:
-            await self.notes.catch_up(self._run, ctx.workspace, self.embedder, ModelInfo(info.model_id, info.dims))
-        pool, pending = await self.run_db(
-            lambda store: self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage))
+
+        def search(store: ScriptureStore) -> tuple[Pool, int | None]:
+            return self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
+
+        pool, pending = await self.run_db(search)
+        if pending and ctx.workspace is not None and vector is not None:  # rare: notes not embedded yet
+            library = ModelInfo(info.model_id, info.dims)
+            if await self.notes.catch_up(self._run, ctx.workspace, self.embedder, library):
+                pool, pending = await self.run_db(search)  # again, with the notes it just embedded
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)

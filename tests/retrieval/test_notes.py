@@ -156,11 +156,28 @@ def test_notes_not_embedded_are_searched_by_words_and_caught_up(small_db: Path, 
 
 def test_a_proxy_that_fails_after_the_question_leaves_notes_pending(small_db: Path, proxy: ScriptedProxy) -> None:
     write("w", "stays pending", embed=False)
-    proxy.behaviour = lambda body: (503, {}, b'{"error":{"code":"X","message":"busy"}}') \
-        if body.get("input") != QUESTION else None  # the question alone is embedded
-    result = ask(small_db, proxy.url, workspace="w")
-    assert "notes_pending" in [w.code.value for w in result.warnings]
-    assert "stays pending" not in [r.text for r in result.results]  # no similarity: not a candidate
+    refused: list[object] = []
+
+    def questions_only(body: dict) -> tuple[int, dict[str, str], bytes] | None:
+        if str(body.get("input", "")).startswith("question"):
+            return None
+        refused.append(body.get("input"))
+        return 503, {}, b'{"error":{"code":"X","message":"busy"}}'
+
+    proxy.behaviour = questions_only
+
+    async def two_questions() -> list[RetrievalResult]:
+        retriever = Retriever(small_db, proxy.url)
+        try:
+            return [await retriever.retrieve(RetrievalContext(q, workspace="w")) for q in ("question 1", "question 2")]
+        finally:
+            await retriever.aclose()
+
+    first, second = asyncio.run(two_questions())
+    for result in (first, second):
+        assert "notes_pending" in [w.code.value for w in result.warnings]
+        assert "stays pending" not in [r.text for r in result.results]  # no similarity: not a candidate
+    assert refused == ["stays pending", "stays pending"]  # one attempt and its retry, then a quiet minute
 
 
 def test_context_cites_the_readers_note(small_db: Path, proxy: ScriptedProxy) -> None:
