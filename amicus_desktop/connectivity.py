@@ -34,7 +34,9 @@ from typing import TypedDict, Unpack
 
 from .core.errors import AmicusError, ErrorCode
 from .core.results import ModelInfo
+from .core.text import echo
 from .embedding.client import mismatch_error
+from .http.urls import redact_url, url_problem
 
 log = logging.getLogger("amicus.connectivity")
 
@@ -58,9 +60,11 @@ class ProxyState(enum.StrEnum):
 class Connectivity:
     """A snapshot of the proxy's state, for rendering.
 
+    ``url`` is the proxy's address as it may be shown (redacted and bounded);
     ``error`` is the last failure (``None`` when online); ``next_check_at`` is a
     ``time.monotonic()`` instant (``None`` while a probe is running); ``offline_since`` is a
-    wall-clock ``time.time()`` of when the proxy was first found unreachable in this spell.
+    wall-clock ``time.time()`` of when the proxy was first found unreachable in this spell;
+    ``address_problem`` says what makes the address unusable (``None`` when it is a usable URL).
     """
 
     state: ProxyState
@@ -71,6 +75,7 @@ class Connectivity:
     probing: bool = False
     offline_since: float | None = None
     checks: int = 0
+    address_problem: str | None = None
 
     @property
     def can_search(self) -> bool:
@@ -130,7 +135,7 @@ class ConnectivityMonitor:
         self._trouble_interval = trouble_interval
         self._clock = clock
         self._listeners: list[Listener] = []
-        self._state = Connectivity(ProxyState.CHECKING, url)
+        self._state = Connectivity(ProxyState.CHECKING, echo(redact_url(url)), address_problem=url_problem(url))
         self._failures = 0  # consecutive unreachable probes: the backoff step
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None

@@ -11,7 +11,7 @@ rename it under each other).
 
 What is never logged: query text, tokens, API keys. Call sites log lengths and codes, not text; as a
 second line of defence :class:`RedactFilter` drops ``extra`` fields with sensitive names and masks
-bearer tokens and ``key=…``-shaped secrets in messages.
+bearer tokens, ``key=…``-shaped secrets and the passwords and secrets of URLs in messages.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import paths
+from .http.urls import redact_urls
 
 LOG_FILE = "amicus-desktop.log"
 PROXY_LOG_FILE = "amicus-proxy.log"
@@ -47,7 +48,9 @@ _SECRETS = (
 
 
 def redact(text: str) -> str:
-    """``text`` with bearer tokens and ``token=…``-style secrets masked."""
+    """``text`` with bearer tokens, ``token=…``-style secrets and URLs' user-info and secret
+    parameters (:func:`~amicus_desktop.http.urls.redact_url`) masked."""
+    text = redact_urls(text)
     for pattern, repl in _SECRETS:
         text = pattern.sub(repl, text)
     return text

@@ -1,11 +1,16 @@
 """Typed user settings: one JSON file under ``paths.config_dir()``, written atomically. No Qt.
 
-Every option is declared once in :data:`OPTIONS` with its type, default and a check; loading
-coerces what it can and falls back to the default (with a note for the user) for what it can't.
+Every option is declared once in :data:`OPTIONS` with its type, default and a check (the checks are
+:mod:`amicus_desktop.settings_values`'s); loading
+coerces what it can and falls back to the default (with a note for the user) for what it can't. In a
+list (pins, preferred scholars and traditions) one bad entry is dropped, not the list.
 
 Failure rules, each visible to the user through :attr:`SettingsStore.notice`:
 
 * an unreadable or corrupt file is moved aside to ``settings.json.bak`` and defaults are used;
+* a file some of whose values had to be reset or dropped is copied aside the same way before
+  anything is saved over it, so nothing the user had is lost;
+* a backup is never overwritten: the next one is ``settings.json.bak.2``, then ``.3`` …;
 * a directory that cannot be written leaves the app running, with a notice that changes will not
   be saved (``SettingsStore.writable`` is ``False``).
 
@@ -21,7 +26,6 @@ import contextlib
 import dataclasses
 import json
 import logging
-import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -30,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from . import paths
+from . import settings_values as values
 from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
@@ -40,11 +45,16 @@ from .core.query import (
     Profile,
     SearchMode,
 )
+from .files import read_small
 
 log = logging.getLogger("amicus.settings")
 
 SETTINGS_VERSION = 1
 FILE_NAME = "settings.json"
+#: a settings file is a few kB; anything past this is not one (and is not read into memory)
+MAX_FILE_BYTES = 1 << 20
+#: backups kept at most (settings.json.bak … .bak.1000); past that a damaged file stays where it is
+MAX_BACKUPS = 1000
 MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET = 256, 200_000
 MIN_FONT_SIZE, MAX_FONT_SIZE = 6, 40
 COLOR_SCHEMES = ("system", "light", "dark")
@@ -127,109 +137,25 @@ class Option:
         return getattr(Settings(), self.name)
 
 
-def _opt_str(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str):
-        raise TypeError("not a string")
-    return value or None
-
-
-def _url(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise TypeError("not a URL")
-    url = value.strip()
-    if not url.startswith(("http://", "https://")):
-        raise ValueError("must start with http:// or https://")
-    return url.rstrip("/")
-
-
-def _str_tuple(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
-        raise TypeError("not a list of strings")
-    return tuple(sorted(dict.fromkeys(value)))
-
-
-def _boost(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError("not a number")
-    number = float(value)
-    if not math.isfinite(number) or not 0.1 <= number <= 10.0:
-        raise ValueError("must be between 0.1 and 10")
-    return number
-
-
-def _int_in(lo: int, hi: int) -> Callable[[Any], int]:
-    def coerce(value: Any) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise TypeError("not an integer")
-        if not lo <= value <= hi:
-            raise ValueError(f"must be between {lo} and {hi}")
-        return value
-
-    return coerce
-
-
-def _ordered_str_tuple(value: Any) -> tuple[str, ...]:
-    """A list of strings in the user's order, duplicates dropped (pins: the first pinned stays first)."""
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
-        raise TypeError("not a list of strings")
-    return tuple(dict.fromkeys(value))
-
-
-def _opt_int_in(lo: int, hi: int) -> Callable[[Any], int | None]:
-    def coerce(value: Any) -> int | None:
-        return None if value is None else _int_in(lo, hi)(value)
-
-    return coerce
-
-
-def _choice(*allowed: str) -> Callable[[Any], str]:
-    def coerce(value: Any) -> str:
-        if value not in allowed:
-            raise ValueError(f"must be one of {', '.join(allowed)}")
-        return str(value)
-
-    return coerce
-
-
-def _mode(value: Any) -> SearchMode:
-    try:
-        return SearchMode(value)
-    except ValueError:
-        raise ValueError(f"must be one of {', '.join(m.value for m in SearchMode)}") from None
-
-
-def _chapter(value: Any) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or ":" not in value:
-        raise TypeError("not BOOK:CHAPTER")
-    book, _, chapter = value.rpartition(":")
-    if not book or not chapter.isdigit() or int(chapter) < 1:
-        raise ValueError("not BOOK:CHAPTER")
-    return value
-
-
 OPTIONS: tuple[Option, ...] = (
-    Option("db_path", _opt_str),
-    Option("proxy_url", _url),
-    Option("token", _opt_str),
-    Option("preferred_scholars", _str_tuple),
-    Option("preferred_traditions", _str_tuple),
-    Option("chapter_boost", _boost),
-    Option("scholar_boost", _boost),
-    Option("tradition_boost", _boost),
-    Option("per_scholar_cap", _opt_int_in(1, 50)),
-    Option("reference_boost", _boost),
-    Option("k", _int_in(1, MAX_K)),
-    Option("candidates", _int_in(1, MAX_CANDIDATES)),
-    Option("last_chapter", _chapter),
-    Option("search_mode", _mode),
-    Option("pins", _ordered_str_tuple),
-    Option("context_budget", _int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
-    Option("font_size", _opt_int_in(MIN_FONT_SIZE, MAX_FONT_SIZE)),
-    Option("color_scheme", _choice(*COLOR_SCHEMES)),
+    Option("db_path", values.file_path),
+    Option("proxy_url", values.base_url),
+    Option("token", values.text_or_none),
+    Option("preferred_scholars", values.name_set),
+    Option("preferred_traditions", values.name_set),
+    Option("chapter_boost", values.boost),
+    Option("scholar_boost", values.boost),
+    Option("tradition_boost", values.boost),
+    Option("per_scholar_cap", values.int_in_or_none(1, 50)),
+    Option("reference_boost", values.boost),
+    Option("k", values.int_in(1, MAX_K)),
+    Option("candidates", values.int_in(1, MAX_CANDIDATES)),
+    Option("last_chapter", values.chapter),
+    Option("search_mode", values.search_mode),
+    Option("pins", values.ordered_names),
+    Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
+    Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
+    Option("color_scheme", values.choice(*COLOR_SCHEMES)),
 )
 
 
@@ -238,15 +164,18 @@ def from_json(data: Any) -> tuple[Settings, list[str]]:
     if not isinstance(data, dict):
         raise ValueError("the settings file does not hold a JSON object")
     notes: list[str] = []
-    values: dict[str, Any] = {}
+    chosen: dict[str, Any] = {}
     for opt in OPTIONS:
         if opt.name not in data:
             continue
         try:
-            values[opt.name] = opt.coerce(data[opt.name])
+            chosen[opt.name] = opt.coerce(data[opt.name])
+        except values.Kept as kept:
+            chosen[opt.name] = kept.value
+            notes.append(f"in {opt.name}, {kept}")
         except (TypeError, ValueError) as exc:
             notes.append(f"{opt.name} was reset to its default ({exc})")
-    settings = Settings(**values)
+    settings = Settings(**chosen)
     if settings.candidates < settings.k:
         settings = settings.replace(candidates=max(settings.k, DEFAULT_CANDIDATES))
         notes.append("candidates was raised to at least k")
@@ -277,13 +206,14 @@ class SettingsStore:
 
     @property
     def backup_path(self) -> Path:
+        """The first backup's name; later ones are numbered (:meth:`_keep_copy`)."""
         return self.path.with_name(self.path.name + ".bak")
 
     def load(self) -> Settings:
         """The saved settings, or defaults (first run, corrupt file)."""
         self.notice = None
         try:
-            raw = self.path.read_bytes()
+            raw = read_small(self.path, MAX_FILE_BYTES)
         except FileNotFoundError:
             self._check_writable()
             return Settings()
@@ -298,16 +228,18 @@ class SettingsStore:
             if self.read_only:
                 self.notice = f"The settings file is damaged ({_short(exc)}); the defaults are in use."
             else:
-                self._set_aside()
-                self.notice = (
-                    f"The settings file was damaged ({_short(exc)}). It was kept as {self.backup_path.name} "
-                    "and the defaults were restored."
-                )
+                kept = self._keep_copy(raw, move=True)
+                where = f"It was kept as {kept.name}" if kept else "It could not be kept"
+                self.notice = f"The settings file was damaged ({_short(exc)}). {where} and the defaults were restored."
             log.warning("settings corrupt", extra={"path": str(self.path), "set_aside": not self.read_only})
             self._check_writable()
             return Settings()
         if notes:
             self.notice = "Some settings were invalid and were reset: " + "; ".join(notes) + "."
+            if not self.read_only:  # the next save writes over the file: keep it as it was first
+                kept = self._keep_copy(raw, move=False)
+                if kept is not None:
+                    self.notice += f" The file as it was is kept as {kept.name}."
             log.warning("settings values reset", extra={"count": len(notes)})
         self._check_writable()
         return settings
@@ -343,9 +275,25 @@ class SettingsStore:
         return True
 
     # -- internals -------------------------------------------------------------------------
-    def _set_aside(self) -> None:
-        with contextlib.suppress(OSError):
-            os.replace(self.path, self.backup_path)
+    def _keep_copy(self, raw: bytes, *, move: bool) -> Path | None:
+        """Write ``raw`` to the first free backup name — ``settings.json.bak``, then ``.bak.2``,
+        ``.bak.3`` … — never over an existing backup (created exclusively); with ``move`` the file
+        itself is then removed. ``None`` when no backup could be written."""
+        for n in range(1, MAX_BACKUPS + 1):
+            backup = self.backup_path if n == 1 else self.path.with_name(f"{self.path.name}.bak.{n}")
+            try:
+                with open(backup, "xb") as fh:
+                    fh.write(raw)
+            except FileExistsError:
+                continue
+            except OSError:
+                return None
+            with contextlib.suppress(OSError):
+                os.chmod(backup, 0o600)  # it holds the token
+                if move:
+                    os.unlink(self.path)
+            return backup
+        return None
 
     def _check_writable(self) -> None:
         if self.read_only:

@@ -54,10 +54,78 @@ def test_bad_values_are_reset_one_by_one(amicus_home: Path) -> None:
     s, notes = from_json({"k": 500, "proxy_url": "ftp://x", "chapter_boost": "big", "scholar_boost": 1.2,
                           "preferred_scholars": ["a", 3], "unknown": True})
     assert s.k == Settings().k and s.proxy_url == paths.DEFAULT_PROXY_URL and s.chapter_boost == 1.5
-    assert s.scholar_boost == 1.2 and s.preferred_scholars == ()
+    assert s.scholar_boost == 1.2 and s.preferred_scholars == ("a",)  # one bad entry costs only itself (#20.2)
     assert len(notes) == 4
     with pytest.raises(ValueError):
         validate(Settings(proxy_url="nope"))
+
+
+def test_one_bad_entry_keeps_the_good_ones_and_the_file_as_it_was(amicus_home: Path) -> None:
+    """#20.2: one bad entry in the pins or preferred scholars used to reset the whole list, and the
+    next save wrote it empty with no backup."""
+    path = paths.config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    raw = (b'{"pins": ["p1", 3, "p2", "", "\\ud800", "p1"], "preferred_scholars": ["henry", null, "scofield"],'
+           b' "k": 12}')
+    path.write_bytes(raw)
+    store = SettingsStore()
+    s = store.load()
+    assert s.pins == ("p1", "p2") and s.preferred_scholars == ("henry", "scofield") and s.k == 12
+    assert store.notice is not None and "pins" in store.notice and "preferred_scholars" in store.notice
+    assert "settings.json.bak" in store.notice
+    assert (path.parent / "settings.json.bak").read_bytes() == raw  # kept before any save writes over it
+    assert store.save(s.replace(k=13))
+    assert json.loads(path.read_text())["pins"] == ["p1", "p2"]
+
+
+def test_every_damaged_file_keeps_its_own_backup(amicus_home: Path) -> None:
+    """#20.2: a second damaged settings file overwrote the first backup."""
+    path = paths.config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    for n, damage in enumerate((b"{ first", b"{ second", b"{ third"), start=1):
+        path.write_bytes(damage)
+        store = SettingsStore()
+        assert store.load() == Settings()
+        name = "settings.json.bak" if n == 1 else f"settings.json.bak.{n}"
+        assert store.notice is not None and name in store.notice
+    assert (path.parent / "settings.json.bak").read_bytes() == b"{ first"
+    assert (path.parent / "settings.json.bak.2").read_bytes() == b"{ second"
+    assert (path.parent / "settings.json.bak.3").read_bytes() == b"{ third"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "says"),
+    [
+        ("proxy_url", "http://[::1", "cannot be read"),
+        ("proxy_url", "http://256.256.256.256:1", "not a valid IP address"),
+        ("proxy_url", "http://localhost:99999", "port"),
+        ("proxy_url", "http://" + "a" * 100_000, "characters long"),
+        ("db_path", "/data/scripture.db\\u0000x", "NUL"),
+    ],
+)
+def test_a_saved_address_or_path_that_cannot_work_is_reset_saying_why(
+    amicus_home: Path, key: str, value: str, says: str
+) -> None:
+    """#20.7 and #20.21: a saved proxy URL httpx cannot use, or a path with a NUL byte, stopped the app."""
+    path = paths.config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    path.write_text(f'{{"{key}": "{value}"}}')
+    store = SettingsStore()
+    s = store.load()
+    assert getattr(s, key) == getattr(Settings(), key)
+    assert store.notice is not None and key in store.notice and says in store.notice
+    assert len(store.notice) < 600  # the 100k-character address is not echoed
+    with pytest.raises(ValueError, match=says):
+        validate(Settings().replace(**{key: json.loads(f'"{value}"')}))
+
+
+def test_a_settings_file_that_is_a_fifo_is_not_waited_on(amicus_home: Path) -> None:
+    path = paths.config_dir() / "settings.json"
+    path.parent.mkdir(parents=True)
+    os.mkfifo(path)
+    store = SettingsStore()
+    assert store.load() == Settings()
+    assert store.notice is not None and "not a regular file" in store.notice
 
 
 _UNWRITABLE_CHECK = """

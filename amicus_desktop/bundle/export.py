@@ -5,9 +5,9 @@ No Qt. The window asks for these and puts the outcome on the clipboard or in the
 * :func:`clip_text` — a result's text followed by its citation line (Ctrl+C on a result);
 * :func:`csv_rows` — one row per result and per rejected candidate, with every breakdown column;
 * :func:`export_result` — the bundle as JSON (exactly :meth:`RetrievalResult.to_json`) or CSV, written
-  atomically (a temporary file in the target folder, then ``os.replace``), refusing to overwrite a
-  database. A failure raises :class:`ExportError` with a sentence for the user; the old file, if
-  any, is left as it was and no temporary file is left behind.
+  atomically and never over a database, a folder, a pipe or a device (the rules, shared with
+  ``--screenshot``, are :mod:`amicus_desktop.files`'s). A failure raises :class:`ExportError` with a
+  sentence for the user; the old file, if any, is left as it was and no temporary file is left behind.
 """
 
 from __future__ import annotations
@@ -17,18 +17,17 @@ import enum
 import io
 import json
 import logging
-import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..core.results import Candidate, RejectedChunk, RetrievalResult, RetrievedChunk, ScoreBreakdown
+from ..files import FileWriteError, check_target, write_atomic
 from ..present.titles import ChunkLike, Names, citation
 
 log = logging.getLogger("amicus.export")
 
-#: Suffixes a result set is never written over: database files, whichever database is open.
-DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db-wal", ".db-shm", ".db-journal")
+#: A refused or failed export: the one error of every write the user asks for (amicus_desktop.files).
+ExportError = FileWriteError
 
 
 class ExportFormat(enum.StrEnum):
@@ -42,14 +41,6 @@ class ExportFormat(enum.StrEnum):
         """The format a file name asks for by its suffix (``None``: neither)."""
         suffix = path.suffix.lower().lstrip(".")
         return next((f for f in cls if f.value == suffix), None)
-
-
-class ExportError(Exception):
-    """Exporting failed; ``message`` says why and what to do, for the user."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 # -- the clipboard -----------------------------------------------------------------------------------
@@ -137,66 +128,12 @@ def json_text(result: RetrievalResult) -> str:
     return json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
 
 
-# -- writing -------------------------------------------------------------------------------------------
-def check_target(path: Path, protected: Sequence[Path] = ()) -> None:
-    """Refuse a target that is a database (by suffix or because it is one of ``protected``) or a folder."""
-    if path.name.lower().endswith(DATABASE_SUFFIXES):
-        raise ExportError(f"{path.name} looks like a database file; results are never written over a database. "
-                          "Choose a name ending in .json or .csv.")
-    for p in protected:
-        if _same_file(path, p):
-            raise ExportError(f"{path} is the open scripture database; results are never written over it. "
-                              "Choose another file.")
-    if path.is_dir():
-        raise ExportError(f"{path} is a folder. Choose a file name inside it.")
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.exists() and b.exists() and os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
-def write_atomic(path: Path, data: str) -> None:
-    """Write ``data`` (UTF-8) to ``path`` through a temporary file in the same folder and ``os.replace``.
-
-    On failure nothing is left behind and an existing ``path`` keeps its old contents.
-    """
-    folder = path.parent
-    try:
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
-    except OSError as exc:
-        raise ExportError(f"Cannot write in {folder}: {_reason(exc)}. Choose another folder.") from exc
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)  # mkstemp makes 0o600; an export is an ordinary document
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ExportError(f"Could not write {path.name}: {_reason(exc)}. "
-                          "Nothing was changed; free some space or choose another folder.") from exc
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-
-
-def _reason(exc: OSError) -> str:
-    return exc.strerror.lower() if exc.strerror else type(exc).__name__
-
-
+# -- writing (the rules: amicus_desktop.files) ---------------------------------------------------------
 def export_result(result: RetrievalResult, path: Path, fmt: ExportFormat, names: Names,
                   protected: Sequence[Path] = ()) -> int:
     """Write ``result`` to ``path`` as ``fmt`` (checked first, written atomically); returns the rows
     written (results plus rejected candidates). Raises :class:`ExportError`."""
-    check_target(path, protected)
+    check_target(path, protected, what="results")
     if fmt is ExportFormat.JSON:
         data = json_text(result)
     else:

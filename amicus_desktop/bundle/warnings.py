@@ -25,6 +25,8 @@ def no_strong_match(
     if best is not None and best >= floor:
         return None
     suggestion = respell(question, spelling) if spelling else None
+    if suggestion is not None and _same(suggestion, question):
+        suggestion = None  # "Did you mean" the question itself is no suggestion
     message = "Nothing in the library matches this question well"
     message += f" (best match {best:.2f}, below {floor:.2f})." if best is not None else "."
     if suggestion:
@@ -93,6 +95,11 @@ def respell(question: str, spelling: Mapping[str, str]) -> str:
     for word, better in spelling.items():
         out = _replace_word(out, word, better)
     return out
+
+
+def _same(a: str, b: str) -> bool:
+    """Whether two questions read the same (case and spacing aside)."""
+    return " ".join(a.casefold().split()) == " ".join(b.casefold().split())
 
 
 def _replace_word(text: str, word: str, better: str) -> str:

@@ -14,6 +14,8 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
+from .common import text_arg
+from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
@@ -27,11 +29,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"amicus-desktop {__version__}")
     # Options of the desktop app itself (no sub-command).
-    parser.add_argument("--db", metavar="PATH", help="scripture.db to open")
-    parser.add_argument("--proxy", metavar="URL", help="embed proxy base URL")
-    parser.add_argument("--screenshot", metavar="PNG", help="save the main window as PNG and exit")
-    parser.add_argument("--query", metavar="TEXT", help="question to ask at start-up")
-    parser.add_argument("--chapter", metavar="BOOK:CHAPTER", help="chapter to open, e.g. romans:9")
+    parser.add_argument("--db", metavar="PATH", type=text_arg, help="scripture.db to open")
+    parser.add_argument("--proxy", metavar="URL", type=text_arg, help="embed proxy base URL")
+    parser.add_argument("--screenshot", metavar="PNG", type=text_arg, help="save the main window as PNG and exit")
+    parser.add_argument("--query", metavar="TEXT", type=text_arg, help="question to ask at start-up")
+    parser.add_argument("--chapter", metavar="BOOK:CHAPTER", type=text_arg, help="chapter to open, e.g. romans:9")
     # argparse exits 2 on bad flags, as the contract wants for usage errors.
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
@@ -40,18 +42,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
-    args = parser.parse_args(argv)
-    if args.command is None:
-        from ..ui.app import run_app  # imports Qt; only the desktop app needs it
+    """Run one command. Everything it writes goes through :func:`.output.safe_streams` (control
+    characters escaped, nothing the terminal cannot encode)."""
+    with safe_streams():
+        parser = build_parser()
+        refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
+        args = parser.parse_args(argv)
+        if args.command is None:
+            from ..ui.app import run_app  # imports Qt; only the desktop app needs it
 
-        return run_app(args)
-    try:
-        return int(args.func(args) or 0)
-    except BrokenPipeError:  # e.g. `amicus-desktop query ... | head`: the reader left, not an error
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
-        return 0
+            return run_app(args)
+        try:
+            return int(args.func(args) or 0)
+        except BrokenPipeError:  # e.g. `amicus-desktop query ... | head`: the reader left, not an error
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            return 0
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .. import paths
 from ..embedding import BackendError, Embedder
+from . import output
 
 if TYPE_CHECKING:
     from ..corpus.build import BuildProgress
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
 
     out = args.out or paths.default_db_path()
     books = _books(args)
-    printer = None if args.quiet else ProgressPrinter(sys.stderr)
+    printer = None if args.quiet else ProgressPrinter(output.raw(sys.stderr))  # our own drawing: its \r stays
     embedder: Embedder | None = None
     try:
         embedder = make_embedder(args.proxy, args.backend)

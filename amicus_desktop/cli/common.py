@@ -9,10 +9,25 @@ from .. import paths
 from ..config import DB_ENV, PROXY_URL_ENV, Connection, load_settings, resolve_connection
 
 
+def text_arg(value: str) -> str:
+    """An argparse type: text that is valid UTF-8.
+
+    Bytes that are not UTF-8 reach Python as lone surrogates (``surrogateescape``); SQLite, the
+    proxy and the terminal all refuse those later, with a traceback. Said here, as a usage error.
+    """
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise argparse.ArgumentTypeError(
+            f"{value.encode('utf-8', 'surrogateescape').decode('utf-8', 'replace')!r} is not valid UTF-8 text"
+        ) from None
+    return value
+
+
 def add_connection_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="PATH",
+    p.add_argument("--db", metavar="PATH", type=text_arg,
                    help=f"scripture.db (default: ${DB_ENV}, the saved setting, or {paths.default_db_path()})")
-    p.add_argument("--proxy", metavar="URL",
+    p.add_argument("--proxy", metavar="URL", type=text_arg,
                    help=f"embed proxy (default: ${PROXY_URL_ENV}, the saved setting, or {paths.DEFAULT_PROXY_URL})")
 
 

@@ -18,7 +18,9 @@ from importlib import metadata
 from .. import __version__
 from ..core.errors import AmicusError
 from ..core.results import ModelInfo
+from ..core.text import echo
 from ..embedding.client import EmbedClient, mismatch_error
+from ..http.urls import redact_url
 from ..store.fts import FTS_TABLE, NO_INDEX
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import extension_path, sqlite_version, vec_version
@@ -84,7 +86,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         optional = ", ".join(info.optional_tables) or "none"
         filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
         checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
-        checks.append(Check("  model", OK, f"{info.model_id} · {info.dims} dims · {info.chunk_count:,} chunks"))
+        checks.append(Check("  model", OK, f"{echo(info.model_id)} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
         checks.append(_keyword_check(keyword_problem))
         by_type = ", ".join(f"{k} {v:,}" for k, v in sorted(types.items()))
@@ -104,13 +106,13 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             await client.aclose()
 
     token_note = f"token from {connection.token.source}" if token else "no token"
-    where = f"{proxy_url} (from {connection.proxy_url.source}; {token_note})"
+    where = f"{echo(redact_url(proxy_url))} (from {connection.proxy_url.source}; {token_note})"
     try:
         model = asyncio.run(health())
     except AmicusError as err:
         checks.append(Check("Embed proxy", FAIL, f"{where}: {err.code.value}", err.message))
     else:
-        checks.append(Check("Embed proxy", OK, f"{where} · {model.id} · {model.dims} dims"))
+        checks.append(Check("Embed proxy", OK, f"{where} · {echo(model.id)} · {model.dims} dims"))
         if info is not None:
             mismatch = mismatch_error(model, ModelInfo(info.model_id, info.dims))
             if mismatch is not None:

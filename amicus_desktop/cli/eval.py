@@ -19,13 +19,16 @@ import sys
 import textwrap
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from ..core.errors import AmicusError
-from ..core.query import MAX_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
+from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
-from ..notes import WORKSPACE_ID, NotesError
-from ..retrieval import Retriever
+from ..evaluate.metrics import K as EVAL_K
+from ..notes import NotesError
+from ..retrieval import Retriever, validate_request
 from .common import add_connection_args, connection_from_args
 from .search_args import cap_value, finite_float
 
@@ -44,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_connection_args(p)
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
                    help="search mode for questions that do not name their own (default semantic)")
-    p.add_argument("--candidates", type=int, default=40, help="rows per search (default 40)")
+    p.add_argument("--candidates", type=int, default=40, help=f"rows per search, {EVAL_K}.. (default 40)")
     p.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X")
     p.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X")
     p.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X")
@@ -80,15 +83,15 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
         key = key.strip().lower().replace("_", "-")
         value = value.strip()
         if not sep or not value:
-            raise ValueError(f"--compare: {part!r} is not KEY=VALUE")
+            raise ValueError(f"--compare: '{echo(part)}' is not KEY=VALUE")
         if key in ("db", "proxy"):
             connection[key] = value
         elif key == "mode":
-            config = replace(config, mode=SearchMode(value))
+            config = replace(config, mode=_choice(SearchMode, key, value))
         elif key == "candidates":
-            config = replace(config, candidates=int(value))
+            config = replace(config, candidates=_whole(key, value))
         elif key == "fusion":
-            fusion = replace(fusion, method=FusionMethod(value))
+            fusion = replace(fusion, method=_choice(FusionMethod, key, value))
         elif key == "alpha":
             fusion = replace(fusion, alpha=finite_float(value))
         elif key == "boosts":
@@ -106,8 +109,36 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
         elif key == "reference-boost":
             weights = replace(weights, reference=finite_float(value))
         else:
-            raise ValueError(f"--compare: unknown key {key!r}")
+            raise ValueError(f"--compare: unknown key '{echo(key)}'")
     return replace(config, weights=weights, fusion=fusion), connection
+
+
+def check_config(config: EvalConfig, where: str = "") -> None:
+    """``ValueError`` when ``config`` breaks a rule of the flags: :func:`~amicus_desktop.retrieval.validate_request`
+    on the retrieval each question makes (its top 10, so at least 10 candidates), as for ``query``."""
+    try:
+        validate_request(RetrievalContext(query="", k=EVAL_K, candidates=config.candidates, weights=config.weights,
+                                          mode=config.mode, fusion=config.fusion, workspace=config.workspace))
+    except ValueError as exc:
+        raise ValueError(f"{where}{exc}") from None
+
+
+E = TypeVar("E", SearchMode, FusionMethod)
+
+
+def _choice(kind: type[E], key: str, value: str) -> E:
+    try:
+        return kind(value.lower())
+    except ValueError:
+        allowed = ", ".join(k.value for k in kind)
+        raise ValueError(f"--compare: {key} is one of {allowed}, not '{echo(value)}'") from None
+
+
+def _whole(key: str, value: str) -> int:
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"--compare: {key} takes a whole number, not '{echo(value)}'") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -115,12 +146,10 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     other: tuple[EvalConfig, dict[str, str]] | None = None
     try:
-        if args.workspace is not None and not WORKSPACE_ID.fullmatch(args.workspace):
-            raise ValueError("--workspace: a workspace id is 1–64 characters of a-z, 0-9 and '-'")
-        if not 10 <= args.candidates <= MAX_CANDIDATES:
-            raise ValueError(f"--candidates must be between 10 and {MAX_CANDIDATES}, not {args.candidates}")
+        check_config(config)
         if args.compare:
             other = changed(config, args.compare)
+            check_config(other[0], "--compare: ")
     except (ValueError, argparse.ArgumentTypeError) as exc:
         parser.error(str(exc))
     try:
@@ -169,9 +198,12 @@ def format_report(report: EvalReport) -> str:
     for q in report.queries:
         s = q.scores
         lines.append(f"{q.id:<14.14} {s['ndcg@10']:8.3f} {s['mrr@10']:8.3f} {s['recall@10']:8.3f}  "
-                     f"{textwrap.shorten(q.query, 60, placeholder='…')}")
+                     + (f"FAILED: {q.error}" if q.error else textwrap.shorten(q.query, 60, placeholder='…')))
     m = report.mean
     lines += ["-" * len(header), f"{'mean':<14} {m['ndcg@10']:8.3f} {m['mrr@10']:8.3f} {m['recall@10']:8.3f}"]
+    if report.failed:
+        lines += ["", f"{len(report.failed)} question(s) could not be asked and score 0: "
+                  + ", ".join(q.id for q in report.failed[:10]) + (" …" if len(report.failed) > 10 else "")]
     if report.missing:
         lines += ["", f"{len(report.missing)} judged chunk ids are not in this database: "
                   + ", ".join(report.missing[:10]) + (" …" if len(report.missing) > 10 else "")]

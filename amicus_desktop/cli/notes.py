@@ -15,16 +15,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 import textwrap
 from pathlib import Path
 
-from ..bundle.export import ExportError, write_atomic
+from .. import paths
 from ..core.errors import AmicusError
 from ..core.references import PassageRef
 from ..core.results import ModelInfo
 from ..embedding.client import EmbedClient
+from ..files import FileWriteError, check_target, write_atomic
 from ..notes import KEEP, Note, NotesCode, NotesError, NotesStore, Workspace, check_workspace, parse_ref
 from ..notes.embedding import EmbedOutcome, embed_pending, inline
 from ..notes.exchange import export_json, export_markdown, import_file
@@ -245,14 +245,12 @@ def run_export(args: argparse.Namespace) -> int:
         sys.stdout.write(data)
         return 0
     out = Path(args.out)
-    new = not out.exists()
     try:
-        write_atomic(out, data)
-    except ExportError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        check_target(out, (paths.notes_path(),), what="notes", hint="a name ending in .json or .md")
+        write_atomic(out, data, mode=0o600)  # the reader's notes: readable by the reader alone, as the store is
+    except FileWriteError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
         return 1
-    if new:  # the reader's notes: readable by the reader alone, as the store is
-        os.chmod(out, 0o600)
     print(f"Exported {count} note{'s' * (count != 1)} of workspace {ws.id} to {out}.", file=sys.stderr)
     return 0
 

@@ -15,6 +15,7 @@ from ..core.books import BOOKS
 from ..core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_K,
+    MAX_BOOST,
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
@@ -30,6 +31,7 @@ from ..core.query import (
 from ..core.references import ChapterRef
 from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
+from .common import text_arg
 
 #: ``--source-type`` values: the library's types and the reader's notes ("My notes").
 FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
@@ -66,26 +68,29 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
         "keyword (words only; needs no embed proxy)",
     )
     p.add_argument(
-        "--chapter", metavar="BOOK:CHAPTER", help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9"
+        "--chapter", metavar="BOOK:CHAPTER", type=text_arg,
+        help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9",
     )
-    p.add_argument("--prefer-scholar", metavar="ID", action="append", default=[],
+    p.add_argument("--prefer-scholar", metavar="ID", type=text_arg, action="append", default=[],
                    help=f"boost this scholar ×{w.scholar:g} (repeatable)")
-    p.add_argument("--prefer-tradition", metavar="NAME", action="append", default=[],
+    p.add_argument("--prefer-tradition", metavar="NAME", type=text_arg, action="append", default=[],
                    help=f"boost this tradition ×{w.tradition:g} (repeatable)")
     filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
     filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=FILTER_SOURCE_TYPES,
                          help="only chunks of this type: " + ", ".join(FILTER_SOURCE_TYPES)
                          + f" ({USER_NOTE}: the --workspace's notes)")
-    filters.add_argument("--book", metavar="B", action="append", default=[], help="only chunks on this book (e.g. rom)")
-    filters.add_argument("--testament", metavar="OT|NT", action="append", default=[],
+    filters.add_argument("--book", metavar="B", type=text_arg, action="append", default=[],
+                         help="only chunks on this book (e.g. rom)")
+    filters.add_argument("--testament", metavar="OT|NT", type=text_arg, action="append", default=[],
                          help="only chunks on a book of the Old or New Testament (adds its books to --book)")
-    filters.add_argument("--scholar", metavar="ID", action="append", default=[], help="only chunks by this scholar")
+    filters.add_argument("--scholar", metavar="ID", type=text_arg, action="append", default=[],
+                         help="only chunks by this scholar")
     filters.add_argument(
-        "--tradition", metavar="NAME", action="append", default=[], help="only chunks of this tradition"
+        "--tradition", metavar="NAME", type=text_arg, action="append", default=[], help="only chunks of this tradition"
     )
-    p.add_argument("--workspace", metavar="W",
+    p.add_argument("--workspace", metavar="W", type=text_arg,
                    help="search this workspace's notes with the library (see 'amicus-desktop notes')")
-    p.add_argument("--pin", metavar="CHUNK_ID", action="append", default=[],
+    p.add_argument("--pin", metavar="CHUNK_ID", type=text_arg, action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
     p.add_argument(
@@ -96,7 +101,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
                    help="reject candidates whose similarity is below X (semantic and hybrid)")
     weights = p.add_argument_group("ranking weights")
     weights.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X",
-                         help=f"multiplier for chunks on the current chapter (default {w.chapter:g})")
+                         help=f"multiplier for chunks on the current chapter, in (0, {MAX_BOOST:g}] "
+                         f"(default {w.chapter:g})")
     weights.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X",
                          help=f"multiplier for preferred scholars (default {w.scholar:g})")
     weights.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X",
@@ -145,12 +151,9 @@ def weights_from_args(args: argparse.Namespace) -> BoostWeights:
 
 
 def check_search_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
-    """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2)."""
-    for name in ("chapter_boost", "scholar_boost", "tradition_boost", "reference_boost"):
-        if getattr(args, name) <= 0:
-            parser.error(f"--{name.replace('_', '-')} must be greater than 0")
-    if args.scholar_cap is not None and args.scholar_cap < 1:
-        parser.error("--scholar-cap must be at least 1 (or 'none')")
+    """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2).
+
+    Limits, weights and the fusion are :func:`~amicus_desktop.retrieval.validate_request`'s rules."""
     for t in args.testament:
         if t.lower() not in TESTAMENTS:
             parser.error(f"--testament takes OT or NT, not {t!r}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -149,6 +150,11 @@ class Filters:
         }
 
 
+#: The largest boost (CONTRACT section 6): four boosts multiply a base of at most 1, so a final score
+#: stays below 1e8 — finite, and so valid JSON (1e308 × 1e308 was ``Infinity``).
+MAX_BOOST = 100.0
+
+
 @dataclass(frozen=True)
 class BoostWeights:
     """Multipliers of CONTRACT sections 3 and 6, and the per-scholar cap of section 3 step 6."""
@@ -159,6 +165,17 @@ class BoostWeights:
     #: at most this many results per scholar; ``None``: no cap
     per_scholar_cap: int | None = 2
     reference: float = 1.25
+
+    def check(self) -> None:
+        """``ValueError`` naming the first weight out of its range: each boost in (0, :data:`MAX_BOOST`]
+        and finite, the cap at least 1 (or ``None``). The one rule for flags, ``eval --compare`` and the API."""
+        for name in ("chapter", "scholar", "tradition", "reference"):
+            value = getattr(self, name)
+            if not (isinstance(value, (int, float)) and math.isfinite(value) and 0 < value <= MAX_BOOST):
+                raise ValueError(f"{name}-boost must be greater than 0 and at most {MAX_BOOST:g}, not {value!r}")
+        cap = self.per_scholar_cap
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+            raise ValueError(f"scholar-cap must be at least 1 (or none), not {cap!r}")
 
 
 #: Every boost at 1 and no cap: the ranking of the base score alone (``eval --no-boosts``, the

@@ -41,9 +41,11 @@ import httpx
 import numpy as np
 import numpy.typing as npt
 
-from ..config import TOKEN_ENV, token_problem
+from ..config import PROXY_URL_ENV, TOKEN_ENV, token_problem
 from ..core.errors import AmicusError, ErrorCode
 from ..core.results import ModelInfo
+from ..core.text import echo
+from ..http.urls import redact_url, url_problem
 from .base import BackendError, BackendUnavailable, UpstreamError, Vectors, l2_normalise
 
 log = logging.getLogger("amicus.embedding")
@@ -85,7 +87,7 @@ def mismatch_error(model: ModelInfo, expected: ModelInfo) -> AmicusError | None:
     if model.id != expected.id:
         return AmicusError(
             ErrorCode.MODEL_MISMATCH,
-            f"The proxy serves model {model.id!r}; the database was built with {expected.id!r}. "
+            f"The proxy serves model '{echo(model.id)}'; the database was built with '{echo(expected.id)}'. "
             "Vectors of different models are not comparable: use a matching proxy or rebuild the database.",
         )
     return None
@@ -117,14 +119,17 @@ def _failed(url: str, why: str, *, retry_after: float | None = None, retryable: 
 
 
 def _short(text: object, limit: int = 160) -> str:
-    s = " ".join(str(text).split())
-    return s if len(s) <= limit else s[: limit - 1] + "…"
+    """Outside text in a message: on one line, control characters escaped, at most ``limit`` characters."""
+    return echo(" ".join(str(text).split()), limit)
 
 
 class EmbedClient:
     """Embeds through ``POST {base_url}/ai/embed``; also probes ``GET {base_url}/health``.
 
     ``read_timeout`` is the deadline of one attempt's whole answer (see the module docstring).
+    A ``base_url`` that cannot be used (``http://[::1``, port 99999) makes every request fail with
+    ``OFFLINE`` saying what is wrong with it, before any I/O; messages show :attr:`shown_url`,
+    the URL redacted (no user-info, no secret query values) and bounded.
     """
 
     def __init__(
@@ -137,7 +142,15 @@ class EmbedClient:
         retry_delay: float = RETRY_DELAY,
         cache_size: int = 256,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        url_bad = url_problem(base_url)
+        self.base_url = base_url.strip().rstrip("/") if url_bad is None else base_url
+        self.shown_url = echo(redact_url(self.base_url))
+        self._url_error = (
+            AmicusError(ErrorCode.OFFLINE,
+                        f"The embed proxy address {self.shown_url} {url_bad}. Correct it in Settings, "
+                        f"--proxy or {PROXY_URL_ENV}.")
+            if url_bad else None
+        )
         self.retry_delay = retry_delay
         self.read_timeout = read_timeout
         # Compressed answers are not asked for; one that comes anyway is decoded under the size cap.
@@ -152,7 +165,7 @@ class EmbedClient:
         if token and not problem:
             headers["Authorization"] = f"Bearer {token}"
         self._client = httpx.AsyncClient(
-            base_url=self.base_url,
+            base_url=self.base_url if url_bad is None else "http://invalid.invalid",  # never used
             headers=headers,
             timeout=httpx.Timeout(connect=connect_timeout, read=read_timeout, write=read_timeout, pool=connect_timeout),
             # The proxy is configured explicitly; environment proxies would only misroute it.
@@ -187,9 +200,9 @@ class EmbedClient:
         body = await self._request("GET", "/health")
         model, dims = body.get("model"), body.get("dims")
         if body.get("status") != "ok":
-            raise _failed(self.base_url, "its /health answer does not say status ok")
+            raise _failed(self.shown_url, "its /health answer does not say status ok")
         if not isinstance(model, str) or not model or not isinstance(dims, int) or isinstance(dims, bool) or dims < 1:
-            raise _failed(self.base_url, "its /health answer does not name a model and its dims")
+            raise _failed(self.shown_url, "its /health answer does not name a model and its dims")
         return ModelInfo(model, dims)
 
     async def aclose(self) -> None:
@@ -220,7 +233,9 @@ class EmbedClient:
         return model, vectors
 
     async def _request(self, method: str, path: str, payload: object = None) -> dict[str, Any]:
-        url = self.base_url
+        url = self.shown_url
+        if self._url_error is not None:
+            raise self._url_error
         if self._token_error is not None:
             raise self._token_error
         reached = False  # whether a connection was made: a deadline before that is a connect failure
@@ -273,11 +288,11 @@ class EmbedClient:
         else:
             why = f"HTTP {status}"
         seconds = _retry_after_seconds(retry_after) if status in (429, 503) else None
-        return _failed(self.base_url, why + (f" —{detail}" if detail else ""), retry_after=seconds)
+        return _failed(self.shown_url, why + (f" —{detail}" if detail else ""), retry_after=seconds)
 
     def _parse_embeddings(self, body: dict[str, Any], n: int) -> tuple[ModelInfo, Vectors]:
         """The ``n`` vectors of an ``/ai/embed`` answer, in input order, or ``EMBED_FAILED``."""
-        url = self.base_url
+        url = self.shown_url
         try:
             model = body["model"]
             data = body["data"]

@@ -21,6 +21,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from ..http.urls import check_url
 from .base import (
     BackendUnavailable,
     UpstreamError,
@@ -48,6 +49,7 @@ class OpenAIBackend:
                  transport: httpx.BaseTransport | None = None) -> None:
         if not upstream:
             raise ValueError("the openai backend needs an upstream URL")
+        upstream = check_url(upstream)  # ValueError naming what is wrong (port 99999, a bad IP …)
         if not model:
             raise ValueError("the openai backend needs an upstream model name")
         if dims is not None and dims <= 0:

@@ -10,7 +10,9 @@
 ``mode``, ``chapter`` and ``profile`` are optional; grades are 0–3. Keys the format does not name
 (a query's ``notes``, a judgment's ``why`` in ``rationale``, a set's ``provenance``) are kept as they
 are when the file is read and written again, so a curator's notes survive. :func:`load` names the line
-or the key of whatever is wrong (:class:`GoldenError`); :func:`save` writes atomically.
+or the key of whatever is wrong (:class:`GoldenError`) — a bad ``mode`` or ``chapter``, a grade out of
+range, text that is not text, a file that is too large, too deep or not a regular file — and never
+raises anything else but ``OSError``; :func:`save` writes atomically.
 """
 
 from __future__ import annotations
@@ -24,8 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.query import SearchMode
+from ..core.text import echo
+from ..files import FileReadError, read_small
+from ..understand import PassageError, parse_passage
 
 GRADES = range(0, 4)
+#: a golden set of 100,000 judgments is ~5 MB; past this a file is not one (and is not read into memory)
+MAX_FILE_BYTES = 32 << 20
 
 
 class GoldenError(ValueError):
@@ -94,7 +101,7 @@ class GoldenSet:
 
 def _grade(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value not in GRADES:
-        raise GoldenError(f"{where}: a grade is an integer from 0 to 3, not {value!r}")
+        raise GoldenError(f"{where}: a grade is an integer from 0 to 3, not {echo(value, 40)}")
     return value
 
 
@@ -104,10 +111,54 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _chapter(value: Any, where: str) -> str | None:
+    """A query's ``chapter``: ``BOOK:CHAPTER`` as ``--chapter`` reads it (any book: the database decides)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise GoldenError(f"{where}: expected BOOK:CHAPTER as a string")
+    try:
+        parse_passage(value, check_bounds=False)
+    except PassageError:
+        raise GoldenError(f"{where}: '{echo(value, 40)}' is not BOOK:CHAPTER, e.g. romans:9") from None
+    return value
+
+
+def _not_text(data: Any) -> str | None:
+    """Where in decoded JSON a string holds a lone surrogate (``"\\ud800"``: not text any file or
+    terminal can hold), as ``queries[3].query``; ``None`` when every string is text."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, str):
+            items: list[tuple[Any, str]] = []
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return where or "the file"
+        elif isinstance(value, dict):
+            items = []
+            for k, v in value.items():
+                try:
+                    k.encode("utf-8")
+                except UnicodeEncodeError:
+                    return f"a key in {where or 'the file'}"
+                items.append((v, f"{where}.{k}" if where else k))
+        elif isinstance(value, list):
+            items = [(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        else:
+            items = []
+        stack.extend(reversed(items))
+    return None
+
+
 def parse(data: Any) -> GoldenSet:
     """A :class:`GoldenSet` from decoded JSON (``GoldenError`` naming the key that is wrong)."""
     if not isinstance(data, dict):
         raise GoldenError("the file does not hold a JSON object")
+    bad = _not_text(data)
+    if bad is not None:
+        raise GoldenError(f"{echo(bad)}: holds characters that are not text (a lone surrogate)")
     name = data.get("name")
     if not isinstance(name, str):
         raise GoldenError("key 'name': expected a string")
@@ -124,16 +175,14 @@ def parse(data: Any) -> GoldenSet:
         if not isinstance(qid, str) or not qid:
             raise GoldenError(f"{where}.id: expected a non-empty string")
         if qid in seen:
-            raise GoldenError(f"{where}.id: {qid!r} appears twice")
+            raise GoldenError(f"{where}.id: '{echo(qid)}' appears twice")
         seen.add(qid)
         if not isinstance(text, str) or not text.strip():
             raise GoldenError(f"{where}.query: expected a non-empty string")
         mode = q.get("mode")
-        if mode is not None and mode not in {m.value for m in SearchMode}:
-            raise GoldenError(f"{where}.mode: {mode!r} is not semantic, hybrid or keyword")
-        chapter = q.get("chapter")
-        if chapter is not None and not isinstance(chapter, str):
-            raise GoldenError(f"{where}.chapter: expected BOOK:CHAPTER as a string")
+        if mode is not None and (not isinstance(mode, str) or mode not in {m.value for m in SearchMode}):
+            raise GoldenError(f"{where}.mode: {echo(mode, 40)} is not semantic, hybrid or keyword")
+        chapter = _chapter(q.get("chapter"), f"{where}.chapter")
         profile = q.get("profile", {})
         if not isinstance(profile, dict):
             raise GoldenError(f"{where}.profile: expected an object")
@@ -145,7 +194,7 @@ def parse(data: Any) -> GoldenSet:
             GoldenQuery(
                 id=qid,
                 query=text,
-                judgments={str(cid): _grade(g, f"{where}.judgments[{cid!r}]") for cid, g in judgments.items()},
+                judgments={str(c): _grade(g, f"{where}.judgments['{echo(c, 60)}']") for c, g in judgments.items()},
                 mode=SearchMode(mode) if mode is not None else None,
                 chapter=chapter,
                 scholars=_strings(profile.get("scholars", []), f"{where}.profile.scholars"),
@@ -158,15 +207,24 @@ def parse(data: Any) -> GoldenSet:
 
 
 def load(path: str | Path) -> GoldenSet:
-    """Read a golden file. ``GoldenError`` for a file that is not valid (naming the line or the key);
-    ``OSError`` when it cannot be read."""
-    raw = Path(path).read_bytes()
+    """Read a golden file. ``GoldenError`` for a file that is not valid (naming the line or the key), that
+    is not a regular file (a FIFO would block, ``/dev/zero`` never ends) or is larger than
+    :data:`MAX_FILE_BYTES`; ``OSError`` when it cannot be read."""
+    name = Path(path).name
+    try:
+        raw = read_small(path, MAX_FILE_BYTES)
+    except FileReadError as exc:
+        raise GoldenError(f"{exc.strerror}") from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
-        raise GoldenError(f"{Path(path).name} is not UTF-8 text (byte {exc.start})") from None
+        raise GoldenError(f"{name} is not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise GoldenError(f"{Path(path).name}, line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        raise GoldenError(f"{name}, line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except RecursionError:
+        raise GoldenError(f"{name} is nested too deeply to be a golden set") from None
+    except ValueError as exc:  # a number of more than 4,300 digits
+        raise GoldenError(f"{name}: {echo(str(exc))}") from None
     return parse(data)
 
 

@@ -3,7 +3,8 @@
 The configuration is what a curator varies (mode, weights, the cap, the fusion, the number of
 candidates); the database — and with it the embedding model — is the :class:`Retriever`'s. Every
 question is retrieved as the app would retrieve it (its chapter open, its profile set) and scored on
-its top 10 ranked results (CONTRACT section 8).
+its top 10 ranked results (CONTRACT section 8). A question that cannot be asked is reported by its id
+and scores 0; the others are still evaluated.
 """
 
 from __future__ import annotations
@@ -12,11 +13,12 @@ import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ..core.errors import AmicusError, ErrorCode
 from ..core.query import DEFAULT_CANDIDATES, NO_BOOSTS, BoostWeights, Fusion, Profile, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
-from ..understand import parse_passage
+from ..understand import PassageError, parse_passage
 from . import metrics
 from .golden import GoldenQuery, GoldenSet
 
@@ -70,9 +72,14 @@ class QueryScore:
     scores: Mapping[str, float]
     #: the best ``base`` among the ranked results (for calibrating the no-strong-match floor)
     best_base: float | None = None
+    #: why the question could not be asked (``QUERY_INVALID``: empty, too long): it retrieved nothing
+    error: str | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, **self.scores, "ranked": list(self.ranked)}
+        out: dict[str, object] = {"id": self.id, **self.scores, "ranked": list(self.ranked)}
+        if self.error is not None:
+            out["error"] = self.error
+        return out
 
 
 @dataclass(frozen=True)
@@ -86,6 +93,11 @@ class EvalReport:
     #: judged chunk ids the database does not hold (allowed; reported)
     missing: tuple[str, ...] = ()
     results: Mapping[str, RetrievalResult] = field(default_factory=dict, repr=False)
+
+    @property
+    def failed(self) -> tuple[QueryScore, ...]:
+        """The questions that could not be asked (they score 0)."""
+        return tuple(q for q in self.queries if q.error is not None)
 
     @property
     def mean(self) -> dict[str, float]:
@@ -122,7 +134,16 @@ async def evaluate(
     scores: list[QueryScore] = []
     kept: dict[str, RetrievalResult] = {}
     for i, q in enumerate(golden.queries, start=1):
-        result = await retriever.retrieve(config.context(q, book_ids))
+        try:
+            result = await retriever.retrieve(config.context(q, book_ids))
+        except (AmicusError, PassageError) as exc:
+            # A question that cannot be asked (over 2,000 characters, say) fails alone, by its id; the
+            # database or the proxy failing fails every question, so that still ends the run.
+            if isinstance(exc, AmicusError) and exc.code is not ErrorCode.QUERY_INVALID:
+                raise
+            message = exc.message if isinstance(exc, AmicusError) else str(exc)
+            scores.append(QueryScore(q.id, q.query, (), metrics.scores((), q.judgments), None, message))
+            continue
         ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
         best = max((r.breakdown.base or 0.0 for r in result.ranked), default=None)
         scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best))

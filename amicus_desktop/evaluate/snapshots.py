@@ -18,11 +18,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.text import echo
+from ..files import read_small
 from . import metrics
 from .golden import GoldenSet, write_json
 from .run import EvalReport
 
 SUFFIX = ".json"
+#: a snapshot of 1,000 questions is ~0.5 MB; past this a file is not one (and is not read into memory)
+MAX_FILE_BYTES = 16 << 20
 
 
 class SnapshotError(ValueError):
@@ -84,24 +88,58 @@ def save(snapshot: Snapshot, folder: Path) -> Path:
 
 
 def load(path: Path) -> Snapshot:
-    """Read a snapshot; :class:`SnapshotError` naming the file for anything that is not one."""
+    """Read a snapshot; :class:`SnapshotError` naming the file for anything that is not one — a damaged
+    or dangling file, a FIFO, one too large or too deeply nested, a value of the wrong type."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        queries = tuple(
-            (str(q["id"]), str(q["query"]), tuple(str(c) for c in q["ranked"])) for q in data["queries"]
-        )
-        return Snapshot(str(data["name"]), str(data.get("created", "")), str(data.get("golden", "")),
-                        str(data.get("config", "")), str(data.get("model", "")), queries)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
-        raise SnapshotError(f"{path.name} is not a readable snapshot ({type(exc).__name__}: {exc})") from None
+        data = json.loads(read_small(path, MAX_FILE_BYTES).decode("utf-8"))
+        return _snapshot(data)
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc) or type(exc).__name__
+        raise SnapshotError(f"{echo(path.name)} is not a readable snapshot ({echo(why, 120)})") from None
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{what} is not text")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{what} holds characters that are not text") from None
+    return value
+
+
+def _snapshot(data: Any) -> Snapshot:
+    if not isinstance(data, dict):
+        raise ValueError("it does not hold a JSON object")
+    raw_queries = data.get("queries")
+    if not isinstance(raw_queries, list):
+        raise ValueError("'queries' is not a list")
+    queries = []
+    for i, q in enumerate(raw_queries):
+        if not isinstance(q, dict) or not isinstance(q.get("ranked"), list):
+            raise ValueError(f"queries[{i}] is not an object with a 'ranked' list")
+        ranked = tuple(_text(c, f"queries[{i}].ranked") for c in q["ranked"])
+        queries.append((_text(q.get("id"), f"queries[{i}].id"), _text(q.get("query"), f"queries[{i}].query"), ranked))
+    created, golden, config, model = (_text(data.get(k, ""), k) for k in ("created", "golden", "config", "model"))
+    return Snapshot(_text(data.get("name"), "name"), created, golden, config, model, tuple(queries))
 
 
 def listing(folder: Path) -> list[Path]:
-    """The snapshot files in ``folder``, newest first."""
-    if not folder.is_dir():
+    """The snapshot files in ``folder``, newest first (a name whose file is gone — a dangling link — is
+    left out: :func:`load` would only say it cannot be read)."""
+    try:
+        entries = list(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
         return []
-    files = [p for p in folder.iterdir() if p.suffix == SUFFIX and not p.name.startswith(".")]
-    return sorted(files, key=lambda p: p.stat().st_mtime_ns, reverse=True)
+    dated: list[tuple[int, Path]] = []
+    for p in entries:
+        if p.suffix != SUFFIX or p.name.startswith("."):
+            continue
+        try:
+            dated.append((p.stat().st_mtime_ns, p))
+        except OSError:
+            continue
+    return [p for _mtime, p in sorted(dated, key=lambda t: t[0], reverse=True)]
 
 
 def compare(a: Snapshot, b: Snapshot, golden: GoldenSet) -> list[QueryChange]:

@@ -11,7 +11,6 @@
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 from ..core.books import BY_ID
 from ..core.references import PassageRef
+from ..files import FileReadError, read_small
 from .errors import NotesCode, NotesError
 from .model import Note, check_ref, check_text, check_time, now
 from .workspace import Workspace
@@ -79,13 +79,10 @@ class ImportReport:
 def read_export(path: Path) -> object:
     """The JSON of an export file; ``NOTE_INVALID`` when it is not one (too large, not UTF-8 JSON)."""
     try:
-        size = os.stat(path).st_size
-        if size > MAX_IMPORT_BYTES:
-            raise NotesError(NotesCode.NOTE_INVALID,
-                             f"{path} is {size:,} bytes; an export to import is at most {MAX_IMPORT_BYTES:,}.")
-        with open(path, "rb") as f:
-            raw = f.read(MAX_IMPORT_BYTES + 1)
+        raw = read_small(path, MAX_IMPORT_BYTES)
         return json.loads(raw.decode("utf-8"))
+    except FileReadError as exc:
+        raise NotesError(NotesCode.NOTE_INVALID, f"{path} cannot be imported: {exc.strerror or exc}.") from None
     except OSError as exc:
         raise NotesError(NotesCode.NOTE_INVALID, f"{path} cannot be read ({exc.strerror or exc}).") from None
     except UnicodeDecodeError:

@@ -108,7 +108,7 @@ class Workspace:
     def notes(self, on: PassageRef | None = None) -> list[Note]:
         """Every note of the workspace, oldest first; with ``on``, those whose passage overlaps it (a
         note on a whole chapter overlaps every verse of it)."""
-        rows = [s.note for s in self._select(tail="ORDER BY n.created, n.note_id")]
+        rows = [s.note for s in self._select(tail="ORDER BY n.created, n.rowid")]
         if on is None:
             return rows
         return [n for n in rows if n.ref is not None and on.covers(n.metadata)]
@@ -260,7 +260,7 @@ class Workspace:
     # -- vectors ---------------------------------------------------------------------------------
     def pending(self, model_id: str, limit: int | None = None) -> list[Note]:
         """Notes with no vector of ``model_id`` yet, oldest first (at most ``limit``)."""
-        tail = "ORDER BY n.created, n.note_id" + (" LIMIT ?" if limit is not None else "")
+        tail = "ORDER BY n.created, n.rowid" + (" LIMIT ?" if limit is not None else "")
         where = "NOT EXISTS (SELECT 1 FROM note_vectors v WHERE v.note_rowid = n.rowid AND v.model_id = ?)"
         params: list[object] = [model_id] + ([int(limit)] if limit is not None else [])
         return [s.note for s in self._select(where, params, tail)]

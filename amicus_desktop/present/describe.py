@@ -24,6 +24,7 @@ from ..core.results import (
     ScoreBreakdown,
 )
 from . import titles
+from .bounds import and_more
 from .titles import Names
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
@@ -344,7 +345,7 @@ def _counts(counts: Mapping[str, int], labels: Callable[[str], str]) -> str:
 def searched_rows(result: RetrievalResult, book_name: BookName | None = None) -> list[tuple[str, str]]:
     """*How this was searched*: (label, value) rows from the bundle's trace, diagnostics and timings."""
     tr, d, t = result.trace, result.diagnostics, result.timings
-    refs = ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in tr.references)
+    refs = and_more([r.label(book_name(r.book_id) if book_name else None) for r in tr.references])
     f = tr.filters
     filters = "; ".join(f"{name}: {', '.join(values)}" for name, values in (
         ("source types", f.source_types), ("books", f.books), ("scholars", f.scholars), ("traditions", f.traditions),
@@ -361,7 +362,7 @@ def searched_rows(result: RetrievalResult, book_name: BookName | None = None) ->
         ("Mode", tr.mode.label),
         ("References", refs or "none detected"),
         ("Filters", filters or "none"),
-        ("Pins", ", ".join(tr.pins) or "none"),
+        ("Pins", and_more(tr.pins) or "none"),
         ("Keywords", keywords + (f" (index: {tr.keyword_index})" if tr.keyword_index else "")),
         ("Candidates", f"{d.candidates} pooled of {tr.candidates_requested} asked per search"),
         ("Found", _counts(d.by_origin, lambda k: ORIGIN_LABELS.get(k, k))),

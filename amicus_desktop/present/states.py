@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..config import PROXY_URL_ENV
 from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import SearchMode
@@ -100,6 +101,16 @@ def proxy_text(c: Connectivity, seconds: int | None = None,
     fallback); in keyword mode the banner says that searching by words is what is happening.
     """
     err = c.error
+    if c.address_problem is not None:
+        searching = ("Keyword search (the mode in use) and reading still work."
+                     if not mode.embeds else "Reading still works, and keyword search needs no proxy.")
+        return StateText(
+            "error" if mode.embeds else "info",
+            "The embed proxy's address is not valid",
+            f"The proxy address {c.url} {c.address_problem}.",
+            f"Correct it in Settings (or in {PROXY_URL_ENV} or --proxy, when one of them sets it). {searching}",
+            (SETTINGS, KEYWORD) if mode.embeds else (SETTINGS,),
+        )
     if c.state is ProxyState.OFFLINE and not mode.embeds:
         return StateText(
             "info",
@@ -147,6 +158,8 @@ def ask_disabled_reason(c: Connectivity, db_ready: bool) -> str:
     """The placeholder of a disabled ask box."""
     if not db_ready:
         return "Open a database to ask questions"
+    if c.address_problem is not None:
+        return "Search by meaning needs a valid embed proxy address (see Settings) — or switch to Keyword"
     if c.state is ProxyState.CHECKING:
         return f"Connecting to the embed proxy at {c.url}…"
     if c.state is ProxyState.OFFLINE:
@@ -163,6 +176,8 @@ def query_error_text(err: AmicusError) -> str:
 def proxy_status(c: Connectivity) -> str:
     """Short status-bar text (words, not only a coloured dot)."""
     host = c.url.split("://", 1)[-1]
+    if c.address_problem is not None:
+        return "Proxy: invalid address"
     return {
         ProxyState.CHECKING: f"Proxy: checking {host}…",
         ProxyState.ONLINE: f"Proxy: online ({host})",
@@ -224,8 +239,9 @@ def internal_error_text(err: InternalError) -> StateText:
 
 
 def notice_text(message: str) -> StateText:
-    """A note about the settings file (damaged, unwritable) for the notice strip."""
-    return StateText("info", "Settings", message, "", ())
+    """A note about the settings file (damaged, unwritable, a value reset) for the notice strip, with
+    *Settings…* to correct what it names."""
+    return StateText("info", "Settings", message, "", (SETTINGS,))
 
 
 # -- the results pane ---------------------------------------------------------------------------

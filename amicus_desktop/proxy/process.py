@@ -15,7 +15,6 @@ the address cannot be bound or the model cannot be loaded. The ``amicus-desktop 
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import os
 import signal
@@ -26,10 +25,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit, urlunsplit
 
 from ..config import TOKEN_ENV, token_problem
+from ..core.text import echo
 from ..embedding.openai import DEFAULT_API_KEY_ENV
+from ..http.guards import is_loopback_address
+from ..http.urls import redact_url, url_problem
 from ..paths import DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT
 
 if TYPE_CHECKING:  # uvicorn loads only when the proxy starts
@@ -125,7 +126,7 @@ def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
         address = _address(args.host, args.port)
     except OSError as exc:
         raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
-    if not token and not _is_loopback(address[4][0]):
+    if not token and not is_loopback_address(address[4][0]):
         if not args.allow_remote_without_token:
             raise ProxyRefused(
                 f"refusing to listen on {args.host} without a token: anyone who can reach this machine "
@@ -136,9 +137,9 @@ def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
     if args.backend == "openai":
         if not args.upstream or not args.upstream_model:
             raise ProxyRefused("the openai backend needs --upstream URL and --upstream-model NAME", 2)
-        parts = urlsplit(args.upstream)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ProxyRefused("--upstream must be an http:// or https:// URL", 2)
+        problem = url_problem(args.upstream)
+        if problem is not None:
+            raise ProxyRefused(f"--upstream {problem}", 2)
 
     # Until uvicorn takes the signals over, SIGTERM/SIGINT end the start-up cleanly (exit 0).
     stop = _StopRequest()
@@ -185,7 +186,7 @@ def _serve(args: ProxyOptions, token: str | None, address: _AddrInfo, stop: _Sto
         raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
 
     rate = args.rate_limit or None
-    app = create_app(backend, token=token, rate_limit=rate,
+    app = create_app(backend, token=token, bind_host=address[4][0], rate_limit=rate,
                      rate_burst=max(1, round(2 * args.rate_limit)))
     config = uvicorn.Config(
         app,
@@ -208,7 +209,7 @@ def _serve(args: ProxyOptions, token: str | None, address: _AddrInfo, stop: _Sto
     _exit_with_parent(server)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    where = f"via {_safe_url(args.upstream)}" if args.backend == "openai" else "local"
+    where = f"via {echo(redact_url(args.upstream or ''))}" if args.backend == "openai" else "local"
     on_listening(Listening(f"http://{shown}:{port}", backend.model_id, dims, where, bool(token)))
     try:
         server.run(sockets=[sock])
@@ -278,21 +279,3 @@ def _address(host: str, port: int) -> _AddrInfo:
     return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)[0]
 
 
-def _is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def _safe_url(url: str | None) -> str:
-    """The URL without user:password@ or a query string (either may hold a secret)."""
-    if not url:
-        return ""
-    parts = urlsplit(url)
-    netloc = parts.hostname or ""
-    if ":" in netloc:
-        netloc = f"[{netloc}]"
-    if parts.port:
-        netloc += f":{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))

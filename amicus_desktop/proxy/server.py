@@ -6,8 +6,10 @@
 event loop keeps answering. Nothing here logs input text, tokens or keys.
 
 Checks, in order: HTTP/1.0 or 1.1 only (505) and a request head of at most 16 KiB (431), on what
-uvicorn parsed; then, for ``/ai/embed``, the token (401, before anything else is looked at, so an
-unauthenticated flood never touches the app's rate-limit bucket), the rate limit per client
+uvicorn parsed; a ``Host`` naming this machine (403, against DNS rebinding:
+:mod:`amicus_desktop.http.guards`, unless the proxy listens beyond this machine with a token); then,
+for ``/ai/embed``, the token (401, before anything else is looked at, so an unauthenticated flood
+never touches the app's rate-limit bucket), the rate limit per client
 (429), ``Content-Type: application/json`` (415: a web page can POST ``text/plain`` across
 origins without asking, never JSON), the body size (413) and its shape (400/413).
 """
@@ -33,6 +35,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..embedding import BackendError, Embedder
+from ..http.guards import HostGuard, host_check_needed
 
 log = logging.getLogger("amicus.proxy")
 
@@ -125,13 +128,15 @@ class RateLimiter:
             del self._buckets[next(iter(self._buckets))]
 
 
-def create_app(backend: Embedder, *, token: str | None = None,
+def create_app(backend: Embedder, *, token: str | None = None, bind_host: str = "127.0.0.1",
                max_inputs: int = MAX_INPUTS, max_chars: int = MAX_CHARS,
                max_body: int = MAX_BODY, rate_limit: float | None = DEFAULT_RATE,
                rate_burst: int = DEFAULT_BURST) -> Starlette:
     """The proxy app around ``backend``.
 
     ``token``: when non-empty, ``/ai/embed`` needs ``Authorization: Bearer <token>``.
+    ``bind_host``: the address it listens on; with a loopback one, or without a token, only requests
+    addressed to a loopback name are answered (:func:`~amicus_desktop.http.guards.host_check_needed`).
     ``rate_limit``: requests per second per client IP on ``/ai/embed`` with the right token (or
     any, when none is required) (``None``/0: off), with bursts of ``rate_burst``.
     """
@@ -210,7 +215,8 @@ def create_app(backend: Embedder, *, token: str | None = None,
             Route("/health", health, methods=["GET"]),
         ],
         exception_handlers={HTTPException: http_error, Exception: internal_error},
-        middleware=[Middleware(RequestLimits)],
+        middleware=[Middleware(RequestLimits),
+                    Middleware(HostGuard, enabled=host_check_needed(bind_host, token_bytes is not None))],
     )
 
 

@@ -39,6 +39,7 @@ from ..candidates.pool import Pool
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, USER_NOTE, RetrievalContext, SearchMode
 from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.text import echo
 from ..embedding.client import EmbedClient, check_against_db
 from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
@@ -71,9 +72,11 @@ def validate_query(query: str) -> str:
 
 
 def validate_request(ctx: RetrievalContext) -> None:
-    """Usage errors (``ValueError``) of a context, before any I/O: limits (filter values included), and a
-    threshold keyword mode cannot use."""
+    """Usage errors (``ValueError``) of a context, before any I/O: limits (filter values included), weights,
+    the fusion, and a threshold keyword mode cannot use. The one home of these rules: the flags,
+    ``eval --compare`` and the app all use it."""
     validate_limits(ctx.k, ctx.candidates)
+    ctx.weights.check()
     if ctx.workspace is not None and not WORKSPACE_ID.fullmatch(ctx.workspace):
         raise ValueError("a workspace id is 1–64 characters of lower-case letters a-z, digits and '-'")
     too_many = ctx.filters.too_many()
@@ -81,7 +84,7 @@ def validate_request(ctx: RetrievalContext) -> None:
         raise ValueError(too_many)
     if ctx.min_similarity is not None and ctx.mode is SearchMode.KEYWORD:
         raise ValueError("a minimum similarity needs a vector: use it with semantic or hybrid search")
-    if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:
+    if not 0.0 <= ctx.fusion.alpha <= 1.0 or ctx.fusion.rrf_k < 1:  # NaN fails both comparisons
         raise ValueError("the fusion's alpha must be in 0..1 and its rrf k at least 1")
 
 
@@ -148,7 +151,7 @@ class Retriever:
     def _file_stat(self) -> tuple[int, int, int] | None:
         try:
             st = os.stat(self.db_path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL byte in the path
             return None
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
@@ -161,6 +164,12 @@ class Retriever:
             log.info("scripture.db changed on disk; reopening")
             self._store.close()
             self._store = None
+        if "\x00" in str(self.db_path):  # only a damaged settings file can hold one; no file has such a name
+            raise AmicusError(
+                ErrorCode.DB_NOT_FOUND,
+                f"No database at {echo(str(self.db_path), 200)}: the path holds a NUL byte, which no file name can. "
+                "Choose the database again in Settings or pass --db PATH.",
+            )
         self._store = ScriptureStore(self.db_path)
         self._stat = stat
         return self._store

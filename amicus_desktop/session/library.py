@@ -110,6 +110,12 @@ class Library:
             if engine.is_open:
                 self.fail(err)
             return False
+        except Exception as exc:  # a bug must end in the error state, never in "Opening database…" for ever
+            log.exception("opening the database failed unexpectedly")
+            if engine.is_open:
+                self.fail(AmicusError(ErrorCode.DB_INVALID,
+                                      f"The database could not be opened ({type(exc).__name__}); see the log."))
+            return False
         if not engine.is_open:
             return False
         facets["source_type"] = sorted(types.items())

@@ -24,6 +24,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from .. import __version__, resources
+from ..config import load_settings, resolve_connection
 from ..logs import setup_logging
 from ..session import DbStatus, Overrides, Session
 from ..settings import SettingsStore
@@ -74,6 +75,14 @@ def run_app(args: argparse.Namespace) -> int:
     started_at = time.monotonic()
     args.started_at = started_at
     screenshot = getattr(args, "screenshot", None)
+    if screenshot:
+        from .screenshot import refusal
+
+        db = resolve_connection(db=getattr(args, "db", None), settings=load_settings()).db_path.value
+        problem = refusal(Path(screenshot), db)
+        if problem is not None:  # before any window: the database stays byte for byte as it was
+            print(f"amicus-desktop: error: --screenshot: {problem}", file=sys.stderr)
+            return 2
     setup_logging()
     sys.excepthook = _excepthook
     app = make_application()

@@ -52,8 +52,13 @@ class WindowBanners(QObject):
                 w.banner.set_countdown(text.countdown)
 
     def show_notice(self, text: states.StateText) -> None:
-        banner = self._window.notice_banner
-        banner.show_message(text.kind, text.title, text.body, [("Dismiss", banner.clear)], detail=text.advice)
+        """A notice with its actions (*Settings…* for a note about the settings) and *Dismiss*."""
+        w = self._window
+        banner = w.notice_banner
+        handlers = {states.SETTINGS: w.dialogs.open_settings}
+        actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
+        banner.show_message(text.kind, text.title, text.body, [*actions, ("Dismiss", banner.clear)],
+                            detail=text.advice)
 
     def stop(self) -> None:
         self.countdown.stop()

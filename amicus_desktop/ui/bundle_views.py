@@ -10,6 +10,7 @@ panel with the trace, diagnostics and stage timings, written out by :func:`.desc
 from __future__ import annotations
 
 import html
+from collections import Counter
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
@@ -26,7 +27,8 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.results import RetrievalResult, RetrievalWarning, WarningCode
-from ..present import describe, states
+from ..present import bounds, describe, states
+from ..present.titles import shorten
 
 
 class WarningRow(QFrame):
@@ -58,7 +60,8 @@ class WarningRow(QFrame):
         row.addWidget(self.text, 1)
         self.suggestion: QPushButton | None = None
         if warning.suggestion:
-            self.suggestion = QPushButton(states.did_you_mean(warning.suggestion))
+            # the button's words are bounded: a long question must not widen the window
+            self.suggestion = QPushButton(states.did_you_mean(shorten(warning.suggestion, 60)))
             self.suggestion.setAccessibleName(states.did_you_mean(warning.suggestion))
             self.suggestion.setToolTip("Ask this question instead")
             self.suggestion.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -81,25 +84,48 @@ class WarningStrip(QFrame):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(8, 4, 8, 4)
         self._layout.setSpacing(2)
+        self.more = QLabel()
+        self.more.setObjectName("moreWarnings")
+        self.more.setWordWrap(True)
+        self.more.hide()
+        self._layout.addWidget(self.more)
         self.rows: list[WarningRow] = []
         self.hide()
 
     def show_warnings(self, warnings: tuple[RetrievalWarning, ...] | list[RetrievalWarning]) -> None:
+        """One row each for the first warnings, then one saying how many more (ten thousand missing
+        pins made ten thousand rows, and as tall a window)."""
         for row in self.rows:
             self._layout.removeWidget(row)
             row.deleteLater()
         self.rows = []
-        for w in warnings:
+        # what the ranking says first; the long lists (passages not in the library, missing pins) after
+        every = sorted(warnings, key=lambda w: w.code in _LISTS)
+        shown = every if len(every) <= bounds.MAX_WARNING_ROWS else every[: bounds.MAX_WARNING_ROWS - 1]
+        rest = every[len(shown):]
+        self.more.setText(bounds.more(len(rest), "warnings") + (": " + _kinds(rest) if rest else ""))
+        self.more.setVisible(bool(rest))
+        for w in shown:
             row = WarningRow(w, self)
             if row.suggestion is not None and w.suggestion:
                 text = w.suggestion
                 row.suggestion.clicked.connect(lambda _checked=False, t=text: self.suggestionChosen.emit(t))
-            self._layout.addWidget(row)
+            self._layout.insertWidget(self._layout.count() - 1, row)
             self.rows.append(row)
         self.setVisible(bool(self.rows))
 
     def codes(self) -> list[WarningCode]:
         return [r.warning.code for r in self.rows]
+
+
+#: warnings that come one per passage or pin, and so can number in the thousands
+_LISTS = (WarningCode.REFERENCE_NOT_IN_CORPUS, WarningCode.PIN_NOT_FOUND)
+
+
+def _kinds(warnings: list[RetrievalWarning]) -> str:
+    """``"355 Passage not in the library, 1 Pinned chunk missing"``: the warnings not shown, by kind."""
+    counts = Counter(states.WARNING_LABELS.get(w.code, w.code.value) for w in warnings)
+    return ", ".join(f"{n:,} {label}" for label, n in counts.items())
 
 
 class SearchedPanel(QWidget):

@@ -180,7 +180,7 @@ class MainWindow(QMainWindow):
         self.status_bar.show_status(text)
 
     def show_notice(self, text: str) -> None:
-        """A notice (the settings could not be saved…) in the banner under the results, with *Dismiss*."""
+        """A notice (the settings could not be saved…) under the results, with *Settings…* and *Dismiss*."""
         self.banners.show_notice(states.notice_text(text))
 
     def toggle_searched(self) -> None:

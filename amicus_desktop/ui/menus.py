@@ -17,7 +17,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from ..core.query import Filters, SearchMode
-from ..present import describe
+from ..present import bounds, describe
 from ..session import MODES
 from . import shortcuts
 
@@ -160,12 +160,14 @@ class WindowMenus:
         pins = session.search.pins
         view = session.question.view
         shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
-        for chunk_id in pins:
+        for chunk_id in pins[: bounds.MAX_PIN_ITEMS]:
             r = shown.get(chunk_id)
             label = (describe.reference(r.candidate, session.library.book_name) or chunk_id) if r else chunk_id
             action = self.pins_menu.addAction(f"Unpin {label}")
             action.setToolTip(chunk_id)
             action.triggered.connect(lambda _checked=False, c=chunk_id: session.toggle_pin(c))
+        if len(pins) > bounds.MAX_PIN_ITEMS:  # a menu of ten thousand items is no menu
+            self.pins_menu.addAction(bounds.more(len(pins) - bounds.MAX_PIN_ITEMS, "pins")).setEnabled(False)
         if not pins:
             self.pins_menu.addAction("No pins: right-click a result to pin it").setEnabled(False)
         self.pins_menu.addSeparator()

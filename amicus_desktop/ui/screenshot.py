@@ -2,7 +2,10 @@
 error/offline state are on screen (at most 15 s), save the window as PNG (CONTRACT section 4).
 
 Every wait is :meth:`Session.until <amicus_desktop.session.Session.until>`: it resumes on the
-session's own change events, so nothing polls.
+session's own change events, so nothing polls. The PNG is written as an export is
+(:mod:`amicus_desktop.files`): never over the open database or a link to it, never to a name that
+does not end in ``.png``, a pipe or a device — :func:`check_target` says so before the window opens —
+and atomically, so a failed save leaves whatever was there.
 """
 
 from __future__ import annotations
@@ -12,9 +15,11 @@ import logging
 import time
 from pathlib import Path
 
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 from PySide6.QtWidgets import QApplication
 
 from ..connectivity import ProxyState
+from ..files import FileWriteError, check_target, write_atomic
 from ..session import DbStatus, Session
 from .main_window import MainWindow
 
@@ -59,6 +64,30 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
     except OSError as exc:
         log.error("screenshot folder cannot be created", extra={"path": str(out.parent), "error": type(exc).__name__})
         return False
-    ok = pixmap.save(str(out), "PNG")
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = pixmap.save(buffer, "PNG")
+    buffer.close()
+    if ok:
+        try:
+            check_target(out, [session.library.state.path], what="screenshots", suffixes=PNG, hint=HINT)
+            write_atomic(out, bytes(data.data()))
+        except FileWriteError as exc:
+            log.error("screenshot not written", extra={"path": str(out), "error": exc.message})
+            ok = False
     log.info("screenshot saved" if ok else "screenshot failed", extra={"path": str(out)})
     return ok
+
+
+PNG = (".png",)
+HINT = "a name ending in .png"
+
+
+def refusal(out: Path, db_path: Path) -> str | None:
+    """Why ``--screenshot out`` must not be written (with ``db_path`` the database it would open), or ``None``."""
+    try:
+        check_target(out, [db_path], what="screenshots", suffixes=PNG, hint=HINT)
+    except FileWriteError as exc:
+        return exc.message
+    return None

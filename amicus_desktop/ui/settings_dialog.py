@@ -31,6 +31,8 @@ from .. import paths
 from ..config import DB_ENV, PROXY_URL_ENV, TOKEN_ENV, Resolved
 from ..config import Connection as ConnectionInUse
 from ..core.query import MAX_CANDIDATES, MAX_K
+from ..core.text import echo
+from ..http.urls import redact_urls
 from ..settings import Settings, validate
 
 DB_FILTER = "Scripture databases (*.db *.sqlite *.sqlite3);;All files (*)"
@@ -189,7 +191,7 @@ class SettingsDialog(QDialog):
 def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: bool = False) -> str:
     """``In use: /data/other.db — from the --db flag, for this run only; the saved value below
     applies when the app starts without it.`` (and shorter for a saved or default value)."""
-    shown = ("a token" if value.value else "no token") if secret else str(value.value)
+    shown = ("a token" if value.value else "no token") if secret else echo(redact_urls(str(value.value)), 200)
     if value.source == "flag":
         return (f"In use: {shown} — from the {flag} option, for this run only; the saved value above "
                 "applies when the app starts without it.")

@@ -5,26 +5,22 @@ Two faces over the same machinery:
 * :func:`find_references` — every reference in a free-text question ("What does Rom 9:11 mean?"),
   for the reference boost of CONTRACT section 6;
 * :func:`parse_passage` — a whole input that *is* one reference ("John 3:16", "rom 9",
-  "1cor:13", "romans:9"), for the reader's go-to box and ``--chapter``.
+  "1cor:13", "romans:9", "jn3:16", "John 3 16"), for the reader's go-to box and ``--chapter``.
 
 Book names are recognised by `pythonbible <https://pypi.org/project/pythonbible/>`_ (full names,
 SBL/Logos-style abbreviations, "I Corinthians", "1st Cor", "Song of Songs", "Qoh" …), which also
-validates chapter and verse numbers. It falls short on a few forms people use, which we normalise
-before handing it the text (measured in ``tests/understand/test_references.py``):
+knows how many verses each chapter has. It falls short on forms readers type, which are rewritten
+(:mod:`.forms`) before it reads the text; and it raises on some inputs (a range across books,
+"Gen 3:11-1Jn 9"), so every call into it is guarded here: a text it cannot read holds no reference.
 
-* en and em dashes in verse ranges ("John 3:16–18" gave only verse 16);
-* two-letter and other short abbreviations it does not know ("Mt 5:3", "Mk 1", "Lk 2", "Is 53",
-  "Ex 20", "Am 5:24"): the book table in :mod:`amicus_desktop.core.books` knows them, and they are
-  rewritten to the book's name when a chapter number follows (an abbreviation that is also an
-  English word, such as "Is" or "Am", only when written with a capital);
-* the ``book_id:chapter`` form of the command line ("romans:9", "1-corinthians:13").
-
-Chapter and verse numbers are digits: "Romans nine" is not a reference.
+Every reference returned is valid in the canon — chapter and verses from 1 up to what the book
+and chapter hold (a range running past the chapter's end is cut there) — and a question yields at
+most :data:`MAX_REFERENCES` of them (CONTRACT section 6). Chapter and verse numbers are digits:
+"Romans nine" is not a reference.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Collection, Iterator
 
@@ -32,15 +28,16 @@ import pythonbible as pb
 from pythonbible.parser import normalize_reference
 from pythonbible.regular_expressions import SCRIPTURE_REFERENCE_REGULAR_EXPRESSION
 
-from ..core.books import _CANON, BOOKS, BY_ID, Book, resolve_book
+from ..core.books import BOOKS, BY_ID, Book, resolve_book
 from ..core.references import PassageRef
+from .forms import DASHES, normalise
 
-__all__ = ["PassageError", "find_references", "parse_passage", "resolve_book_name"]
+__all__ = ["MAX_REFERENCES", "PassageError", "find_references", "parse_passage", "resolve_book_name"]
 
-_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2011": "-", "\u2012": "-", "\u2212": "-"})
-#: Short abbreviations that are also English words: rewritten only when capitalised ("Is 53").
-_ENGLISH_WORDS = frozenset({"is", "am", "so", "he", "re", "ex", "ho", "la", "na", "mi", "ob", "es", "ne", "ga",
-                            "ac", "ep", "co", "da", "be", "do", "no", "jam"})
+#: References one question may name (a chapter each; "Romans 3:21-5:2" counts 3). More are ignored:
+#: each joins up to 20 chunks to the pool and a chip to the window, and 1,189 chapters in one
+#: question once brought the app down. Documented in CONTRACT section 6.
+MAX_REFERENCES = 24
 
 
 class PassageError(ValueError):
@@ -60,87 +57,103 @@ def _pb_book(book: Book) -> pb.Book:
     return pb.Book(book.ordinal)
 
 
-def _our_book(book: pb.Book) -> Book | None:
+def _our_book(book: pb.Book | None) -> Book | None:
+    if book is None:
+        return None
     return BOOKS[book.value - 1] if 1 <= book.value <= len(BOOKS) else None
 
 
-@functools.cache
-def _rewrites() -> tuple[re.Pattern[str], dict[str, str]]:
-    """Abbreviations from our book table that pythonbible does not recognise, and the names to use.
+def _verses(book: Book, chapter: int) -> int:
+    """Verses in ``chapter`` of ``book`` (0 when pythonbible does not know the chapter)."""
+    if not 1 <= chapter <= book.chapters:
+        return 0
+    try:
+        return int(pb.get_number_of_verses(_pb_book(book), chapter))
+    except Exception:  # pythonbible's own tables: a gap there must not end a question
+        return 0
 
-    Computed once by asking pythonbible, so that a newer pythonbible that learns a form makes the
-    rewrite unnecessary without a change here.
+
+def _normalised(span: str) -> list[pb.NormalizedReference]:
+    """pythonbible's reading of one matched span, or ``[]`` when it cannot read it.
+
+    A range across books ("Gen 3:11-1Jn 9") raises inside pythonbible; its first part alone is
+    still read ("Gen 3:11"), as a reader who typed it meant at least that.
     """
-    names: dict[str, str] = {}
-    for book, (_name, osis, _chapters, abbreviations) in zip(BOOKS, _CANON, strict=True):
-        for alias in (osis, *abbreviations):
-            if not pb.get_references(f"{alias} 1:1"):
-                names[alias.lower()] = book.name
-    alternatives = "|".join(sorted((re.escape(a) for a in names), key=len, reverse=True))
-    pattern = re.compile(rf"(?<![\w])({alternatives})\.?(?=\s*\d)", re.IGNORECASE)
-    return pattern, names
-
-
-def _normalise(text: str) -> tuple[str, list[int]]:
-    """``text`` made readable for pythonbible, and for each of its characters the original offset."""
-    text = text.translate(_DASHES)
-    pattern, names = _rewrites()
-    out: list[str] = []
-    offsets: list[int] = []
-    pos = 0
-    for m in pattern.finditer(text):
-        alias = m.group(1)
-        if alias.lower() in _ENGLISH_WORDS and not alias[0].isupper():
+    for text in (span, span.split("-", 1)[0]):
+        try:
+            return list(normalize_reference(text))
+        except Exception:
             continue
-        out.append(text[pos : m.start()])
-        offsets.extend(range(pos, m.start()))
-        name = names[alias.lower()]
-        out.append(name)
-        # every character of the replacement maps into the abbreviation it replaced
-        offsets.extend(min(m.start() + i, m.end() - 1) for i in range(len(name)))
-        pos = m.end()
-    out.append(text[pos:])
-    offsets.extend(range(pos, len(text)))
-    return "".join(out), offsets
+    return []
+
+
+def _in_canon(book: Book, chapter: int, start: int | None, end: int | None, text: str) -> PassageRef | None:
+    """The reference if the canon holds it (a range past the chapter's end is cut there), else ``None``."""
+    verses = _verses(book, chapter)
+    if verses == 0:
+        return None
+    if start is None:
+        return PassageRef(book.book_id, chapter, None, None, text)
+    end = start if end is None else end
+    if not 1 <= start <= verses or end < start:
+        return None
+    return PassageRef(book.book_id, chapter, start, min(end, verses), text)
 
 
 def _split_by_chapter(book: Book, ref: pb.NormalizedReference, text: str) -> Iterator[PassageRef]:
     """One :class:`PassageRef` per chapter of a pythonbible reference (ranges may cross chapters)."""
     if ref.start_chapter is None:
         return  # a book name alone ("Romans nine") is not a reference
-    end_chapter = ref.end_chapter or ref.start_chapter
+    end_chapter = min(ref.end_chapter or ref.start_chapter, book.chapters)
     for chapter in range(ref.start_chapter, end_chapter + 1):
-        whole = ref.start_verse is None
-        start = None if whole else (ref.start_verse if chapter == ref.start_chapter else 1)
-        if whole:
-            end = None
-        elif chapter == end_chapter:
-            end = ref.end_verse if ref.end_verse is not None else start
+        if ref.start_verse is None:
+            start = end = None
         else:
-            end = pb.get_number_of_verses(_pb_book(book), chapter)
-        yield PassageRef(book.book_id, chapter, start, end, text)
+            start = ref.start_verse if chapter == ref.start_chapter else 1
+            if chapter == end_chapter:
+                end = ref.end_verse if ref.end_verse is not None else start
+            else:
+                end = _verses(book, chapter)
+        passage = _in_canon(book, chapter, start, end, text)
+        if passage is not None:
+            yield passage
 
 
-def find_references(text: str) -> list[PassageRef]:
-    """Every scripture reference in ``text``, in order, without duplicates.
+def find_references(text: str, limit: int = MAX_REFERENCES) -> list[PassageRef]:
+    """Every scripture reference in ``text``, in order, without duplicates, at most ``limit``.
 
     A range across chapters ("Romans 3:21-5:2") becomes one reference per chapter, as the contract's
     reference object names one chapter. ``text`` of each is the words the question used.
     """
-    clean, offsets = _normalise(text)
+    clean, offsets = normalise(text)
     found: list[PassageRef] = []
     for m in re.finditer(SCRIPTURE_REFERENCE_REGULAR_EXPRESSION, clean):
         span = m[0].strip(" ,;.")
         start = clean.index(span, m.start()) if span else m.start()
         original = text[offsets[start] : offsets[start + len(span) - 1] + 1].strip() if span else ""
-        for ref in normalize_reference(m[0]):
+        for ref in _normalised(m[0]):
             book = _our_book(ref.book)
             if book is None or ref.end_book not in (None, ref.book):
                 continue  # apocrypha, or a range across books: not a passage of one chapter
             for passage in _split_by_chapter(book, ref, original):
                 if passage not in found:
                     found.append(passage)
+                    if len(found) >= limit:
+                        return found
     return found
+
+
+def _pb_book_of(text: str) -> Book | None:
+    """The canonical book pythonbible reads in ``text`` followed by a chapter, or ``None``."""
+    try:
+        refs = pb.get_references(f"{text} 1")
+    except Exception:  # see _normalised: pythonbible raises on some inputs
+        return None
+    for ref in refs:
+        book = _our_book(ref.book)
+        if book is not None and ref.start_chapter is not None:
+            return book
+    return None
 
 
 def resolve_book_name(text: str, known: Collection[str] = ()) -> str | None:
@@ -157,31 +170,40 @@ def resolve_book_name(text: str, known: Collection[str] = ()) -> str | None:
         if book_id.lower() == raw.lower():
             return book_id
     spaced = re.sub(r"(?<=\d)-|-(?=\w)", " ", raw)
-    for ref in pb.get_references(f"{spaced} 1"):
-        book = _our_book(ref.book)
-        if book is not None and ref.start_chapter is not None:
-            return book.book_id
+    book = _pb_book_of(spaced)
+    if book is not None:
+        return book.book_id
     return resolve_book(spaced, frozenset(known))
 
 
+#: A whole input that is one reference. The book is letters (after an optional 1, 2 or 3): no other
+#: digit may hide in it, so "John 3 16" is John 3:16 and never "John 3", chapter 16. Between
+#: chapter and verse: ``:``, ``.`` or spaces; before the chapter: nothing ("rom9"), spaces, ``:``
+#: or ``.``.
 _PASSAGE = re.compile(
-    r"^\s*(?P<book>.*?[^\W\d_].*?)\s*(?:[\s:.]\s*)(?P<chapter>\d+)"
-    r"(?:\s*[:.]\s*(?P<start>\d+)(?:\s*-\s*(?P<end>\d+))?)?\s*$"
+    r"^\s*(?P<book>(?:[1-3](?:st|nd|rd)?\s*-?\s*)?[^\W\d_][^\d:]*?)\s*[\s:.]?\s*(?P<chapter>\d+)"
+    r"(?:\s*(?:[:.]|\s)\s*(?P<start>\d+)(?:\s*-\s*(?P<end>\d+))?)?\s*$",
+    re.IGNORECASE,
 )
+#: digits a chapter or verse number may have (no book has 1,000 chapters nor a chapter 1,000 verses)
+_MAX_DIGITS = 3
 
 
 def parse_passage(text: str, known: Collection[str] = (), *, check_bounds: bool = True) -> PassageRef:
-    """The reference that ``text`` is, in full: ``"Rom 9"``, ``"romans:9"``, ``"John 3:16"``, ``"Jn 3:16-18"``.
+    """The reference that ``text`` is, in full: ``"Rom 9"``, ``"romans:9"``, ``"John 3:16"``, ``"jn3 16-18"``.
 
-    Raises :class:`PassageError` when it is not one. With ``check_bounds`` a chapter or verse past the
-    end of a canonical book is an error too ("John 30": John has 21 chapters); without it (the
-    command line's ``--chapter``, where an unknown chapter simply boosts nothing) only the form and
-    the book are checked, and a book that is not recognised is kept as typed, lower-cased.
+    Raises :class:`PassageError` when it is not one — it never guesses: an input that is not one
+    reference ("John 3 16 17", "Gen 3:11-1Jn 9") says so. With ``check_bounds`` a chapter or verse
+    past the end of a canonical book is an error too ("John 30": John has 21 chapters); without it
+    (the command line's ``--chapter``, where an unknown chapter simply boosts nothing) only the form
+    and the book are checked, and a book that is not recognised is kept as typed, lower-cased.
+    Chapter or verse 0 is never a reference.
     """
-    typed = (text or "").translate(_DASHES)
+    typed = (text or "").translate(DASHES)
     m = _PASSAGE.match(typed)
-    if not m:
-        raise PassageError("form", f"{text.strip()!r} is not a reference such as 'Romans 9' or 'John 3:16'.")
+    shown = typed.strip()
+    if not m or any(len(g) > _MAX_DIGITS for g in m.group("chapter", "start", "end") if g):
+        raise PassageError("form", f"{shown!r} is not a reference such as 'Romans 9' or 'John 3:16'.")
     book_id = resolve_book_name(m.group("book"), known)
     if book_id is None:
         if not check_bounds:
@@ -192,7 +214,7 @@ def parse_passage(text: str, known: Collection[str] = (), *, check_bounds: bool 
     start = int(m.group("start")) if m.group("start") else None
     end = int(m.group("end")) if m.group("end") else start
     if chapter < 1 or (start is not None and (start < 1 or (end is not None and end < start))):
-        raise PassageError("form", f"{text.strip()!r} has a chapter or verse range that cannot be.", book_id)
+        raise PassageError("form", f"{shown!r} has a chapter or verse range that cannot be.", book_id)
     canon = BY_ID.get(book_id)
     if check_bounds and canon is not None:
         if chapter > canon.chapters:
@@ -200,8 +222,8 @@ def parse_passage(text: str, known: Collection[str] = (), *, check_bounds: bool 
                 "chapter", f"{canon.name} has {canon.chapters} chapter{'s' * (canon.chapters != 1)}.", book_id
             )
         if start is not None:
-            verses = pb.get_number_of_verses(_pb_book(canon), chapter)
+            verses = _verses(canon, chapter)
             if start > verses:
                 raise PassageError("verse", f"{canon.name} {chapter} has {verses} verses.", book_id)
             end = min(end or start, verses)
-    return PassageRef(book_id, chapter, start, end, text.strip())
+    return PassageRef(book_id, chapter, start, end, shown)

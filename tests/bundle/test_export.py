@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,44 @@ def test_never_writes_over_the_open_database_whatever_its_name(bundle: Bundle, t
     assert db.read_bytes() == b"db"
     with pytest.raises(ExportError, match="folder"):
         export_result(result, tmp_path, ExportFormat.JSON, names)
+
+
+@pytest.mark.parametrize("length", [245, 250, 255])
+def test_a_name_near_the_limit_is_written_the_temporary_name_is_short(
+    bundle: Bundle, tmp_path: Path, length: int
+) -> None:
+    """#20.15: 245–255-byte names failed, blaming the folder: the temporary name was the name plus more."""
+    result, names = bundle
+    target = tmp_path / ("r" * (length - len(".json")) + ".json")
+    assert export_result(result, target, ExportFormat.JSON, names) > 0
+    assert json.loads(target.read_text(encoding="utf-8"))["query_trace"]
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_a_name_too_long_for_the_folder_says_so(bundle: Bundle, tmp_path: Path) -> None:
+    """#20.15: a 256-byte name gave a bare OSError."""
+    result, names = bundle
+    with pytest.raises(ExportError, match="shorter name"):
+        export_result(result, tmp_path / ("r" * 251 + ".json"), ExportFormat.JSON, names)
+    with pytest.raises(ExportError, match="shorter name"):
+        export_result(result, tmp_path / ("é" * 130 + ".csv"), ExportFormat.CSV, names)  # 264 bytes
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_pipe_or_a_device_is_never_replaced(bundle: Bundle, tmp_path: Path) -> None:
+    """#20.15: FIFOs and device nodes were replaced by a regular file (as root, /dev/null)."""
+    result, names = bundle
+    fifo = tmp_path / "results.json"
+    os.mkfifo(fifo)
+    targets = [fifo]
+    if os.geteuid() == 0:  # a device node of our own (only root may make one): /dev/null's numbers
+        device = tmp_path / "null.csv"
+        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        targets.append(device)
+    for target in targets:
+        with pytest.raises(ExportError, match="not a regular file"):
+            export_result(result, target, ExportFormat.JSON, names)
+    assert fifo.is_fifo() and all(not t.is_file() for t in targets)
 
 
 def test_format_follows_the_suffix() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from amicus_desktop.bundle.warnings import no_strong_match
 from tests.support.cli import query_json
 from tests.support.corpora import DIMS
 from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
@@ -42,3 +45,21 @@ def test_no_strong_match_below_the_floor_and_never_in_keyword_mode(db: Path, pro
     assert w["suggestion"] == "grace and faith"  # both words are unknown; the index knows close ones
     code, out = query_json(q, "--db", str(db), "--proxy", proxy.url, "--mode", "keyword")
     assert "no_strong_match" not in {w["code"] for w in out["warnings"]}
+
+
+
+@pytest.mark.parametrize(
+    ("question", "spelling"),
+    [("Grace", {"grace": "grace"}), ("ZOE life", {"zoe": "Zoe"}), ("agape  love", {"agape": "agape"})],
+)
+def test_did_you_mean_never_proposes_the_question_itself(question: str, spelling: dict[str, str]) -> None:
+    """#20.22: the suggestion could be the question, only cased or spaced differently."""
+    warning = no_strong_match([], 0.4, spelling, question)
+    assert warning is not None and warning.suggestion is None
+    assert "Did you mean" not in warning.message and "Try other words" in warning.message
+
+
+def test_a_real_respelling_is_proposed() -> None:
+    warning = no_strong_match([], 0.4, {"propitation": "propitiation"}, "what is propitation")
+    assert warning is not None and warning.suggestion == "what is propitiation"
+    assert warning.message.endswith("Did you mean “what is propitiation”?")

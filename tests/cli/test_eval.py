@@ -117,3 +117,65 @@ def test_table_by_default(setup) -> None:
     db, golden, proxy = setup
     code, text, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url)
     assert code == 0 and "nDCG@10" in text and "mean" in text and "not in this database: gone" in text
+
+
+# -- hostile inputs (#20.9, #20.10, #20.22) --------------------------------------------------------
+@pytest.mark.parametrize(
+    "spec",
+    ["candidates=0", "candidates=5", "candidates=abc", "alpha=2", "alpha=-0.1", "scholar-cap=0",
+     "chapter-boost=-1", "reference-boost=0", "scholar-boost=1e308", "tradition-boost=1e999", "mode=fuzzy",
+     "fusion=max", "boosts=maybe"],
+)
+def test_compare_values_are_checked_exactly_like_the_flags(setup, spec: str) -> None:
+    """#20.10: ``candidates=0`` and ``alpha=2`` gave tracebacks, ``scholar-cap=0`` was accepted (and
+    described as "cap none"), negative boosts too."""
+    db, golden, proxy = setup
+    code, _out, err = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", spec)
+    assert code == 2 and "--compare" in err and "Traceback" not in err, err
+    key, _, value = spec.partition("=")
+    if key in ("candidates", "alpha", "scholar-cap", "chapter-boost") and value not in ("abc",):
+        flag_code, _, flag_err = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, f"--{key}", value)
+        assert flag_code == 2  # the flag with the same value is refused by the same rule
+        assert flag_err.rsplit("error: ", 1)[-1] == err.rsplit("--compare: ", 1)[-1]
+
+
+def test_compare_with_a_malformed_proxy_address_is_a_clear_error(setup) -> None:
+    db, golden, proxy = setup
+    for url in ("http://[::1", "http://localhost:99999"):
+        code, out = eval_json(str(golden), "--db", str(db), "--proxy", proxy.url, "--compare", f"proxy={url}")
+        assert code == 1 and out["error"]["code"] == "OFFLINE" and "address" in out["error"]["message"]
+
+
+def test_one_question_that_cannot_be_asked_fails_alone_by_its_id(setup, tmp_path: Path) -> None:
+    """#20.22: one over-long question aborted the whole ``eval`` without naming it."""
+    db, _golden, proxy = setup
+    golden = tmp_path / "long.json"
+    queries = [*GOLDEN["queries"][:2], {"id": "too-long", "query": "grace " * 400, "judgments": {"h-law": 2}},
+               GOLDEN["queries"][2]]
+    golden.write_text(json.dumps({"name": "long", "queries": queries}))
+    code, out = eval_json(str(golden), "--db", str(db), "--proxy", proxy.url, "--mode", "keyword")
+    assert code == 0, out
+    assert [q["id"] for q in out["queries"]] == ["justify", "potter", "too-long", "none"]
+    failed = out["queries"][2]
+    assert failed["ranked"] == [] and failed["ndcg@10"] == 0.0 and "2,000" in failed["error"]
+    assert out["queries"][0]["ranked"] and "error" not in out["queries"][0]
+    code, text, _ = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--mode", "keyword")
+    assert code == 0 and "FAILED" in text and "could not be asked" in text and "too-long" in text
+
+
+@pytest.mark.parametrize(
+    "content",
+    ['{"name": "x", "queries": [{"id": "a", "query": "b", "chapter": "nowhere"}]}',
+     '{"name": "x", "queries": [{"id": "a", "query": "b", "mode": ["hybrid"]}]}',
+     '{"name": "x", "queries": [{"id": "a", "query": "b", "judgments": {"c": ' + "7" * 5000 + "}}]}",
+     '{"name": "x", "queries": ' + "[" * 3000 + "]" * 3000 + "}",
+     '{"name": "x", "queries": [{"id": "\\ud800", "query": "b"}]}'],
+)
+def test_eval_and_relevance_refuse_bad_golden_files_with_exit_2(setup, tmp_path: Path, content: str) -> None:
+    db, _golden, proxy = setup
+    bad = tmp_path / "bad.json"
+    bad.write_text(content)
+    for command in (["eval", str(bad), "--db", str(db), "--proxy", proxy.url],
+                    ["relevance", str(bad), "--db", str(db)]):
+        code, _out, err = run(*command)
+        assert code == 2 and "Traceback" not in err and err.strip(), (command, err)

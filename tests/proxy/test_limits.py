@@ -93,8 +93,9 @@ def test_slow_clients_neither_starve_health_nor_flood_the_log(small_proxy: Proxy
     deadline, and the proxy does not write a traceback per refused accept()."""
     proxy = small_proxy
     before = len(proxy.output())
-    heads = Trickler(proxy.port, 200, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Slow: ")
-    bodies = Trickler(proxy.port, 100, b"POST /ai/embed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    heads = Trickler(proxy.port, 200, b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+    bodies = Trickler(proxy.port, 100, b"POST /ai/embed HTTP/1.1\r\nHost: localhost\r\n"
+                                       b"Content-Type: application/json\r\n"
                                        b"Authorization: Bearer " + TOKEN.encode() + b"\r\n"
                                        b"Content-Length: 100000\r\n\r\n{\"input\": \"")
     try:
@@ -124,7 +125,7 @@ def test_slow_clients_neither_starve_health_nor_flood_the_log(small_proxy: Proxy
     (b"GET /health HTTP/1.0", 200),
 ])
 def test_only_http_1_is_spoken(small_proxy: ProxyProcess, request_line: bytes, expected: int) -> None:
-    assert status(raw(small_proxy.port, request_line + b"\r\nHost: x\r\n\r\n")) == expected
+    assert status(raw(small_proxy.port, request_line + b"\r\nHost: localhost\r\n\r\n")) == expected
 
 
 def test_http_0_9_is_refused(small_proxy: ProxyProcess) -> None:
@@ -134,10 +135,10 @@ def test_http_0_9_is_refused(small_proxy: ProxyProcess) -> None:
 @pytest.mark.parametrize("size", [20_000, 70_000, 100_000])
 def test_request_head_over_16_kib_is_431(small_proxy: ProxyProcess, size: int) -> None:
     """Whether it arrives in one piece (h11 only measures a head still incomplete) or not."""
-    reply = raw(small_proxy.port, b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
+    reply = raw(small_proxy.port, b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * size + b"\r\n\r\n")
     assert status(reply) == 431
 
 
 def test_a_large_head_under_the_limit_is_fine(small_proxy: ProxyProcess) -> None:
-    head = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 8000 + b"\r\n\r\n"
+    head = b"GET /health HTTP/1.1\r\nHost: localhost\r\nX-Big: " + b"a" * 8000 + b"\r\n\r\n"
     assert status(raw(small_proxy.port, head)) == 200

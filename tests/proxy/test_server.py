@@ -228,7 +228,7 @@ def test_chunked_body_too_large(proxy: ProxyProcess, client: httpx.Client) -> No
 def test_declared_huge_body_is_refused_before_reading(proxy: ProxyProcess) -> None:
     """A Content-Length over the limit is answered at once, without waiting for the body."""
     with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as s:
-        s.sendall(b"POST /ai/embed HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        s.sendall(b"POST /ai/embed HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                   b"Content-Length: 1073741824\r\n\r\n{\"input\": ")
         reply = b""
         while b"\r\n\r\n" not in reply or not reply.rstrip().endswith(b"}"):
@@ -243,7 +243,7 @@ def test_declared_huge_body_is_refused_before_reading(proxy: ProxyProcess) -> No
 
 def test_bad_content_length(proxy: ProxyProcess) -> None:
     with socket.create_connection(("127.0.0.1", proxy.port), timeout=5) as s:
-        s.sendall(b"POST /ai/embed HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n")
+        s.sendall(b"POST /ai/embed HTTP/1.1\r\nHost: localhost\r\nContent-Length: -5\r\n\r\n")
         reply = s.recv(65536)
     assert reply.startswith(b"HTTP/1.1 400")
     assert b"Traceback" not in reply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import shutil
 import socket
@@ -10,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from amicus_desktop import paths
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.query import Profile, RetrievalContext
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.retrieval import Retriever, rerank_result, retrieve
-from tests.support.cli import query_json
+from tests.support.cli import query_json, run
 from tests.support.corpora import sha256
 from tests.support.dbs import build_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
@@ -131,3 +133,23 @@ def test_modes_references_and_filters_on_real_data(study_db: Path, study_db_mini
         assert {r["source_type"] for r in out["results"]} == {"lexicon_entry"}
     assert {p: sha256(p) for p in before} == before
     assert not [p for p in study_db_minimal.parent.iterdir() if p.name != "scripture.db"]
+
+
+def test_a_nul_byte_in_the_saved_database_path_is_db_not_found(amicus_home: Path, tmp_path: Path) -> None:
+    """#20.21: a traceback in the CLI (and "Opening database…" for ever in the app)."""
+    cfg = paths.config_dir()
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "settings.json").write_text('{"db_path": "/data/scripture\\u0000.db"}')
+    code, out, err = run("query", "grace", "--mode", "keyword", "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "DB_NOT_FOUND" and "Traceback" not in err
+    retriever = Retriever(tmp_path / "scripture\x00.db", "http://127.0.0.1:9")
+
+    async def open_it() -> None:
+        try:
+            await retriever.open()
+        finally:
+            await retriever.aclose()
+
+    with pytest.raises(AmicusError) as caught:
+        asyncio.run(open_it())
+    assert caught.value.code is ErrorCode.DB_NOT_FOUND and "NUL" in caught.value.message

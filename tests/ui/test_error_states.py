@@ -184,3 +184,40 @@ def test_corrupt_settings_are_set_aside_and_the_user_told(harness, qtbot, small_
     wait_for(qtbot, window.notice_banner.isVisible)
     assert "damaged" in window.notice_banner.body.text()
     assert (cfg / "settings.json.bak").read_text() == "{ not json"
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://256.256.256.256:1", "http://localhost:99999",
+                                 "http://" + "a" * 100_000])
+def test_an_invalid_proxy_address_opens_the_window_says_so_and_offers_settings(
+    harness, qtbot, small_db: Path, url: str
+) -> None:
+    """#20.7: such an address (from --proxy or AMICUS_PROXY_URL) made the app exit at start with no window."""
+    window = harness.open(db=small_db, proxy=url)
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)
+    wait_for(qtbot, window.banner.isVisible)
+    assert window.banner.title.text() == "The embed proxy's address is not valid"
+    assert window.banner.button(states.ACTION_LABELS[states.SETTINGS]) is not None
+    assert window.banner.button(states.ACTION_LABELS[states.KEYWORD]) is not None
+    assert len(window.banner.body.text()) < 400  # a 100k-character address is not echoed whole
+    assert not window.ask.edit.isEnabled()
+
+
+def test_a_saved_invalid_proxy_address_is_reset_with_a_notice_offering_settings(
+    harness, qtbot, small_db: Path
+) -> None:
+    cfg = paths.config_dir()
+    cfg.mkdir(parents=True, exist_ok=True)
+    (cfg / "settings.json").write_text('{"proxy_url": "http://localhost:99999"}')
+    window = harness.open(db=small_db)
+    wait_for(qtbot, window.notice_banner.isVisible)
+    assert "proxy_url" in window.notice_banner.body.text() and "port" in window.notice_banner.body.text()
+    assert window.notice_banner.button("Settings…") is not None
+    assert window.session.connection.state.url == paths.DEFAULT_PROXY_URL
+
+
+def test_a_nul_byte_in_the_database_path_is_the_error_state(harness, qtbot, tmp_path: Path) -> None:
+    """#20.21: it left "Opening database…" on screen for ever."""
+    window = harness.open(db=str(tmp_path / "scripture\x00.db"))
+    wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.ERROR)
+    assert window.start_page.code == "DB_NOT_FOUND"
+    assert "NUL" in window.start_page.body.text()

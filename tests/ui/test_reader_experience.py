@@ -63,9 +63,21 @@ def test_go_to_a_verse_scrolls_it_into_the_middle(harness, qtbot, long_db: Path)
     assert window.reader.highlighted is None
 
 
+@pytest.mark.parametrize("typed", ["John 3 16", "jn3:16", "jn 3 16"])
+def test_go_to_reads_references_as_readers_type_them(harness, qtbot, small_db: Path, typed: str) -> None:
+    """#21.7: "John 3 16" opened John 16."""
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 9))
+    window.reader.goto_edit.setText(typed)
+    window.reader.goto_edit.returnPressed.emit()
+    wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("john", 3))
+    assert not window.reader.goto_error.isVisibleTo(window)
+
+
 @pytest.mark.parametrize(
     ("typed", "words"),
-    [("Gal 2", "no text of Galatians"), ("John 30", "John has 21 chapters"), ("Hezekiah 4", "Hezekiah")],
+    [("Gal 2", "no text of Galatians"), ("John 30", "John has 21 chapters"), ("Hezekiah 4", "Hezekiah"),
+     ("John 3 16 17", "not a reference"), ("Gen 3:11-1Jn 9", "not a reference"), ("rom 0", "cannot be")],
 )
 def test_go_to_nowhere_says_why_and_changes_nothing(harness, qtbot, small_db: Path, typed: str, words: str) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="john:3")

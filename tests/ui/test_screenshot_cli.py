@@ -78,3 +78,37 @@ def test_unwritable_screenshot_path_fails(small_db: Path, tmp_path: Path) -> Non
     blocker.write_text("x")
     proc, _took = shot(blocker / "x.png", "--db", str(small_db), "--proxy", f"http://127.0.0.1:{free_port()}")
     assert proc.returncode == 1 and "could not write" in proc.stderr
+
+
+def _digest(path: Path) -> bytes:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).digest()
+
+
+def test_screenshot_never_writes_over_the_database_or_what_is_not_a_png(small_db: Path, tmp_path: Path) -> None:
+    """#20.1: ``--screenshot x.db --db x.db`` left a PNG named x.db."""
+    before = _digest(small_db)
+    link = tmp_path / "shot.png"
+    link.symlink_to(small_db)
+    hard = tmp_path / "hard.png"
+    os.link(small_db, hard)
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    for out, says in ((small_db, "database"), (link, "open scripture database"), (hard, "open scripture database"),
+                      (tmp_path / "notes.txt", ".png"), (fifo, "not a regular file"),
+                      (tmp_path / ("x" * 300 + ".png"), "shorter name")):
+        proc, took = shot(out, "--db", str(small_db), "--proxy", f"http://127.0.0.1:{free_port()}")
+        assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr, (out, proc.stderr)
+        assert took < 10
+    assert _digest(small_db) == before and link.is_symlink() and fifo.is_fifo()
+    assert not (tmp_path / "notes.txt").exists()
+
+
+def test_screenshot_is_written_atomically(small_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "shot.png"
+    out.write_bytes(b"an older screenshot")
+    proc, _took = shot(out, "--db", str(small_db), "--proxy", f"http://127.0.0.1:{free_port()}")
+    assert proc.returncode == 0, proc.stderr
+    check_png(out)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["shot.png", "small.db"]  # no temporary file left

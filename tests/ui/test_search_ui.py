@@ -213,3 +213,37 @@ def test_a_wrong_model_disables_only_the_embedding_modes(harness, qtbot, small_d
         ask_in_window(window, qtbot, "potter clay")
         assert s.question.view is not None and s.question.view.result.mode is SearchMode.KEYWORD
         assert s.connection.state.state is ProxyState.MISMATCH  # a keyword answer does not clear it
+
+
+def test_many_references_warnings_and_pins_are_bounded_and_the_window_keeps_its_size(
+    harness, qtbot, small_db: Path
+) -> None:
+    """#20.13: every chip and warning grew the window (366 references: 31,365 × 7,918 px), and 10,000
+    pins kept ``--screenshot`` busy for minutes."""
+    from amicus_desktop.present import bounds
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE
+
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}")
+    s = window.session
+    wait_for(qtbot, lambda: s.library.ready)
+    size = window.size()
+    assert (size.width(), size.height()) == DEFAULT_SIZE
+    s.set_mode(SearchMode.KEYWORD)
+    s.search.set_pins(tuple(f"missing-{i}" for i in range(10_000)))
+    question = "grace in " + ", ".join(f"Genesis {c}" for c in range(1, 51)) + " " + "x" * 200
+    ask_in_window(window, qtbot, question)
+    result = s.question.view.result
+    assert len(result.trace.references) == 24 and len(result.warnings) > 10_000  # the bundle keeps them all
+    chips = window.results.chips
+    assert len(chips.chips) == bounds.MAX_CHIPS and chips.more.text() == "and 18 more"
+    strip = window.results.warnings
+    assert len(strip.rows) == bounds.MAX_WARNING_ROWS - 1 and strip.more.isVisible()
+    assert "10,000 Pinned chunk missing" in strip.more.text()
+    assert strip.rows[0].warning.code.value == "few_results"  # what the ranking says comes first
+    window.menus.fill_pins_menu()
+    labels = [a.text() for a in window.menus.pins_menu.actions() if a.text()]
+    assert len(labels) == bounds.MAX_PIN_ITEMS + 2 and "and 9,975 more pins" in labels
+    qtbot.wait(50)
+    size = window.size()
+    assert (size.width(), size.height()) == DEFAULT_SIZE
+    assert window.minimumSizeHint().width() < DEFAULT_SIZE[0] and window.minimumSizeHint().height() < DEFAULT_SIZE[1]

@@ -125,6 +125,11 @@ def test_settings_dialog_edits_and_validates(harness, qtbot, small_db: Path) -> 
     dialog.proxy_edit.setText("not a url")
     dialog._accept()
     assert dialog.error.isVisibleTo(dialog) and "proxy_url" in dialog.error.text()
+    for bad, says in (("http://[::1", "cannot be read"), ("http://256.256.256.256:1", "not a valid IP address"),
+                      ("http://localhost:99999", "port"), ("http://" + "a" * 100_000, "characters long")):
+        dialog.proxy_edit.setText(bad)  # #20.7: the dialog accepted these, and the app then exited at start
+        dialog._accept()
+        assert dialog.error.isVisibleTo(dialog) and says in dialog.error.text() and len(dialog.error.text()) < 400
     dialog.proxy_edit.setText("http://127.0.0.1:9")
     dialog.token_edit.setText("tok")
     dialog.k_spin.setValue(5)

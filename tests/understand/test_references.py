@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import pytest
 import pythonbible as pb
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from amicus_desktop.core.books import BOOKS, BY_ID
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.understand import PassageError, find_references, parse_passage, resolve_book_name
+from amicus_desktop.understand.references import MAX_REFERENCES
 
 # (question, expected (book_id, chapter, verse_start, verse_end) of each reference)
 FORMS: list[tuple[str, list[tuple[str, int, int | None, int | None]]]] = [
@@ -153,3 +157,104 @@ def test_database_book_ids_win() -> None:
 )
 def test_covering(ref: PassageRef, meta: ChunkMetadata, covers: bool) -> None:
     assert ref.covers(meta) is covers
+
+
+# -- references as readers type them (issue 21 item 7) -------------------------------------------
+# (question, the references it names) — readers' forms, and numbers in prose that are none.
+TYPED: list[tuple[str, list[tuple[str, int, int | None, int | None]]]] = [
+    ("John 3 16", [("john", 3, 16, 16)]),
+    ("jn3:16", [("john", 3, 16, 16)]),
+    ("rom9", [("romans", 9, None, None)]),
+    ("Rom. 9.6", [("romans", 9, 6, 6)]),
+    ("1Jn 4 8", [("1-john", 4, 8, 8)]),
+    ("What does John 3 16 say about love?", [("john", 3, 16, 16)]),
+    ("what does rom9 say about Esau", [("romans", 9, None, None)]),
+    ("mt5 and the beatitudes", [("matthew", 5, None, None)]),
+    ("jn 3 16-18", [("john", 3, 16, 18)]),
+    ("Acts 2 38", [("acts", 2, 38, 38)]),
+    ("Romans 8 28 and the good", [("romans", 8, 28, 28)]),
+    ("the 3 wise men", []),
+    ("7 churches of Asia", []),
+    ("the 12 apostles and the 70", []),
+    ("I am 5 years old", []),
+    ("is 53 a prime number", []),
+    ("in 2024 16 people asked", []),
+    ("Romans 13 1984 translation", [("romans", 13, None, None)]),  # a year is not a verse
+    ("John 0", []),
+    ("Rom 9:0", []),
+    ("Romans 0:1", []),
+    ("John 30", []),
+    ("Gen 3:11-1Jn 9", [("genesis", 3, 11, 11)]),  # a range across books: its start, never a crash
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TYPED)
+def test_references_as_readers_type_them_and_numbers_that_are_none(
+    text: str, expected: list[tuple[str, int, int | None, int | None]]
+) -> None:
+    assert _plain(find_references(text)) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("John 3 16", ("john", 3, 16, 16)),
+        ("jn3:16", ("john", 3, 16, 16)),
+        ("rom9", ("romans", 9, None, None)),
+        ("Rom. 9.6", ("romans", 9, 6, 6)),
+        ("1Jn 4 8", ("1-john", 4, 8, 8)),
+        ("jn 3 16-18", ("john", 3, 16, 18)),
+        ("3John1", ("3-john", 1, None, None)),
+    ],
+)
+def test_the_go_to_box_reads_what_readers_type(text: str, expected: tuple[str, int, int | None, int | None]) -> None:
+    ref = parse_passage(text)
+    assert (ref.book_id, ref.chapter, ref.verse_start, ref.verse_end) == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["John 3 16 17", "Gen 3:11-1Jn 9", "John 3:16 and 1 John 4 8", "romans:99999", "rom9:0", "jn 0"]
+)
+def test_the_go_to_box_says_what_it_cannot_read_instead_of_guessing(text: str) -> None:
+    """"John 3 16" once opened John 16: a book can hold no digit but its leading 1, 2 or 3."""
+    with pytest.raises(PassageError):
+        parse_passage(text)
+
+
+def test_a_question_names_at_most_max_references() -> None:
+    refs = find_references("Ps 1-150 and " + ", ".join(f"Gen {c}" for c in range(1, 51)))
+    assert len(refs) == MAX_REFERENCES
+    assert refs[0] == PassageRef("psalms", 1, None, None, "Ps 1-150")
+
+
+def _valid_in_canon(ref: PassageRef) -> bool:
+    book = BY_ID.get(ref.book_id)
+    if book is None or not 1 <= ref.chapter <= book.chapters:
+        return False
+    if ref.verse_start is None:
+        return ref.verse_end is None
+    verses = pb.get_number_of_verses(pb.Book(book.ordinal), ref.chapter)
+    return ref.verse_end is not None and 1 <= ref.verse_start <= ref.verse_end <= verses
+
+
+_NAMES = [b.name for b in BOOKS] + ["Rom", "Jn", "1Jn", "Mt", "Gen", "Ps", "Is", "jude", "Rev", "rom", "I Cor"]
+_PIECES = st.one_of(
+    st.sampled_from(_NAMES),
+    st.integers(0, 1200).map(str),
+    st.sampled_from([" ", ":", ".", "-", "–", ",", ";", " and ", "  ", "\n"]),
+    st.text(max_size=6),
+)
+_TEXTS = st.one_of(st.text(max_size=80), st.lists(_PIECES, max_size=14).map("".join))
+
+
+@settings(max_examples=600, deadline=None, derandomize=True, database=None)
+@given(text=_TEXTS)
+def test_fuzzed_text_never_breaks_the_parser_and_every_reference_is_in_the_canon(text: str) -> None:
+    refs = find_references(text)
+    assert len(refs) <= MAX_REFERENCES
+    assert all(_valid_in_canon(r) for r in refs), refs
+    try:
+        ref = parse_passage(text)
+    except PassageError:
+        return
+    assert _valid_in_canon(ref), ref

@@ -1,0 +1,6 @@
+"""HTTP rules shared by every client and server of the project (no Qt).
+
+:mod:`.urls` checks and redacts URLs (the embed client, settings, ``doctor``, the log);
+:mod:`.guards` holds the ASGI middleware a local server puts in front of its routes (the embed
+proxy, and the retrieval service to come), so both refuse what a web page could send them.
+"""
