@@ -219,3 +219,44 @@ def test_every_statement_a_workspace_runs_is_bound_to_it(tmp_path: Path) -> None
             assert "workspace_id = ?" in flat or flat.startswith("INSERT"), flat
         elif "note_vectors" in flat:
             assert re.search(r"note_rowid = \?|VALUES", flat), flat
+
+
+_KEEPS_WRITING = """
+import sys
+from amicus_desktop.notes import NotesStore
+ws = NotesStore(sys.argv[1]).workspace("w")
+note = ws.add("draft 0")
+print(note.id, flush=True)
+i = 0
+while True:  # an editor's autosave, as fast as it can go, until it is killed
+    i += 1
+    note = ws.save(f"draft {i}", note_id=note.id) if i % 3 else ws.add(f"note {i}")
+    print(note.id, note.text, flush=True)
+"""
+
+
+def test_a_killed_writer_loses_nothing_it_was_told_was_saved(tmp_path: Path) -> None:
+    """SIGKILL in the middle of saving: every save that returned is in the store, which opens clean."""
+    path = tmp_path / "notes.sqlite"
+    NotesStore(path).close()
+    proc = subprocess.Popen([sys.executable, "-c", _KEEPS_WRITING, str(path)], stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    saved: dict[str, str] = {}
+    for line in proc.stdout:
+        note_id, _, text = line.rstrip("\n").partition(" ")
+        saved[note_id] = text or saved.get(note_id, "")
+        if len(saved) >= 40:
+            break
+    proc.kill()
+    proc.wait(timeout=30)
+    proc.stdout.close()
+    con = apsw.Connection(str(path))
+    assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    con.close()
+    with NotesStore(path) as store:
+        ws = store.workspace("w")
+        for note_id, text in saved.items():
+            kept = ws.get(note_id)  # every note it reported saved is there, at least as reported
+            if text:
+                number = int(text.split()[-1])
+                assert int(kept.text.split()[-1]) >= number
