@@ -19,7 +19,7 @@ from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "build_db", "bench")
+SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "build_db", "ingest", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

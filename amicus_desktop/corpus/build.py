@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -200,6 +200,45 @@ def embedding_text(rec: ChunkRecord) -> str:
     return rec.text
 
 
+def embed_batches(
+    embedder: Embedder,
+    records: Sequence[ChunkRecord],
+    *,
+    batch: int = DEFAULT_BATCH,
+    progress: Callable[[BuildProgress], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> Iterator[tuple[Sequence[ChunkRecord], np.ndarray]]:
+    """Embed ``records`` (:func:`embedding_text` of each) ``batch`` at a time: yields each batch with its
+    ``(n, dims)`` float32 vectors, reporting the ``embedding`` stage (done, total, rate, ETA) after each.
+
+    The one embedding loop of ``build-db`` and ``ingest``. Setting ``cancel`` stops it before the next
+    batch with :class:`BuildCancelled`; vectors of the wrong shape are a ``ValueError``.
+    """
+    batch = max(1, int(batch))
+    dims = int(embedder.dims)
+    total = len(records)
+    done = 0
+    started = time.monotonic()
+    if progress:
+        progress(BuildProgress("embedding", 0, total))
+    for start in range(0, total, batch):
+        if cancel is not None and cancel.is_set():
+            raise BuildCancelled("the build was cancelled")
+        chunk = records[start: start + batch]
+        vectors = np.asarray(embed_documents(embedder, [embedding_text(r) for r in chunk]), dtype=np.float32)
+        if vectors.shape != (len(chunk), dims):
+            raise ValueError(
+                f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"
+            )
+        yield chunk, vectors
+        done += len(chunk)
+        if progress:
+            elapsed = time.monotonic() - started
+            rate = done / elapsed if elapsed > 0 else 0.0
+            eta = (total - done) / rate if rate > 0 else None
+            progress(BuildProgress("embedding", done, total, rate, eta))
+
+
 def build_database(
     out: Path,
     books: Sequence[str] | None,
@@ -245,26 +284,8 @@ def build_database(
         writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
         writer.add_verses(bible.rows())
         writer.add_scholars(scholars_of(records))
-        total = len(records)
-        done = 0
-        if progress:
-            progress(BuildProgress("embedding", 0, total))
-        for start in range(0, total, batch):
-            if cancel is not None and cancel.is_set():
-                raise BuildCancelled("the build was cancelled")
-            chunk = records[start: start + batch]
-            vectors = np.asarray(embed_documents(embedder, [embedding_text(r) for r in chunk]), dtype=np.float32)
-            if vectors.shape != (len(chunk), dims):
-                raise ValueError(
-                    f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"
-                )
+        for chunk, vectors in embed_batches(embedder, records, batch=batch, progress=progress, cancel=cancel):
             writer.add_chunks(chunk, vectors)
-            done += len(chunk)
-            if progress:
-                elapsed = time.monotonic() - t_embed
-                rate = done / elapsed if elapsed > 0 else 0.0
-                eta = (total - done) / rate if rate > 0 else None
-                progress(BuildProgress("embedding", done, total, rate, eta))
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
         stage_seconds["embed"] = time.monotonic() - t_embed
@@ -290,6 +311,7 @@ __all__ = [
     "BuildReport",
     "build_database",
     "collect_chunks",
+    "embed_batches",
     "embedding_text",
     "scope_books",
     "validate",

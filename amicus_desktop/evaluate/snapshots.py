@@ -22,7 +22,7 @@ from ..core.text import echo
 from ..files import read_small
 from . import metrics
 from .golden import GoldenSet, write_json
-from .run import EvalReport
+from .run import METRICS, EvalReport
 
 SUFFIX = ".json"
 #: a snapshot of 1,000 questions is ~0.5 MB; past this a file is not one (and is not read into memory)
@@ -154,3 +154,85 @@ def compare(a: Snapshot, b: Snapshot, golden: GoldenSet) -> list[QueryChange]:
                                None if ra is None else metrics.ndcg(ra, q.judgments),
                                None if rb is None else metrics.ndcg(rb, q.judgments)))
     return sorted(out, key=lambda c: -abs(c.delta or 0.0))
+
+
+# -- before and after: what a change to the library did to the golden set's rankings -------------
+
+#: A change smaller than this is no change (float noise in nDCG).
+EPSILON = 1e-9
+
+
+def empty(name: str, golden: GoldenSet, config: str, model: str) -> Snapshot:
+    """A snapshot of a library that does not exist yet: every question ranks nothing."""
+    created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return Snapshot(name, created, golden.name, config, model, tuple((q.id, q.query, ()) for q in golden.queries))
+
+
+@dataclass(frozen=True)
+class QuestionDiff:
+    """One golden question before and after: its metrics, and which chunks entered or left its top 10."""
+
+    id: str
+    query: str
+    before: dict[str, float]
+    after: dict[str, float]
+    entered: tuple[str, ...]
+    left: tuple[str, ...]
+
+    @property
+    def delta(self) -> dict[str, float]:
+        return {m: self.after[m] - self.before[m] for m in self.after}
+
+    @property
+    def verdict(self) -> str:
+        """``better``, ``worse`` or ``same``, by nDCG@10 (the set's headline metric, as ``eval --compare``)."""
+        d = self.delta["ndcg@10"]
+        return "better" if d > EPSILON else "worse" if d < -EPSILON else "same"
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "query": self.query, "verdict": self.verdict, "before": self.before,
+                "after": self.after, "delta": self.delta, "entered": list(self.entered), "left": list(self.left)}
+
+
+@dataclass(frozen=True)
+class SnapshotDiff:
+    """Every golden question of two snapshots, scored on the set's current judgments."""
+
+    before: Snapshot
+    after: Snapshot
+    questions: tuple[QuestionDiff, ...]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = {"better": 0, "worse": 0, "same": 0}
+        for q in self.questions:
+            out[q.verdict] += 1
+        return out
+
+    def mean(self, which: str) -> dict[str, float]:
+        rows = [q.before if which == "before" else q.after for q in self.questions]
+        return {m: (sum(r[m] for r in rows) / len(rows) if rows else 0.0) for m in METRICS}
+
+    def headline(self) -> str:
+        """``3 better, 1 worse, 69 same``."""
+        c = self.counts
+        return f"{c['better']} better, {c['worse']} worse, {c['same']} same"
+
+    def to_json(self) -> dict[str, object]:
+        before, after = self.mean("before"), self.mean("after")
+        return {"before": self.before.name, "after": self.after.name, "golden": self.after.golden,
+                "config": self.after.config, **self.counts,
+                "mean": {"before": before, "after": after, "delta": {m: after[m] - before[m] for m in after}},
+                "questions": [q.to_json() for q in self.questions]}
+
+
+def diff(before: Snapshot, after: Snapshot, golden: GoldenSet) -> SnapshotDiff:
+    """Each question of ``golden`` in ``before`` and ``after`` (a question a snapshot lacks ranks nothing
+    there): all three metrics on the set's current judgments, the biggest nDCG@10 changes first."""
+    out = []
+    for q in golden.queries:
+        ra, rb = before.ranked(q.id) or (), after.ranked(q.id) or ()
+        out.append(QuestionDiff(q.id, q.query, metrics.scores(ra, q.judgments), metrics.scores(rb, q.judgments),
+                                tuple(c for c in rb if c not in ra), tuple(c for c in ra if c not in rb)))
+    out.sort(key=lambda d: (-abs(d.delta["ndcg@10"]), d.id))
+    return SnapshotDiff(before, after, tuple(out))

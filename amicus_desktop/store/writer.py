@@ -28,7 +28,8 @@ from .fts import FTS_TABLE, create_sql
 from .schema import PASSAGE_INDEX_SQL, SCHEMA_VERSION
 from .sqlite import connect
 
-__all__ = ["PASSAGE_INDEX_SQL", "SCHEMA_VERSION", "ChunkRecord", "ScriptureWriter", "add_two_stage", "set_meta"]
+__all__ = ["PASSAGE_INDEX_SQL", "SCHEMA_VERSION", "ChunkRecord", "ScriptureWriter", "add_two_stage", "insert_chunks",
+           "set_meta"]
 
 
 @dataclass(frozen=True)
@@ -181,42 +182,12 @@ class ScriptureWriter:
         """Store chunks with their vectors (one row of ``vectors`` per record, any float dtype)."""
         con = self._con
         assert con is not None
-        vecs = np.ascontiguousarray(vectors, dtype=np.float32)
-        if vecs.ndim != 2 or vecs.shape != (len(records), self.dims):
-            raise ValueError(f"vectors must be shaped ({len(records)}, {self.dims}), got {vecs.shape}")
-        text_rows = []
-        meta_rows = []
-        vec_rows: list[tuple[object, ...]] = []
-        for rec, vec in zip(records, vecs, strict=True):
-            rowid = self._next_rowid
-            self._next_rowid += 1
-            m = rec.metadata
-            text_rows.append((rowid, rec.chunk_id, rec.source_type, rec.source_id, rec.text))
-            meta_rows.append(
-                (rowid, m.scholar_id, m.tradition, m.book_id, m.chapter_num,
-                 m.verse_start, m.verse_end, m.panel_type)
-            )
-            blob = vec.tobytes()
-            if self.full_schema:
-                # vec0 metadata columns cannot hold NULL: absent values are '' / 0.
-                vec_rows.append(
-                    (rowid, blob, rec.source_type, m.scholar_id or "", m.tradition or "",
-                     m.book_id or "", m.chapter_num or 0)
-                )
-            else:
-                vec_rows.append((rowid, blob))
-        con.executemany("INSERT INTO chunk_text VALUES (?, ?, ?, ?, ?)", text_rows)
-        con.executemany("INSERT INTO chunk_metadata VALUES (?, ?, ?, ?, ?, ?, ?, ?)", meta_rows)
-        if self.full_schema:
-            con.executemany(
-                "INSERT INTO embeddings(rowid, embedding, source_type, scholar_id, tradition, "
-                "book_id, chapter_num) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                vec_rows,
-            )
-        else:
-            con.executemany("INSERT INTO embeddings(rowid, embedding) VALUES (?, ?)", vec_rows)
+        rowids = list(range(self._next_rowid, self._next_rowid + len(records)))
+        vecs = insert_chunks(con, rowids, records, vectors, dims=self.dims,
+                             filter_columns=schema.VEC_FILTER_COLUMNS if self.full_schema else ())
+        self._next_rowid += len(records)
         if self._codes is not None:
-            self._codes.add(np.fromiter((row[0] for row in vec_rows), dtype=np.int64, count=len(vec_rows)), vecs)
+            self._codes.add(np.asarray(rowids, dtype=np.int64), vecs)
         self.chunk_count += len(records)
 
     def _finish(self, con: apsw.Connection) -> None:
@@ -240,6 +211,42 @@ class ScriptureWriter:
             con.execute(PASSAGE_INDEX_SQL)
         con.execute("COMMIT")
         con.execute("PRAGMA journal_mode=DELETE")
+
+
+def insert_chunks(con: apsw.Connection, rowids: Sequence[int], records: Sequence[ChunkRecord],
+                  vectors: np.ndarray, *, dims: int, filter_columns: Sequence[str]) -> np.ndarray:
+    """Insert chunks as rows ``rowids`` of ``chunk_text``, ``chunk_metadata`` and ``embeddings``.
+
+    ``filter_columns`` are the vec0 metadata columns the ``embeddings`` table declares (a subset of
+    :data:`~.schema.VEC_FILTER_COLUMNS`; empty for the contract's minimal schema). Returns the vectors as float32.
+    The one place chunk rows are written: the builder and ``ingest`` (:mod:`.update`) both call it.
+    """
+    vecs = np.ascontiguousarray(vectors, dtype=np.float32)
+    if vecs.ndim != 2 or vecs.shape != (len(records), dims) or len(rowids) != len(records):
+        raise ValueError(f"vectors must be shaped ({len(records)}, {dims}), got {vecs.shape}")
+    unknown = set(filter_columns) - set(schema.VEC_FILTER_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown embeddings metadata column(s): {', '.join(sorted(unknown))}")
+    text_rows = []
+    meta_rows = []
+    vec_rows: list[tuple[object, ...]] = []
+    for rowid, rec, vec in zip(rowids, records, vecs, strict=True):
+        m = rec.metadata
+        text_rows.append((rowid, rec.chunk_id, rec.source_type, rec.source_id, rec.text))
+        meta_rows.append(
+            (rowid, m.scholar_id, m.tradition, m.book_id, m.chapter_num,
+             m.verse_start, m.verse_end, m.panel_type)
+        )
+        # vec0 metadata columns cannot hold NULL: absent values are '' / 0.
+        values = {"source_type": rec.source_type, "scholar_id": m.scholar_id or "", "tradition": m.tradition or "",
+                  "book_id": m.book_id or "", "chapter_num": m.chapter_num or 0}
+        vec_rows.append((rowid, vec.tobytes(), *(values[c] for c in filter_columns)))
+    con.executemany("INSERT INTO chunk_text VALUES (?, ?, ?, ?, ?)", text_rows)
+    con.executemany("INSERT INTO chunk_metadata VALUES (?, ?, ?, ?, ?, ?, ?, ?)", meta_rows)
+    columns = ", ".join(("rowid", "embedding", *filter_columns))
+    marks = ", ".join("?" * (2 + len(filter_columns)))
+    con.executemany(f"INSERT INTO embeddings({columns}) VALUES ({marks})", vec_rows)
+    return vecs
 
 
 def add_two_stage(db: str | Path) -> float:

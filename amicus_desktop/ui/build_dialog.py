@@ -161,11 +161,11 @@ class BuildDialog(QDialog):
 
     def _poll(self) -> None:
         snap = self._box.read()
-        self.stage.setText(_stage_text(snap.stage))
+        self.stage.setText(stage_text(snap.stage))
         if snap.total > 0 and snap.stage == "embedding":
             self.bar.setRange(0, snap.total)
             self.bar.setValue(snap.done)
-            eta = f", about {_duration(snap.eta)} left" if snap.eta else ""
+            eta = f", about {duration_text(snap.eta)} left" if snap.eta else ""
             self.detail.setText(f"{snap.done:,} of {snap.total:,} chunks · {snap.rate:,.0f} per second{eta}")
         else:
             self.bar.setRange(0, 0)
@@ -181,7 +181,7 @@ class BuildDialog(QDialog):
         self.cancel_button.setEnabled(True)
 
 
-def _stage_text(stage: str) -> str:
+def stage_text(stage: str) -> str:
     if stage == "embedding":
         return "Embedding chunks…"
     if stage == "finishing":
@@ -191,7 +191,7 @@ def _stage_text(stage: str) -> str:
     return stage[:1].upper() + stage[1:] + "…"
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
     seconds = int(seconds)
     if seconds < 90:
         return f"{seconds} s"

@@ -1,14 +1,15 @@
-"""The window's dialogs: open a database, Settings…, build the demo database, the keyboard
-shortcuts (F1) and About. Each ends in one call on the session (or in nothing)."""
+"""The window's dialogs: open a database, Settings…, build the demo database, add documents to a
+library, the keyboard shortcuts (F1) and About. Each ends in one call on the session (or in nothing)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QDialog, QMessageBox
 
 from .. import __version__, paths
 from ..present import states
@@ -16,6 +17,7 @@ from . import shortcuts
 from .settings_dialog import SettingsDialog, choose_database
 
 if TYPE_CHECKING:
+    from ..corpus.ingest import IngestReport
     from .main_window import MainWindow
 
 log = logging.getLogger("amicus.ui")
@@ -28,6 +30,7 @@ class WindowDialogs(QObject):
         super().__init__(window)
         self._window = window
         self._build_task: asyncio.Task[None] | None = None
+        self.ingest_dialog: QDialog | None = None
 
     def open_database(self) -> None:
         w = self._window
@@ -54,6 +57,29 @@ class WindowDialogs(QObject):
         dialog.failed.connect(lambda msg: log.warning("demo build failed", extra={"reason": msg[:200]}))
         dialog.show()
         self._build_task = dialog.start()
+
+    def ingest_corpus(self) -> None:
+        """File ▸ Add documents to a library…: into the open library unless the dialog is told otherwise;
+        the library written is opened (again) when the ingest finishes."""
+        from .ingest_dialog import IngestDialog
+
+        w = self._window
+        endpoints = w.session.prefs.endpoints
+        open_library = Path(endpoints.db_path)
+        dialog = IngestDialog(open_library, endpoints.proxy_url, endpoints.token, open_library=open_library, parent=w)
+
+        def reopen(report: IngestReport) -> None:
+            if report.path == open_library:  # the library open now has a new version: read it again
+                w.session.open_database(report.path)
+
+        def open_other() -> None:
+            w.session.open_database(dialog.library)
+            dialog.accept()
+
+        dialog.ingested.connect(reopen)
+        dialog.open_button.clicked.connect(open_other)
+        self.ingest_dialog = dialog
+        dialog.show()
 
     def show_shortcuts(self) -> None:
         dialog = shortcuts.ShortcutsDialog(self._window)

@@ -2,7 +2,7 @@
 modes, the filters, the pins), Connection and Help.
 
 Every action with keys comes from the shortcut table (``shortcuts.py``), which maps its id to a
-handler here; the few without keys (build the demo, about, the golden sets) are made here too. The
+handler here; the few without keys (build the demo, add documents, about, the golden sets) are made here too. The
 menus show the session's state (the checked mode, the pins' count, whether there are filters to
 clear, the checked scheme) through the ``render_*`` methods the window calls.
 """
@@ -74,6 +74,8 @@ class WindowMenus:
         window.results.menu.use_copy_action(self.actions_by_id["copy_result"])
         self.build_action = QAction("Build the demo database…", window)
         self.build_action.triggered.connect(window.dialogs.build_demo)
+        self.ingest_action = QAction("&Add documents to a library…", window)
+        self.ingest_action.triggered.connect(window.dialogs.ingest_corpus)
         self.about_action = QAction("About Amicus Desktop", window)
         self.about_action.triggered.connect(window.dialogs.show_about)
         self.new_golden_action = QAction("&New golden set…", window)
@@ -87,6 +89,7 @@ class WindowMenus:
         file_menu = bar.addMenu("&File")
         file_menu.addAction(a["open_db"])
         file_menu.addAction(self.build_action)
+        file_menu.addAction(self.ingest_action)
         file_menu.addSeparator()
         file_menu.addAction(a["export"])
         file_menu.addAction(self.new_golden_action)

@@ -17,6 +17,12 @@ class StandInEmbedder:
     def __init__(self) -> None:
         self.calls = 0
 
+    def load(self) -> None:
+        """Nothing to load (the Embedder protocol's start-up)."""
+
+    def close(self) -> None:
+        """Nothing to release."""
+
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self.calls += 1
         rows = []

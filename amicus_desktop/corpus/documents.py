@@ -1,0 +1,292 @@
+"""Reading an ingest corpus (CONTRACT section 13): JSON Lines, one document a line, each checked. No Qt.
+
+A line is first checked against the shipped JSON Schema, ``resources/schemas/corpus-document.schema.json``
+(with ``jsonschema``: types, required and unknown fields, the source types), then against what a schema
+cannot say: a ``book_id`` of the 66 books, a chapter the book has, verses that need a chapter and do not
+run backwards, a chunk id used once in the whole file, and one name and tradition per scholar. A line
+with any problem is skipped whole and reported by its number (1-based, blank lines count) with the JSON
+pointer of each field at fault (``/chunks/2/chapter_num: must be a whole number, not 'nine'``); the
+good lines are kept. Messages quote at most a few dozen characters of what the line held.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator, ValidationError
+
+from ..core.books import BY_ID, resolve_book
+from ..core.results import ChunkMetadata
+from ..resources import resource_path
+from ..store.writer import ChunkRecord
+
+#: The schema of one line, in the resources folder.
+SCHEMA = ("schemas", "corpus-document.schema.json")
+#: Problems reported for one line at most (a line that is wrong everywhere says so in a few).
+MAX_PROBLEMS_PER_LINE = 10
+_TYPE_WORDS = {"integer": "a whole number", "string": "text", "array": "a list", "object": "an object",
+               "null": "null", "number": "a number", "boolean": "true or false"}
+
+
+@dataclass(frozen=True)
+class LineError:
+    """A problem of one line: its number and a sentence naming the field."""
+
+    line: int
+    message: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"line": self.line, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Document:
+    """One accepted line: its chunks, and who wrote them as the line says (``None``: not said)."""
+
+    line: int
+    source_id: str
+    source_type: str
+    records: tuple[ChunkRecord, ...]
+    title: str | None = None
+    scholar_id: str | None = None
+    scholar_name: str | None = None
+    tradition: str | None = None
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """What a corpus file held: the accepted documents and every problem of the skipped lines."""
+
+    documents: tuple[Document, ...]
+    errors: tuple[LineError, ...] = ()
+    #: lines that held something (blank lines are not documents)
+    lines: int = 0
+    skipped_lines: tuple[int, ...] = field(default=())
+
+    @property
+    def records(self) -> list[ChunkRecord]:
+        return [r for d in self.documents for r in d.records]
+
+
+@lru_cache(maxsize=1)
+def validator() -> Draft202012Validator:
+    """The shipped schema of one line, checked itself once."""
+    schema = json.loads(resource_path(*SCHEMA).read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def read_corpus(path: str | Path) -> Corpus:
+    """Read and check ``path``; ``OSError`` when the file cannot be read at all."""
+    with open(path, "rb") as fh:
+        return parse_lines(fh)
+
+
+def parse_lines(lines: Iterable[bytes | str]) -> Corpus:
+    """Check every line (bytes as read from a file, or text) and keep the good documents."""
+    documents: list[Document] = []
+    errors: list[LineError] = []
+    skipped: list[int] = []
+    chunk_lines: dict[str, int] = {}   # chunk id -> the accepted line that holds it
+    scholars: dict[str, tuple[int, str | None, str | None]] = {}  # id -> (line, name, tradition)
+    count = 0
+    for number, raw in enumerate(lines, start=1):
+        text, problem = _decode(raw, first=number == 1)
+        if problem is None and not text.strip():
+            continue
+        count += 1
+        problems = [problem] if problem else []
+        data: Any = None
+        if not problems:
+            try:
+                data = json.loads(text)
+            except json.JSONDecodeError as exc:
+                problems.append(f"not JSON ({exc.msg} at column {exc.colno})")
+            except RecursionError:
+                problems.append("not JSON (nested too deeply)")
+        if not problems:
+            problems = schema_problems(data) or rule_problems(data, chunk_lines, scholars)
+        if problems:
+            skipped.append(number)
+            errors.extend(LineError(number, p) for p in problems[:MAX_PROBLEMS_PER_LINE])
+            continue
+        doc = _document(number, data)
+        documents.append(doc)
+        for rec in doc.records:
+            chunk_lines[rec.chunk_id] = number
+        if doc.scholar_id and doc.scholar_id not in scholars:
+            scholars[doc.scholar_id] = (number, doc.scholar_name, doc.tradition)
+    return Corpus(tuple(documents), tuple(errors), count, tuple(skipped))
+
+
+def _decode(raw: bytes | str, *, first: bool) -> tuple[str, str | None]:
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return "", f"not UTF-8 text (byte {exc.start + 1})"
+    else:
+        text = raw
+    if first:
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
+    return text, None
+
+
+# -- the schema's problems, in words ---------------------------------------------------------------
+
+def schema_problems(data: object) -> list[str]:
+    """One sentence per schema problem of a line, in the order of the line's fields."""
+    if not isinstance(data, dict):
+        return [f"/: a document is a JSON object, not {_kind(data)}"]
+    found: list[tuple[str, str]] = []
+    for err in validator().iter_errors(data):
+        found.extend(_explain(err))
+    seen: set[str] = set()
+    out = []
+    for _pointer, message in sorted(found, key=lambda pm: _order(pm[0])):
+        if message not in seen:
+            seen.add(message)
+            out.append(message)
+    return out
+
+
+def _order(pointer: str) -> tuple[tuple[int, object], ...]:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in pointer.split("/") if p)
+
+
+def _pointer(path: Iterable[object]) -> str:
+    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def _explain(err: ValidationError) -> Iterator[tuple[str, str]]:
+    at = list(err.absolute_path)
+    pointer = _pointer(at)
+    kind = err.validator
+    value: Any = err.validator_value
+    instance: Any = err.instance
+    schema: Any = err.schema
+    if kind == "required" and isinstance(instance, dict):
+        for name in value:
+            if name not in instance:
+                p = _pointer([*at, name])
+                yield p, f"{p}: missing (required)"
+    elif kind == "additionalProperties" and isinstance(instance, dict) and isinstance(schema, dict):
+        known = schema.get("properties", {})
+        for name in instance:
+            if name not in known:
+                p = _pointer([*at, name])
+                yield p, f"{p}: unknown field (the fields are {', '.join(known)})"
+    elif kind == "type":
+        wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in ([value] if isinstance(value, str) else value))
+        yield pointer, f"{pointer}: must be {wanted}, not {_quote(instance)}"
+    elif kind == "enum":
+        yield pointer, f"{pointer}: {_quote(instance)} is not one of {', '.join(map(str, value))}"
+    elif kind == "minLength":
+        yield pointer, f"{pointer}: must not be empty"
+    elif kind == "maxLength":
+        yield pointer, f"{pointer}: {len(instance):,} characters; at most {value:,}"
+    elif kind == "pattern":
+        words = "must not contain spaces" if value == "^\\S+$" else "must not be blank"
+        yield pointer, f"{pointer}: {words}"
+    elif kind == "minItems":
+        what = "chunk" if pointer == "/chunks" else "item"
+        yield pointer, f"{pointer}: must hold at least {value} {what}"
+    elif kind == "minimum":
+        yield pointer, f"{pointer}: must be at least {value}, not {_quote(instance)}"
+    else:
+        yield pointer, f"{pointer}: {err.message[:120]}"
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    return "text"
+
+
+def _quote(value: object, limit: int = 40) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# -- what a schema cannot say ------------------------------------------------------------------
+
+def rule_problems(data: Mapping[str, Any], chunk_lines: Mapping[str, int],
+                  scholars: Mapping[str, tuple[int, str | None, str | None]]) -> list[str]:
+    """Books, chapters, verses, repeated chunk ids and one name per scholar (a schema-valid line)."""
+    problems: list[str] = []
+    scholar_id = data.get("scholar_id")
+    for key in ("scholar_name", "tradition"):
+        if data.get(key) is not None and not scholar_id:
+            problems.append(f"/{key}: needs a scholar_id")
+    if isinstance(scholar_id, str) and scholar_id in scholars:
+        line, name, tradition = scholars[scholar_id]
+        for key, before in (("scholar_name", name), ("tradition", tradition)):
+            now = data.get(key)
+            if now is not None and before is not None and now != before:
+                problems.append(f"/{key}: {_quote(now)} differs from {_quote(before)} on line {line} "
+                                f"for scholar {_quote(scholar_id)}")
+    in_line: dict[str, int] = {}
+    for i, chunk in enumerate(data["chunks"]):
+        at = f"/chunks/{i}"
+        problems.extend(_place_problems(at, chunk))
+        cid = chunk["chunk_id"]
+        if cid in in_line:
+            problems.append(f"{at}/chunk_id: {_quote(cid)} is also /chunks/{in_line[cid]} of this line")
+        elif cid in chunk_lines:
+            problems.append(f"{at}/chunk_id: {_quote(cid)} is already on line {chunk_lines[cid]}")
+        in_line.setdefault(cid, i)
+    return problems
+
+
+def _place_problems(at: str, chunk: Mapping[str, Any]) -> list[str]:
+    book_id, chapter = chunk.get("book_id"), chunk.get("chapter_num")
+    start, end = chunk.get("verse_start"), chunk.get("verse_end")
+    out = []
+    if book_id is not None and book_id not in BY_ID:
+        meant = resolve_book(book_id)
+        hint = f" (did you mean {meant!r}?)" if meant else " (lower-case names with hyphens: 'romans', '1-corinthians')"
+        out.append(f"{at}/book_id: {_quote(book_id)} is not a book of the Bible{hint}")
+    elif book_id is not None and chapter is not None and chapter > BY_ID[book_id].chapters:
+        book = BY_ID[book_id]
+        plural = "s" * (book.chapters > 1)
+        out.append(f"{at}/chapter_num: {book.name} has {book.chapters} chapter{plural}, not {chapter}")
+    if chapter is not None and book_id is None:
+        out.append(f"{at}/chapter_num: a chapter needs a book_id")
+    if start is not None and chapter is None:
+        out.append(f"{at}/verse_start: a verse needs a chapter_num")
+    if end is not None and start is None:
+        out.append(f"{at}/verse_end: needs a verse_start")
+    elif end is not None and start is not None and end < start:
+        out.append(f"{at}/verse_end: {end} comes before verse_start {start}")
+    return out
+
+
+def _document(line: int, data: Mapping[str, Any]) -> Document:
+    scholar_id = data.get("scholar_id")
+    tradition = data.get("tradition")
+    records = tuple(
+        ChunkRecord(
+            chunk_id=c["chunk_id"], source_type=data["source_type"], source_id=data["source_id"],
+            text=c["text"],
+            metadata=ChunkMetadata(
+                scholar_id=scholar_id, tradition=tradition, book_id=c.get("book_id"),
+                chapter_num=c.get("chapter_num"), verse_start=c.get("verse_start"),
+                verse_end=c.get("verse_end"), panel_type=c.get("panel_type"),
+            ),
+        )
+        for c in data["chunks"]
+    )
+    return Document(line, data["source_id"], data["source_type"], records, data.get("title"),
+                    scholar_id, data.get("scholar_name"), tradition)
+

@@ -1,0 +1,176 @@
+"""``ingest`` when things go wrong: the library is byte-identical afterwards and nothing is left beside it.
+
+Each fault is real: a proxy that cannot be reached or breaks off mid-run, a disk that is full
+(``RLIMIT_FSIZE`` on the child process, as in ``test_export_faults.py``), and signals sent to a running
+``amicus-desktop ingest`` process once its temporary copy exists (SIGINT, SIGTERM, SIGHUP; and SIGKILL,
+after which the next run clears what was left).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop.store.update import TMP_INFIX
+from tests.support.cli import run
+from tests.support.ingest import folder_state, notes, write_jsonl
+from tests.support.proxy import free_port
+from tests.support.scripted_proxy import ScriptedProxy
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def proxy():
+    with ScriptedProxy(dims=8) as p:
+        yield p
+
+
+@pytest.fixture
+def library(tmp_path: Path, proxy: ScriptedProxy) -> tuple[Path, Path]:
+    """A library of 3 chunks, and a corpus that replaces one and adds 40 long ones (≈ 120 KB of text, more
+    than the library's free pages hold, so that it must grow)."""
+    db = tmp_path / "lib" / "scripture.db"
+    db.parent.mkdir()
+    code, out, err = run("ingest", str(write_jsonl(tmp_path / "first.jsonl", [notes(3)])), "--db", str(db),
+                         "--proxy", proxy.url, "--quiet")
+    assert code == 0, out + err
+    changed = notes(3)
+    changed["chunks"][0]["text"] = "A changed note on the law."
+    more = notes(40, prefix="more")
+    for c in more["chunks"]:
+        c["text"] = (c["text"] + " ") * 60
+    return db, write_jsonl(tmp_path / "more.jsonl", [changed, more])
+
+
+def _error(args: list[str]) -> tuple[int, dict[str, str]]:
+    code, out, _err = run("ingest", *args, "--json")
+    return code, json.loads(out)["error"]
+
+
+def test_an_unreachable_proxy_changes_nothing(tmp_path: Path, library: tuple[Path, Path]) -> None:
+    db, corpus = library
+    before = folder_state(db.parent)
+    url = f"http://127.0.0.1:{free_port()}"
+    code, err = _error([str(corpus), "--db", str(db), "--proxy", url])
+    assert code == 1 and err["code"] == "OFFLINE"
+    assert folder_state(db.parent) == before
+    code, err = _error([str(corpus), "--db", str(db.parent / "new.db"), "--proxy", url])
+    assert code == 1 and err["code"] == "OFFLINE"
+    assert folder_state(db.parent) == before
+
+
+def test_a_proxy_that_breaks_off_mid_run_changes_nothing(library: tuple[Path, Path], proxy: ScriptedProxy) -> None:
+    db, corpus = library
+    before = folder_state(db.parent)
+    answered = []
+
+    def second_batch_fails(body: dict[str, object]) -> str | None:
+        if body.get("health"):
+            return None
+        answered.append(1)
+        return "close" if len(answered) > 1 else None
+
+    proxy.behaviour = second_batch_fails
+    code, err = _error([str(corpus), "--db", str(db), "--proxy", proxy.url, "--batch", "8"])
+    assert code == 1 and err["code"] in ("OFFLINE", "EMBED_FAILED")
+    assert len(answered) >= 2  # the first batch was written into the copy before the failure
+    assert folder_state(db.parent) == before
+
+
+def _limit_file_size(limit: int) -> Callable[[], None]:
+    def preexec() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+    return preexec
+
+
+@pytest.mark.parametrize("room", [-1, 0], ids=["the-copy-fails", "a-write-fails"])
+def test_a_full_disk_changes_nothing(library: tuple[Path, Path], proxy: ScriptedProxy, room: int) -> None:
+    db, corpus = library
+    before = folder_state(db.parent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "ingest", str(corpus), "--db", str(db), "--proxy", proxy.url,
+         "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        preexec_fn=_limit_file_size(db.stat().st_size + room),
+    )
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    err = json.loads(proc.stdout)["error"]
+    assert err["code"] == "WRITE_FAILED" and "is as it was" in err["message"], err
+    assert folder_state(db.parent) == before
+
+
+def _start(corpus: Path, db: Path, proxy: ScriptedProxy) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "amicus_desktop", "ingest", str(corpus), "--db", str(db), "--proxy", proxy.url,
+         "--batch", "4"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+
+
+def _wait_for_copy(proc: subprocess.Popen[str], db: Path) -> Path:
+    """The temporary copy of ``db`` the running ingest made (it is at work inside the update)."""
+    tmp = db.with_name(f".{db.name}{TMP_INFIX}{proc.pid}")
+    deadline = time.monotonic() + 60
+    while not tmp.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the ingest never made its copy"
+        time.sleep(0.02)
+    return tmp
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_a_signal_mid_run_changes_nothing(library: tuple[Path, Path], proxy: ScriptedProxy,
+                                          sig: signal.Signals) -> None:
+    db, corpus = library
+    before = folder_state(db.parent)
+    proxy.behaviour = lambda body: None if body.get("health") else (time.sleep(0.3), None)[1]  # slow batches
+    proc = _start(corpus, db, proxy)
+    _wait_for_copy(proc, db)
+    proc.send_signal(sig)
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "INTERRUPTED" in err and "is as it was" in err
+    assert folder_state(db.parent) == before
+
+
+def test_after_sigkill_the_next_run_clears_the_leftover(library: tuple[Path, Path], proxy: ScriptedProxy) -> None:
+    db, corpus = library
+    proxy.behaviour = lambda body: None if body.get("health") else (time.sleep(0.3), None)[1]
+    proc = _start(corpus, db, proxy)
+    tmp = _wait_for_copy(proc, db)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert tmp.exists()  # nothing can clean up after SIGKILL …
+    proxy.behaviour = None
+    code, out, err = run("ingest", str(corpus), "--db", str(db), "--proxy", proxy.url, "--quiet")
+    assert code == 0, out + err
+    assert sorted(p.name for p in db.parent.iterdir()) == [db.name]  # … but the next run does
+    assert os.stat(db).st_size > 0
+
+
+def test_an_unchanged_ingest_writes_not_a_byte(tmp_path: Path, library: tuple[Path, Path],
+                                               proxy: ScriptedProxy) -> None:
+    """With every file limited to one byte, re-ingesting what the library holds still succeeds: nothing
+    is copied or written (a change would fail at once, as the test above shows)."""
+    db, _corpus = library
+    before = folder_state(db.parent)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "ingest", str(tmp_path / "first.jsonl"), "--db", str(db),
+         "--proxy", proxy.url, "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False, preexec_fn=_limit_file_size(1),
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    assert (out["chunks_unchanged"], out["chunks_embedded"], out["written"]) == (3, 0, False)
+    assert folder_state(db.parent) == before
