@@ -85,11 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 # -- shared -------------------------------------------------------------------------------------------
 
 def _workspace(args: argparse.Namespace, store: NotesStore) -> Workspace:
-    try:
-        return store.workspace(check_workspace(args.workspace))
-    except NotesError as exc:
-        args.parser.error(f"--workspace: {exc.message}")
-        raise  # not reached: error() exits
+    return store.workspace(args.workspace)  # checked first by check_workspace_arg (a usage error)
 
 
 def _ref(args: argparse.Namespace) -> PassageRef | None:
