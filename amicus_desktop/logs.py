@@ -7,7 +7,8 @@ proxy's uvicorn), so other libraries and tests keep their own configuration.
 
 The desktop app writes ``amicus-desktop.log``; the embed proxy, a separate process that often runs
 beside it, writes ``amicus-proxy.log`` in the same folder (two processes rotating one file would
-rename it under each other).
+rename it under each other); the retrieval service ``amicus-serve-PORT.log``, the MCP server
+``amicus-mcp.log``.
 
 What is never logged: query text, tokens, API keys. Call sites log lengths and codes, not text; as a
 second line of defence :class:`RedactFilter` drops ``extra`` fields with sensitive names and masks
@@ -29,6 +30,10 @@ from .http.urls import redact_urls
 
 LOG_FILE = "amicus-desktop.log"
 PROXY_LOG_FILE = "amicus-proxy.log"
+#: the retrieval service's log, one file per port (replicas on one machine never share a file)
+SERVE_LOG_FILE = "amicus-serve-{port}.log"
+#: the MCP server's log (its stdout belongs to the protocol)
+MCP_LOG_FILE = "amicus-mcp.log"
 MAX_BYTES = 1_000_000
 BACKUPS = 3
 

@@ -26,6 +26,8 @@ from ..store import codes
 from ..store.scripture import ScriptureStore
 from ..store.sqlite import apsw_version, sqlite_version, vec_version
 from . import synth
+from .tables import fmt_ms, human_n
+from .tables import markdown_table as _table
 
 #: The seed's budgets (milliseconds).
 BUDGETS = {"search": 50.0, "rerank": 10.0, "total_p50": 250.0, "total_p95": 500.0}
@@ -52,6 +54,11 @@ class BenchConfig:
     real_proxy: bool = False
     #: A real scripture.db (local model) to measure beside the synthetic ones, with real questions.
     real_db: Path | None = None
+    #: Also load ``amicus-desktop serve`` with N concurrent clients per library (:mod:`.service`).
+    service: bool = False
+    #: ``N`` or ``N@T`` per run (empty: :mod:`.service`'s default), seconds measured per run (``None``: its default)
+    service_clients: Sequence[str] = ()
+    service_seconds: float | None = None
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
 
@@ -65,8 +72,8 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def run_worker(args: Sequence[str], env: dict[str, str]) -> dict[str, Any]:
-    cmd = [sys.executable, "-m", "amicus_desktop.bench.worker", *args]
+def run_worker(args: Sequence[str], env: dict[str, str], module: str = "worker") -> dict[str, Any]:
+    cmd = [sys.executable, "-m", f"amicus_desktop.bench.{module}", *args]
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=None, env=env, text=True, check=False)
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     if proc.returncode != 0 or not lines:
@@ -203,6 +210,17 @@ def _real_copy(src: Path, out_dir: Path, log: Callable[[str], None]) -> tuple[Pa
     return copy, {"build_s": None, "cached": False, "codes_s": add_two_stage(copy)}
 
 
+def _measure_service(cfg: BenchConfig, path: Path, env: dict[str, str], label: str, *, real: bool) -> dict[str, Any]:
+    """The service rows of one library: ``serve`` under 1, 8, 32… clients, beside the engine in-process."""
+    from . import service  # not at import time: ``python -m amicus_desktop.bench.service`` runs it
+
+    levels = ",".join(cfg.service_clients or service.DEFAULT_CLIENTS)
+    cfg.log(f"{label}: the service under {levels} concurrent clients")
+    args = ["--db", str(path), "--clients", levels,
+            "--seconds", str(cfg.service_seconds or service.DEFAULT_SECONDS)]
+    return run_worker([*args, "--real-proxy"] if real else args, env, module="service")
+
+
 def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: float,
                   built: list[Path]) -> dict[str, Any]:
     assert cfg.real_db is not None
@@ -212,6 +230,8 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
     m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
     cfg.log(_summary(m))
+    if cfg.service:
+        m["service"] = _measure_service(cfg, path, env, m["label"], real=True)
     return m
 
 
@@ -251,6 +271,8 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
                 m = run_worker(args, env)
                 results.append(_finish(m, label, build, path, gbps))
                 log(_summary(m))
+                if cfg.service:
+                    m["service"] = _measure_service(cfg, path, env, label, real=False)
         if cfg.real_db is not None:
             results.append(_measure_real(cfg, out_dir, env, gbps, built))
     finally:
@@ -267,6 +289,7 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
             "warmup": results[0]["warmup"] if results else None, "k": results[0]["k"] if results else None,
             "seed": cfg.seed, "out_dir": str(out_dir), "kept": cfg.keep,
             "real_db": str(cfg.real_db) if cfg.real_db else None,
+            "service_clients": list(cfg.service_clients) if cfg.service else None,
             "blas_threads": env["OPENBLAS_NUM_THREADS"],
         },
         "budgets_ms": BUDGETS,
@@ -278,36 +301,8 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
 
 
 # -- formatting -------------------------------------------------------------------------------
-def human_n(n: int) -> str:
-    if n >= 1000 and n % 1000 == 0:
-        return f"{n // 1000}k"
-    if n >= 1000:
-        return f"{n / 1000:.1f}k"
-    return str(n)
-
-
-def fmt_ms(v: float | None) -> str:
-    if v is None:
-        return "–"
-    if v < 1:
-        return f"{v:.2f}"
-    if v < 100:
-        return f"{v:.1f}"
-    return f"{v:.0f}"
-
-
 def _pp(s: dict[str, float]) -> str:
     return f"{fmt_ms(s['p50'])} / {fmt_ms(s['p95'])}"
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(header)]
-
-    def line(cells: Sequence[str]) -> str:
-        return "| " + " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)) + " |"
-
-    sep = "|" + "|".join("-" * (w + 2) for w in widths) + "|"
-    return "\n".join([line(header), sep, *(line(r) for r in rows)])
 
 
 def _build_cell(b: dict[str, Any]) -> str:
@@ -425,6 +420,17 @@ def format_report(report: dict[str, Any]) -> str:
     mc = report["machine"]
     cfg = report["config"]
     bw = report["bandwidth"]
+    service_lines: list[str] = []
+    if any(m.get("service") for m in report["results"]):
+        from .service import service_table
+
+        service_lines = [
+            "",
+            "The service under load: N clients, each asking again as soon as it has its answer (no think time), "
+            "over loopback HTTP/1.1 keep-alive, every question distinct (k = 5); HTTP = amicus-desktop serve, "
+            "in-process = the same questions through one Retriever with N concurrent tasks",
+            service_table(report),
+        ]
     lines = [
         f"Machine: {mc['cpu']}, {mc['cores']} cores, {mc['ram_gib']} GiB RAM, {mc['os']}",
         f"Python {mc['python']}, SQLite {mc['sqlite']} (apsw {mc['apsw']}), sqlite-vec {mc['sqlite_vec']}, "
@@ -445,6 +451,7 @@ def format_report(report: dict[str, Any]) -> str:
         "",
         "What the two-stage path costs",
         two_stage_cost_table(report),
+        *service_lines,
         "",
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "

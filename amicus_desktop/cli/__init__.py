@@ -19,7 +19,8 @@ from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "build_db", "ingest", "bench")
+SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "serve", "mcp", "build_db",
+               "ingest", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -32,6 +32,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _levels(text: str) -> str:
+    from ..bench.service import parse_levels
+
+    try:
+        parse_levels(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from ..bench.runner import DEFAULT_DIMS, DEFAULT_QUERIES, DEFAULT_SIZES
 
@@ -64,6 +74,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--real-db", type=Path, metavar="PATH",
                    help="also measure this real scripture.db (built with the local model) with real questions; "
                         "a copy with the two-stage tables is written to --out-dir when it has none")
+    p.add_argument("--service", action="store_true",
+                   help="also load 'amicus-desktop serve' with concurrent clients over loopback, beside the "
+                        "same questions in-process (the real proxy and model for --real-db)")
+    p.add_argument("--clients", type=_levels, metavar="N,N@T,...",
+                   help="--service: concurrent clients per run; N@T: N clients pausing T s on average between "
+                        "answer and next question (default 1,8,32,32@1)")
+    p.add_argument("--service-seconds", type=float, metavar="S",
+                   help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
     p.add_argument("--notes", type=_positive, metavar="N",
                    help="instead: what a workspace of N notes adds to a question (the notes row; the library is "
                         "--real-db, else the default scripture.db)")
@@ -79,6 +97,8 @@ def run(args: argparse.Namespace) -> int:
     cfg = BenchConfig(
         sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
         keep=args.keep, seed=args.seed, real_proxy=args.real_proxy, real_db=args.real_db,
+        service=args.service, service_clients=args.clients.split(",") if args.clients else (),
+        service_seconds=args.service_seconds,
     )
     try:
         report = run_benchmark(cfg)

@@ -143,17 +143,20 @@ class Retriever:
         self.embedder = embed_client or EmbedClient(proxy_url, token)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
         self._store: ScriptureStore | None = None
-        self._stat: tuple[int, int, int] | None = None
+        self._stat: tuple[int, int, int, int] | None = None
         #: the reader's notes (``notes_path``: the store's file; default ``paths.notes_path()``)
         self.notes = RetrieverNotes(notes_path)
 
     # -- the database thread ---------------------------------------------------------------
-    def _file_stat(self) -> tuple[int, int, int] | None:
+    def _file_stat(self) -> tuple[int, int, int, int] | None:
+        """What tells one version of the file from another. ``st_ctime_ns`` too: a copy that keeps its
+        source's time (``cp -p``, ``shutil.copy2``) can land on a freed inode with the same size, and only
+        the change time, which no copy can set, tells it from the file it replaced."""
         try:
             st = os.stat(self.db_path)
         except (OSError, ValueError):  # ValueError: a NUL byte in the path
             return None
-        return (st.st_ino, st.st_mtime_ns, st.st_size)
+        return (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns)
 
     def _ensure_store(self) -> ScriptureStore:
         """(DB thread) The open store, reopened when the file was replaced or deleted."""

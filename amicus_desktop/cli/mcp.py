@@ -1,0 +1,71 @@
+"""``amicus-desktop mcp``: the library for language-model clients, over stdio (CONTRACT section 10).
+
+Speaks the Model Context Protocol on stdin/stdout — nothing else is ever written to stdout: logging
+goes to stderr (warnings) and ``amicus-mcp.log``. It needs the embed proxy for dense and hybrid
+search, as ``query`` does (``keyword`` works without it). ``--workspace`` and ``--overlay`` scope every
+tool call (checked at start: a bad workspace id or a missing overlay file exits 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from .common import add_connection_args, connection_from_args
+
+log = logging.getLogger("amicus.mcp")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "mcp",
+        help="serve the library to language-model clients (MCP over stdio)",
+        description="Speak the Model Context Protocol over stdio: the tools search_library, get_context "
+                    "and read_passage (docs/CONTRACT.md section 10).",
+    )
+    add_connection_args(p)
+    p.add_argument("--workspace", metavar="W", help="scope every call to this workspace (its notes, section 11)")
+    p.add_argument("--overlay", type=Path, metavar="FILE", help="apply this overlay to every call (section 12)")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
+                   help="log level of the log file (default info; stderr gets warnings)")
+    p.set_defaults(func=run, parser=p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from .. import logs
+    from ..serve.params import WORKSPACE_ID
+
+    if args.workspace is not None and not WORKSPACE_ID.fullmatch(args.workspace):
+        args.parser.error("--workspace must be 1–64 characters of a-z, 0-9 and '-'")
+    if args.overlay is not None and not args.overlay.is_file():
+        args.parser.error(f"--overlay {args.overlay} is not a file")
+    logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.WARNING,
+                       file_name=logs.MCP_LOG_FILE, also=("mcp",))
+    for name in ("httpx", "httpcore"):  # they would log every embed call and its URL
+        logging.getLogger(name).setLevel(logging.WARNING)
+    # stdout is the protocol's: while it serves, the SDK's stdio transport points descriptor 1 at stderr
+    # and writes its messages through a private copy, so a stray print cannot break the session.
+    return _serve(args)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import anyio
+
+    from ..mcp.server import build_server
+    from ..serve.library import Library
+    from ..serve.scope import Scope
+
+    db, proxy_url, token = connection_from_args(args)
+    library = Library(db, proxy_url, token, lanes=1)
+    server = build_server(library, Scope(args.workspace, args.overlay))
+    log.info("MCP server on stdio for %s", db.name)
+
+    async def main() -> None:
+        try:
+            await server.run_stdio_async()
+        finally:
+            await library.aclose()
+
+    anyio.run(main)
+    return 0

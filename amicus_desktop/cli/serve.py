@@ -1,0 +1,175 @@
+"""``amicus-desktop serve``: the retrieval service (CONTRACT section 9) under uvicorn.
+
+Prints one line ``amicus-desktop serve: listening on http://HOST:PORT (...)`` on stdout once it
+listens, logs to stderr and ``amicus-serve-PORT.log`` (one line per request: method, path, status,
+duration, trace id — never the question, a token or a note), and stops cleanly (exit 0) on SIGTERM
+or SIGINT. ``--port 0`` picks a free port and prints it.
+
+It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``),
+an overlays folder that is not one, and on an address beyond this machine with no token unless
+``--insecure-no-token`` says that is meant. Like the embed proxy it answers only requests that name it
+by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403 ``HOST_NOT_ALLOWED`` otherwise,
+against DNS rebinding) unless it listens beyond this machine *with* a token.
+
+A missing or damaged library is not a reason to refuse: the service starts, ``/health`` says 503 and
+``/retrieve`` the library's error, until the file is there (it is reopened by itself).
+
+The connection limits are the embed proxy's (:mod:`amicus_desktop.proxy.limits`): a request deadline
+for slow clients, a connection cap below the descriptor limit, gated accepts, HTTP/1.0–1.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..http.guards import is_loopback_address
+from ..proxy.process import _address, _AddrInfo, _exit_with_parent, _make_server, _StopRequest
+from .common import add_connection_args, connection_from_args
+from .proxy import _non_negative_float, _port
+
+if TYPE_CHECKING:
+    from ..serve.access import Client
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8732
+#: requests a minute per token by default (a reader asks a few a minute; a script more)
+DEFAULT_RATE = 600.0
+
+log = logging.getLogger("amicus.serve")
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from ..serve.access import TOKEN_ENV
+    from ..serve.library import DEFAULT_LANES
+
+    p = sub.add_parser(
+        "serve",
+        help="serve the library over HTTP (GET /retrieve, /health, /openapi.json)",
+        description="Serve the library to other programs: GET /retrieve answers a question with the "
+                    "ranked chunks of 'query', as JSON (docs/CONTRACT.md section 9).",
+    )
+    add_connection_args(p)
+    p.add_argument("--host", default=DEFAULT_HOST,
+                   help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
+    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
+                   help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})")
+    p.add_argument("--clients", type=Path, metavar="FILE",
+                   help='tokens and the workspaces each may use: {"clients": [{"token": "...", '
+                        f'"workspaces": ["alice"]}}]}} (besides ${TOKEN_ENV}, which may use every workspace)')
+    p.add_argument("--overlays", type=Path, metavar="DIR", help="folder of the overlays requests may name")
+    p.add_argument("--rate-limit", type=_non_negative_float, default=DEFAULT_RATE, metavar="N",
+                   help=f"requests a minute per token (per address without tokens); 0 turns it off "
+                        f"(default {DEFAULT_RATE:g})")
+    p.add_argument("--insecure-no-token", action="store_true",
+                   help="listen beyond this machine although no token is configured (anyone who can "
+                        "reach it can read the library)")
+    p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
+                   help=f"searches run at once, each on its own database thread (default {DEFAULT_LANES})")
+    p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
+                   help="log level on stderr and in the log file (default info)")
+    p.set_defaults(func=run, parser=p)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..serve.access import TOKEN_ENV, ClientsError, configured_clients
+
+    if not 1 <= args.lanes <= 16:
+        args.parser.error("--lanes must be between 1 and 16")
+    try:
+        clients = configured_clients(args.clients)
+    except ClientsError as exc:
+        return _refuse(str(exc), 2)
+    if args.overlays is not None and not args.overlays.is_dir():
+        return _refuse(f"--overlays {args.overlays} is not a folder", 2)
+    try:
+        address = _address(args.host, args.port)
+    except OSError as exc:
+        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+    if not clients and not is_loopback_address(address[4][0]):
+        if not args.insecure_no_token:
+            return _refuse(
+                f"refusing to listen on {args.host} without a token: anyone who can reach this machine could "
+                f"read the library. Set ${TOKEN_ENV} or give --clients FILE, or pass --insecure-no-token if "
+                "that is what you want.", 2)
+    stop = _StopRequest()
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        return _serve(args, clients, address, stop)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: _AddrInfo,
+           stop: _StopRequest) -> int:
+    import uvicorn
+    from starlette.middleware import Middleware
+
+    from .. import logs
+    from ..http.guards import HostGuard, host_check_needed
+    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, AcceptErrorFilter, connection_cap, listen, protocol_class
+    from ..serve.access import Access
+    from ..serve.app import MAX_HEAD, create_app
+    from ..serve.library import Library
+    from ..serve.scope import Overlays
+
+    try:
+        sock = listen(address)
+    except OSError as exc:
+        return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+    host, port = sock.getsockname()[:2]
+    logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.WARNING,
+                       file_name=logs.SERVE_LOG_FILE.format(port=port), also=("uvicorn", "asyncio"))
+    logging.getLogger("asyncio").addFilter(AcceptErrorFilter())
+    for name in ("httpx", "httpcore"):  # they would log every embed call and its URL
+        logging.getLogger(name).setLevel(logging.WARNING)
+    if not clients and not is_loopback_address(host):
+        log.warning("listening beyond this machine without a token: anyone who can reach it can read the library")
+
+    db, proxy_url, proxy_token = connection_from_args(args)
+    library = Library(db, proxy_url, proxy_token, lanes=args.lanes)
+    access = Access(clients, rate_per_minute=args.rate_limit)
+    # The Host check (DNS rebinding), the embed proxy's rule: only loopback names, unless the service
+    # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
+    # trace id and a log line like every other answer.
+    guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
+    app = create_app(library, access, Overlays(args.overlays), middleware=[guard])
+    config = uvicorn.Config(
+        app,
+        log_config=None,  # our logging; uvicorn's access log is off (our own line has the trace id)
+        access_log=False,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=5,
+        lifespan="on",  # closes the library's threads and HTTP client on the way out
+        server_header=False,
+        http=protocol_class(max_connections=connection_cap()),
+        h11_max_incomplete_event_size=MAX_HEAD,
+        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+    )
+    server = _make_server(config, stop)
+    stop.server = server
+    if stop.stopped("before serving"):
+        sock.close()
+        return 0
+    _exit_with_parent(server)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"amicus-desktop serve: listening on http://{shown}:{port} (library {db.name}; "
+          f"token {'required' if clients else 'not required'})", flush=True)
+    log.info("serving %s on port %d with %d lanes", db.name, port, args.lanes)
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()
+    if stop.signal is not None:
+        log.info("stopped on %s", signal.Signals(stop.signal).name)
+    return 0
+
+
+def _refuse(message: str, code: int) -> int:
+    print(f"amicus-desktop serve: {message}", file=sys.stderr)
+    return code

@@ -1,0 +1,63 @@
+"""``read_passage``: a reference ("Romans 9:6-13", "John 3") as its verses, from the library's ``verses``.
+
+Pure but for the store it is handed; errors are :class:`~amicus_desktop.serve.errors.ServiceError`
+(``BAD_REQUEST`` for what is not a reference, ``PASSAGE_NOT_FOUND`` when the library holds no verse of it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.references import PassageRef
+from ..serve.errors import ServiceCode, ServiceError, bad_request
+from ..serve.library import Facts
+from ..store.scripture import ScriptureStore
+from ..understand import PassageError, parse_passage
+
+#: characters of a reference accepted (a reference is short; anything longer is not one)
+MAX_REFERENCE = 200
+
+
+@dataclass(frozen=True)
+class Passage:
+    """The verses of one reference, headed by the reference as the library names it."""
+
+    ref: PassageRef
+    heading: str
+    verses: tuple[tuple[int, str], ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join([self.heading, "", *(f"{n} {t}" for n, t in self.verses)])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reference": self.heading, "book_id": self.ref.book_id, "chapter_num": self.ref.chapter,
+                "verse_start": self.ref.verse_start, "verse_end": self.ref.verse_end,
+                "verses": [{"verse": n, "text": t} for n, t in self.verses]}
+
+
+def parse_reference(reference: str, facts: Facts) -> PassageRef:
+    if not isinstance(reference, str) or not reference.strip():
+        raise bad_request("Give a reference such as 'Romans 9:6-13' or 'John 3'.")
+    if len(reference) > MAX_REFERENCE:
+        raise bad_request(f"A reference is at most {MAX_REFERENCE} characters.")
+    try:
+        return parse_passage(reference, facts.book_ids, check_bounds=True)
+    except PassageError as exc:
+        raise bad_request(str(exc)) from None
+
+
+def read_passage(store: ScriptureStore, facts: Facts, reference: str) -> Passage:
+    """(DB thread) The verses ``reference`` names."""
+    ref = parse_reference(reference, facts)
+    heading = ref.label(facts.names.book(ref.book_id))
+    rows = store.chapter(ref.book_id, ref.chapter)
+    if ref.verse_start is not None:
+        end = ref.verse_end if ref.verse_end is not None else ref.verse_start
+        rows = [(n, t) for n, t in rows if ref.verse_start <= n <= end]
+    if not rows:
+        raise ServiceError(ServiceCode.PASSAGE_NOT_FOUND,
+                           f"This library holds no verses of {heading}." if store.info.has_verses
+                           else "This library holds no Bible text (its database has no verses table).")
+    return Passage(ref, heading, tuple(rows))

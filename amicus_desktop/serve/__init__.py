@@ -1,0 +1,14 @@
+"""The retrieval service (CONTRACT section 9): the engine of ``query`` over HTTP, for other programs and
+for a library shared by many readers. No Qt.
+
+- :mod:`.params` — ``GET /retrieve``'s parameters, checked by ``query``'s own flag rules;
+- :mod:`.access` — tokens (``AMICUS_SERVE_TOKEN``, ``--clients FILE``), workspaces, the rate limit;
+- :mod:`.scope` — the request's workspace and overlay: where notes and overlays plug in;
+- :mod:`.library` — the engine: ``Retriever`` lanes over one read-only library, one embed client;
+- :mod:`.body` — a retrieval as section 9's JSON (shared with the MCP server);
+- :mod:`.errors` — every code and its HTTP status;
+- :mod:`.observe` — trace ids on every answer, one log line per request;
+- :mod:`.openapi` — the OpenAPI 3.1 description;
+- :mod:`.app` — the Starlette app; ``amicus_desktop/cli/serve.py`` runs it under uvicorn with the
+  proxy's connection limits (:mod:`amicus_desktop.proxy.limits`).
+"""

@@ -1,0 +1,96 @@
+"""The service's errors: each code of CONTRACT sections 5 and 9 with its HTTP status. No Qt, no I/O.
+
+The engine raises :class:`~amicus_desktop.core.errors.AmicusError` with a section-5 code; the service
+adds the codes only a service has (a token, a workspace, a rate, an unknown parameter…). Both become a
+:class:`ServiceError`, which the HTTP app turns into ``{"error": {"code", "message"}, "trace_id"}`` with
+:data:`STATUS`'s status and the MCP server into a tool error whose text begins with the code. A message
+is a sentence for a person; it never holds the question, a token or a note.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from ..core.errors import AmicusError, ErrorCode
+from ..notes.errors import NotesCode
+
+
+class ServiceCode(enum.StrEnum):
+    """Codes of CONTRACT section 9 beyond section 5's, and the plain HTTP refusals."""
+
+    BAD_REQUEST = "BAD_REQUEST"
+    QUERY_TOO_LONG = "QUERY_TOO_LONG"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    WORKSPACE_FORBIDDEN = "WORKSPACE_FORBIDDEN"
+    OVERLAY_NOT_FOUND = "OVERLAY_NOT_FOUND"
+    RATE_LIMITED = "RATE_LIMITED"
+    INTERNAL = "INTERNAL"
+    #: an overlay file that exists but cannot be applied yet (CONTRACT section 12 is not built)
+    NOT_IMPLEMENTED = "NOT_IMPLEMENTED"
+    #: project extension: ``read_passage`` (MCP) on a passage the library holds no verses for
+    PASSAGE_NOT_FOUND = "PASSAGE_NOT_FOUND"
+    NOT_FOUND = "NOT_FOUND"
+    METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+    #: the Host check's refusal (DNS rebinding; :mod:`amicus_desktop.http.guards`)
+    HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
+
+
+#: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
+STATUS: dict[str, int] = {
+    ErrorCode.QUERY_INVALID: 400,
+    ServiceCode.BAD_REQUEST: 400,
+    ServiceCode.UNAUTHORIZED: 401,
+    ServiceCode.WORKSPACE_FORBIDDEN: 403,
+    ServiceCode.HOST_NOT_ALLOWED: 403,
+    ErrorCode.DB_NOT_FOUND: 404,
+    ServiceCode.OVERLAY_NOT_FOUND: 404,
+    ServiceCode.PASSAGE_NOT_FOUND: 404,
+    ServiceCode.NOT_FOUND: 404,
+    ServiceCode.METHOD_NOT_ALLOWED: 405,
+    ErrorCode.DIMENSION_MISMATCH: 409,
+    ErrorCode.MODEL_MISMATCH: 409,
+    ServiceCode.QUERY_TOO_LONG: 413,
+    ServiceCode.RATE_LIMITED: 429,
+    ErrorCode.DB_INVALID: 500,
+    NotesCode.NOTES_STORE_INVALID: 500,
+    ErrorCode.EXTENSION_NOT_LOADED: 500,
+    ServiceCode.INTERNAL: 500,
+    ServiceCode.NOT_IMPLEMENTED: 501,
+    ErrorCode.OFFLINE: 503,
+    ErrorCode.EMBED_FAILED: 503,
+}
+
+
+class ServiceError(Exception):
+    """A refusal or failure with a code, its status and a sentence; ``headers`` go on the HTTP answer."""
+
+    def __init__(self, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.code = str(code)
+        self.message = message
+        self.headers = headers or {}
+
+    @property
+    def status(self) -> int:
+        return STATUS.get(self.code, 500)
+
+    @classmethod
+    def of(cls, err: AmicusError) -> ServiceError:
+        """The engine's error as the service answers it (the same code and sentence)."""
+        return cls(err.code.value, err.message)
+
+    def to_json(self) -> dict[str, dict[str, str]]:
+        return {"error": {"code": self.code, "message": self.message}}
+
+    def __repr__(self) -> str:
+        return f"ServiceError({self.code}, {self.message!r})"
+
+
+def bad_request(message: str) -> ServiceError:
+    return ServiceError(ServiceCode.BAD_REQUEST, message)
+
+
+def internal() -> ServiceError:
+    """An unexpected failure, said without its details (they stay out of the answer and the log)."""
+    return ServiceError(ServiceCode.INTERNAL, "The service failed unexpectedly; the failure is in its log "
+                        "under this answer's trace id.")

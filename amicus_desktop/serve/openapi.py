@@ -1,0 +1,178 @@
+"""The service's OpenAPI 3.1 description, served at ``GET /openapi.json`` (CONTRACT section 9).
+
+Built from the tables the service runs on — the parameter names (:mod:`.params`), the codes and their
+statuses (:mod:`.errors`), the source types and limits (:mod:`amicus_desktop.core.query`) — so it cannot
+list a parameter the service refuses or miss one it takes. ``tests/serve/test_openapi.py`` checks real
+answers against its schemas.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from .. import __version__
+from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, SearchMode
+from ..core.results import RejectReason, WarningCode
+from .body import SNIPPET_CHARS
+from .errors import STATUS
+from .observe import TRACE_HEADER
+from .params import DEFAULT_K, MODES, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
+
+_NUMBER_OR_NULL: dict[str, Any] = {"type": ["number", "null"]}
+_STRING_OR_NULL: dict[str, Any] = {"type": ["string", "null"]}
+_INT_OR_NULL: dict[str, Any] = {"type": ["integer", "null"]}
+
+
+def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An object schema with these required properties (more keys may follow: the contract extends)."""
+    return {"type": "object", "required": list(required), "properties": {**required, **(optional or {})}}
+
+
+_DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
+    "q": (f"The question (required; at most {MAX_QUERY_CHARS:,} characters, else 413 QUERY_TOO_LONG).",
+          {"type": "string"}),
+    "k": (f"Results to return (default {DEFAULT_K}).", {"type": "integer", "minimum": 1, "maximum": MAX_K}),
+    "threshold": ("Reject candidates whose similarity is below this (dense and hybrid; as --min-similarity).",
+                  {"type": "number", "minimum": 0, "maximum": 1}),
+    "mode": ("dense (= semantic, the default), hybrid or keyword (needs no embed proxy).",
+             {"type": "string", "enum": list(MODES), "default": "dense"}),
+    "candidates": (f"Rows each search returns for re-ranking, at least k (default {DEFAULT_CANDIDATES}).",
+                   {"type": "integer", "minimum": 1, "maximum": MAX_CANDIDATES}),
+    "chapter": ("The current chapter, BOOK:CHAPTER (e.g. romans:9), boosted ×1.5.", {"type": "string"}),
+    "prefer.scholar": ("Boost this scholar ×1.1.", {"type": "string"}),
+    "prefer.tradition": ("Boost this tradition ×1.05.", {"type": "string"}),
+    "filter.source_type": ("Only chunks of this type.", {"type": "string", "enum": list(SOURCE_TYPES)}),
+    "filter.book": ("Only chunks on this book (a name or abbreviation, e.g. rom).", {"type": "string"}),
+    "filter.scholar": ("Only chunks by this scholar.", {"type": "string"}),
+    "filter.tradition": ("Only chunks of this tradition.", {"type": "string"}),
+    "pin": ("Show this chunk first, whatever its rank (in the order given).", {"type": "string"}),
+    "workspace": ("Scope the request to this workspace (the token must be allowed it).",
+                  {"type": "string", "pattern": f"^{WORKSPACE_ID.pattern}$"}),
+    "overlay": ("An overlay file of the service's overlays folder, without .json.",
+                {"type": "string", "pattern": f"^{OVERLAY_NAME.pattern}$"}),
+}
+
+
+def _parameter(name: str) -> dict[str, Any]:
+    description, schema = _DESCRIPTIONS[name]
+    if name in REPEATABLE:
+        description += " Repeatable: OR within one kind, AND across kinds." if name.startswith("filter.") else \
+            " Repeatable."
+        schema = {"type": "array", "items": schema}
+    return {"name": name, "in": "query", "required": name == "q", "description": description, "schema": schema,
+            **({"style": "form", "explode": True} if name in REPEATABLE else {})}
+
+
+def _schemas() -> dict[str, Any]:
+    meta = _obj({k: _STRING_OR_NULL for k in ("scholar_id", "tradition", "book_id")}
+                | {k: _INT_OR_NULL for k in ("chapter_num", "verse_start", "verse_end")}
+                | {"panel_type": _STRING_OR_NULL})
+    breakdown = _obj({
+        "distance": _NUMBER_OR_NULL, "similarity": _NUMBER_OR_NULL, "chapter_boost": {"type": "number"},
+        "scholar_boost": {"type": "number"}, "tradition_boost": {"type": "number"}, "final": {"type": "number"},
+        "mode": {"type": "string", "enum": [m.value for m in SearchMode]}, "base": _NUMBER_OR_NULL,
+        "lexical": _NUMBER_OR_NULL, "reference_boost": {"type": "number"},
+    })
+    result = _obj({
+        "id": {"type": "string"}, "rank": {"type": "integer", "minimum": 1}, "score": {"type": "number"},
+        "snippet": {"type": "string", "maxLength": SNIPPET_CHARS}, "source_type": {"type": "string"},
+        "source_id": {"type": "string"}, "meta": {"$ref": "#/components/schemas/Metadata"},
+        "breakdown": {"$ref": "#/components/schemas/Breakdown"}, "pinned": {"type": "boolean"},
+    }, {"title": {"type": "string", "description": "Project extension: what the chunk is, in one line."},
+        "citation": {"type": "string", "description": "Project extension: kind, scholar and place."}})
+    warning = _obj({"code": {"type": "string", "enum": [w.value for w in WarningCode]},
+                    "message": {"type": "string"}}, {"suggestion": {"type": "string"}})
+    reasons = [r.value for r in RejectReason]
+    rejected = _obj({"chunk_id": {"type": "string"}, "reason": {"type": "string", "enum": reasons},
+                     "similarity": _NUMBER_OR_NULL, "score": {"type": "number"}})
+    timing = _obj({k: {"type": "number"} for k in ("embed", "search", "rerank", "total")})
+    filters = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
+               "description": "The filters applied, by kind (kinds not asked for are left out)."}
+    retrieve = _obj({
+        "query": {"type": "string"}, "k": {"type": "integer"},
+        "mode": {"type": "string", "enum": [m.value for m in SearchMode]}, "filters": filters,
+        "results": {"type": "array", "items": {"$ref": "#/components/schemas/Result"}},
+        "warnings": {"type": "array", "items": {"$ref": "#/components/schemas/Warning"}},
+        "model": _obj({"id": {"type": "string"}, "dims": {"type": "integer"}}),
+        "timing_ms": timing, "trace_id": {"type": "string"},
+    }, {
+        "rejected": {"type": "array", "items": {"$ref": "#/components/schemas/Rejected"},
+                     "description": "Project extension: every candidate dropped, and why (as query --json)."},
+        "query_trace": {"type": "object", "description": "Project extension: how the question was understood."},
+        "diagnostics": {"type": "object", "description": "Project extension: counts over the candidate pool."},
+    })
+    error = _obj({"error": _obj({"code": {"type": "string", "enum": sorted(STATUS)},
+                                 "message": {"type": "string"}}),
+                  "trace_id": {"type": "string"}})
+    health = _obj({"status": {"type": "string", "enum": ["ok"]},
+                   "library": _obj({"chunks": {"type": "integer"}, "model": {"type": "string"},
+                                    "dims": {"type": "integer"}}),
+                   "proxy": {"type": "string", "enum": ["online", "offline"]},
+                   "trace_id": {"type": "string"}})
+    unhealthy = _obj({"status": {"type": "string", "enum": ["unavailable"]},
+                      "error": error["properties"]["error"], "trace_id": {"type": "string"}},
+                     {"proxy": {"type": "string", "enum": ["online", "offline"]}})
+    return {"Metadata": meta, "Breakdown": breakdown, "Result": result, "Warning": warning, "Rejected": rejected,
+            "RetrieveResponse": retrieve, "Error": error, "Health": health, "Unhealthy": unhealthy}
+
+
+def _answer(description: str, schema: str) -> dict[str, Any]:
+    return {"description": description,
+            "headers": {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}},
+            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+
+
+def _error_answers() -> dict[str, Any]:
+    by_status: dict[int, list[str]] = {}
+    for code, status in STATUS.items():
+        by_status.setdefault(status, []).append(str(code))
+    out = {}
+    for status, codes in sorted(by_status.items()):
+        answer = _answer("error.code: " + ", ".join(sorted(codes)), "Error")
+        if status == 429:
+            answer["headers"]["Retry-After"] = {"schema": {"type": "integer"}, "description": "Seconds to wait."}
+        if status == 401:
+            answer["headers"]["WWW-Authenticate"] = {"schema": {"type": "string"}}
+        out[str(status)] = answer
+    return out
+
+
+@functools.cache
+def document() -> dict[str, Any]:
+    """The OpenAPI 3.1 document (built once)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Amicus Desktop retrieval service", "version": __version__,
+                 "description": "The ten best chunks for a question, with why: the engine of "
+                                "`amicus-desktop query`, over HTTP (docs/CONTRACT.md section 9)."},
+        "paths": {
+            "/retrieve": {"get": {
+                "operationId": "retrieve", "summary": "Retrieve the best chunks for a question",
+                "parameters": [_parameter(name) for name in NAMES],
+                "security": [{"bearer": []}, {}],
+                "responses": {"200": _answer("The ranked chunks, as `query --json` ranks them.", "RetrieveResponse"),
+                              **_error_answers()},
+            }},
+            "/health": {"get": {
+                "operationId": "health", "summary": "The library and the embed proxy, as this replica sees them",
+                "security": [],
+                "responses": {"200": _answer("The library can be read (the proxy may be offline).", "Health"),
+                              "503": _answer("The library cannot be read.", "Unhealthy")},
+            }},
+            "/openapi.json": {"get": {
+                "operationId": "openapi", "summary": "This description", "security": [],
+                "responses": {"200": {"description": "OpenAPI 3.1",
+                                      "headers": {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}},
+                                      "content": {"application/json": {"schema": {"type": "object"}}}}},
+            }},
+        },
+        "components": {
+            "schemas": _schemas(),
+            "headers": {"TraceId": {"description": "This answer's trace id (also the body's trace_id, where the "
+                                                   "body has one, and the service's log line).",
+                                    "schema": {"type": "string"}}},
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                           "description": "AMICUS_SERVE_TOKEN or a token of the clients file."}},
+        },
+    }

@@ -1,0 +1,42 @@
+"""The service row of ``amicus-desktop bench`` runs end to end on a tiny library (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from amicus_desktop.bench import synth
+from amicus_desktop.bench.service import service_table
+from tests.serve.conftest import sha256
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_service_rows_beside_in_process(tmp_path: Path) -> None:
+    db = tmp_path / synth.db_name(400, 16, 0)
+    synth.build(db, 400, 16, 0)
+    before = sha256(db)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop.bench.service", "--db", str(db), "--clients", "1,3@0.1",
+         "--seconds", "0.6", "--warmup", "0.3"],
+        capture_output=True, text=True, timeout=240, cwd=ROOT, check=False,
+        env={**os.environ, "AMICUS_HOME": str(tmp_path / "home")},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["n"] == 400 and out["dims"] == 16 and out["proxy"].startswith("bench")
+    for kind in ("service", "in_process"):
+        assert [(row["clients"], row["think_s"]) for row in out[kind]] == [(1, 0.0), (3, 0.1)]
+        for row in out[kind]:
+            assert row["requests"] > 0 and row["errors"] == {} and row["throughput"] > 0
+            lat = row["latency_ms"]
+            assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"]
+            assert row["stages_ms"]["total"]["n"] == row["requests"]
+    for row in out["service"]:
+        assert row["service_peak_rss_mb"] > 0 and row["cpu_ms_per_request"]["service"] > 0
+    table = service_table({"results": [{"label": "400 × 16", "service": out}]})
+    assert table.count("| 400 × 16") == 4 and "in-process" in table and "3 (think 0.1 s)" in table
+    assert sha256(db) == before

@@ -1,0 +1,45 @@
+"""Fixtures for the retrieval service and the MCP server: real processes over real libraries."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.serve import ServeProcess
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def expect_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    """The answer is the contract's error: this status and code, a trace id in header and body, no traceback."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["error"]["code"] == code, body
+    assert isinstance(body["error"]["message"], str) and body["error"]["message"]
+    assert body["trace_id"] and response.headers["x-trace-id"] == body["trace_id"]
+    assert "Traceback" not in response.text and 'File "' not in response.text
+    return body
+
+
+@pytest.fixture(scope="module")
+def overlays_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("overlays")
+    (folder / "reformed-pastor.json").write_text('{"role_id": "reformed-pastor"}', encoding="utf-8")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def served(study_db: Path, local_proxy: Any, overlays_dir: Path) -> Iterator[ServeProcess]:
+    """``serve`` over the real study library and the real proxy (no token, rate limit off)."""
+    serve = ServeProcess(study_db, local_proxy.url, "--overlays", str(overlays_dir))
+    try:
+        yield serve.start()
+    finally:
+        serve.close()
