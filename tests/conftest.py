@@ -73,6 +73,18 @@ def study_db_minimal(tmp_path_factory: pytest.TempPathFactory, study_db: Path) -
 
 
 @pytest.fixture(scope="session")
+def demo_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
+    """The demo library (Romans and John) exactly as ``build-db --demo`` builds it, with the real local model:
+    built once per run (a minute or two) for the tests of what a reader gets on real data."""
+    from amicus_desktop.corpus import build_database
+    from amicus_desktop.corpus.sources.common import DEMO_BOOKS
+
+    path = tmp_path_factory.mktemp("demo") / "scripture.db"
+    build_database(path, list(DEMO_BOOKS), local_model)
+    return path
+
+
+@pytest.fixture(scope="session")
 def local_proxy():
     from tests.support.proxy import ProxyProcess
 

@@ -12,23 +12,41 @@ from collections.abc import Mapping, Sequence
 
 from ..core.query import RetrievalContext
 from ..core.references import PassageRef
-from ..core.results import RetrievalWarning, RetrievedChunk, WarningCode
+from ..core.results import RejectedChunk, RejectReason, RetrievalWarning, RetrievedChunk, WarningCode
+from .floors import MatchFloor
 
 
 def no_strong_match(
-    ranked: Sequence[RetrievedChunk], floor: float | None, spelling: Mapping[str, str], question: str
+    ranked: Sequence[RetrievedChunk], floor: MatchFloor | None, spelling: Mapping[str, str], question: str
 ) -> RetrievalWarning | None:
-    """The best ranked result's ``base`` is below the model's floor (never in keyword mode: no floor)."""
+    """The best ranked result's ``base`` is below the model's floor — or, in hybrid, its best similarity is
+    below the meaning floor, so shared words alone lifted the list (never in keyword mode: no floor).
+
+    Under the app's ranking each base is weighed by its source prior first (:func:`strength`): a name's
+    dictionary entry that shares a word with a topical question is not a strong match. Under the contract's
+    ranking every prior is 1, so this is section 7's rule exactly.
+    """
     if floor is None:
         return None
-    best = max((r.breakdown.base or 0.0 for r in ranked), default=None)
-    if best is not None and best >= floor:
+    best = max((strength(r) for r in ranked), default=None)
+    closest = max((r.breakdown.similarity for r in ranked if r.breakdown.similarity is not None), default=None)
+    weak_meaning = floor.meaning is not None and closest is not None and closest < floor.meaning
+    if best is not None and best >= floor.base and not weak_meaning:
         return None
     suggestion = respell(question, spelling) if spelling else None
     if suggestion is not None and _same(suggestion, question):
         suggestion = None  # "Did you mean" the question itself is no suggestion
     message = "Nothing in the library matches this question well"
-    message += f" (best match {best:.2f}, below {floor:.2f})." if best is not None else "."
+    if best is not None and best < floor.base:
+        raw = max((r.breakdown.base or 0.0 for r in ranked), default=best)
+        weighed = " once weighed by its kind of material" if raw > best + 1e-9 else ""
+        message += f" (best match {best:.2f}{weighed}, below {floor.base:.2f})."
+    elif weak_meaning:
+        assert closest is not None and floor.meaning is not None
+        message += (f": the results share words with it, but none is close in meaning (closest {closest:.2f}, "
+                    f"below {floor.meaning:.2f}).")
+    else:
+        message += "."
     if suggestion:
         message += f" Did you mean “{suggestion}”?"
     else:
@@ -36,17 +54,38 @@ def no_strong_match(
     return RetrievalWarning(WarningCode.NO_STRONG_MATCH, message, suggestion)
 
 
-def few_results(ranked: Sequence[RetrievedChunk], k: int) -> RetrievalWarning | None:
+def strength(result: RetrievedChunk) -> float:
+    """How strongly one result matches: its base, weighed by how much its kind of material counts for the
+    question (the source prior; 1 under the contract's ranking)."""
+    return (result.breakdown.base or 0.0) * result.breakdown.source_prior
+
+
+def few_results(
+    ranked: Sequence[RetrievedChunk], rejected: Sequence[RejectedChunk], ctx: RetrievalContext
+) -> RetrievalWarning | None:
+    """Fewer than ``k`` ranked results, with the cause that cut the list and advice that fits it."""
+    k = ctx.k
     if len(ranked) >= k:
         return None
-    return RetrievalWarning(
-        WarningCode.FEW_RESULTS,
-        f"Only {len(ranked)} of the {k} results asked for passed the ranking. "
-        "Loosen the filters, raise the number of candidates, or see the rejected candidates for why.",
-    )
+    capped = sum(r.reason is RejectReason.SCHOLAR_CAP for r in rejected)
+    below = sum(r.reason is RejectReason.BELOW_THRESHOLD for r in rejected)
+    head = f"Only {len(ranked)} of the {k} results asked for passed the ranking"
+    if capped:
+        cap = ctx.weights.per_scholar_cap
+        why = (f": the per-scholar cap (at most {cap} from each author) set aside {capped} more. "
+               "See them under Rejected, or raise the cap in the ranking settings (--scholar-cap).")
+    elif below:
+        why = (f": {below} candidates fell below the minimum similarity. "
+               "Lower it, or see them under Rejected.")
+    elif ctx.filters.active:
+        why = ": no more chunks match the filters that are set. Widen them to see more."
+    else:
+        why = ": the library holds no more chunks that match the question. Try other words or another mode."
+    return RetrievalWarning(WarningCode.FEW_RESULTS, head + why)
 
 
 def single_source_type(ranked: Sequence[RetrievedChunk]) -> RetrievalWarning | None:
+    """Every ranked result is one kind of material (see :func:`chosen_by_reader`)."""
     kinds = {r.candidate.source_type for r in ranked}
     if len(ranked) < 2 or len(kinds) != 1:
         return None
@@ -108,18 +147,25 @@ def _replace_word(text: str, word: str, better: str) -> str:
 
 def ranking_warnings(
     results: Sequence[RetrievedChunk],
+    rejected: Sequence[RejectedChunk],
     ctx: RetrievalContext,
-    floor: float | None,
+    floor: MatchFloor | None,
     spelling: Mapping[str, str] | None = None,
 ) -> list[RetrievalWarning]:
     """The warnings that follow from what is ranked (pins are not part of the ranking)."""
     ranked = [r for r in results if not r.pinned]
     found = [
         no_strong_match(ranked, floor, spelling or {}, ctx.query),
-        few_results(ranked, ctx.k),
+        few_results(ranked, rejected, ctx),
         single_source_type(ranked),
     ]
     return [w for w in found if w is not None]
+
+
+def chosen_by_reader(warning: RetrievalWarning, ctx: RetrievalContext) -> bool:
+    """Whether a warning only restates a choice the reader made: "one kind of material" after filtering to
+    one kind. The bundle keeps it (CONTRACT section 7); the app does not show it as a warning."""
+    return warning.code is WarningCode.SINGLE_SOURCE_TYPE and len(ctx.filters.source_types) == 1
 
 
 def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str],

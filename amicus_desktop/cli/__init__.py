@@ -19,8 +19,8 @@ from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "context", "eval", "notes", "relevance", "doctor", "proxy", "serve", "mcp", "build_db",
-               "ingest", "bench")
+SUBCOMMANDS = ("query", "context", "eval", "golden", "notes", "relevance", "doctor", "proxy", "serve", "mcp",
+               "build_db", "ingest", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,8 +47,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     characters escaped, nothing the terminal cannot encode)."""
     with safe_streams():
         parser = build_parser()
+        argv = list(argv) if argv is not None else None
         refuse_too_many_values(sys.argv[1:] if argv is None else argv, parser)
         args = parser.parse_args(argv)
+        if getattr(args, "preset", None) is not None:
+            from .search_args import apply_preset
+
+            args = apply_preset(parser, argv, args)
         if args.command is None:
             from ..ui.app import run_app  # imports Qt; only the desktop app needs it
 

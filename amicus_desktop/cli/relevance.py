@@ -9,6 +9,7 @@ embed proxy for each model. The numbers behind the app's defaults are in docs/RE
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ from ..core.errors import AmicusError
 from ..core.query import Fusion
 from ..embedding import BACKENDS, get_backend
 from ..evaluate import GoldenError, load
-from ..evaluate.relevance import db_model, format_benchmark, judged_share, run_benchmark
+from ..evaluate.relevance import db_model, run_benchmark
+from ..evaluate.report import format_benchmark, judged_share
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -70,8 +72,10 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps([{"model": m.model, "db": str(m.db),
                            "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}
                                     for r in m.reports],
-                           "floors": [{"mode": f.mode.value, "floor": f.floor, "kept": f.kept, "flagged": f.flagged}
-                                      for f in m.floors]} for m in reports], ensure_ascii=False))
+                           "floors": [{"mode": f.mode.value, "floor": f.floor, "meaning": f.meaning, "kept": f.kept,
+                                       "flagged": f.flagged} for f in m.floors],
+                           "warnings": [dataclasses.asdict(w) for w in m.rates]} for m in reports],
+                         ensure_ascii=False))
     else:
         print(format_benchmark(golden, reports))
     return 0

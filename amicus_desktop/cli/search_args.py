@@ -12,6 +12,7 @@ import math
 from collections.abc import Collection, Sequence
 
 from ..core.books import BOOKS
+from ..core.preset import CONTRACT, PRESETS, Preset
 from ..core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_K,
@@ -59,9 +60,40 @@ def cap_value(text: str) -> int | None:
         raise argparse.ArgumentTypeError(f"not a whole number or 'none': {text!r}") from None
 
 
+def add_preset_arg(p: argparse.ArgumentParser) -> None:
+    """``--preset app``: start from the app's configuration (CONTRACT section 15); explicit flags still win."""
+    p.add_argument(
+        "--preset", choices=sorted(PRESETS), default=CONTRACT.name,
+        help="start from a whole configuration: 'app' is exactly what the desktop app does by default "
+        "(hybrid search, its ranking policy); 'contract' (the default) is the contract's semantic search",
+    )
+
+
+def preset_defaults(preset: Preset) -> dict[str, object]:
+    """The flag defaults a preset sets (the dests of :func:`add_search_args` and of ``eval``'s flags)."""
+    w = preset.weights
+    return {
+        "mode": preset.mode.value, "k": preset.k, "candidates": preset.candidates,
+        "chapter_boost": w.chapter, "scholar_boost": w.scholar, "tradition_boost": w.tradition,
+        "reference_boost": w.reference, "scholar_cap": w.per_scholar_cap,
+        "fusion": preset.fusion.method.value, "alpha": preset.fusion.alpha,
+    }
+
+
+def apply_preset(parser: argparse.ArgumentParser, argv: list[str] | None, args: argparse.Namespace,
+                 ) -> argparse.Namespace:
+    """``args`` parsed again with ``--preset``'s values as the defaults, so flags given explicitly win."""
+    preset = PRESETS[getattr(args, "preset", CONTRACT.name)]
+    if preset is CONTRACT:
+        return args
+    args.parser.set_defaults(**preset_defaults(preset))
+    return parser.parse_args(argv)
+
+
 def add_search_args(p: argparse.ArgumentParser) -> None:
     """Mode, context, filters, pins, limits and weights of one retrieval."""
     w = BoostWeights()
+    add_preset_arg(p)
     p.add_argument(
         "--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
         help="semantic (embed and search by meaning, the default), hybrid (meaning and words), "
@@ -201,5 +233,6 @@ def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tup
         filters=Filters.of(args.source_type, books, args.scholar, args.tradition),
         pins=tuple(dict.fromkeys(args.pin)),
         fusion=Fusion(FusionMethod(args.fusion), args.alpha),
+        policy=PRESETS[args.preset].policy,
         workspace=args.workspace,
     )

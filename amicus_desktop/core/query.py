@@ -183,6 +183,34 @@ class BoostWeights:
 NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
 
 
+@dataclass(frozen=True)
+class RankingPolicy:
+    """The reader-facing rules the app adds to the contract's ranking (docs/RELEVANCE.md, "The app's ranking").
+
+    The default — every rule off — is CONTRACT sections 3 and 6 exactly, which ``query`` keeps without
+    ``--preset``; the app's preset (:data:`amicus_desktop.core.preset.APP`) turns them on.
+    """
+
+    #: ``None``: the contract's cap — a scholar's chunks past ``per_scholar_cap`` are rejected. A factor in
+    #: (0, 1): the cap counts per *source* (one author's one kind of material: Henry's section notes, Strong's
+    #: lexicon) and, past it, each further chunk of that source is multiplied by the factor once more, so a
+    #: list stays full while one voice still cannot fill it.
+    spread: float | None = None
+    #: a passage the question names replaces the open chapter as the chapter boost's context: the open
+    #: chapter is boosted only when the question names it (or names nothing).
+    passage_first: bool = False
+    #: weigh each kind of material by how often it answers a question of the question's intent
+    #: (:mod:`amicus_desktop.rerank.prior`): dictionary entries count less unless the question is about a word.
+    source_priors: bool = False
+    #: with no chapter open and no passage named, the chapter where the library's commentary on the question
+    #: concentrates gets this boost (:mod:`amicus_desktop.rerank.focus`); ``None``: off.
+    focus: float | None = None
+
+    @property
+    def is_contract(self) -> bool:
+        return self == RankingPolicy()
+
+
 class FusionMethod(enum.StrEnum):
     """How ``hybrid`` turns a chunk's similarity and keyword score into one ``base``."""
 
@@ -218,6 +246,7 @@ class RetrievalContext:
     #: chunk ids pinned by the reader, in the order given (CONTRACT section 6).
     pins: tuple[str, ...] = ()
     fusion: Fusion = Fusion()
+    policy: RankingPolicy = RankingPolicy()
     #: the workspace whose notes join the candidates (CONTRACT section 11); ``None``: no note ever does.
     workspace: str | None = None
 

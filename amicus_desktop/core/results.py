@@ -80,7 +80,10 @@ class ScoreBreakdown:
     """How a candidate's final score was made: data, not a string.
 
     ``final = base × chapter_boost × scholar_boost × tradition_boost × reference_boost``; in
-    ``semantic`` mode ``base == similarity`` (CONTRACT sections 3 and 6).
+    ``semantic`` mode ``base == similarity`` (CONTRACT sections 3 and 6). Under the app's ranking policy
+    (:class:`~amicus_desktop.core.query.RankingPolicy`) ``final`` also multiplies ``source_prior`` and
+    ``diversity``, and ``chapter_suspended`` says the open chapter gave way to a passage the question
+    names; ``extended`` is set then, and the JSON carries those keys too.
     """
 
     distance: float | None
@@ -93,6 +96,12 @@ class ScoreBreakdown:
     base: float | None = None
     lexical: float | None = None
     reference_boost: float = 1.0
+    source_prior: float = 1.0
+    diversity: float = 1.0
+    chapter_suspended: bool = False
+    #: the chapter boost is the focus chapter's (no chapter was open; :mod:`amicus_desktop.rerank.focus`)
+    chapter_focus: bool = False
+    extended: bool = False
 
     def __post_init__(self) -> None:
         if self.base is None:  # semantic: the base is the similarity
@@ -100,16 +109,19 @@ class ScoreBreakdown:
 
     @property
     def boosts(self) -> dict[str, float]:
-        """The multipliers by name, in the order they are applied."""
-        return {
+        """The multipliers by name, in the order they are applied (the app policy's two when ``extended``)."""
+        out = {
             "chapter": self.chapter_boost,
             "scholar": self.scholar_boost,
             "tradition": self.tradition_boost,
             "reference": self.reference_boost,
         }
+        if self.extended:
+            out.update(source=self.source_prior, diversity=self.diversity)
+        return out
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "distance": self.distance,
             "similarity": self.similarity,
             "chapter_boost": self.chapter_boost,
@@ -121,6 +133,10 @@ class ScoreBreakdown:
             "lexical": self.lexical,
             "reference_boost": self.reference_boost,
         }
+        if self.extended:
+            out.update(source_prior=self.source_prior, diversity=self.diversity,
+                       chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus)
+        return out
 
 
 @dataclass(frozen=True)

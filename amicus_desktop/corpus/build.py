@@ -14,7 +14,7 @@ import logging
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +24,7 @@ from .. import __version__
 from ..core.books import BY_ID
 from ..core.query import SOURCE_TYPES
 from ..embedding.base import Embedder, embed_documents
+from ..present.titles import title
 from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .library import Library, describe_sources
@@ -191,13 +192,28 @@ def validate(records: Sequence[ChunkRecord]) -> None:
             raise ValueError(f"{rec.chunk_id}: empty text")
 
 
-def embedding_text(rec: ChunkRecord) -> str:
-    """What is embedded: commentary text gets its reference in front ("Romans 9:1-5: …"), since
-    the note itself rarely names the passage it comments on. The stored text stays as it is."""
+#: how many words of the verses a commentary note covers are embedded with it
+CONTEXT_WORDS = 60
+
+
+def embedding_text(rec: ChunkRecord, verses: Mapping[tuple[str, int, int], str] | None = None) -> str:
+    """What is embedded for a chunk. A commentary note rarely names the passage it comments on, and a part
+    of a longer note starts mid-thought ("Again; what idea had the apostle…"), so a note is embedded with its
+    title (author, passage, part) and the first words of the verses it covers in front; a question about a
+    topic then meets the passage's own words ("Christ died for the ungodly" for "why did Jesus have to die").
+    Measured in docs/RELEVANCE.md ("Contextual vectors"). The stored text stays as it is."""
     m = rec.metadata
-    if rec.source_type in ("section_panel", "chapter_panel") and m.book_id in BY_ID:
-        return f"{m.reference(BY_ID[m.book_id].name)}: {rec.text}"
-    return rec.text
+    if rec.source_type not in ("section_panel", "chapter_panel") or m.book_id not in BY_ID:
+        return rec.text
+    head = title(rec)
+    words: list[str] = []
+    if verses is not None and m.chapter_num is not None and m.verse_start is not None:
+        for verse in range(m.verse_start, (m.verse_end or m.verse_start) + 1):
+            words += verses.get((m.book_id, m.chapter_num, verse), "").split()
+            if len(words) >= CONTEXT_WORDS:
+                break
+    passage = " ".join(words[:CONTEXT_WORDS])
+    return f"{head}. {passage}\n{rec.text}" if passage else f"{head}.\n{rec.text}"
 
 
 def embed_batches(
@@ -207,8 +223,10 @@ def embed_batches(
     batch: int = DEFAULT_BATCH,
     progress: Callable[[BuildProgress], None] | None = None,
     cancel: threading.Event | None = None,
+    verses: Mapping[tuple[str, int, int], str] | None = None,
 ) -> Iterator[tuple[Sequence[ChunkRecord], np.ndarray]]:
-    """Embed ``records`` (:func:`embedding_text` of each) ``batch`` at a time: yields each batch with its
+    """Embed ``records`` (:func:`embedding_text` of each, with ``verses`` for a commentary note's passage)
+    ``batch`` at a time: yields each batch with its
     ``(n, dims)`` float32 vectors, reporting the ``embedding`` stage (done, total, rate, ETA) after each.
 
     The one embedding loop of ``build-db`` and ``ingest``. Setting ``cancel`` stops it before the next
@@ -225,7 +243,8 @@ def embed_batches(
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
         chunk = records[start: start + batch]
-        vectors = np.asarray(embed_documents(embedder, [embedding_text(r) for r in chunk]), dtype=np.float32)
+        texts = [embedding_text(r, verses) for r in chunk]
+        vectors = np.asarray(embed_documents(embedder, texts), dtype=np.float32)
         if vectors.shape != (len(chunk), dims):
             raise ValueError(
                 f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"
@@ -284,7 +303,8 @@ def build_database(
         writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
         writer.add_verses(bible.rows())
         writer.add_scholars(scholars_of(records))
-        for chunk, vectors in embed_batches(embedder, records, batch=batch, progress=progress, cancel=cancel):
+        for chunk, vectors in embed_batches(embedder, records, batch=batch, progress=progress, cancel=cancel,
+                                            verses=bible.verses):
             writer.add_chunks(chunk, vectors)
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")

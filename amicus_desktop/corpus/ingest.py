@@ -180,7 +180,11 @@ def ingest(
             old = [stored[r.chunk_id] for r in keep]
             lib.put(keep, lib.vectors([s.rowid for s in old]), [hashes_of(r) for r in keep], [s.rowid for s in old])
         t_embed = time.monotonic()
-        for chunk, vectors in embed_batches(embedder, embed, batch=batch, progress=progress, cancel=cancel):
+        # a note is embedded with its passage's verses when the library holds them, as build-db embeds it
+        verses = lib.verse_texts((m.book_id, m.chapter_num) for r in embed
+                                 if (m := r.metadata).book_id and m.chapter_num is not None)
+        for chunk, vectors in embed_batches(embedder, embed, batch=batch, progress=progress, cancel=cancel,
+                                            verses=verses):
             replacing = [stored[r.chunk_id].rowid for r in chunk if r.chunk_id in stored]
             lib.put(chunk, vectors, [hashes_of(r) for r in chunk], replacing)
         stages["embed"] = time.monotonic() - t_embed

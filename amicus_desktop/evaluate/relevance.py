@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import os
 import socket
 import subprocess
@@ -24,79 +23,63 @@ from pathlib import Path
 
 import httpx
 
+from ..core.preset import APP, CONTRACT
 from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
+from .calibrate import Floor, WarningRates, calibrate, calibrate_joint, warning_rates
 from .golden import GoldenSet
 from .run import EvalConfig, EvalReport, evaluate
 
 BOOSTS = BoostWeights()
+#: the rows every report is read against: the two plain baselines, the seed's default (the contract),
+#: wave 2's app default, and what a reader gets now (the app preset)
+DENSE = EvalConfig(SearchMode.SEMANTIC, NO_BOOSTS, label="dense only (semantic, no boosts, no cap)")
+BM25 = EvalConfig(SearchMode.KEYWORD, NO_BOOSTS, label="BM25 only (keyword, no boosts, no cap)")
+SEED = EvalConfig.of(CONTRACT, label="seed default (semantic + boosts + cap 2)")
+HYBRID_CAP = EvalConfig(SearchMode.HYBRID, BOOSTS, Fusion(), label="hybrid + boosts + cap 2 (wave 2 app)")
+APP_ROW = EvalConfig.of(APP, label="--preset app (what a reader gets)")
 
 
 def configurations(default_fusion: Fusion) -> list[EvalConfig]:
-    """The rows of the benchmark: the baselines, each mode with and without boosts, the fusion sweep."""
+    """The rows of the benchmark: the baselines, the presets, and the app preset's rules one by one."""
     rows = [
-        EvalConfig(SearchMode.SEMANTIC, NO_BOOSTS, label="dense only (semantic, no boosts, no cap)"),
-        EvalConfig(SearchMode.KEYWORD, NO_BOOSTS, label="BM25 only (keyword, no boosts, no cap)"),
+        DENSE, BM25,
         EvalConfig(SearchMode.HYBRID, NO_BOOSTS, default_fusion, label="hybrid, no boosts, no cap"),
-        EvalConfig(SearchMode.SEMANTIC, BOOSTS, label="semantic + boosts + cap 2"),
+        SEED,
         EvalConfig(SearchMode.KEYWORD, BOOSTS, label="keyword + boosts + cap 2"),
-        EvalConfig(SearchMode.HYBRID, BOOSTS, default_fusion, label="hybrid + boosts + cap 2"),
+        HYBRID_CAP,
+        APP_ROW,
     ]
-    sweep = [Fusion(FusionMethod.CONVEX, a) for a in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8)]
-    sweep += [Fusion(FusionMethod.RRF, 0.5, k) for k in (10, 60)]
-    for fusion in sweep:
-        if fusion == default_fusion:
-            continue
-        name = f"convex α {fusion.alpha:g}" if fusion.method is FusionMethod.CONVEX else f"RRF k {fusion.rrf_k}"
-        rows.append(EvalConfig(SearchMode.HYBRID, BOOSTS, fusion, label=f"hybrid + boosts, {name}"))
-    for cap in (1, 3, None):
-        rows.append(EvalConfig(SearchMode.HYBRID, replace(BOOSTS, per_scholar_cap=cap), default_fusion,
-                               label=f"hybrid + boosts, cap {cap or 'none'}"))
+    policy, cap = APP.policy, APP.weights.per_scholar_cap
+    ablations = [
+        (f"app without the spread (hard cap {cap})", replace(policy, spread=None)),
+        ("app without passage first", replace(policy, passage_first=False)),
+        ("app without source priors", replace(policy, source_priors=False)),
+        ("app without the focus chapter", replace(policy, focus=None)),
+        ("app, spread ×0.7", replace(policy, spread=0.7)),
+        ("app, spread ×0.95", replace(policy, spread=0.95)),
+    ]
+    for label, changed in ablations:
+        rows.append(replace(APP_ROW, policy=changed, label=label))
+    two = replace(APP.weights, per_scholar_cap=2)
+    rows.append(replace(APP_ROW, weights=two, label="app, spread past 2 per source"))
+    for alpha in (0.5, 0.6, 0.8):
+        rows.append(replace(APP_ROW, fusion=Fusion(FusionMethod.CONVEX, alpha), label=f"app, convex α {alpha:g}"))
+    rows.append(replace(APP_ROW, fusion=Fusion(FusionMethod.RRF, 0.5, 60), label="app, RRF k 60"))
     return rows
-
-
-@dataclass(frozen=True)
-class Floor:
-    """A calibrated floor: the base score that best separates answerable from unanswerable questions."""
-
-    model: str
-    mode: SearchMode
-    floor: float
-    #: share of answerable questions whose best base is at or above the floor
-    kept: float
-    #: share of unanswerable questions whose best base is below it
-    flagged: float
 
 
 @dataclass
 class ModelReport:
-    """One model's rows."""
+    """One model's rows, its calibrated floors, and the warning and short-list rates of the key rows."""
 
     model: str
     db: Path
     reports: list[EvalReport] = field(default_factory=list)
     floors: list[Floor] = field(default_factory=list)
+    rates: list[WarningRates] = field(default_factory=list)
     seconds: float = 0.0
-
-
-def calibrate(model: str, mode: SearchMode, answerable: Sequence[float], unanswerable: Sequence[float]) -> Floor:
-    """The floor maximising balanced accuracy (mean of the two shares); ties go to the lower floor.
-
-    Candidates are the midpoints between neighbouring observed values, so the floor never sits on an
-    observation.
-    """
-    values = sorted(set(answerable) | set(unanswerable))
-    cuts = [(a + b) / 2 for a, b in itertools.pairwise(values)] or values
-    best: Floor | None = None
-    for cut in cuts:
-        kept = sum(v >= cut for v in answerable) / max(1, len(answerable))
-        flagged = sum(v < cut for v in unanswerable) / max(1, len(unanswerable))
-        candidate = Floor(model, mode, round(cut, 3), kept, flagged)
-        if best is None or (kept + flagged) > (best.kept + best.flagged) + 1e-12:
-            best = candidate
-    assert best is not None
-    return best
 
 
 def _free_port() -> int:
@@ -161,12 +144,23 @@ async def run_model(
             progress(f"{info.model_id}: {config.describe()}")
             out.reports.append(await evaluate(retriever, golden, config))
         if unanswerable is not None:
-            for mode in (SearchMode.SEMANTIC, SearchMode.HYBRID):
-                base = next(r for r in out.reports if r.config.mode is mode and r.config.weights == BOOSTS)
-                neg = await evaluate(retriever, unanswerable, base.config)
-                answerable = [q.best_base for q in base.queries if q.best_base is not None and q.scores["mrr@10"] > 0]
-                negatives = [q.best_base for q in neg.queries if q.best_base is not None]
-                out.floors.append(calibrate(info.model_id, mode, answerable, negatives))
+            answerable = {q.id for q in golden.queries if any(g >= 2 for g in q.judgments.values())}
+            by_config = {r.config: r for r in out.reports}
+            for config in (SEED, HYBRID_CAP, APP_ROW):
+                report = by_config[config]
+                neg = await evaluate(retriever, unanswerable, config)
+                out.rates.append(warning_rates(config.describe(), report, answerable, neg))
+                pos = [q for q in report.queries if q.id in answerable and q.best_base is not None]
+                if config.mode is SearchMode.SEMANTIC:
+                    out.floors.append(calibrate(info.model_id, config.mode,
+                                                [b for q in pos if (b := q.best_base) is not None],
+                                                [b for q in neg.queries if (b := q.best_base) is not None]))
+                elif config is APP_ROW:
+                    out.floors.append(calibrate_joint(
+                        info.model_id,
+                        [(b, q.best_similarity or 0.0) for q in pos if (b := q.best_base) is not None],
+                        [(b, q.best_similarity or 0.0) for q in neg.queries if (b := q.best_base) is not None],
+                    ))
         out.seconds = time.perf_counter() - t0
         return out
     finally:
@@ -188,41 +182,3 @@ def run_benchmark(
         with proxy_for(backend) as url:
             reports.append(asyncio.run(run_model(db, url, golden, rows, unanswerable, progress)))
     return reports
-
-
-def judged_share(golden: GoldenSet, report: EvalReport) -> float:
-    """Mean share of each question's top 10 that carries a judgment (any grade).
-
-    Unjudged chunks count as not relevant, so a ranking that finds chunks no pooled system found scores
-    low for that alone: a low share says its numbers are a lower bound (docs/RELEVANCE.md, "Pooling").
-    """
-    by_id = {q.id: q for q in golden.queries}
-    shares = [sum(c in by_id[q.id].judgments for c in q.ranked) / len(q.ranked)
-              for q in report.queries if q.ranked and q.id in by_id]
-    return sum(shares) / len(shares) if shares else 0.0
-
-
-def format_benchmark(golden: GoldenSet, reports: Sequence[ModelReport]) -> str:
-    lines = [f"Relevance on {golden.name!r}: {len(golden.queries)} judged questions, top 10, "
-             "ratios against dense-only and BM25-only of the same model; judged = share of the top 10 "
-             "with a judgment", ""]
-    for model in reports:
-        rows = model.reports
-        dense = rows[0].mean["ndcg@10"]
-        bm25 = rows[1].mean["ndcg@10"]
-        lines.append(f"model {model.model}  ({model.db.name}, {model.seconds:.0f} s)")
-        header = (f"  {'configuration':<44} {'nDCG@10':>8} {'MRR@10':>7} {'R@10':>6} {'×dense':>7} {'×BM25':>7}"
-                  f" {'judged':>7}")
-        lines += [header, "  " + "-" * (len(header) - 2)]
-        for r in rows:
-            m = r.mean
-            lines.append(
-                f"  {r.config.describe():<44.44} {m['ndcg@10']:8.3f} {m['mrr@10']:7.3f} {m['recall@10']:6.3f} "
-                f"{m['ndcg@10'] / dense if dense else 0:7.2f} {m['ndcg@10'] / bm25 if bm25 else 0:7.2f} "
-                f"{judged_share(golden, r):7.0%}"
-            )
-        for f in model.floors:
-            lines.append(f"  no-strong-match floor, {f.mode.value}: {f.floor:.3f} (keeps {f.kept:.0%} of answered "
-                         f"questions, flags {f.flagged:.0%} of unanswerable ones)")
-        lines.append("")
-    return "\n".join(lines)

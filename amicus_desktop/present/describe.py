@@ -8,15 +8,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..core.books import book_words
-from ..core.query import BoostWeights, Filters, RetrievalContext, SearchMode
-from ..core.references import ChapterRef, PassageRef, reference_text
+from ..core.query import BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
+from ..core.references import ChapterRef, reference_text
 from ..core.results import (
     Candidate,
-    ChunkMetadata,
     RejectedChunk,
     RejectReason,
     RetrievalResult,
@@ -46,9 +44,16 @@ def fmt_boost(value: float) -> str:
     return f"×{value:g}"
 
 
-def weights_text(w: BoostWeights) -> str:
-    """The weights in force, every one written out: "chapter ×1.5, scholar ×1.1, …, at most 2 per scholar"."""
-    cap = "no cap per scholar" if w.per_scholar_cap is None else f"at most {w.per_scholar_cap} per scholar"
+def weights_text(w: BoostWeights, policy: RankingPolicy | None = None) -> str:
+    """The weights in force, every one written out: "chapter ×1.5, scholar ×1.1, …, at most 2 per scholar"
+    (under the app's spread: "…, past 3 per source each ×0.85")."""
+    spread = policy.spread if policy is not None else None
+    if w.per_scholar_cap is None:
+        cap = "no cap per scholar"
+    elif spread is not None:
+        cap = f"past {w.per_scholar_cap} per source each {fmt_boost(spread)}"
+    else:
+        cap = f"at most {w.per_scholar_cap} per scholar"
     return (f"chapter {fmt_boost(w.chapter)}, scholar {fmt_boost(w.scholar)}, tradition {fmt_boost(w.tradition)}, "
             f"reference {fmt_boost(w.reference)}, {cap}")
 
@@ -127,110 +132,6 @@ def cause_text(cause: str) -> str:
     }.get(cause, "")
 
 
-@dataclass(frozen=True)
-class Step:
-    """One line of a breakdown: a label, the multiplier (``None`` for non-multiplying steps),
-    the running value after it, and a sentence."""
-
-    label: str
-    factor: float | None
-    value: float
-    words: str
-
-
-def breakdown_steps(
-    b: ScoreBreakdown,
-    candidate: Candidate,
-    ctx: RetrievalContext | None,
-    book_name: BookName | None = None,
-    references: tuple[PassageRef, ...] = (),
-) -> list[Step]:
-    """The base score (distance → similarity; the keyword score; their fusion) → each multiplier →
-    final, with a reason per step."""
-    meta = candidate.metadata
-    chapter = ctx.chapter if ctx else None
-    profile = ctx.profile if ctx else None
-    steps = _base_steps(b)
-    value = b.base if b.base is not None else 0.0
-    # chapter
-    value *= b.chapter_boost
-    chunk_ch = _chapter_name(meta.book_id, meta.chapter_num, book_name)
-    current = _ref_name(chapter, book_name)
-    if b.chapter_boost != 1.0:
-        why = f"it is about {chunk_ch}, the chapter you are reading"
-    elif chapter is None:
-        why = "no chapter is open, so nothing gets the chapter boost"
-    elif not chunk_ch:
-        why = "it is not tied to a chapter"
-    else:
-        why = f"it is about {chunk_ch}, not {current}"
-    steps.append(Step(f"{fmt_boost(b.chapter_boost)} chapter", b.chapter_boost, value,
-                      f"{fmt_boost(b.chapter_boost)} chapter: {why} → {value:.4f}."))
-    # scholar
-    value *= b.scholar_boost
-    if b.scholar_boost != 1.0:
-        why = f"{meta.scholar_id} is one of your preferred scholars"
-    elif meta.scholar_id is None:
-        why = "no scholar is named for it"
-    elif profile is not None and not profile.preferred_scholars:
-        why = "your profile prefers no scholar"
-    else:
-        why = f"{meta.scholar_id} is not among your preferred scholars"
-    steps.append(Step(f"{fmt_boost(b.scholar_boost)} scholar", b.scholar_boost, value,
-                      f"{fmt_boost(b.scholar_boost)} scholar: {why} → {value:.4f}."))
-    # tradition
-    value *= b.tradition_boost
-    if b.tradition_boost != 1.0:
-        why = f"{meta.tradition} is one of your preferred traditions"
-    elif meta.tradition is None:
-        why = "no tradition is named for it"
-    elif profile is not None and not profile.preferred_traditions:
-        why = "your profile prefers no tradition"
-    else:
-        why = f"{meta.tradition} is not among your preferred traditions"
-    steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
-                      f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
-    # reference
-    value *= b.reference_boost
-    refs = references
-    if b.reference_boost != 1.0:
-        why = f"it covers {_refs_text(refs, meta, book_name)}, named in your question"
-    elif not refs:
-        why = "your question names no passage"
-    else:
-        why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
-    steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
-                      f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
-    steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
-    return steps
-
-
-def _base_steps(b: ScoreBreakdown) -> list[Step]:
-    """The steps before the multipliers: what ``base`` is in the mode that produced ``b``."""
-    steps: list[Step] = []
-    if b.distance is not None and b.similarity is not None:
-        steps.append(Step("distance", None, b.distance, f"Cosine distance to the question: {b.distance:.4f}."))
-        steps.append(Step("similarity", None, b.similarity,
-                          f"Similarity = 1 − {b.distance:.4f} = {b.similarity:.4f}."))
-    if b.mode is SearchMode.SEMANTIC:
-        return steps
-    lexical = b.lexical if b.lexical is not None else 0.0
-    found = "matches the question's words" if b.lexical else "holds none of the question's words"
-    steps.append(Step("keyword", None, lexical,
-                      f"Keyword score (BM25, normalised): {fmt_score(b.lexical)} — it {found}."))
-    if b.mode is SearchMode.HYBRID:
-        base = b.base if b.base is not None else 0.0
-        steps.append(Step("base", None, base,
-                          f"Hybrid base: the similarity and the keyword score fused = {base:.4f}."))
-    return steps
-
-
-def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, book_name: BookName | None) -> str:
-    """The referenced passages (those ``meta`` covers, when given), named as the reader names them."""
-    chosen = [r for r in refs if meta is None or r.covers(meta)] or list(refs)
-    return ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in chosen)
-
-
 def reject_reason(
     rej: RejectedChunk,
     ctx: RetrievalContext | None,
@@ -300,9 +201,10 @@ def tab_titles(view: ResultView | None) -> tuple[str, str]:
     return f"Results ({len(view.result.results)})", f"Rejected ({len(view.result.rejected)})"
 
 
-def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str]) -> str | None:
-    """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …" (``None``
-    after a fresh answer)."""
+def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str],
+                undo_keys: str = "") -> str | None:
+    """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …", and the key that
+    undoes it (``None`` after a fresh answer)."""
     if view.previous_ranks is None or view.cause == "ask":
         return None
     r = view.result
@@ -316,8 +218,9 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
     }[view.cause]
+    undo = f" {undo_keys} undoes it." if undo_keys and view.undoable else ""
     return (f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
-            f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
+            f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).{undo}")
 
 
 def timings_text(view: ResultView) -> str:
@@ -391,14 +294,14 @@ def ask_status(view: ResultView) -> str:
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
 
 
-def _chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
+def chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
     if not book_id or chapter is None:
         return ""
     return reference_text(book_name(book_id) if book_name else book_words(book_id), chapter)
 
 
-def _ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
-    return _chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""
+def ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
+    return chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""
 
 
 def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:

@@ -1,7 +1,10 @@
 """Re-ranking of KNN candidates (CONTRACT section 3, steps 3–7), as small pure functions.
 
 :func:`rerank` chains them; the UI calls it again on kept candidates when the chapter or the
-profile changes, so nothing is embedded or searched twice.
+profile changes, so nothing is embedded or searched twice. Under the app's ranking policy
+(:class:`~amicus_desktop.core.query.RankingPolicy`) three steps change: a passage the question names
+takes the open chapter's place (:func:`chapter_context`), each kind of material is weighed by the
+question's intent (:mod:`.prior`), and the per-scholar cap becomes a spread over sources (:mod:`.spread`).
 """
 
 from __future__ import annotations
@@ -9,25 +12,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.query import RetrievalContext
-from ..core.references import PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakdown, ScoredCandidate
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
+from .focus import focus_chapter
 from .ordering import order, order_key
+from .prior import source_prior, word_question
 from .reference import reference_boost
 from .scholar import scholar_boost
 from .scholar_cap import apply_scholar_cap
 from .similarity import similarity
+from .spread import apply_spread
 from .threshold import apply_threshold
 from .tradition import tradition_boost
 
 __all__ = [
     "apply_cutoff",
     "apply_scholar_cap",
+    "apply_spread",
     "apply_threshold",
     "base_scores",
     "chapter_boost",
+    "chapter_context",
     "order",
     "order_key",
     "reference_boost",
@@ -39,38 +47,64 @@ __all__ = [
 ]
 
 
+def chapter_context(ctx: RetrievalContext, references: Sequence[PassageRef]) -> ChapterRef | None:
+    """The chapter the chapter boost is for: the open one — unless the app's policy puts a passage the
+    question names first and the question names only other chapters (then none)."""
+    if ctx.chapter is None or not ctx.policy.passage_first or not references:
+        return ctx.chapter
+    return ctx.chapter if any(r.chapter_ref == ctx.chapter for r in references) else None
+
+
 def score(
     candidate: Candidate,
     ctx: RetrievalContext,
     base: float | None = None,
     references: Sequence[PassageRef] = (),
+    *,
+    about_a_word: bool = False,
+    focus: ChapterRef | None = None,
 ) -> ScoreBreakdown:
     """Step 4 for one candidate: the base times each boost, multiplied left to right.
 
-    ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3).
+    ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3). Under the app's policy
+    the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`),
+    and with no chapter open the ``focus`` chapter (:func:`.focus.focus_chapter`) takes the chapter boost's
+    place at the policy's own, smaller weight.
     """
     w = ctx.weights
+    policy = ctx.policy
     meta = candidate.metadata
     sim = candidate.similarity
     if base is None:
         if sim is None:
             raise ValueError(f"candidate {candidate.chunk_id!r} has no similarity to score by")
         base = sim
-    cb = chapter_boost(meta, ctx.chapter, w.chapter)
+    chapter = chapter_context(ctx, references)
+    cb = chapter_boost(meta, chapter, w.chapter)
+    suspended = chapter is None and chapter_boost(meta, ctx.chapter, w.chapter) != 1.0
+    focused = False
+    if chapter is None and focus is not None and policy.focus is not None:
+        cb = chapter_boost(meta, focus, policy.focus)
+        focused = cb != 1.0
     sb = scholar_boost(meta, ctx.profile, w.scholar)
     tb = tradition_boost(meta, ctx.profile, w.tradition)
     rb = reference_boost(meta, references, w.reference)
+    prior = source_prior(candidate, about_a_word) if policy.source_priors else 1.0
     return ScoreBreakdown(
         distance=candidate.distance,
         similarity=sim,
         chapter_boost=cb,
         scholar_boost=sb,
         tradition_boost=tb,
-        final=base * cb * sb * tb * rb,
+        final=base * cb * sb * tb * rb * prior,
         mode=ctx.mode,
         base=base,
         lexical=candidate.lexical,
         reference_boost=rb,
+        source_prior=prior,
+        chapter_suspended=suspended,
+        chapter_focus=focused,
+        extended=not policy.is_contract,
     )
 
 
@@ -88,12 +122,22 @@ def rerank(
     Pins are exempt from the threshold and the cap and do not count toward either or toward ``k``.
     """
     bases = base_scores([*candidates, *pinned], ctx.mode, ctx.fusion)
-    pins = [
-        RetrievedChunk(rank, c, score(c, ctx, bases[c.chunk_id], references), pinned=True)
-        for rank, c in enumerate(pinned, start=1)
-    ]
+    policy = ctx.policy
+    word = policy.source_priors and word_question(ctx.query, references, candidates)
+    focus = None
+    if policy.focus is not None and ctx.chapter is None and not references and not word:
+        focus = focus_chapter(candidates, bases)
+
+    def scored(c: Candidate) -> ScoreBreakdown:
+        return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus)
+
+    pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(pinned, start=1)]
     kept, rejected_threshold = apply_threshold(candidates, ctx.min_similarity)
-    ordered = order(ScoredCandidate(c, score(c, ctx, bases[c.chunk_id], references)) for c in kept)
-    survivors, rejected_cap = apply_scholar_cap(ordered, ctx.weights.per_scholar_cap)
+    ordered = order(ScoredCandidate(c, scored(c)) for c in kept)
+    cap = ctx.weights.per_scholar_cap
+    if ctx.policy.spread is None:
+        survivors, rejected_cap = apply_scholar_cap(ordered, cap)
+    else:
+        survivors, rejected_cap = apply_spread(ordered, cap, ctx.policy.spread), []
     results, rejected_cutoff = apply_cutoff(survivors, ctx.k, first_rank=len(pins) + 1)
     return pins + results, rejected_threshold + rejected_cap + rejected_cutoff

@@ -110,7 +110,7 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
     ctx = ctx.replace(mode=result.mode)
     t0 = time.perf_counter()
     results, rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references)
-    warnings = ranking_warnings(results, ctx, floor_for(result.model.id, ctx.mode), result.spelling)
+    warnings = ranking_warnings(results, rejected, ctx, floor_for(result.model.id, ctx.mode), result.spelling)
     ms = (time.perf_counter() - t0) * 1000
     return replace(
         result,
@@ -221,14 +221,14 @@ class Retriever:
         spelling: dict[str, str] = {}
         if floor is not None and query_plan.keywords and pool.candidates:
             bases = base_scores(pool.candidates, ctx.mode, ctx.fusion)
-            if max(bases.values()) < floor:  # no result can be a strong match: look for misspellings
+            if max(bases.values()) < floor.base:  # no result can be a strong match: look for misspellings
                 words = query_plan.keywords
                 spelling = await self.run_db(lambda store: KeywordIndex.for_store(store).suggestions(words))
 
         t0 = time.perf_counter()
         results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
         lasting = lasting_warnings(pool.missing_references, pool.missing_pins, pending or 0)
-        warnings = ranking_warnings(results, ctx, floor, spelling)
+        warnings = ranking_warnings(results, rejected, ctx, floor, spelling)
         t_rerank = (time.perf_counter() - t0) * 1000
         timings = Timings(
             embed=t_embed, search=t_search, rerank=t_rerank, total=(time.perf_counter() - t_start) * 1000,

@@ -49,6 +49,26 @@ from .search import Search
 log = logging.getLogger("amicus.session")
 
 
+def app_context(
+    settings: Settings,
+    query: str,
+    *,
+    chapter: ChapterRef | None = None,
+    mode: SearchMode | None = None,
+    filters: Filters = Filters(),
+    pins: tuple[str, ...] = (),
+) -> RetrievalContext:
+    """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
+    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
+    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied)."""
+    s = settings
+    return RetrievalContext(
+        query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
+        weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
+        fusion=s.fusion_config, policy=s.policy,
+    )
+
+
 class Session:
     """State and async work of one window: create, :meth:`start`, and :meth:`aclose` at the end.
 
@@ -101,12 +121,8 @@ class Session:
 
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
-        s = self.prefs.settings
-        return RetrievalContext(
-            query=query, profile=s.profile, chapter=self.reader.chapter, k=s.k,
-            candidates=max(s.candidates, s.k), weights=s.weights,
-            mode=self.search.mode, filters=self.search.filters, pins=self.search.pins,
-        )
+        return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
+                           filters=self.search.filters, pins=self.search.pins)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.
@@ -247,7 +263,7 @@ class Session:
 
     # -- reading ---------------------------------------------------------------------------
     def set_chapter(self, ref: ChapterRef | None, *, save: bool = True) -> None:
-        """Make ``ref`` the current chapter: load its text and re-rank the results for it."""
+        """Make ``ref`` the current chapter: load its text and re-rank the results for it (undoably)."""
         if self.reader.go(ref):
             self.question.rerank("chapter")
             if save and self.reader.chapter is not None:
@@ -271,10 +287,12 @@ class Session:
         if engine.is_open and ref == self.reader.chapter:
             self.commentary.accept(notes)
 
-    def open_passage(self, passage: PassageRef) -> None:
-        """Open ``passage``'s chapter (the ranking's context, as :meth:`set_chapter`) with its verses in focus."""
+    def open_passage(self, passage: PassageRef, *, peek: bool = False) -> None:
+        """Open ``passage``'s chapter with its verses in focus. Going there re-ranks as :meth:`set_chapter`
+        does — unless ``peek``: opening a result to read it never changes the answer on screen."""
         if self.reader.show(passage):
-            self.question.rerank("chapter")
+            if not peek:
+                self.question.rerank("chapter")
             if self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
         self._load_current_text()

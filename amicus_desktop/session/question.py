@@ -2,9 +2,14 @@
 
 :class:`Question` runs one question at a time through an :class:`~.engine.Engine` (a newer one
 cancels the one in flight, whose answer is then never shown) and holds the answer as a
-:class:`ResultView`. A chapter, profile or settings change re-ranks that answer's candidates
+:class:`ResultView`. A profile or settings change re-ranks that answer's candidates
 (:meth:`Question.rerank`) without a new embedding or search. The retrieval context always comes
 from the one function the session gives it, so what is asked and what is re-ranked agree.
+
+**Stable answers.** Only a deliberate change of context re-ranks: the reader moving to another chapter,
+a profile or settings change. Opening or peeking at a result never does (the session opens it with
+``peek``), and an answer stays ranked for the chapter it was asked with while it was in flight. A re-rank is
+visible (its cause and the rank moves are on the view) and can be undone in one step (:meth:`Question.undo`).
 
 Failures are told apart: an :class:`~amicus_desktop.core.errors.AmicusError` is the proxy's, the
 database's or the question's; anything else is a bug in Amicus Desktop and is reported as an
@@ -22,9 +27,11 @@ from pathlib import Path
 from typing import Literal
 
 from .. import logs
+from ..bundle.warnings import chosen_by_reader
 from ..core.errors import AmicusError
 from ..core.query import RetrievalContext
-from ..core.results import RetrievalResult
+from ..core.references import ChapterRef
+from ..core.results import RetrievalResult, RetrievalWarning
 from ..retrieval import rerank_result, validate_query
 from .engine import Engine
 from .events import Event
@@ -50,6 +57,14 @@ class ResultView:
     cause: Cause
     asked_at: float
     stale: bool = False
+    #: whether :meth:`Question.undo` can bring back the answer before this re-rank
+    undoable: bool = False
+
+    @property
+    def shown_warnings(self) -> tuple[RetrievalWarning, ...]:
+        """The answer's warnings the reader is shown: not those that only restate the reader's own choice."""
+        ctx = self.result.context
+        return tuple(w for w in self.result.warnings if ctx is None or not chosen_by_reader(w, ctx))
 
 
 @dataclass(frozen=True)
@@ -83,6 +98,14 @@ class Question:
         self.answered: Event[RetrievalResult] = Event("answered")
         self.result_changed: Event[ResultView | None] = Event("result")
         self.failed: Event[AskFailure] = Event("ask failed")
+        #: the answer before the last re-rank, to go back to (``None``: nothing to undo)
+        self.undo_view: ResultView | None = None
+
+    @property
+    def ranked_for(self) -> ChapterRef | None:
+        """The chapter the answer on screen is ranked for (``None``: no answer, or none was open)."""
+        ctx = self.view.result.context if self.view is not None else None
+        return ctx.chapter if ctx is not None else None
 
     # -- asking ----------------------------------------------------------------------------
     def check(self, text: str) -> bool:
@@ -150,10 +173,12 @@ class Question:
         self._set_busy(False)
         self.failed_text = None
         self.answered.emit(result)
-        # The chapter or profile may have changed while the question was in flight.
-        current = self._context(ctx.query)
+        # The profile or settings may have changed while the question was in flight (the chapter it was
+        # asked with stays its context: a stable answer).
+        current = self._context(ctx.query).replace(chapter=ctx.chapter)
         if current != ctx:
             result = rerank_result(result, current)
+        self.undo_view = None
         self._show(ResultView(result, previous, cause if previous is not None else "ask", time.time()))
 
     def _set_busy(self, busy: bool) -> None:
@@ -163,13 +188,32 @@ class Question:
 
     # -- the answer on screen --------------------------------------------------------------
     def rerank(self, cause: Cause) -> None:
-        """Re-rank the kept candidates for the current context (no embedding, no search)."""
+        """Re-rank the kept candidates for the current context (no embedding, no search), undoably.
+
+        Only ``cause="chapter"`` moves the answer to the reader's current chapter; any other cause keeps
+        the chapter the answer is ranked for.
+        """
         view = self.view
         if view is None:
             return
+        ctx = self._context(view.result.query)
+        if cause != "chapter":
+            ctx = ctx.replace(chapter=self.ranked_for)
         previous = {r.chunk_id: r.rank for r in view.result.results}
-        result = rerank_result(view.result, self._context(view.result.query))
-        self._show(ResultView(result, previous, cause, view.asked_at, view.stale))
+        result = rerank_result(view.result, ctx)
+        self.undo_view = view
+        self._show(ResultView(result, previous, cause, view.asked_at, view.stale, undoable=True))
+
+    def undo(self) -> bool:
+        """Go back to the answer as it was before the last re-rank; ``False`` when there is nothing to undo.
+
+        It comes back as it was shown (its cause and rank moves), marked stale if the proxy went away since.
+        """
+        view, self.undo_view = self.undo_view, None
+        if view is None or self.view is None:
+            return False
+        self._show(replace(view, stale=view.stale or self.view.stale, undoable=False))
+        return True
 
     def mark_stale(self) -> None:
         """The proxy went away: the answer on screen stays, marked as from before."""
@@ -177,6 +221,7 @@ class Question:
             self._show(replace(self.view, stale=True))
 
     def clear(self) -> None:
+        self.undo_view = None
         self._show(None)
 
     def _show(self, view: ResultView | None) -> None:

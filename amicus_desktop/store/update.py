@@ -287,6 +287,19 @@ class LibraryUpdate:
                         [(r.chunk_id, h.content, h.embedded) for r, h in zip(records, hashes, strict=True)])
         self.changed = self.changed or bool(records or gone)
 
+    def verse_texts(self, chapters: Iterable[tuple[str, int]]) -> dict[tuple[str, int, int], str]:
+        """The library's Bible text of ``chapters`` (``(book_id, chapter)``): what a commentary chunk is embedded
+        with (:func:`amicus_desktop.corpus.build.embedding_text`); empty when the library holds no verses."""
+        if "verses" not in self._tables:
+            return {}
+        out: dict[tuple[str, int, int], str] = {}
+        for book, chapter in sorted(set(chapters)):
+            for verse, text in self.con.execute(
+                "SELECT verse_num, text FROM verses WHERE book_id = ? AND chapter_num = ?", (book, chapter)
+            ):
+                out[(book, chapter, int(verse))] = str(text)
+        return out
+
     def scholar_rows(self) -> dict[str, Scholar]:
         """The library's own ``scholars`` rows (empty without the table)."""
         return scholar_rows(self.con) if "scholars" in self._tables else {}

@@ -14,6 +14,7 @@ from ..core.query import RetrievalContext
 from ..core.references import PassageRef
 from ..core.results import RejectedChunk, RetrievedChunk
 from ..present import describe
+from ..present.breakdown import Step, breakdown_steps
 from .theme import accent, blend, muted_text, scaled_font
 
 
@@ -29,12 +30,12 @@ class BreakdownChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._steps: list[describe.Step] = []
+        self._steps: list[Step] = []
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setAccessibleName("Score breakdown chart")
         self.setMinimumHeight(self.ROW * 6 + 8)
 
-    def set_steps(self, steps: list[describe.Step]) -> None:
+    def set_steps(self, steps: list[Step]) -> None:
         self._steps = steps
         self.setAccessibleDescription(" ".join(s.words for s in steps))
         # hybrid adds rows (keyword score, fused base): never let the words below overlap them
@@ -45,10 +46,15 @@ class BreakdownChart(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(320, self.ROW * max(len(self._steps), 6) + 8)
 
+    #: the widest label a step can have (a source prior and a spread factor have four decimals)
+    WIDEST_LABEL = "×0.7225 diversity"
+
     def minimumSizeHint(self) -> QSize:
-        """Room for every row and for the labels and values beside a 40 px bar."""
+        """Room for every row and for the widest label and value beside a 24 px bar: at this width no
+        number is ever clipped (at 1000 px they were)."""
         fm = QFontMetrics(scaled_font(self.font(), 1.0, bold=True))
-        return QSize(fm.horizontalAdvance("×1.05 tradition0.0000") + 70, self.ROW * max(len(self._steps), 6) + 8)
+        width = fm.horizontalAdvance(self.WIDEST_LABEL) + 12 + fm.horizontalAdvance("0.0000") + 6 + 8 + 24
+        return QSize(width, self.ROW * max(len(self._steps), 6) + 8)
 
     def paintEvent(self, _event: object) -> None:
         if not self._steps:
@@ -60,7 +66,8 @@ class BreakdownChart(QWidget):
         label_w = max(fm.horizontalAdvance(s.label) for s in self._steps) + 12
         value_w = max(fm.horizontalAdvance(f"{s.value:.4f}") for s in self._steps) + 6
         left = label_w
-        width = max(40, self.width() - left - value_w - 8)
+        # the bar takes what the label and the value leave, never the value's room (no number is clipped)
+        width = max(0, self.width() - left - value_w - 8)
         scale_max = max(1.0, *(s.value for s in self._steps)) * 1.02
         text = pal.color(QPalette.ColorRole.WindowText)
         muted = muted_text(pal)
@@ -146,6 +153,11 @@ class BreakdownPanel(QFrame):
         outer.addWidget(self.scroll_area)
         self.clear()
 
+    def keep_numbers_whole(self) -> None:
+        """Never narrower than the chart's labels and numbers need (a splitter beside it gives way first)."""
+        self.scroll_area.setMinimumWidth(self.chart.minimumSizeHint().width() + 24
+                                         + self.scroll_area.verticalScrollBar().sizeHint().width())
+
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:
         self.subtitle.setText(message)
         self.chart.set_steps([])
@@ -173,12 +185,12 @@ class BreakdownPanel(QFrame):
             similarity = item.similarity if isinstance(item, RejectedChunk) else None
             self.words.setText(describe.never_scored(similarity) if similarity is not None else "")
             return
-        steps = describe.breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
+        steps = breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
         self.chart.set_steps(steps)
         self.chart.show()
         lines = [s.words for s in steps if s.label != "distance"]
         if isinstance(item, RejectedChunk) and reason:
             lines.append(describe.not_shown(reason))
         if ctx is not None:
-            lines.append(f"Weights in force: {describe.weights_text(ctx.weights)}.")
+            lines.append(f"Weights in force: {describe.weights_text(ctx.weights, ctx.policy)}.")
         self.words.setText("\n".join(lines))

@@ -162,7 +162,7 @@ class MainWindow(QMainWindow):
         self.reader.referenceEntered.connect(self.goto_reference)
         self.ask.askRequested.connect(self.ask_control.ask)
         self.ask.profileClicked.connect(self.profile_dock.toggle)
-        self.results.passage.passageRequested.connect(self.open_passage)
+        self.results.passage.passageRequested.connect(self.peek_passage)
         self.results.warnings.suggestionChosen.connect(self.ask_control.ask_suggestion)
         self.results.copyContextRequested.connect(self.exporter.copy_context)
         self.results.exportRequested.connect(self.exporter.export_results)
@@ -225,7 +225,19 @@ class MainWindow(QMainWindow):
         self.reader.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def open_passage(self, book: str, chapter: int, start: int, end: int) -> None:
+        """Go to a passage (a reference chip, a commentary note): the results are re-ranked for its chapter."""
         self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None))
+
+    def peek_passage(self, book: str, chapter: int, start: int, end: int) -> None:
+        """Open a result's passage to read it (Enter on a result, its link): the results stay as they are."""
+        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None), peek=True)
+
+    def undo_rerank(self) -> None:
+        """Back to the ranking before the last re-rank (a chapter move, a profile or settings change)."""
+        if self.session.question.undo():
+            self.show_status("Back to the ranking before the last re-rank.")
+        else:
+            self.show_status("There is no re-rank to undo.")
 
     # -- rendering ---------------------------------------------------------------------------
     def _render_db(self, db: DbState) -> None:

@@ -41,6 +41,7 @@ def handlers(w: MainWindow) -> dict[str, Callable[[], object]]:
         "focus_breakdown": w.results.focus_breakdown,
         "commentary": w.toggle_commentary,
         "compare": w.results.compare_next,
+        "undo_rerank": w.undo_rerank,
         "zoom_in": lambda: w.appearance.step_font_size(1),
         "zoom_out": lambda: w.appearance.step_font_size(-1),
         "zoom_reset": lambda: s.prefs.set_font_size(None),
@@ -99,6 +100,7 @@ class WindowMenus:
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
         self.edit_menu = bar.addMenu("&Edit")
+        self.edit_menu.addAction(a["undo_rerank"])
         self.edit_menu.addAction(a["copy_context"])
         go = bar.addMenu("&Go")
         for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):

@@ -54,6 +54,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("export", "Export results…", ("Ctrl+Shift+E",), "File"),
     Shortcut("focus_breakdown", "Focus “Why this rank” (arrow keys scroll it)", ("Ctrl+4",), "Results"),
     Shortcut("compare", "Compare this result with the next, side by side", ("Ctrl+D",), "Results"),
+    Shortcut("undo_rerank", "Undo the last re-rank (back to the ranking before the move or change)",
+             (QKeySequence.StandardKey.Undo, "Ctrl+Z"), "Results"),
     Shortcut("commentary", "Show or hide the chapter's commentary", ("Ctrl+Shift+N",), "Read"),
     Shortcut("zoom_in", "Larger reading text", (QKeySequence.StandardKey.ZoomIn, "Ctrl+="), "View"),
     Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),

@@ -40,7 +40,7 @@ STOP_WORDS = frozenset(
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _fold(word: str) -> str:
+def fold(word: str) -> str:
     """Lower-case without diacritics ("Agápē" → "agape"), as the index's tokenizer folds."""
     decomposed = unicodedata.normalize("NFKD", word.lower())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
@@ -64,7 +64,7 @@ def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, .
     words: dict[str, None] = {}
     for m in _WORD.finditer(text):
         word = m.group(0)
-        folded = _fold(word)
+        folded = fold(word)
         if folded in STOP_WORDS:
             continue
         words.setdefault(word.lower(), None)

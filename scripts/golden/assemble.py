@@ -1,8 +1,15 @@
 """Assemble the shipped golden set from its sources: hand judgments (pooled) and rule judgments.
 
     .venv/bin/python scripts/golden/assemble.py --natural natural_questions.json --judgments DIR [--supplement DIR]
-        --words word_questions.json [--topical topical_questions.json --topical-judgments DIR]
+        --words word_questions.json [--topical topical_questions.json --topical-judgments DIR] [--gaps DIR]
         --out resources/golden/demo.json
+
+The shipped set is made from the folder ``scripts/golden`` with
+
+    .venv/bin/python scripts/golden/assemble.py --natural scripts/golden/natural_questions.json \\
+        --judgments scripts/golden/judgments --supplement scripts/golden/supplement \\
+        --words scripts/golden/word_questions.json --topical scripts/golden/topical_questions.json \\
+        --gaps scripts/golden/supplement/gaps --out resources/golden/demo.json
 
 Hand judgments keep each grade's one-line reason in the query's ``rationale``; supplements are
 judgments added by hand for chunks the pool missed (commentary on a passage a question names). Every
@@ -11,6 +18,11 @@ natural question asked with none), ``word`` (what a Greek word means), and for t
 ``topic`` (a topic name as readers type it), ``question`` and ``passage`` (a question naming a passage
 while another chapter is open). A topical query lists the chunks the judge named before pooling in
 ``judge_named``.
+
+Gap packets (``--gaps``, written by ``pool.py --gaps``) add judgments to hand-judged questions for
+chunks a later ranking put in its top 10 that no earlier pool held; their reasons end "(gap-judged)".
+They may only add: a gap judgment of a chunk already judged, or a chunk of a packet left ungraded, stops
+the assembly. Word questions' gap chunks are graded by ``strongs_questions.py --pooled`` instead.
 """
 
 from __future__ import annotations
@@ -34,9 +46,34 @@ PROVENANCE = (
     "Scofield notes the judge named from knowledge of the commentaries; their chunks were pooled from the top "
     "20 of eight rankings with no scholar cap (semantic, keyword, hybrid at convex alpha 0.5 and 0.7, each "
     "with the contract's boosts and with none) and the app's default, plus the judge-named notes (listed in "
-    "judge_named), and graded the same way. Every query's kind says which of these it is. Nave's topics "
-    "neither pose nor judge any question."
+    "judge_named), and graded the same way. After the library's commentary vectors and the app's ranking "
+    "changed, every chunk the top 10 of a benchmark row (dense, BM25, the seed default, hybrid, the app preset "
+    "and its ablations) ranked on the new library without a judgment was judged the same blind way, or by "
+    "the rule for word questions (pool.py --gaps; reasons ending '(gap-judged)'). Every query's kind says "
+    "which of these it is. Nave's topics neither pose nor judge any question."
 )
+
+GAP = " (gap-judged)"
+
+
+def add_gaps(queries: list[dict[str, Any]], gaps: Path) -> int:
+    """Merge the gap packets' judgments into the hand-judged ``queries``; returns how many were added."""
+    added = 0
+    for q in queries:
+        path = gaps / f"{q['id']}.json"
+        if q["kind"] == "word" or not path.exists():
+            continue
+        packet = json.loads(path.read_text())
+        grades, reasons = packet.get("judgments", {}), packet.get("rationale", {})
+        pooled = {c["chunk_id"] for c in packet["chunks"]}
+        if set(grades) != pooled or set(reasons) != pooled:
+            raise SystemExit(f"{path}: every pooled chunk needs one grade and one reason, and nothing else")
+        if already := sorted(set(grades) & set(q["judgments"])):
+            raise SystemExit(f"{path}: {', '.join(already)} already judged; a gap packet only adds")
+        q["judgments"] |= grades
+        q["rationale"] |= {k: v + GAP for k, v in reasons.items()}
+        added += len(grades)
+    return added
 
 
 def natural(path: Path, judgments: Path, supplement: Path | None) -> list[dict[str, Any]]:
@@ -88,11 +125,14 @@ def main() -> int:
     p.add_argument("--words", type=Path, required=True)
     p.add_argument("--topical", type=Path)
     p.add_argument("--topical-judgments", type=Path)
+    p.add_argument("--gaps", type=Path, help="gap packets (pool.py --gaps) with their grades")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args()
     queries = natural(args.natural, args.judgments, args.supplement) + words(args.words)
     if args.topical:
         queries += topical(args.topical, args.topical_judgments or args.judgments / "topical")
+    if args.gaps:
+        print(f"{add_gaps(queries, args.gaps)} gap judgments added")
     golden = {"name": "demo-romans-john", "provenance": PROVENANCE, "queries": queries}
     args.out.write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n")
     graded = [g for q in queries for g in q["judgments"].values()]

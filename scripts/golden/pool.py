@@ -6,7 +6,7 @@ several different rankings, so that no system under test is measured only on its
 packets hold each chunk's whole text, its title, place and author; the judge sees no score, no rank and
 no system name (chunks are listed by id).
 
-Two question files, two pools:
+Two question files, two pools, and a pass for the gaps a later ranking leaves:
 
 - **natural** (``natural_questions.json``: ``[id, question, chapter]`` lists): the top 10 of eight
   rankings — every mode, with and without the contract's boosts (cap 2), and two fusions — plus every
@@ -18,13 +18,23 @@ Two question files, two pools:
   and Scofield note whose verses meet a passage the judge named for the question in the questions file,
   committed before any pool was drawn. The packet's ``judge_named`` lists them, for the record; the
   judge grades them like any other chunk.
+- **gaps** (``--gaps GOLDEN.json``): after a change to the library or the ranking, the chunks that the
+  top 10 of any row of the relevance benchmark (``evaluate/relevance.py`` ``configurations()``: dense,
+  BM25, the seed default, hybrid, the app preset and its ablations) puts before a reader and that the
+  golden set does not judge yet, per question, asked exactly as ``eval`` asks it. It prints each row's
+  judged share of the top 10 and writes a packet only for a question with something new, keeping any
+  grades already in that packet (``supplement/gaps/``). Word questions get packets too; their grades come
+  from ``strongs_questions.py --pooled``, not from a hand judge.
 
 The judge writes each question's grades and reasons to a file of its own (``judgments/``, or
-``judgments/topical/`` with ``judge_named`` copied from the packet), which ``assemble.py`` reads.
+``judgments/topical/`` with ``judge_named`` copied from the packet, or into the gaps packet itself),
+which ``assemble.py`` reads.
 
     .venv/bin/python scripts/golden/pool.py --db DEMO.db --proxy URL --questions natural_questions.json --out DIR
     .venv/bin/python scripts/golden/pool.py --db DEMO.db --proxy URL --questions topical_questions.json \\
         --out scripts/golden/judgments/topical
+    .venv/bin/python scripts/golden/pool.py --db DEMO.db --proxy URL --gaps resources/golden/demo.json \\
+        --out scripts/golden/supplement/gaps
 """
 
 from __future__ import annotations
@@ -39,8 +49,10 @@ from typing import Any
 
 from amicus_desktop.core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from amicus_desktop.core.results import Candidate
-from amicus_desktop.evaluate.golden import GoldenQuery
-from amicus_desktop.evaluate.run import EvalConfig
+from amicus_desktop.evaluate.golden import GoldenQuery, load
+from amicus_desktop.evaluate.relevance import configurations
+from amicus_desktop.evaluate.report import judged_share
+from amicus_desktop.evaluate.run import EvalConfig, evaluate
 from amicus_desktop.present import Names, title
 from amicus_desktop.present.titles import author_work, reference, source_label
 from amicus_desktop.retrieval import Retriever
@@ -172,13 +184,54 @@ async def pool(db: Path, proxy: str, questions: list[Question], spec: PoolSpec, 
         await retriever.aclose()
 
 
+async def gaps(db: Path, proxy: str, golden_path: Path, out: Path) -> None:
+    """Packets of the chunks the benchmark's rows rank in their top 10 and ``golden_path`` does not judge."""
+    golden = load(golden_path)
+    retriever = Retriever(db, proxy)
+    try:
+        await retriever.open()
+        names = await retriever.run_db(lambda s: Names({b.book_id: b.name for b in s.books()}, s.scholars()))
+        new: dict[str, set[str]] = {q.id: set() for q in golden.queries}
+        for config in configurations(Fusion()):
+            report = await evaluate(retriever, golden, config)
+            for q, score in zip(golden.queries, report.queries, strict=True):
+                new[q.id] |= {c for c in score.ranked if c not in q.judgments}
+            print(f"{config.describe():<46} judged {judged_share(golden, report):6.1%}", flush=True)
+        wanted = sorted(set().union(*new.values()))
+        rows = await retriever.run_db(functools.partial(
+            _candidates, sql="SELECT rowid FROM chunk_text WHERE chunk_id IN (SELECT value FROM json_each(?))",
+            params=[json.dumps(wanted)]))
+        fetched = {c.chunk_id: c for c in rows}
+        out.mkdir(parents=True, exist_ok=True)
+        for q in golden.queries:
+            path = out / f"{q.id}.json"
+            packet: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {
+                "id": q.id, "query": q.query, "chapter": q.chapter, "kind": q.kind, "chunks": []}
+            known = {c["chunk_id"] for c in packet["chunks"]}
+            added = [fetched[c] for c in sorted(new[q.id] - known)]
+            if not added:
+                continue
+            packet["chunks"] = sorted(packet["chunks"] + [packet_chunk(c, names) for c in added],
+                                      key=lambda c: str(c["chunk_id"]))
+            path.write_text(json.dumps(packet, indent=1, ensure_ascii=False) + "\n")
+            print(f"{q.id:<28} {len(added):>3} new chunks to judge", flush=True)
+        print(f"{len(wanted)} distinct chunks, {sum(map(len, new.values()))} question-chunk pairs unjudged")
+    finally:
+        await retriever.aclose()
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--db", type=Path, required=True)
     p.add_argument("--proxy", required=True)
-    p.add_argument("--questions", type=Path, required=True)
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--questions", type=Path)
+    source.add_argument("--gaps", type=Path, metavar="GOLDEN.json")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args()
+    if args.gaps:
+        asyncio.run(gaps(args.db, args.proxy, args.gaps, args.out))
+        return 0
     questions, spec = read_questions(args.questions)
     asyncio.run(pool(args.db, args.proxy, questions, spec, args.out))
     return 0

@@ -14,7 +14,12 @@ consulted:
 Nave's topics are left out on purpose: the questions are not derived from them, and they are not
 judged by rule. Each judgment carries its reason in the query's ``rationale``.
 
-    .venv/bin/python scripts/golden/strongs_questions.py --db DEMO.db --out word_questions.json
+Every other chunk is 0 by these rules, and a ranking's unjudged chunks count 0 anyway; but a chunk a
+ranking puts in its top 10 is written down as 0 (``--pooled``: the gap packets of ``pool.py --gaps``) so
+that the judged share of each ranking's top 10 says what was looked at.
+
+    .venv/bin/python scripts/golden/strongs_questions.py --db DEMO.db --out word_questions.json \\
+        [--pooled supplement/gaps]
 """
 
 from __future__ import annotations
@@ -80,6 +85,8 @@ def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--db", type=Path, required=True)
     p.add_argument("--out", type=Path, required=True)
+    p.add_argument("--pooled", type=Path,
+                   help="gap packets (pool.py --gaps): their chunks are written down, 0 if no rule grades them")
     args = p.parse_args()
     bible = BibleText.load(Library(), Scope.of(["romans", "john"]).books)
     con = connect(args.db, readonly=True)
@@ -128,6 +135,12 @@ def main() -> int:
             for cid in by_id:
                 if cid.startswith(f"wordstudy:{other}:"):
                     judge(cid, 1, f"the word study of {other}, which Strong's relates to {number}")
+        packet = args.pooled / f"{qid}.json" if args.pooled else None
+        if packet is not None and packet.exists():
+            for chunk in json.loads(packet.read_text())["chunks"]:
+                judge(chunk["chunk_id"], 0, f"no rule grades it: not an entry or word study of {number} or of a word "
+                                            "Strong's relates to it, nor a note on a verse where the WEB tags it that "
+                                            "uses its rendering (pooled from a ranking's top 10)")
         queries.append({"id": qid, "query": question, "source": f"Strong's {number}, WEB tags (rule-judged)",
                         "rationale": why, "judgments": judgments})
         print(f"{qid:<18} {number:<6} {len(judgments):>3} judged ({sum(g == 3 for g in judgments.values())} ×3, "

@@ -194,3 +194,21 @@ def test_context_cites_the_readers_note(small_db: Path, proxy: ScriptedProxy) ->
 def test_a_bad_workspace_id_is_a_usage_error(small_db: Path, proxy: ScriptedProxy) -> None:
     with pytest.raises(ValueError, match="workspace"):
         ask(small_db, proxy.url, workspace="Not Valid")
+
+
+def test_under_the_app_preset_a_note_counts_as_commentary(small_db: Path, proxy: ScriptedProxy) -> None:
+    """The reader's note is never lowered by the source prior (its own kind, counting fully) nor by the
+    spread (it has no author), and it is evidence of the focus chapter like commentary."""
+    from amicus_desktop.core.preset import APP
+    from amicus_desktop.rerank.focus import focus_chapter
+    from amicus_desktop.rerank.prior import Material, material
+
+    notes = [write("w", "my note on the potter and the clay", "Romans 9:21") for _ in range(5)]  # one vector
+    proxy.vectors[QUESTION] = text_vector(notes[0].text, 8)
+    result = ask(small_db, proxy.url, workspace="w", mode=APP.mode, weights=APP.weights, fusion=APP.fusion,
+                 policy=APP.policy, k=10)
+    mine = [r for r in result.results if r.source_type == "user_note"]
+    assert len(mine) == 5 and all(material(r.candidate) is Material.NOTE for r in mine)
+    assert all(r.breakdown.source_prior == 1.0 and r.breakdown.diversity == 1.0 for r in mine)
+    note = next(c for c in result.candidates if c.source_type == "user_note")
+    assert focus_chapter([note], {note.chunk_id: 0.9}) == ChapterRef("romans", 9)

@@ -15,7 +15,7 @@ from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.core.query import Profile
-from amicus_desktop.core.references import ChapterRef
+from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import InternalError
 from tests.support.scripted_proxy import ScriptedProxy, reply_json
@@ -172,3 +172,36 @@ async def test_a_bug_while_asking_is_an_internal_error_with_the_log_file(
         assert "ask crashed" in text and "ZeroDivisionError: a bug" in text and "grace" not in text
     finally:
         shutdown_logging()
+
+
+# -- stable answers -------------------------------------------------------------------------------
+async def test_peeking_at_a_result_never_reranks_and_a_move_reranks_undoably(
+    small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    rom9, john3 = ChapterRef("romans", 9), ChapterRef("john", 3)
+    session = open_session(small_db, proxy.url, chapter="romans:9")
+    session.start()
+    await reach(session, lambda: session.can_ask)
+    task = session.ask("grace")
+    assert task is not None
+    await task
+    asked = session.question.view
+    assert asked is not None and session.question.ranked_for == rom9
+    # opening a result in John 3 to read it: the reader goes there, the answer does not move
+    session.open_passage(PassageRef("john", 3, 16, 16), peek=True)
+    assert session.reader.chapter == john3
+    assert session.question.view is asked and session.question.undo_view is None
+    # going to John 3 on purpose (the go-to box): re-ranked for it, visibly, and undoable once
+    session.set_chapter(rom9)
+    session.open_passage(PassageRef("john", 3, None, None))
+    moved = session.question.view
+    assert moved is not None and moved.cause == "chapter" and session.question.ranked_for == john3
+    assert moved.previous_ranks == {r.chunk_id: r.rank for r in asked.result.results}
+    assert session.question.undo()
+    assert session.question.view is not None and session.question.view.result.results == asked.result.results
+    assert session.question.ranked_for == rom9 and not session.question.undo()
+    # a profile change re-ranks for the chapter the answer is ranked for, not the reader's
+    session.set_profile(Profile.of(["spurgeon"], []))
+    preferred = session.question.view
+    assert preferred is not None and preferred.cause == "profile"
+    assert session.question.ranked_for == rom9 and session.reader.chapter == john3

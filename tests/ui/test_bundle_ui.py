@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
 from amicus_desktop.bundle.export import ExportFormat, clip_text
 from amicus_desktop.context import WordPieceCounter, assemble
-from amicus_desktop.core.query import SearchMode
+from amicus_desktop.core.query import Filters, SearchMode
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.core.results import RetrievedChunk, WarningCode
 from amicus_desktop.present import citation
@@ -85,6 +85,7 @@ def test_no_strong_match_reads_plainly_and_its_suggestion_asks_again(harness: Ha
     assert row.accessibleName() == "Warning: No strong match" and row.text.accessibleName() == warning.message
     assert row.suggestion is not None and row.suggestion.text() == "Did you mean “grace and faith”?"
     assert row.suggestion.focusPolicy() & Qt.FocusPolicy.TabFocus  # reachable by keyboard
+    proxy.vectors["grace and faith"] = unit(axis(0, 1, 0.2)).tolist()  # Henry on justification: a strong match
     row.suggestion.click()
     wait_for(qtbot, lambda: window.session.question.view is not None
              and window.session.question.view.result.query == "grace and faith", timeout=15)
@@ -107,10 +108,14 @@ def test_few_results_single_source_type_and_reference_not_in_corpus(harness: Har
     assert single.icon.accessibleName() == "One kind of material" and single.suggestion is None
 
     window.session.apply_settings(window.session.prefs.settings.replace(k=10))
+    # the app spreads a list over its sources instead of cutting it short, so a short list needs a real
+    # shortage: a filter that leaves six chunks
+    window.session.search.set_filters(Filters.of(books=("romans",)))
     view = ask(window, qtbot, "Psalm 23:1 and Rom 9")
     rows = strip_rows(window)
     few = rows[WarningCode.FEW_RESULTS]
     assert re.search(r"Only \d+ of the 10 results", few.text.text()) and few.icon.accessibleName() == "Few results"
+    assert "filters" in few.text.text()  # it names its cause
     ref = rows[WarningCode.REFERENCE_NOT_IN_CORPUS]
     assert "Psalms 23:1" in ref.text.text() and ref.icon.accessibleName() == "Passage not in the library"
 
@@ -126,7 +131,8 @@ def test_pin_not_found_and_a_clean_answer_hides_the_strip(harness: Harness, qtbo
     assert "'nope'" in row.text.text() and row.icon.accessibleName() == "Pinned chunk missing"
 
     window.session.apply_settings(window.session.prefs.settings.replace(pins=(), k=2))
-    proxy.vectors["clean"] = unit(axis(0, 1, 0.9)).tolist()  # a Henry panel and a Scofield note: no warning
+    # a word study on Romans 9 and a Henry panel on Romans 9: two kinds of material, no warning
+    proxy.vectors["clean"] = unit(axis(0, 8, 1.0)).tolist()
     view = ask(window, qtbot, "clean")
     assert view.result.warnings == ()
     assert not window.results.warnings.isVisible() and window.results.warnings.rows == []
@@ -306,3 +312,15 @@ def test_alt_up_and_down_walk_the_questions_and_a_reask_reuses_the_vector(
     assert keys["history_prev"] == "Alt+Up" and keys["ask_again"] == "Ctrl+R"
     QApplication.processEvents()
     assert isinstance(window.results.result_menu(window.session.question.view.result.results[0]), QMenu)
+
+
+def test_one_kind_of_material_is_no_warning_when_the_reader_chose_one_kind(harness: Harness, qtbot: Any,
+                                                                          axis_db: Path,
+                                                                          proxy: ScriptedProxy) -> None:
+    window = open_window(harness, qtbot, axis_db, proxy, k=2, search_mode=SearchMode.SEMANTIC)
+    q = "two lexicon entries"
+    proxy.vectors[q] = unit([a + b for a, b in zip(axis(5), axis(6), strict=True)]).tolist()
+    window.session.search.set_filters(Filters.of(source_types=["lexicon_entry"]))
+    view = ask(window, qtbot, q)
+    assert WarningCode.SINGLE_SOURCE_TYPE in {w.code for w in view.result.warnings}  # the bundle keeps it
+    assert WarningCode.SINGLE_SOURCE_TYPE not in window.results.warnings.codes()  # the reader is not told

@@ -82,7 +82,8 @@ def test_full_ask_flow(harness, qtbot, real_db: Path, proxy_ready: ProxyProcess)
         assert window.results.rejected_proxy.rowCount() == len(view.result.rejected) > 0
         rejected = window.results.rejected_model
         reasons = [rejected.index(r, rejected.REASON).data() for r in range(rejected.rowCount())]
-        assert any(": scholar cap" in r for r in reasons) and any("cut-off" in r for r in reasons)
+        # the app spreads a list over its sources instead of capping it: what is set aside is past the cut-off
+        assert reasons and all(r for r in reasons) and any("cut-off" in r for r in reasons)
         # the top result is selected and explained
         assert window.results.results_view.currentIndex().row() == 0
         wait_for(qtbot, lambda: window.results.breakdown.chart.isVisibleTo(window))  # drawn a turn after the table

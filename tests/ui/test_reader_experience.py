@@ -405,3 +405,45 @@ def test_only_a_chunk_that_names_verses_asks_for_bible_text() -> None:
     assert candidate_passage(chunk(book_id="romans", chapter_num=9, verse_start=6)) == PassageRef("romans", 9, 6, 6)
     assert candidate_passage(chunk(book_id="romans", chapter_num=9)) is None
     assert candidate_passage(chunk(book_id="romans")) is None
+
+
+def test_opening_a_result_never_reranks_and_a_move_is_undone_by_one_key(harness, qtbot, small_db: Path) -> None:
+    """Enter on a result in another chapter opens it in the reader and leaves the list alone; going to a
+    chapter on purpose re-ranks, says so with the key that undoes it, and that key brings the list back."""
+    from PySide6.QtCore import Qt
+
+    from amicus_desktop.ui.passage import parse_passage_url
+    from tests.support.scripted_proxy import ScriptedProxy
+
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        _ask(window, qtbot, "grace")
+        view = window.session.question.view
+        before = [(r.chunk_id, r.rank) for r in view.result.results]
+        model = window.results.results_model
+        # a result on another chapter than the open one
+        row = next(i for i in range(model.rowCount())
+                   if (c := model.chunk(i)) is not None and c.candidate.metadata.book_id
+                   and c.candidate.metadata.chapter_num is not None
+                   and ChapterRef(c.candidate.metadata.book_id, c.candidate.metadata.chapter_num)
+                   != ChapterRef("romans", 9))
+        target = model.chunk(row).candidate.metadata
+        table = window.results.results_view
+        table.setFocus()
+        table.setCurrentIndex(window.results.results_proxy.mapFromSource(model.index(row, 0)))
+        passage = window.results.passage  # shown on the next turn of the loop
+        wait_for(qtbot, lambda: passage.link is not None
+                 and parse_passage_url(passage.link)[:2] == (target.book_id, target.chapter_num))
+        qtbot.keyClick(table, Qt.Key.Key_Return)
+        wait_for(qtbot, lambda: window.session.reader.chapter == ChapterRef(target.book_id, target.chapter_num))
+        assert window.session.question.view is view  # the very same answer on screen
+        assert [(model.chunk(i).chunk_id, model.chunk(i).rank) for i in range(model.rowCount())] == before
+        assert not window.results.note.isVisibleTo(window)
+        # a deliberate move: re-ranked for John 1, visibly, with the key that undoes it
+        window.goto_reference("John 1")
+        wait_for(qtbot, lambda: window.session.question.view.cause == "chapter")
+        assert "Re-ranked for John 1" in window.results.note.text() and "undoes it" in window.results.note.text()
+        window.results.results_view.setFocus()
+        qtbot.keyClick(window.results.results_view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+        wait_for(qtbot, lambda: window.session.question.view.result.results == view.result.results)
+        assert window.session.question.ranked_for == ChapterRef("romans", 9)

@@ -77,7 +77,7 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
 
         # The app's own breakdown says which weights are in force.
         wait_for(qtbot, lambda: "Weights in force: chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, "
-                                "at most 2 per scholar" in window.results.breakdown.words.text())
+                                "past 3 per source each ×0.85" in window.results.breakdown.words.text())
 
         # What-if: the chapter boost by keyboard; the ranking moves and says so.
         qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
@@ -229,7 +229,7 @@ def test_the_breakdown_writes_out_the_reference_boost_and_the_weights_in_force()
     from amicus_desktop.core.query import BoostWeights, RetrievalContext
     from amicus_desktop.core.references import ChapterRef
     from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoreBreakdown
-    from amicus_desktop.present import describe
+    from amicus_desktop.present import breakdown, describe
 
     meta = ChunkMetadata(book_id="romans", chapter_num=8, verse_start=28, verse_end=28)
     cand = Candidate(1, "c1", "commentary", "s1", "text", meta, 0.4)
@@ -237,7 +237,7 @@ def test_the_breakdown_writes_out_the_reference_boost_and_the_weights_in_force()
     b = ScoreBreakdown(0.4, 0.6, 1.5, 1.0, 1.0, final, reference_boost=1.25)
     ctx = RetrievalContext("Rom 8:28", chapter=ChapterRef("romans", 8),
                            weights=BoostWeights(reference=1.25, per_scholar_cap=None))
-    steps = describe.breakdown_steps(b, cand, ctx)
+    steps = breakdown.breakdown_steps(b, cand, ctx)
     assert [s.label for s in steps][-2:] == ["×1.25 reference", "final"]
     assert steps[-2].value == pytest.approx(final) == steps[-1].value
     assert describe.weights_text(ctx.weights) == (

@@ -164,7 +164,7 @@ class ResultsPane(QWidget):
         self.results_view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
         for tab, title in enumerate(describe.tab_titles(view)):
             self.tabs.setTabText(tab, title)
-        self.warnings.show_warnings(view.result.warnings if view is not None else [])
+        self.warnings.show_warnings(view.shown_warnings if view is not None else [])
         self.searched.show_result(view.result if view is not None else None, self._book_name)
         self.bundle_bar.set_enabled(view is not None)
         if view is None:
@@ -184,7 +184,7 @@ class ResultsPane(QWidget):
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         self._fit_columns()
-        note = describe.rerank_note(view, self._chapter_label)
+        note = describe.rerank_note(view, self._chapter_label, shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
         self._render_stale()

@@ -94,6 +94,9 @@ def table(model: SortProxy, name: str) -> QTableView:
     view.setAlternatingRowColors(True)
     view.setShowGrid(False)
     view.setWordWrap(False)
+    # a title reads "Matthew Henry, Concise Commentary — Romans 9:14-24 (part 1 of 2)": eliding in the middle
+    # keeps the passage and the part visible in a narrow column (the whole title is in the tooltip)
+    view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(max(26, view.fontMetrics().height() + 10))

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 from amicus_desktop.core.query import BoostWeights, Profile, RetrievalContext
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ModelInfo, RetrievalResult, Timings
-from amicus_desktop.present import describe
+from amicus_desktop.present import breakdown, describe
 from amicus_desktop.rerank import rerank
 from amicus_desktop.retrieval import rerank_result
 from amicus_desktop.session import ResultView
@@ -119,7 +119,7 @@ def test_breakdown_words_cover_every_step() -> None:
     ctx = RetrievalContext("q", profile=Profile.of(["scofield"]), chapter=ChapterRef("romans", 9),
                            weights=BoostWeights())
     r = make_result(ctx).results[0]
-    steps = describe.breakdown_steps(r.breakdown, r.candidate, ctx, lambda b: b.title())
+    steps = breakdown.breakdown_steps(r.breakdown, r.candidate, ctx, lambda b: b.title())
     labels = [s.label for s in steps]
     assert labels[0] == "distance" and labels[1] == "similarity" and labels[-1] == "final"
     assert [s.label.split()[-1] for s in steps[2:5]] == ["chapter", "scholar", "tradition"]

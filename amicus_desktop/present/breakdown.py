@@ -1,0 +1,174 @@
+"""Why a result ranks where it does, step by step in words: the breakdown of "Why this rank". No Qt.
+
+:func:`breakdown_steps` turns a :class:`~amicus_desktop.core.results.ScoreBreakdown` into the lines the
+breakdown pane shows: the base score of the mode that made it, then each multiplier with the reason it is
+what it is (the open chapter, the profile, a named passage, and under the app's ranking the kind of
+material and the spread over sources), then the final score.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..core.query import RetrievalContext, SearchMode
+from ..core.references import PassageRef
+from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
+from ..rerank.prior import Material, material
+from .describe import BookName, chapter_name, fmt_boost, fmt_score, ordinal, ref_name
+
+#: how the breakdown names each kind of material (the source prior's step)
+MATERIAL_NAMES: dict[Material, str] = {
+    Material.COMMENTARY: "commentary",
+    Material.WORD_STUDY: "a word study",
+    Material.LEXICON: "a dictionary entry",
+    Material.NAME: "a dictionary entry of a name",
+    Material.NUMBER: "a dictionary entry of a number",
+    Material.NAME_STUDY: "a word study of a name",
+    Material.CROSS_REFERENCE: "a cross-reference note",
+    Material.FAQ: "the app's help",
+    Material.NOTE: "your own note",
+    Material.OTHER: "material",
+}
+
+
+
+@dataclass(frozen=True)
+class Step:
+    """One line of a breakdown: a label, the multiplier (``None`` for non-multiplying steps),
+    the running value after it, and a sentence."""
+
+    label: str
+    factor: float | None
+    value: float
+    words: str
+
+
+def breakdown_steps(
+    b: ScoreBreakdown,
+    candidate: Candidate,
+    ctx: RetrievalContext | None,
+    book_name: BookName | None = None,
+    references: tuple[PassageRef, ...] = (),
+) -> list[Step]:
+    """The base score (distance → similarity; the keyword score; their fusion) → each multiplier →
+    final, with a reason per step."""
+    meta = candidate.metadata
+    chapter = ctx.chapter if ctx else None
+    profile = ctx.profile if ctx else None
+    steps = _base_steps(b)
+    value = b.base if b.base is not None else 0.0
+    # chapter
+    value *= b.chapter_boost
+    chunk_ch = chapter_name(meta.book_id, meta.chapter_num, book_name)
+    current = ref_name(chapter, book_name)
+    if b.chapter_focus:
+        why = (f"it is about {chunk_ch}, where the library's commentary on your question centres "
+               "(no chapter is open)")
+    elif b.chapter_boost != 1.0:
+        why = f"it is about {chunk_ch}, the chapter you are reading"
+    elif b.chapter_suspended:
+        why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "
+               f"{_refs_text(references, None, book_name)}: a passage you name comes first")
+    elif chapter is None:
+        why = "no chapter is open, so nothing gets the chapter boost"
+    elif not chunk_ch:
+        why = "it is not tied to a chapter"
+    else:
+        why = f"it is about {chunk_ch}, not {current}"
+    steps.append(Step(f"{fmt_boost(b.chapter_boost)} chapter", b.chapter_boost, value,
+                      f"{fmt_boost(b.chapter_boost)} chapter: {why} → {value:.4f}."))
+    # scholar
+    value *= b.scholar_boost
+    if b.scholar_boost != 1.0:
+        why = f"{meta.scholar_id} is one of your preferred scholars"
+    elif meta.scholar_id is None:
+        why = "no scholar is named for it"
+    elif profile is not None and not profile.preferred_scholars:
+        why = "your profile prefers no scholar"
+    else:
+        why = f"{meta.scholar_id} is not among your preferred scholars"
+    steps.append(Step(f"{fmt_boost(b.scholar_boost)} scholar", b.scholar_boost, value,
+                      f"{fmt_boost(b.scholar_boost)} scholar: {why} → {value:.4f}."))
+    # tradition
+    value *= b.tradition_boost
+    if b.tradition_boost != 1.0:
+        why = f"{meta.tradition} is one of your preferred traditions"
+    elif meta.tradition is None:
+        why = "no tradition is named for it"
+    elif profile is not None and not profile.preferred_traditions:
+        why = "your profile prefers no tradition"
+    else:
+        why = f"{meta.tradition} is not among your preferred traditions"
+    steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
+                      f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    # reference
+    value *= b.reference_boost
+    refs = references
+    if b.reference_boost != 1.0:
+        why = f"it covers {_refs_text(refs, meta, book_name)}, named in your question"
+    elif not refs:
+        why = "your question names no passage"
+    else:
+        why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
+    steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
+                      f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
+    if b.extended:
+        steps += _policy_steps(b, candidate, ctx, value)
+    steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
+    return steps
+
+
+def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext | None, value: float) -> list[Step]:
+    """The app policy's two factors: the source prior and the spread over sources."""
+    kind = MATERIAL_NAMES[material(candidate)]
+    value *= b.source_prior
+    if b.source_prior != 1.0:
+        why = f"{kind}, and your question is not about a word: commentary comes first"
+    elif material(candidate) in (Material.LEXICON, Material.WORD_STUDY):
+        why = f"{kind}; your question asks about a word, so it counts fully"
+    else:
+        why = f"{kind} counts fully"
+    steps = [Step(f"{fmt_boost(b.source_prior)} source", b.source_prior, value,
+                  f"{fmt_boost(b.source_prior)} source: {why} → {value:.4f}.")]
+    value *= b.diversity
+    spread = ctx.policy.spread if ctx else None
+    cap = ctx.weights.per_scholar_cap if ctx else None
+    if b.diversity != 1.0 and spread and cap:
+        nth = cap + round(math.log(b.diversity) / math.log(spread))
+        author = candidate.metadata.scholar_id or "one author"
+        why = (f"the {ordinal(nth)} chunk of {kind} by {author} in the list; past {cap} from one source "
+               f"each further one counts ×{spread:g} less")
+    else:
+        why = "no source has more than its share above it"
+    steps.append(Step(f"{fmt_boost(b.diversity)} diversity", b.diversity, value,
+                      f"{fmt_boost(b.diversity)} diversity: {why} → {value:.4f}."))
+    return steps
+
+
+def _base_steps(b: ScoreBreakdown) -> list[Step]:
+    """The steps before the multipliers: what ``base`` is in the mode that produced ``b``."""
+    steps: list[Step] = []
+    if b.distance is not None and b.similarity is not None:
+        steps.append(Step("distance", None, b.distance, f"Cosine distance to the question: {b.distance:.4f}."))
+        steps.append(Step("similarity", None, b.similarity,
+                          f"Similarity = 1 − {b.distance:.4f} = {b.similarity:.4f}."))
+    if b.mode is SearchMode.SEMANTIC:
+        return steps
+    lexical = b.lexical if b.lexical is not None else 0.0
+    found = "matches the question's words" if b.lexical else "holds none of the question's words"
+    steps.append(Step("keyword", None, lexical,
+                      f"Keyword score (BM25, normalised): {fmt_score(b.lexical)} — it {found}."))
+    if b.mode is SearchMode.HYBRID:
+        base = b.base if b.base is not None else 0.0
+        steps.append(Step("base", None, base,
+                          f"Hybrid base: the similarity and the keyword score fused = {base:.4f}."))
+    return steps
+
+
+def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, book_name: BookName | None) -> str:
+    """The referenced passages (those ``meta`` covers, when given), named as the reader names them."""
+    chosen = [r for r in refs if meta is None or r.covers(meta)] or list(refs)
+    return ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in chosen)
+
+

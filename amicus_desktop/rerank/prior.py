@@ -1,0 +1,145 @@
+"""The source prior of the app's ranking: how much each kind of material counts for a question's intent.
+
+The library is two-thirds dictionary: Strong's and Abbott-Smith's entries outnumber the commentary
+sections eight to one, and on a question about a topic ("hope", "Jesus and Nicodemus") they win on a
+shared name or gloss — "Sergius Paulus" for Paul, Jacob's well for "Jacob and Esau". A reader asking
+about a topic wants commentary first; a reader asking what a word means ("agape", "what does
+propitiation mean") wants the lexicon. So the prior is a multiplier by kind of material, chosen by the
+question's intent (:func:`word_question`), with values measured on the golden set (docs/RELEVANCE.md).
+
+Pure: the kind of a chunk is read from its source type and, for lexicon entries, its headword — a
+capitalised Greek headword is a proper name, Strong's "primary numeral"/"ordinal" a number.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from ..core.query import USER_NOTE
+from ..core.references import PassageRef
+from ..core.results import Candidate
+from ..understand.query import fold, keywords
+
+
+class Material(enum.StrEnum):
+    """What a chunk is, for the prior (finer than the source type for dictionary entries)."""
+
+    COMMENTARY = "commentary"  # section and chapter panels
+    WORD_STUDY = "word_study"
+    LEXICON = "lexicon"  # a dictionary entry of a word
+    NAME = "name"  # a dictionary entry of a proper name (person, place)
+    NUMBER = "number"  # a dictionary entry of a numeral
+    NAME_STUDY = "name_study"  # a word study of a proper name (where the book mentions Jacob, Lazarus)
+    CROSS_REFERENCE = "cross_reference"  # chains and topical lists
+    FAQ = "faq"
+    #: the reader's own notes (``user_note``): they count fully, as commentary does, whatever the intent
+    NOTE = "note"
+    OTHER = "other"
+
+
+#: kind of material → multiplier, by intent. Commentary is the unit; values from the golden set's
+#: training half (docs/RELEVANCE.md, "The source prior").
+TOPIC_PRIORS: Mapping[Material, float] = {
+    Material.COMMENTARY: 1.0,
+    Material.WORD_STUDY: 0.8,
+    Material.LEXICON: 0.5,
+    Material.NAME: 0.3,
+    Material.NUMBER: 0.3,
+    Material.NAME_STUDY: 0.6,
+    Material.CROSS_REFERENCE: 0.6,
+    Material.FAQ: 0.8,
+    Material.NOTE: 1.0,
+    Material.OTHER: 1.0,
+}
+WORD_PRIORS: Mapping[Material, float] = {
+    Material.COMMENTARY: 1.0,
+    Material.WORD_STUDY: 1.0,
+    Material.LEXICON: 1.0,
+    Material.NAME: 0.8,
+    Material.NUMBER: 0.8,
+    Material.NAME_STUDY: 1.0,
+    Material.CROSS_REFERENCE: 0.9,
+    Material.FAQ: 0.8,
+    Material.NOTE: 1.0,
+    Material.OTHER: 1.0,
+}
+
+#: the kinds that are about one word
+_DICTIONARY = frozenset({Material.LEXICON, Material.NAME, Material.NUMBER, Material.WORD_STUDY, Material.NAME_STUDY})
+#: "Word study: Ἰακώβ (Iakṓb), …": the headword after the label
+_STUDY_HEAD = "Word study: "
+
+_KIND = {
+    "section_panel": Material.COMMENTARY,
+    "chapter_panel": Material.COMMENTARY,
+    "word_study": Material.WORD_STUDY,
+    "lexicon_entry": Material.LEXICON,
+    "cross_ref_thread_note": Material.CROSS_REFERENCE,
+    "meta_faq": Material.FAQ,
+    USER_NOTE: Material.NOTE,
+}
+_NUMERAL = re.compile(r"\b(?:primary numeral|ordinal from|cardinal number)\b", re.IGNORECASE)
+#: "what does X mean", "the Greek word for love", "define grace" …
+_WORD_CUES = re.compile(
+    r"\b(?:mean|means|meaning|meant|define|definition|greek|hebrew|aramaic|word|words|translated|"
+    r"translation|lexicon|etymology|strong'?s)\b",
+    re.IGNORECASE,
+)
+#: "What is grace?", "What is the Logos?": a short definitional question
+_DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'’-]+\s*){1,3}\??\s*$", re.IGNORECASE)
+#: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword
+_TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
+
+
+def material(candidate: Candidate) -> Material:
+    """The kind of material ``candidate`` is."""
+    kind = _KIND.get(candidate.source_type, Material.OTHER)
+    if kind is Material.WORD_STUDY:
+        text = candidate.text.lstrip()
+        if text.startswith(_STUDY_HEAD) and text[len(_STUDY_HEAD):][:1].isupper():
+            return Material.NAME_STUDY
+        return kind
+    if kind is Material.LEXICON:
+        text = candidate.text.lstrip()
+        if text[:1].isupper():  # Greek and Latin headwords of proper names are capitalised
+            return Material.NAME
+        if _NUMERAL.search(text[:300]):
+            return Material.NUMBER
+    return kind
+
+
+def transliteration(candidate: Candidate) -> str | None:
+    """A dictionary entry's transliterated headword, folded (``agape``), when its text gives one."""
+    if candidate.source_type != "lexicon_entry":
+        return None
+    m = _TRANSLITERATION.match(candidate.text.lstrip())
+    return fold(m.group(1)).replace("-", "") if m else None
+
+
+def word_question(question: str, references: Sequence[PassageRef], candidates: Iterable[Candidate]) -> bool:
+    """Whether the question asks about a word: a cue ("mean", "Greek") or a question word that is a
+    dictionary headword's transliteration in the pool ("agape", "logos")."""
+    if _WORD_CUES.search(question) or _DEFINITION.match(question):
+        return True
+    folded = {fold(k) for k in keywords(question, tuple(references))}
+    # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
+    # what a Greek word means
+    return bool(folded) and any(
+        transliteration(c) in folded and material(c) is Material.LEXICON for c in candidates
+    )
+
+
+def source_prior(candidate: Candidate, about_a_word: bool) -> float:
+    """The multiplier for ``candidate``'s kind of material under the question's intent.
+
+    A question about a word lifts the dictionary's penalty only for entries about *its* word: one that holds
+    none of the question's words (a keyword score of 0 — hybrid and keyword modes measure it) is as
+    unrelated as it would be to a topical question (φθάνω "to be beforehand" for "what does propitiation
+    mean?", when the library has no entry for the word).
+    """
+    kind = material(candidate)
+    if about_a_word and not (kind in _DICTIONARY and candidate.lexical == 0.0):
+        return WORD_PRIORS[kind]
+    return TOPIC_PRIORS[kind]

@@ -1,0 +1,120 @@
+"""Regenerate the screenshots of docs/UI.md's "What a reader gets" (the app's ranking and its warnings).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_answers.py --db PATH/demo.db
+
+Each state is reached in-process through the real window and session, against the real local embed proxy
+(started here), and saved at the window's default size and at 1000×650 (``-1000x650`` before ``.png``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+OUT = Path(__file__).resolve().parent
+SMALL = (1000, 650)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+
+    from amicus_desktop import paths
+    from tests.support.proxy import ProxyProcess
+
+    db = (args.db or paths.default_db_path()).resolve()
+    if not db.is_file():
+        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    with ProxyProcess("--rate-limit", "0") as proxy:
+        shots(db, proxy.url, args.out)
+    return 0
+
+
+def shots(db: Path, proxy_url: str, out: Path) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.core.references import ChapterRef
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+
+    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+        if not await session.until(cond, timeout):
+            raise TimeoutError("state not reached")
+
+    async def save(window: MainWindow, name: str) -> None:
+        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
+            window.resize(*size)
+            await asyncio.sleep(0.5)
+            QApplication.processEvents()
+            path = out / name.replace(".png", f"{suffix}.png")
+            window.grab().save(str(path))
+            print(f"{path.name}: ok")
+        window.resize(*DEFAULT_SIZE)
+
+    async def ask(window: MainWindow, session: Session, question: str) -> None:
+        window.ask.edit.setText(question)
+        task = session.ask(question)
+        assert task is not None, "asking is not possible now"
+        await task
+        await asyncio.sleep(0.3)
+
+    def select(window: MainWindow, row: int) -> None:
+        window.results.results_view.selectRow(row)
+
+    async def run() -> None:
+        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:3"))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
+        await reach(session, lambda: session.can_ask)
+        # a passage named in the question comes before the open chapter; the breakdown of a Romans 3 chunk says so
+        await ask(window, session, "predestination and free will in Romans 9")
+        view = session.question.view
+        assert view is not None
+        row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_suspended), 0)
+        select(window, row)
+        await save(window, "answers-passage-first.png")
+        # a topic asked with no chapter open: full list, commentary first, the focus chapter in the breakdown
+        session.set_chapter(None)
+        await ask(window, session, "the raising of Lazarus")
+        select(window, 0)
+        await save(window, "answers-topic.png")
+        # a deliberate move re-ranks, says so and which key undoes it
+        session.set_chapter(ChapterRef("romans", 3))
+        await ask(window, session, "How is a person justified before God?")
+        session.set_chapter(ChapterRef("romans", 5))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
+        await save(window, "answers-reranked.png")
+        # one shared word is not a strong match
+        await ask(window, session, "Noah's ark")
+        await save(window, "answers-no-strong-match.png")
+        window.close()
+        await session.aclose()
+
+    with qt_event_loop(app) as loop:
+        loop.run_until_complete(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
