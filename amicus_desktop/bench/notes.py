@@ -44,7 +44,7 @@ from . import questions, synth
 WORKSPACE = "bench"
 #: The budget a workspace of 10,000 notes must keep to (milliseconds added to a question, p95).
 ADDED_P95_BUDGET = 5.0
-ROUNDS = 2
+ROUNDS = 3
 CHANGES = 20
 
 

@@ -16,7 +16,8 @@ for, with the same rules:
 * **filters** — a note is of source type ``user_note``, has no scholar nor tradition (so a scholar or
   tradition filter leaves every note out), and its book is its reference's;
 
-and measures every pooled note for what no search measured, as the library's pool does. A note is a
+and measures every pooled note for what no search measured, as the library's pool does — all of it in the
+workspace's index in memory, without a query to the store. A note is a
 :class:`~amicus_desktop.core.results.Candidate` with ``chunk_id`` = its id, ``source_type``
 ``user_note``, ``source_id`` ``note`` and the metadata of its reference; its ``rowid`` is the note's
 row negated, so no dictionary keyed by rowid can confuse it with a library row.
@@ -37,7 +38,7 @@ import numpy.typing as npt
 
 from ..core.query import REFERENCE_POOL, USER_NOTE, Filters, RetrievalContext, SearchMode
 from ..core.references import PassageRef
-from ..core.results import Candidate, Origin
+from ..core.results import Candidate, ChunkMetadata, Origin
 from ..notes.index import NotesIndex
 from ..notes.model import NOTE_ID, NOTE_SOURCE_ID
 from ..notes.search import WorkspaceSearch, bm25_of, distances, keyword_search, nearest
@@ -81,6 +82,16 @@ def covering_rows(index: NotesIndex, ref: PassageRef) -> npt.NDArray[np.bool_]:
     end = np.where(index.verse_ends[:size] > 0, index.verse_ends[:size], start)
     ref_end = ref.verse_end if ref.verse_end is not None else ref.verse_start
     return np.asarray(mask & ((start == 0) | ((start <= ref_end) & (end >= ref.verse_start))), dtype=np.bool_)
+
+
+def _metadata(index: NotesIndex, slot: int) -> ChunkMetadata:
+    """A note's reference as a chunk's metadata (no scholar, no tradition; 0 in the arrays is "none")."""
+    book = index.book_ids[slot]
+    if book is None:
+        return ChunkMetadata()
+    start, end = int(index.verse_starts[slot]), int(index.verse_ends[slot])
+    return ChunkMetadata(book_id=str(book), chapter_num=int(index.chapters[slot]), verse_start=start or None,
+                         verse_end=(end or start) or None)
 
 
 class _NotesText:
@@ -153,10 +164,12 @@ def gather_notes(search: WorkspaceSearch, plan: QueryPlan, ctx: RetrievalContext
                 lexical[rowid] = score
                 add(rowid, Origin.REFERENCE)
 
-    wanted = [p for p in dict.fromkeys(ctx.pins) if NOTE_ID.fullmatch(p)]
-    pinned_rows = search.rowids_of(wanted) if wanted else {}
-    for rowid in pinned_rows.values():
-        add(rowid, Origin.PIN)
+    pinned_rows: dict[str, int] = {}
+    for pin in dict.fromkeys(ctx.pins):
+        slot = index.slot_of_note(pin) if NOTE_ID.fullmatch(pin) else None
+        if slot is not None:
+            pinned_rows[pin] = int(index.rowids[slot])
+            add(pinned_rows[pin], Origin.PIN)
 
     everyone = list(origins)
     if vector is not None:
@@ -169,14 +182,13 @@ def gather_notes(search: WorkspaceSearch, plan: QueryPlan, ctx: RetrievalContext
         if lacking:
             lexical.update(words.scores(plan.keywords, lacking))
 
-    notes = search.fetch(everyone)
-
     def candidate(rowid: int) -> Candidate | None:
-        note = notes.get(rowid)
-        if note is None or (vector is not None and rowid not in distance):
-            return None  # gone since the index was read, or not embedded: nothing to score it by
+        slot = index.slot(rowid)
+        if slot is None or (vector is not None and rowid not in distance):
+            return None  # not embedded: nothing to score it by
         return Candidate(
-            -rowid, note.id, USER_NOTE, NOTE_SOURCE_ID, note.text, note.metadata,
+            -rowid, str(index.note_ids[slot]), USER_NOTE, NOTE_SOURCE_ID, str(index.texts[slot]),
+            _metadata(index, slot),
             distance=distance.get(rowid) if vector is not None else None,
             lexical=lexical.get(rowid, 0.0) if scored_by_words else None,
             origins=frozenset(origins[rowid]),

@@ -1,4 +1,4 @@
-"""One workspace's notes in memory, for one embedding model: vectors, passages and words, kept up to date.
+"""One workspace's notes in memory, for one embedding model: ids, text, passages, vectors and words, kept up to date.
 
 :class:`NotesIndex` is what makes a question over 10,000 notes cost a few milliseconds
 (docs/PERFORMANCE.md): the nearest notes are one float32 matrix product, and the keyword search is
@@ -64,6 +64,8 @@ class NotesIndex:
         self.rowids = np.zeros(0, dtype=np.int64)
         self.alive = np.zeros(0, dtype=np.bool_)
         self.book_ids = np.zeros(0, dtype=object)
+        self.note_ids = np.zeros(0, dtype=object)
+        self.texts = np.zeros(0, dtype=object)
         self.chapters = np.zeros(0, dtype=np.int64)
         self.verse_starts = np.zeros(0, dtype=np.int64)
         self.verse_ends = np.zeros(0, dtype=np.int64)
@@ -94,7 +96,7 @@ class NotesIndex:
 
     def apply(self, generation: int, rows: Rows, removed: Iterable[int]) -> None:
         """Patch in the notes changed since (``rows``: ``rowid, book_id, chapter_num, verse_start, verse_end,
-        text, vector``) and drop the ``removed`` rowids; the index is then at ``generation``."""
+        text, vector, note_id``) and drop the ``removed`` rowids; the index is then at ``generation``."""
         for rowid in removed:
             self._kill(int(rowid))
         for row in rows:
@@ -124,6 +126,7 @@ class NotesIndex:
             return out
 
         self.rowids, self.alive, self.book_ids = widen(self.rowids), widen(self.alive), widen(self.book_ids)
+        self.note_ids, self.texts = widen(self.note_ids), widen(self.texts)
         self.chapters, self.verse_starts = widen(self.chapters), widen(self.verse_starts)
         self.verse_ends, self.embedded, self.lengths = widen(self.verse_ends), widen(self.embedded), widen(self.lengths)
         if self.matrix.shape[1]:
@@ -139,6 +142,8 @@ class NotesIndex:
         self.rowids[start:end] = [int(r[0]) for r in rows]
         self.alive[start:end] = True
         self.book_ids[start:end] = [None if r[1] is None else str(r[1]) for r in rows]
+        self.texts[start:end] = [str(r[5]) for r in rows]
+        self.note_ids[start:end] = [str(r[7]) for r in rows]
         self.chapters[start:end] = [int(r[2] or 0) for r in rows]
         self.verse_starts[start:end] = [int(r[3] or 0) for r in rows]
         self.verse_ends[start:end] = [int(r[4] or 0) for r in rows]
@@ -187,7 +192,8 @@ class NotesIndex:
         remap[keep] = np.arange(keep.size)
         slots = remap[slots]
         spare = keep.size + max(64, keep.size // 4)  # room for the next notes without copying everything
-        for name in ("rowids", "alive", "book_ids", "chapters", "verse_starts", "verse_ends", "embedded", "lengths"):
+        for name in ("rowids", "alive", "book_ids", "note_ids", "texts", "chapters", "verse_starts", "verse_ends",
+                     "embedded", "lengths"):
             old = getattr(self, name)
             fresh = np.zeros(spare, dtype=old.dtype)
             fresh[: keep.size] = old[keep]
@@ -233,6 +239,11 @@ class NotesIndex:
 
     def slot(self, rowid: int) -> int | None:
         return self._slot_of.get(int(rowid))
+
+    def slot_of_note(self, note_id: str) -> int | None:
+        """The live slot of the note ``note_id`` of this workspace (a pin names a note by its id)."""
+        found = np.flatnonzero(self.live() & (self.note_ids[: self.size] == note_id))
+        return int(found[0]) if found.size else None
 
     def similarities(self, vector: npt.NDArray[Any]) -> npt.NDArray[np.float32] | None:
         """Cosine similarity of every slot to ``vector`` (meaningless where not ``embedded``); ``None`` when

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 #: How many (workspace, model) indexes one store keeps in memory (a service may serve many readers).
 INDEXES_KEPT = 16
 
-_NOTE_ROWS = ("SELECT n.rowid, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.text, v.vector "
+_NOTE_ROWS = ("SELECT n.rowid, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.text, v.vector, n.note_id "
               "FROM notes n LEFT JOIN note_vectors v ON v.note_rowid = n.rowid AND v.model_id = ? "
               "WHERE n.workspace_id = ?")
 

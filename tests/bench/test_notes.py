@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from amicus_desktop.bench.notes import ROUNDS
 from tests.support.cli import run
 
 
@@ -16,7 +17,7 @@ def test_the_notes_row(small_db: Path, tmp_path: Path) -> None:
     assert report["notes"] == 300 and report["questions"] == 3
     for mode in ("semantic", "hybrid", "keyword"):
         row = report[mode]
-        assert row["with"]["n"] == row["without"]["n"] == 6 and row["notes_stage"]["p50"] > 0
+        assert row["with"]["n"] == row["without"]["n"] == 3 * ROUNDS and row["notes_stage"]["p50"] > 0
     assert report["after_a_new_note"]["found_by_next_question"] == report["after_a_new_note"]["notes_added"]
     cached = list(tmp_path.glob("notes-300-*/notes.sqlite"))
     assert len(cached) == 1

@@ -125,14 +125,14 @@ def test_bm25_is_fts5s_own_through_any_changes(texts: list[str], query: list[str
     con = apsw.Connection(":memory:")
     con.execute(f"CREATE VIRTUAL TABLE t USING fts5(text, tokenize='{FTS_TOKENIZE}')")
     index = NotesIndex("m", tokenizer(con))
-    rows = [(i + 1, None, None, None, None, t, None) for i, t in enumerate(texts)]
+    rows = [(i + 1, None, None, None, None, t, None, f"note:{i + 1}") for i, t in enumerate(texts)]
     index.load(1, rows)
     live = {i + 1: t for i, t in enumerate(texts)}
     for generation, (which, text) in enumerate(changes, start=2):
         rowid = which % (len(texts) + 3) + 1
         if text:
             live[rowid] = text
-            index.apply(generation, [(rowid, None, None, None, None, text, None)], ())
+            index.apply(generation, [(rowid, None, None, None, None, text, None, f"note:{rowid}")], ())
         else:
             live.pop(rowid, None)
             index.apply(generation, [], [rowid])
