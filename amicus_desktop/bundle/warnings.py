@@ -106,9 +106,25 @@ def reference_not_in_corpus(ref: PassageRef) -> RetrievalWarning:
 
 
 def pin_not_found(chunk_id: str) -> RetrievalWarning:
+    if chunk_id.startswith("note:"):  # says nothing of any workspace but the question's own
+        return RetrievalWarning(
+            WarningCode.PIN_NOT_FOUND,
+            f"The pinned note {chunk_id!r} is not among the notes of this question's workspace (or it is not "
+            "embedded yet); unpin it.",
+        )
     return RetrievalWarning(
         WarningCode.PIN_NOT_FOUND,
         f"The pinned chunk {chunk_id!r} is not in this database; unpin it or open the database it came from.",
+    )
+
+
+def notes_pending(count: int) -> RetrievalWarning:
+    """Notes of the question's workspace without a vector of the library's model yet."""
+    which = "1 of your notes is" if count == 1 else f"{count} of your notes are"
+    return RetrievalWarning(
+        WarningCode.NOTES_PENDING,
+        f"{which} not embedded yet: until then only a search by words (keyword mode) finds them. "
+        "They are embedded the next time the embed proxy can be reached.",
     )
 
 
@@ -152,6 +168,9 @@ def chosen_by_reader(warning: RetrievalWarning, ctx: RetrievalContext) -> bool:
     return warning.code is WarningCode.SINGLE_SOURCE_TYPE and len(ctx.filters.source_types) == 1
 
 
-def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str]) -> list[RetrievalWarning]:
-    """The warnings about what the question asked for: references and pins the database lacks."""
-    return [*(reference_not_in_corpus(r) for r in missing_references), *(pin_not_found(p) for p in missing_pins)]
+def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str],
+                     pending_notes: int = 0) -> list[RetrievalWarning]:
+    """The warnings about what the question asked for: references and pins the database (and the
+    workspace's notes) lack, and notes not embedded yet."""
+    found = [*(reference_not_in_corpus(r) for r in missing_references), *(pin_not_found(p) for p in missing_pins)]
+    return [*found, notes_pending(pending_notes)] if pending_notes else found

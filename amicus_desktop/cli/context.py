@@ -14,6 +14,7 @@ import sys
 
 from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
 from ..core.errors import AmicusError
+from ..notes import NotesError
 from ..present import citation
 from .common import add_connection_args
 from .query import retrieve
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = Format(args.format)
     try:
         result, names = asyncio.run(retrieve(args, parser))
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         if fmt is Format.JSON:
             print(json.dumps(err.to_json(), ensure_ascii=False))
         else:

@@ -36,6 +36,7 @@ from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
+from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
 from .common import add_connection_args, connection_from_args
 from .eval_report import (
@@ -73,6 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
     p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
     p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
+    p.add_argument("--workspace", metavar="W", help="search this workspace's notes with the library")
     p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
     p.add_argument("--agreement", action="store_true",
                    help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
@@ -95,6 +97,7 @@ def config_from_args(args: argparse.Namespace) -> EvalConfig:
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
         policy=PRESETS[args.preset].policy,
+        workspace=args.workspace,
     )
 
 
@@ -142,7 +145,7 @@ def check_config(config: EvalConfig, where: str = "") -> None:
     on the retrieval each question makes (its top 10, so at least 10 candidates), as for ``query``."""
     try:
         validate_request(RetrievalContext(query="", k=EVAL_K, candidates=config.candidates, weights=config.weights,
-                                          mode=config.mode, fusion=config.fusion))
+                                          mode=config.mode, fusion=config.fusion, workspace=config.workspace))
     except ValueError as exc:
         raise ValueError(f"{where}{exc}") from None
 
@@ -207,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
             second = asyncio.run(
                 _evaluate(golden, config_b, Path(conn.get("db", db)), conn.get("proxy", proxy), token)
             )
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         if args.json:
             print(json.dumps(err.to_json(), ensure_ascii=False))
         else:

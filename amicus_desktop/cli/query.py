@@ -14,6 +14,7 @@ import textwrap
 from ..core.errors import AmicusError
 from ..core.query import RetrievalContext
 from ..core.results import RetrievalResult
+from ..notes import NotesError
 from ..present import Names, snippet, title
 from ..present.describe import boost_labels
 from ..retrieval import Retriever, validate_query
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     check_search_args(args, parser)
     try:
         result, names = asyncio.run(retrieve(args, parser))
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         if args.json:
             print(json.dumps(err.to_json(), ensure_ascii=False))
         else:

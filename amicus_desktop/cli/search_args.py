@@ -20,6 +20,7 @@ from ..core.query import (
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
+    USER_NOTE,
     BoostWeights,
     Filters,
     Fusion,
@@ -33,6 +34,8 @@ from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
 from .common import text_arg
 
+#: ``--source-type`` values: the library's types and the reader's notes ("My notes").
+FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
 TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
 
 
@@ -105,8 +108,9 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prefer-tradition", metavar="NAME", type=text_arg, action="append", default=[],
                    help=f"boost this tradition ×{w.tradition:g} (repeatable)")
     filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
-    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=SOURCE_TYPES,
-                         help="only chunks of this type: " + ", ".join(SOURCE_TYPES))
+    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=FILTER_SOURCE_TYPES,
+                         help="only chunks of this type: " + ", ".join(FILTER_SOURCE_TYPES)
+                         + f" ({USER_NOTE}: the --workspace's notes)")
     filters.add_argument("--book", metavar="B", type=text_arg, action="append", default=[],
                          help="only chunks on this book (e.g. rom)")
     filters.add_argument("--testament", metavar="OT|NT", type=text_arg, action="append", default=[],
@@ -116,6 +120,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     filters.add_argument(
         "--tradition", metavar="NAME", type=text_arg, action="append", default=[], help="only chunks of this tradition"
     )
+    p.add_argument("--workspace", metavar="W", type=text_arg,
+                   help="search this workspace's notes with the library (see 'amicus-desktop notes')")
     p.add_argument("--pin", metavar="CHUNK_ID", type=text_arg, action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
@@ -228,4 +234,5 @@ def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tup
         pins=tuple(dict.fromkeys(args.pin)),
         fusion=Fusion(FusionMethod(args.fusion), args.alpha),
         policy=PRESETS[args.preset].policy,
+        workspace=args.workspace,
     )

@@ -36,6 +36,10 @@ class SourceType(enum.StrEnum):
 #: The contract's source types as plain strings, in its order (command-line choices, build counts).
 SOURCE_TYPES: tuple[str, ...] = tuple(t.value for t in SourceType)
 
+#: The source type of the reader's own notes among the candidates ("My notes", CONTRACT section 11):
+#: never a library chunk's, and a filter value beside the library's types.
+USER_NOTE = "user_note"
+
 
 #: CONTRACT section 3/4 limits.
 DEFAULT_K = 10
@@ -243,6 +247,8 @@ class RetrievalContext:
     pins: tuple[str, ...] = ()
     fusion: Fusion = Fusion()
     policy: RankingPolicy = RankingPolicy()
+    #: the workspace whose notes join the candidates (CONTRACT section 11); ``None``: no note ever does.
+    workspace: str | None = None
 
     def replace(self, **changes: Any) -> RetrievalContext:
         return dataclasses.replace(self, **changes)

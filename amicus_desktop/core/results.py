@@ -259,14 +259,19 @@ class Timings:
     dense: float = 0.0
     keyword: float = 0.0
     references: float = 0.0
+    #: the workspace's notes (every search of them), when the question is scoped to a workspace
+    notes: float | None = None
 
     def to_json(self) -> dict[str, float]:
         """CONTRACT section 4's ``timing_ms`` (exactly its four keys)."""
         return {k: round(getattr(self, k), 3) for k in ("embed", "search", "rerank", "total")}
 
     def stages_json(self) -> dict[str, float]:
-        """The parts of ``search``, for the diagnostics."""
-        return {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
+        """The parts of ``search``, for the diagnostics (``notes`` only for a question scoped to a workspace)."""
+        stages = {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
+        if self.notes is not None:
+            stages["notes"] = round(self.notes, 3)
+        return stages
 
 
 class WarningCode(enum.StrEnum):
@@ -277,6 +282,8 @@ class WarningCode(enum.StrEnum):
     REFERENCE_NOT_IN_CORPUS = "reference_not_in_corpus"
     PIN_NOT_FOUND = "pin_not_found"
     SINGLE_SOURCE_TYPE = "single_source_type"
+    #: notes of the question's workspace are not embedded yet: searched by words only (CONTRACT section 11)
+    NOTES_PENDING = "notes_pending"
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,8 @@ class EvalConfig:
     candidates: int = DEFAULT_CANDIDATES
     label: str = ""
     policy: RankingPolicy = RankingPolicy()
+    #: the workspace whose notes join the candidates (judgments may name its notes' ids)
+    workspace: str | None = None
 
     @classmethod
     def of(cls, preset: Preset, label: str = "") -> EvalConfig:
@@ -82,6 +84,7 @@ class EvalConfig:
             mode=q.mode or self.mode,
             fusion=self.fusion,
             policy=self.policy,
+            workspace=self.workspace,
         )
 
 
@@ -211,6 +214,10 @@ async def evaluate(
     book_ids = sorted(await retriever.run_db(lambda store: store.book_ids()))
     judged = sorted(golden.judged_ids())
     present = await retriever.run_db(lambda store: present_ids(store, judged))
+    if config.workspace is not None:  # judged notes of the workspace are there too
+        notes = [c for c in judged if c.startswith("note:")]
+        workspace = config.workspace
+        present |= set(await retriever.run_db(lambda _: retriever.notes.workspace(workspace).rowids_of(notes)))
     scores: list[QueryScore] = []
     kept: dict[str, RetrievalResult] = {}
     for i, q in enumerate(golden.queries, start=1):

@@ -27,6 +27,7 @@ MATERIAL_NAMES: dict[Material, str] = {
     Material.NAME_STUDY: "a word study of a name",
     Material.CROSS_REFERENCE: "a cross-reference note",
     Material.FAQ: "the app's help",
+    Material.NOTE: "your own note",
     Material.OTHER: "material",
 }
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 
 from ..core.errors import AmicusError, ErrorCode
+from ..notes.errors import NotesCode
 
 
 class ServiceCode(enum.StrEnum):
@@ -51,6 +52,7 @@ STATUS: dict[str, int] = {
     ServiceCode.QUERY_TOO_LONG: 413,
     ServiceCode.RATE_LIMITED: 429,
     ErrorCode.DB_INVALID: 500,
+    NotesCode.NOTES_STORE_INVALID: 500,
     ErrorCode.EXTENSION_NOT_LOADED: 500,
     ServiceCode.INTERNAL: 500,
     ServiceCode.NOT_IMPLEMENTED: 501,

@@ -26,6 +26,7 @@ from typing import TypeVar
 from ..core.errors import AmicusError
 from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
+from ..notes import NotesError
 from ..present import Names
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore, StoreInfo
@@ -112,6 +113,8 @@ class Library:
                 return Answer(await r.retrieve(ctx), facts.names)
             except AmicusError as err:
                 raise ServiceError.of(err) from None
+            except NotesError as err:  # the workspace's notes store cannot be read (500)
+                raise ServiceError(err.code.value, err.message) from None
 
     async def read(self, fn: Callable[[ScriptureStore, Facts], T]) -> T:
         """``fn(store, facts)`` on a lane's database thread (``read_passage``, ``/health``)."""

@@ -12,7 +12,7 @@ import functools
 from typing import Any
 
 from .. import __version__
-from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, SearchMode
+from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, USER_NOTE, SearchMode
 from ..core.results import RejectReason, WarningCode
 from .body import SNIPPET_CHARS
 from .errors import STATUS
@@ -42,12 +42,14 @@ _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "chapter": ("The current chapter, BOOK:CHAPTER (e.g. romans:9), boosted ×1.5.", {"type": "string"}),
     "prefer.scholar": ("Boost this scholar ×1.1.", {"type": "string"}),
     "prefer.tradition": ("Boost this tradition ×1.05.", {"type": "string"}),
-    "filter.source_type": ("Only chunks of this type.", {"type": "string", "enum": list(SOURCE_TYPES)}),
+    "filter.source_type": (f"Only chunks of this type ({USER_NOTE}: the workspace's notes).",
+                           {"type": "string", "enum": [*SOURCE_TYPES, USER_NOTE]}),
     "filter.book": ("Only chunks on this book (a name or abbreviation, e.g. rom).", {"type": "string"}),
     "filter.scholar": ("Only chunks by this scholar.", {"type": "string"}),
     "filter.tradition": ("Only chunks of this tradition.", {"type": "string"}),
     "pin": ("Show this chunk first, whatever its rank (in the order given).", {"type": "string"}),
-    "workspace": ("Scope the request to this workspace (the token must be allowed it).",
+    "workspace": ("Scope the request to this workspace (the token must be allowed it): its notes are searched "
+                  "with the library.",
                   {"type": "string", "pattern": f"^{WORKSPACE_ID.pattern}$"}),
     "overlay": ("An overlay file of the service's overlays folder, without .json.",
                 {"type": "string", "pattern": f"^{OVERLAY_NAME.pattern}$"}),

@@ -25,6 +25,7 @@ from typing import NoReturn
 from ..cli.search_args import add_search_args, check_search_args, context_from_args
 from ..core.errors import AmicusError
 from ..core.query import MAX_QUERY_CHARS, RetrievalContext
+from ..notes import model as notes_model
 from ..retrieval import validate_query
 from .errors import ServiceCode, ServiceError, bad_request
 
@@ -52,7 +53,7 @@ NAMES: tuple[str, ...] = ("q", *FLAGS, "workspace", "overlay")
 MODES: dict[str, str] = {"dense": "semantic", "semantic": "semantic", "hybrid": "hybrid", "keyword": "keyword"}
 DEFAULT_K = 5
 #: CONTRACT section 11: a workspace id is 1–64 characters of ``[a-z0-9-]``.
-WORKSPACE_ID = re.compile(r"[a-z0-9-]{1,64}")
+WORKSPACE_ID = notes_model.WORKSPACE_ID  # one rule, the notes store's
 #: An overlay is a file name in ``--overlays DIR`` without ``.json``: no folders, no leading dot.
 OVERLAY_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 #: How much of a refusal's sentence is kept (a value is echoed; it may be long).

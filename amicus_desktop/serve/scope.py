@@ -9,10 +9,10 @@ overlays plug in when they exist:
   Until the overlay loader exists an overlay that is found is refused (501 ``NOT_IMPLEMENTED``) rather
   than ignored: a role that forbids a source must never get it silently.
 * **notes** — the workspace id is checked (format in :mod:`.params`, the token's list in
-  :mod:`.access`) before anything is read. :func:`apply` is where it joins the context
-  (``ctx.replace(workspace=scope.workspace)``) once the engine searches a workspace's notes; today no
-  note exists, so a permitted workspace reads the library alone and nothing can leak between
-  workspaces.
+  :mod:`.access`) before anything is read. :func:`apply` puts it in the context
+  (``ctx.replace(workspace=scope.workspace)``): the engine then searches that workspace's notes with the
+  library (:mod:`amicus_desktop.candidates.notes`) and no other workspace's, and without a workspace no
+  note is a candidate (docs/NOTES.md).
 """
 
 from __future__ import annotations
@@ -56,4 +56,4 @@ def apply(ctx: RetrievalContext, scope: Scope, explicit: frozenset[str] = frozen
     if scope.overlay is not None:
         raise ServiceError(ServiceCode.NOT_IMPLEMENTED,
                            "Overlays are not applied by this version of the service yet; ask without one.")
-    return ctx
+    return ctx.replace(workspace=scope.workspace)
