@@ -16,6 +16,10 @@ copy as context) — keeps its tasks in one :class:`Tasks`:
 ``handler(exception)`` — back on the loop's thread (the Qt thread in the app). A cancelled op calls
 neither. Threading rule: ``work`` is a function over plain values (paths, results, numbers); it
 must never be, or reach, a widget or a widget's bound method.
+
+:class:`Worker` is one dedicated thread for work that must stay on one thread — a SQLite connection
+(the reader's notes store): ``await worker.run(fn)`` runs ``fn()`` there, in the order submitted, from
+the tasks of a :class:`Tasks` group like any other background work.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
 
 log = logging.getLogger("amicus.session")
@@ -119,3 +124,28 @@ class Op(Generic[T]):
             self._failure(exc)
             return
         self._success(value)
+
+
+class Worker:
+    """One dedicated thread: :meth:`run` awaits ``fn()`` on it, one at a time, in the order submitted.
+
+    For a resource that must stay on one thread (an SQLite connection). A call cancelled while ``fn`` runs
+    does not stop ``fn`` (a write finishes); only its result is dropped. :meth:`shutdown` waits for what is
+    queued, so a last save submitted before it is never lost.
+    """
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+        self._closed = False
+
+    async def run(self, fn: Callable[[], T]) -> T:
+        """``fn()`` on the worker's thread; ``RuntimeError`` once it is shut down."""
+        if self._closed:
+            raise RuntimeError(f"the {self.name} worker is shut down")
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
+
+    async def shutdown(self) -> None:
+        """Refuse new work, finish what is queued (without blocking the loop) and end the thread."""
+        self._closed = True
+        await asyncio.get_running_loop().run_in_executor(None, lambda: self._executor.shutdown(wait=True))

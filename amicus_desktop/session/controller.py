@@ -11,6 +11,7 @@ The session is a small composition root. Each kind of state lives in one part:
 ``question``        :class:`~.question.Question`: asking, the results, re-ranking them
 ``search``          :class:`~.search.Search`: the search mode, filters and pins
 ``verses``          :class:`~.verses.Verses`: the verses beside the answer, the translation shown
+``notebook``        :class:`~.notes.Notebook`: the workspaces, the reader's notes, the note being written
 ``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
 ==================  ===============================================================
 
@@ -42,6 +43,7 @@ from .connection import Connection
 from .engine import Engine
 from .events import Event
 from .library import Library
+from .notes import Notebook
 from .preferences import Overrides, Preferences
 from .question import AskFailure, Cause, Question
 from .reader import Reader
@@ -59,6 +61,7 @@ def app_context(
     mode: SearchMode | None = None,
     filters: Filters = Filters(),
     pins: tuple[str, ...] = (),
+    workspace: str | None = None,
 ) -> RetrievalContext:
     """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
     preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
@@ -67,7 +70,7 @@ def app_context(
     return RetrievalContext(
         query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
         weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
-        fusion=s.fusion_config, policy=s.policy,
+        fusion=s.fusion_config, policy=s.policy, workspace=workspace,
     )
 
 
@@ -78,7 +81,7 @@ class Session:
     """
 
     def __init__(self, store: SettingsStore | None = None, overrides: Overrides | None = None, *,
-                 online_interval: float = ONLINE_INTERVAL) -> None:
+                 online_interval: float = ONLINE_INTERVAL, **notebook: float) -> None:
         self.prefs = Preferences(store, overrides)
         endpoints = self.prefs.endpoints
         self.library = Library(endpoints.db_path)
@@ -88,6 +91,7 @@ class Session:
         self.question = Question(self.context)
         self.search = Search(self.prefs)
         self.verses = Verses()
+        self.notebook = Notebook(self, **notebook)  # (poll=, autosave=: seconds, for tests)
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
         self._online_interval = online_interval
@@ -108,7 +112,7 @@ class Session:
             q.busy_changed, q.result_changed, q.failed,
             self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
             self.verses.translations_loaded, self.verses.translation_changed, self.verses.busy_changed,
-            self.verses.result_changed, self.verses.failed,
+            self.verses.result_changed, self.verses.failed, *self.notebook.events,
         ]
         for event in events:
             event.connect(self._notify_changed)
@@ -127,7 +131,7 @@ class Session:
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
         return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
-                           filters=self.search.filters, pins=self.search.pins)
+                           filters=self.search.filters, pins=self.search.pins, workspace=self.notebook.workspace_id)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.
@@ -160,6 +164,7 @@ class Session:
     def start(self) -> None:
         """Open the database and start watching the proxy (on the running loop)."""
         self.prefs.announce_load_problem()
+        self.notebook.start()
         self._connect()
 
     def reload(self) -> None:
@@ -181,6 +186,7 @@ class Session:
         if self._reopening is not None:
             self._reopening.cancel()
             await asyncio.wait([self._reopening])
+        await self.notebook.aclose()  # the draft is saved while the engine is still there
         await self._disconnect()
         log.info("session closed")
 
@@ -228,7 +234,7 @@ class Session:
             return None
         if not self.can_ask or self.engine is None:
             return None
-        return self.question.ask(self.engine, text)
+        return self.question.ask(self.engine, text, before=self.notebook.before_asking())
 
     def _ask_verses(self, text: str) -> None:
         """The verses beside the answer: the same text, mode and book filters, in the reader's translation.
@@ -300,6 +306,7 @@ class Session:
         if current is not None and engine is not None and self.library.ready:
             engine.spawn(self._load_text(engine, current))
             engine.spawn(self._load_notes(engine, current))
+        self.notebook.desk.show_chapter(current)
 
     async def _load_notes(self, engine: Engine, ref: ChapterRef) -> None:
         """The commentary on ``ref`` (a browse, no embedding: it works offline)."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Literal
@@ -119,10 +119,12 @@ class Question:
             return False
         return True
 
-    def ask(self, engine: Engine, text: str, cause: Cause = "ask") -> asyncio.Task[None] | None:
+    def ask(self, engine: Engine, text: str, cause: Cause = "ask", *,
+            before: Awaitable[None] | None = None) -> asyncio.Task[None] | None:
         """Ask ``text`` (already :meth:`check`-ed) on ``engine``, superseding a question in flight
         (it stays busy: the new question takes over). With ``cause="pins"`` the answer keeps the
-        ranks on screen now as its previous ranks, so the Move column shows what the pins moved."""
+        ranks on screen now as its previous ranks, so the Move column shows what the pins moved.
+        ``before`` is awaited first (a note being written is saved, so the question finds it)."""
         self._drop_current()
         self._moved = False
         if cause == "ask":  # asked again for new pins: the same question, already in the history
@@ -130,7 +132,7 @@ class Question:
         previous = None
         if cause != "ask" and self.view is not None:
             previous = {r.chunk_id: r.rank for r in self.view.result.results}
-        self._task = engine.spawn(self._run(engine, self._context(text), cause, previous))
+        self._task = engine.spawn(self._run(engine, self._context(text), cause, previous, before))
         return self._task
 
     def cancel(self) -> None:
@@ -147,10 +149,12 @@ class Question:
         return asyncio.current_task() is self._task
 
     async def _run(self, engine: Engine, ctx: RetrievalContext, cause: Cause = "ask",
-                   previous: Mapping[str, int] | None = None) -> None:
+                   previous: Mapping[str, int] | None = None, before: Awaitable[None] | None = None) -> None:
         self._set_busy(True)
         log.info("ask", extra={"query_chars": len(ctx.query), "k": ctx.k})
         try:
+            if before is not None:
+                await before
             result = await engine.retriever.retrieve(ctx)
         except asyncio.CancelledError:
             # Superseded by a newer question, or the engine closed: nothing to show.
