@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from ..core.books import book_words
-from ..core.query import BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
+from ..core.query import USER_NOTE, BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, reference_text
 from ..core.results import (
     Candidate,
@@ -186,12 +186,12 @@ def asked_time(view: ResultView) -> str:
     return time.strftime("%H:%M:%S", time.localtime(view.asked_at))
 
 
-def results_title(view: ResultView) -> str:
+def results_title(view: ResultView, workspace: str = "") -> str:
     """The header over the results: the question they answer, their size, the mode that made them
-    ("Hybrid search") and the time."""
+    ("Hybrid search"), the time, and the workspace whose notes were searched with the library."""
     r = view.result
     return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
-            f"· {mode_title(r.mode)} · asked {asked_time(view)}")
+            f"· {mode_title(r.mode)} · asked {asked_time(view)}" + (f" · in {workspace}" if workspace else ""))
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:
@@ -331,7 +331,8 @@ def filters_summary(filters: Filters, names: Names) -> str:
         return "No filters: the whole library is searched."
     parts = []
     if filters.source_types:
-        parts.append(_some([source_label(t) for t in filters.source_types], "source types"))
+        labels = ["My notes" if t == USER_NOTE else source_label(t) for t in filters.source_types]
+        parts.append(_some(labels, "source types"))
     if filters.books:
         parts.append(_some([names.book(b) for b in filters.books], "books"))
     if filters.scholars:

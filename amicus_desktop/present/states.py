@@ -8,6 +8,7 @@ engine computed (scores, boosts, rejections, timings) are in ``describe.py``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.query import SearchMode
 from ..core.results import WarningCode
 from ..session import DbState, DbStatus, InternalError
+from .notes import pending_text
 from .titles import shorten
 
 # Actions the UI knows how to perform (buttons are made from these ids).
@@ -277,6 +279,7 @@ WARNING_LABELS = {
     WarningCode.REFERENCE_NOT_IN_CORPUS: "Passage not in the library",
     WarningCode.PIN_NOT_FOUND: "Pinned chunk missing",
     WarningCode.SINGLE_SOURCE_TYPE: "One kind of material",
+    WarningCode.NOTES_PENDING: "Notes searched by words",
 }
 
 
@@ -285,7 +288,11 @@ def did_you_mean(suggestion: str) -> str:
 
 
 def warning_sentence(message: str, suggestion: str | None) -> str:
-    """The warning's sentence without the "Did you mean" question that its button asks instead."""
+    """The warning's sentence without the "Did you mean" question that its button asks instead; the
+    reader's notes not embedded yet in the app's words (the app embeds them the moment the proxy is back)."""
+    pending = re.match(r"(\d+) of your notes (?:is|are) not embedded yet", message)
+    if pending:
+        return pending_text(int(pending.group(1)))
     if suggestion:
         question = did_you_mean(suggestion)
         if message.endswith(question):

@@ -16,8 +16,9 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..core.books import BY_ID
-from ..core.query import Filters
+from ..core.query import USER_NOTE, Filters
 from ..present import describe
+from ..present.notes import MY_NOTES
 from ..present.titles import Names
 from ..session import Facets
 from ..store.scripture import BookRow
@@ -84,10 +85,12 @@ class FilterBar(QFrame):
         self._render()
 
     # -- state in --------------------------------------------------------------------------
-    def set_choices(self, facets: Facets, books: list[BookRow], names: Names) -> None:
-        """What can be chosen: the database's source types, books, scholars and traditions."""
+    def set_choices(self, facets: Facets, books: list[BookRow], names: Names, my_notes: int | None = None) -> None:
+        """What can be chosen: the database's source types, books, scholars and traditions — and the reader's
+        own notes ("My notes", with ``my_notes`` the workspace's count) when there is a workspace."""
         self._names, self._books = names, list(books)
-        self._fill("source_types", [(t, describe.source_label(t), n) for t, n in facets.get("source_type", [])])
+        mine = [(USER_NOTE, MY_NOTES, my_notes)] if my_notes is not None else []
+        self._fill("source_types", [(t, describe.source_label(t), n) for t, n in facets.get("source_type", [])] + mine)
         present = {b.book_id for b in books}
         testaments = [(code, name) for code, name in TESTAMENTS
                       if any(BY_ID[b].testament == code for b in present if b in BY_ID)]

@@ -25,6 +25,7 @@ from ..present import describe, states
 from ..session import ChapterNotes, ChapterText, DbState, DbStatus, ResultView, Session
 from ..session.background import Tasks
 from ..session.workbench import Workbench
+from ..session.workspaces import WorkspaceInfo
 from ..settings import Settings
 from ..understand import PassageError
 from .appearance import Appearance
@@ -39,6 +40,7 @@ from .export import Exporter
 from .filter_bar import FilterBar
 from .layout import restore_layout, save_layout
 from .menus import WindowMenus
+from .notes import NotesControl, WorkspaceSwitcher
 from .reader import ReaderPane
 from .results import ResultsPane
 from .session_signals import SessionSignals
@@ -62,12 +64,13 @@ class MainWindow(QMainWindow):
         self.tasks = Tasks("window")
         self._is_closed = False
         self._shown_once = False
-        self.setWindowTitle("Amicus Desktop")
         self.setObjectName("mainWindow")
         self.setDockOptions(QMainWindow.DockOption.AnimatedDocks | QMainWindow.DockOption.AllowTabbedDocks)
 
         self.dialogs = WindowDialogs(self)
         self.ask_control = AskControl(self)
+        self.notes_control = NotesControl(self)
+        self.workspace_switcher = WorkspaceSwitcher(session.notebook.switch)
         self._build_widgets()
         self.banners = WindowBanners(self)
         self.profile_dock = ProfileDock(self)
@@ -78,8 +81,10 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self)
         self.actions_by_id = self.menus.actions_by_id
         self.status_bar = StatusBar()
+        self.status_bar.insertWidget(0, self.workspace_switcher)
         self.setStatusBar(self.status_bar)
         self._connect()
+        self.notes_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
@@ -92,6 +97,8 @@ class MainWindow(QMainWindow):
         self._render_mode(session.search.mode)
         self._render_pins(session.search.pins)
         self._render_filters(session.search.filters)
+        self.workspace_switcher.show_workspaces(session.notebook.workspaces)
+        self._update_title()
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -102,6 +109,7 @@ class MainWindow(QMainWindow):
         self.ask = AskBar()
         self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
         self.results.is_pinned = self.session.search.is_pinned
+        self.results.workspace_name = self.session.notebook.workspaces.name_of
         self.filter_bar = FilterBar()
 
         right = QWidget()
@@ -121,6 +129,8 @@ class MainWindow(QMainWindow):
         self.commentary = CommentaryPane(lambda: library.names)
         self.left_split = _splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
                                     (3, 2), [540, 300])
+        self.left_split.addWidget(self.notes_control.pane)  # the reader's own notes, under the commentary
+        self.left_split.setSizes([440, 220, 220])
         self.main_split = _splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
                                     (2, 3), [520, 960])
 
@@ -248,8 +258,11 @@ class MainWindow(QMainWindow):
         self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None), peek=True)
 
     def undo_rerank(self) -> None:
-        """Back to the ranking before the last re-rank (a chapter move, a profile or settings change)."""
-        if self.session.question.undo():
+        """Back to the ranking before the last re-rank (a chapter move, a profile or settings change) — or,
+        in the notes pane, the note just deleted back."""
+        if self.notes_control.pane.isAncestorOf(self.focusWidget()) and self.notes_control.undo_delete():
+            self.show_status("The deleted note is back.")
+        elif self.session.question.undo():
             self.show_status("Back to the ranking before the last re-rank.")
         else:
             self.show_status("There is no re-rank to undo.")
@@ -280,9 +293,27 @@ class MainWindow(QMainWindow):
             self._shown_once = True
             self.ask_control.initial_focus()
 
+    def _update_title(self) -> None:
+        """``Romans 9 — Personal — Amicus Desktop``: the chapter and the workspace, in every window list."""
+        label = self.session.library.chapter_label(self.session.reader.chapter)
+        parts = [label, self.session.notebook.workspaces.current.name, "Amicus Desktop"]
+        self.setWindowTitle(" — ".join(p for p in parts if p))
+
+    def render_workspace(self, info: WorkspaceInfo) -> None:
+        """The workspace changed: the title, the switcher, the results header (an answer is asked anew)."""
+        self.workspace_switcher.show_workspaces(self.session.notebook.workspaces)
+        self._update_title()
+        self.show_status(f"Workspace: {info.name} — its notes, pins and profile.")
+
+    def render_note_count(self, count: int) -> None:
+        """The filter bar's "My notes" entry with the workspace's count."""
+        library = self.session.library
+        if library.ready:
+            self.filter_bar.set_choices(library.facets, library.books, library.names, count)
+
     def _render_chapter(self, ref: ChapterRef | None) -> None:
         label = self.session.library.chapter_label(ref)
-        self.setWindowTitle(f"{label} — Amicus Desktop" if label else "Amicus Desktop")
+        self._update_title()
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
         if ref is not None and not self.session.library.ready:
@@ -299,7 +330,7 @@ class MainWindow(QMainWindow):
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_dock.set_facets(facets, self.session.prefs.profile)
         library = self.session.library
-        self.filter_bar.set_choices(facets, library.books, library.names)
+        self.filter_bar.set_choices(facets, library.books, library.names, self.session.notebook.desk.count)
 
     def _render_mode(self, mode: SearchMode) -> None:
         self.ask.mode_switch.set_mode(mode)

@@ -1,5 +1,6 @@
 """The window's actions and menu bar: File, Edit, Go, View (with the colour schemes), Search (the
-modes, the filters, the pins), Connection and Help.
+modes, the filters, the pins), Notes (writing and finding the reader's notes, the workspaces),
+Connection and Help.
 
 Every action with keys comes from the shortcut table (``shortcuts.py``), which maps its id to a
 handler here; the few without keys (build the demo, add documents, about, the golden sets) are made here too. The
@@ -20,6 +21,7 @@ from ..core.query import Filters, SearchMode
 from ..present import bounds, describe
 from ..session import MODES
 from . import shortcuts
+from .notes import WorkspaceMenu
 
 if TYPE_CHECKING:
     from .main_window import MainWindow
@@ -62,6 +64,10 @@ def handlers(w: MainWindow) -> dict[str, Callable[[], object]]:
         "cycle_mode": s.cycle_mode,
         "filters": w.toggle_filters,
         "toggle_pin": w.toggle_pin,
+        "add_note": w.notes_control.add_note,
+        "focus_notes": w.notes_control.focus,
+        "find_notes": w.notes_control.find,
+        "workspace": w.workspace_switcher.open,
     }
 
 
@@ -116,6 +122,13 @@ class WindowMenus:
             view.addAction(a[key])
         self._build_scheme_menu(view.addMenu("Colour &scheme"))
         self._build_search_menu(bar.addMenu("&Search"))
+        notes = bar.addMenu("&Notes")
+        for key in ("add_note", "focus_notes", "find_notes"):
+            notes.addAction(a[key])
+        notes.addSeparator()
+        notes.addAction(a["workspace"])
+        self.workspace_menu = WorkspaceMenu(notes.addMenu("Wor&kspaces"), self._window.session.notebook.workspaces,
+                                            self._window.session.notebook.switch, self._window)
         conn = bar.addMenu("&Connection")
         conn.addAction(a["retry"])
         help_menu = bar.addMenu("&Help")

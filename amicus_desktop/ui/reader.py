@@ -4,12 +4,15 @@ Verses in focus (a typed "John 3:16", a result opened in the reader) are highlig
 to the middle of the view once their chapter's text is on screen. The translation is chosen beside the
 chapter (WEB, KJV…) and named in the chapter's title. Copying selected text copies the whole verses the
 selection touches with their reference ("— Romans 8:28 (WEB)"); the context menu offers that and
-*Search for this verse's topic* (the verse's text asked as a question).
+*Search for this verse's topic* (the verse's text asked as a question), then what :attr:`ReaderPane.
+menu_extenders` add (the reader's notes). A verse the reader wrote a note on carries a margin mark (✎,
+its notes in the tooltip) that :attr:`ReaderPane.noteMarkClicked` reports.
 """
 
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QPalette, QTextCursor
@@ -47,6 +50,8 @@ class ReaderPane(QWidget):
     topicRequested = Signal(str)
     #: a status-bar sentence (what was copied)
     message = Signal(str)
+    #: the margin mark of a verse (0: the chapter's) was clicked
+    noteMarkClicked = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -58,6 +63,9 @@ class ReaderPane(QWidget):
         self._note = ""
         self._rendered: tuple[ChapterRef | None, int] | None = None
         self._translation = ""  # the abbreviation of the translation on screen
+        self._marks: dict[int, str] = {}  # verse (0: the chapter) → the mark's tooltip
+        #: ``(menu, verses)`` functions that add entries to the text's context menu
+        self.menu_extenders: list[Callable[[QMenu, list[int]], None]] = []
 
         self.translation_combo = QComboBox()
         self.translation_combo.setAccessibleName("Translation")
@@ -128,6 +136,7 @@ class ReaderPane(QWidget):
         self.text.installEventFilter(self)
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._context_menu)
+        self.text.anchorClicked.connect(self._anchor_clicked)
 
     # -- inputs ----------------------------------------------------------------------------
     def set_books(self, books: list[BookRow]) -> None:
@@ -173,6 +182,17 @@ class ReaderPane(QWidget):
         self._note = message
         self._render()
 
+    def set_note_marks(self, marks: dict[int, str]) -> None:
+        """Mark these verses (0: the chapter's title) as carrying the reader's notes; the values are tooltips."""
+        if marks != self._marks:
+            self._marks = dict(marks)
+            self._render()
+
+    def _anchor_clicked(self, url: object) -> None:
+        text = url.toString() if hasattr(url, "toString") else str(url)
+        if text.startswith("note:") and text[5:].isdigit():
+            self.noteMarkClicked.emit(int(text[5:]))
+
     def set_focus(self, passage: PassageRef | None) -> None:
         """Highlight ``passage``'s verses and centre the first; at once if its chapter is on screen,
         else when :meth:`show_text` brings it (``None`` clears)."""
@@ -198,19 +218,12 @@ class ReaderPane(QWidget):
         return None if cursor is None else self.text.cursorRect(cursor).center().y()
 
     def _verse_cursor(self, verse: int) -> QTextCursor | None:
-        block = self.text.document().begin()
-        name = f"v{verse}"
-        while block.isValid():
-            it = block.begin()
-            while not it.atEnd():
-                fragment = it.fragment()
-                if name in fragment.charFormat().anchorNames():
-                    cursor = QTextCursor(self.text.document())
-                    cursor.setPosition(fragment.position())
-                    return cursor
-                it += 1
-            block = block.next()
-        return None
+        position = next((p for p, n in self._anchors() if n == verse), None)
+        if position is None:
+            return None
+        cursor = QTextCursor(self.text.document())
+        cursor.setPosition(position)
+        return cursor
 
     def _centre_focus(self) -> None:
         """Scroll so the first focused verse sits in the middle of the view (now, and once more
@@ -287,7 +300,15 @@ class ReaderPane(QWidget):
         pal = self.palette()
         muted = muted_text(pal).name()
         mark = blend(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Highlight), 0.22).name()
-        parts = [f"<h2 style='font-weight:600; margin-bottom:14px'>{html.escape(self._title)}</h2>"]
+        pen = pal.color(QPalette.ColorRole.Highlight).name()
+
+        def note_mark(verse: int) -> str:  # the margin mark: a link with the notes in its tooltip
+            tip = self._marks.get(verse)
+            return "" if tip is None or not self._verses else (
+                f"<a href='note:{verse}' title='{html.escape(tip, quote=True)}' style='text-decoration:none; "
+                f"color:{pen}; font-weight:600'>✎</a>&#8202;")
+
+        parts = [f"<h2 style='font-weight:600; margin-bottom:14px'>{note_mark(0)}{html.escape(self._title)}</h2>"]
         if self._note:
             parts.append(f"<p style='color:{muted}; font-style:italic'>{html.escape(self._note)}</p>")
         if self._verses:
@@ -295,7 +316,7 @@ class ReaderPane(QWidget):
             spans = []
             for n, text in self._verses:
                 body = html.escape(text)
-                num = f"<a name='v{n}'></a><sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;"
+                num = f"{note_mark(n)}<a name='v{n}'></a><sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;"
                 if lo <= n <= hi:
                     body = f"<span style='background-color:{mark}'>{body}</span>"
                 spans.append(num + body)
@@ -361,6 +382,8 @@ class ReaderPane(QWidget):
         menu.addAction("Search for this verse's topic", lambda: self.topicRequested.emit(text))
         for action in menu.actions():
             action.setEnabled(bool(numbers))
+        for extend in self.menu_extenders:
+            extend(menu, numbers)
         menu.popup(self.text.viewport().mapToGlobal(point))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:

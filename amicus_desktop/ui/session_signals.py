@@ -42,6 +42,13 @@ class SessionSignals(QObject):
     versesFailed = Signal(object)  # AmicusError | InternalError
     translationsLoaded = Signal(object)  # tuple[Translation, ...]
     translationChanged = Signal(object)  # str | None
+    workspaceChanged = Signal(object)  # WorkspaceInfo
+    myNotesLoaded = Signal(object)  # NotesOnChapter
+    myNotesListed = Signal(object)  # NoteListing
+    myNotesPending = Signal(int)
+    myNoteRemoved = Signal(object)  # Note | None
+    noteEditorChanged = Signal(object)  # EditorStatus
+    notesNotice = Signal(str)
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -70,6 +77,20 @@ class SessionSignals(QObject):
             s.verses.failed.connect(self.versesFailed.emit),
             s.verses.translations_loaded.connect(self.translationsLoaded.emit),
             s.verses.translation_changed.connect(self.translationChanged.emit),
+            *self._notebook(session),
+        ]
+
+    def _notebook(self, session: Session) -> list[Callable[[], None]]:
+        nb = session.notebook
+        return [
+            nb.workspaces.changed.connect(self.workspaceChanged.emit),
+            nb.workspaces.notice.connect(self.notesNotice.emit),
+            nb.desk.chapter_loaded.connect(self.myNotesLoaded.emit),
+            nb.desk.listing_changed.connect(self.myNotesListed.emit),
+            nb.desk.pending_changed.connect(self.myNotesPending.emit),
+            nb.desk.removed.connect(self.myNoteRemoved.emit),
+            nb.desk.problem.connect(self.notesNotice.emit),
+            nb.editor.changed.connect(self.noteEditorChanged.emit),
         ]
 
     def detach(self) -> None:

@@ -163,7 +163,8 @@ async def test_a_draft_is_saved_before_the_question_that_should_find_it(open_ses
     nb.editor.type("quetzalcoatl")
     assert nb.editor.dirty
     await session.ask("quetzalcoatl")
-    assert session.question.view is not None and session.question.view.result.results[0].candidate.source_type == USER_NOTE
+    view = session.question.view
+    assert view is not None and view.result.results[0].candidate.source_type == USER_NOTE
 
 
 async def test_notes_written_offline_are_embedded_when_the_proxy_comes_back(open_session: OpenSession,

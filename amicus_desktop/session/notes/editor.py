@@ -72,6 +72,8 @@ class NoteEditor:
         self._saved_text = ""
         self._due: asyncio.TimerHandle | None = None
         self._lock = asyncio.Lock()
+        #: counts the notes opened (:meth:`new`, :meth:`open`): a view refills its text when it changes
+        self.opened = 0
         self.changed: Event[EditorStatus] = Event("note editor")
         self.saved: Event[Note] = Event("note saved")
 
@@ -96,6 +98,7 @@ class NoteEditor:
     def _begin(self, note: Note | None, ref: PassageRef | None, text: str) -> None:
         self._cancel_due()
         self.draft = self._saved_text = text
+        self.opened += 1
         state = EditorState.SAVED if note is not None else EditorState.EMPTY
         self._set(EditorStatus(state, note, ref, self._desk.workspace_id))
 

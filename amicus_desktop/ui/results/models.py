@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QPainter, QPalette
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ...core.query import RetrievalContext, SearchMode
+from ...core.query import USER_NOTE, RetrievalContext, SearchMode
 from ...core.results import RejectedChunk, RetrievedChunk
 from ...present import describe
 from ...present.titles import DEFAULT_NAMES, Names, snippet, title
@@ -135,6 +135,11 @@ class ResultsModel(_RowsModel):
         col = index.column()
         if role == ChunkRole:
             return r
+        mine = r.candidate.source_type == USER_NOTE  # the reader's own note: a mark of its own, and said so
+        if role == Qt.ItemDataRole.DecorationRole and col == self.TITLE and mine:
+            return note_mark()
+        if role == Qt.ItemDataRole.AccessibleTextRole and col == self.TITLE and mine:
+            return f"Your own note: {self._title(r)}"
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(r, col, accessible=role == Qt.ItemDataRole.AccessibleTextRole)
         if role == SortRole:
@@ -316,6 +321,22 @@ class RejectedModel(_RowsModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return _RIGHT if col in (self.SIMILARITY, self.SCORE) else _LEFT
         return None
+
+
+def note_mark() -> QIcon:
+    """The mark of the reader's own notes among the results: ✎ in the palette's highlight colour."""
+    size = QFontMetrics(QApplication.font()).height()
+    pixmap = QPixmap(size, size)
+    pixmap.fill(QColor(0, 0, 0, 0))
+    painter = QPainter(pixmap)
+    font = QFont(QApplication.font())
+    font.setPixelSize(max(8, size - 2))
+    font.setBold(True)
+    painter.setFont(font)
+    painter.setPen(QApplication.palette().color(QPalette.ColorRole.Highlight))
+    painter.drawText(pixmap.rect(), int(Qt.AlignmentFlag.AlignCenter), "✎")
+    painter.end()
+    return QIcon(pixmap)
 
 
 class SortProxy(QSortFilterProxyModel):

@@ -72,6 +72,8 @@ class ResultsPane(QWidget):
         self.menu_extenders = self.menu.extenders
         #: The context menu of a result (``menu.py``).
         self.result_menu = self.menu.build
+        #: The name of the workspace an answer was asked in, for the header (from its context's id).
+        self.workspace_name: Callable[[str | None], str] = lambda wid: wid or ""
 
         self._build_tables()
         self.title = QLabel()
@@ -182,7 +184,8 @@ class ResultsPane(QWidget):
             return
         self.stack.setCurrentWidget(self.tabs)
         self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
-        self.title.setText(describe.results_title(view))
+        ctx = view.result.context
+        self.title.setText(describe.results_title(view, self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._book_name)
         pinned = any(r.pinned for r in view.result.results)
