@@ -100,7 +100,7 @@ def note_html(text: str) -> str:
 def plain_snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     """A note's first words on one line, without its formatting marks."""
     flat = " ".join(re.sub(r"^\s*(#{1,3}|[-*>]|\d{1,3}[.)])\s+", "", line) for line in text.splitlines())
-    flat = re.sub(r"\*\*|__|`", "", flat)
+    flat = re.sub(r"\*\*|__|`|(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", flat)
     return shorten(" ".join(flat.split()), limit)
 
 

@@ -56,6 +56,7 @@ class Notebook:
         session.connection.changed.connect(self._connectivity)
         self.editor.saved.connect(self._saved)
         self.desk.removed.connect(self._removed)
+        self.desk.pending_changed.connect(self._pending)
 
     @property
     def events(self) -> list[Event[Any]]:
@@ -115,6 +116,10 @@ class Notebook:
         if online and not self._was_online:
             self.embed_now()  # the proxy is back: the notes written meanwhile are embedded now
         self._was_online = online
+
+    def _pending(self, count: int) -> None:
+        if count and self._was_online and self._embed_due is None:  # counted after the proxy came online
+            self.embed_now()
 
     def _saved(self, _note: Note) -> None:
         if self._embed_due is not None:

@@ -87,6 +87,9 @@ class NotesControl:
         await self.notebook.editor.close()  # the note being written is saved first
         if callable(begin):
             begin()
+        note = self.notebook.editor.status.note
+        if note is not None:
+            self.pane.select(note.id)
         self.show()
         self.pane.editor.setFocus(Qt.FocusReason.OtherFocusReason)
 

@@ -37,6 +37,7 @@ class WorkspaceSwitcher(QComboBox):
             self.setItemData(self.count() - 1, f"Notes kept as workspace “{w.id}”", Qt.ItemDataRole.ToolTipRole)
         self.setCurrentIndex(self.findData(workspaces.current_id))
         self.setAccessibleDescription(workspaces.current.name)
+        self.setMinimumWidth(self.sizeHint().width())  # the status bar squeezes it last: the name stays whole
         self.blockSignals(False)
 
     def open(self) -> None:

@@ -324,16 +324,22 @@ class RejectedModel(_RowsModel):
 
 
 def note_mark() -> QIcon:
-    """The mark of the reader's own notes among the results: ✎ in the palette's highlight colour."""
+    """The mark of the reader's own notes among the results: ✎ on a badge of the highlight colour, darkened,
+    so it shows on a selected row too (the title and its accessible text say "Your note" as well)."""
     size = QFontMetrics(QApplication.font()).height()
     pixmap = QPixmap(size, size)
     pixmap.fill(QColor(0, 0, 0, 0))
     painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    palette = QApplication.palette()
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(palette.color(QPalette.ColorRole.Highlight).darker(135))
+    painter.drawRoundedRect(pixmap.rect(), 3, 3)
     font = QFont(QApplication.font())
-    font.setPixelSize(max(8, size - 2))
+    font.setPixelSize(max(8, size - 4))
     font.setBold(True)
     painter.setFont(font)
-    painter.setPen(QApplication.palette().color(QPalette.ColorRole.Highlight))
+    painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
     painter.drawText(pixmap.rect(), int(Qt.AlignmentFlag.AlignCenter), "✎")
     painter.end()
     return QIcon(pixmap)
