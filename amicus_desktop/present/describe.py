@@ -186,12 +186,15 @@ def asked_time(view: ResultView) -> str:
     return time.strftime("%H:%M:%S", time.localtime(view.asked_at))
 
 
-def results_title(view: ResultView) -> str:
+def results_title(view: ResultView, chapter_label: Callable[[ChapterRef | None], str] | None = None) -> str:
     """The header over the results: the question they answer, their size, the mode that made them
-    ("Hybrid search") and the time."""
+    ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere)
+    and the time."""
     r = view.result
+    chapter = r.context.chapter if r.context is not None else None
+    ranked = f" · ranked for {chapter_label(chapter)}" if chapter is not None and chapter_label is not None else ""
     return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
-            f"· {mode_title(r.mode)} · asked {asked_time(view)}")
+            f"· {mode_title(r.mode)}{ranked} · asked {asked_time(view)}")
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:

@@ -182,7 +182,7 @@ class ResultsPane(QWidget):
             return
         self.stack.setCurrentWidget(self.tabs)
         self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
-        self.title.setText(describe.results_title(view))
+        self.title.setText(describe.results_title(view, self._chapter_label))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._book_name)
         pinned = any(r.pinned for r in view.result.results)
