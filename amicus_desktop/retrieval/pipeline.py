@@ -31,12 +31,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
+from ..bundle import diagnostics, floor_for, lasting_warnings, provenance, ranking_warnings
 from ..candidates.lexical import KeywordIndex
-from ..candidates.pool import gather
+from ..candidates.pool import Pool, gather
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, RetrievalContext, SearchMode
-from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.results import Candidate, ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.scholars import resolve
 from ..core.text import echo
 from ..embedding.client import EmbedClient, check_against_db
 from ..rerank import rerank
@@ -114,6 +115,8 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
         context=ctx,
         warnings=(*result.lasting_warnings, *warnings),
         diagnostics=diagnostics(result.candidates, rejected),
+        trace=replace(result.trace, overlay=ctx.governance.role_id if ctx.governance else None),
+        provenance=provenance(results, result.scholar_names),
     )
 
 
@@ -183,7 +186,7 @@ class Retriever:
         t_start = time.perf_counter()
         text = validate_query(ctx.query)
         validate_request(ctx)
-        query_plan = plan(text)
+        query_plan = plan(text, ctx.governance.boost_terms if ctx.governance else ())
         info = await self.open()
 
         t0 = time.perf_counter()
@@ -197,7 +200,12 @@ class Retriever:
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector, two_stage=self.two_stage))
+
+        def search(store: ScriptureStore) -> tuple[Pool, dict[str, str]]:
+            found = gather(store, query_plan, ctx, vector, two_stage=self.two_stage)
+            return found, scholar_names(store, [*found.candidates, *found.pinned])
+
+        pool, names = await self.run_db(search)
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)
@@ -247,12 +255,15 @@ class Retriever:
                 keywords=query_plan.keywords if ctx.mode is not SearchMode.SEMANTIC else (),
                 embedding_cached=cached,
                 keyword_index=pool.keyword_index,
+                overlay=ctx.governance.role_id if ctx.governance else None,
             ),
             warnings=(*lasting, *warnings),
             diagnostics=diagnostics(pool.candidates, rejected),
             pinned=tuple(pool.pinned),
             lasting_warnings=tuple(lasting),
             spelling=spelling,
+            provenance=provenance(results, names),
+            scholar_names=names,
         )
 
     async def aclose(self) -> None:
@@ -261,6 +272,13 @@ class Retriever:
         if store is not None:
             await asyncio.get_running_loop().run_in_executor(self._executor, store.close)
         self._executor.shutdown(wait=True)
+
+
+def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:
+    """(DB thread) The display name of each scholar in the pool: the library's, else the built-in one."""
+    table = store.scholars()
+    ids = {c.metadata.scholar_id for c in pooled if c.metadata.scholar_id}
+    return {sid: resolve(sid, table).name for sid in sorted(ids)}
 
 
 def retrieve(
