@@ -75,8 +75,7 @@ def few_results(
     head = f"Only {len(ranked)} of the {k} results asked for passed the ranking"
     if forbidden and not capped and not below:
         role = ctx.governance.role_id if ctx.governance else "the overlay"
-        why = (f": the overlay {role!r} forbids the sources of {forbidden} more. "
-               "See them under Rejected; a wider search (--candidates) finds others.")
+        why = f": the overlay {role!r} forbids the sources of {forbidden} more (see them under Rejected)."
     elif capped:
         cap = ctx.weights.per_scholar_cap
         why = (f": the per-scholar cap (at most {cap} from each author) set aside {capped} more. "

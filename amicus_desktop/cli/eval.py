@@ -6,6 +6,10 @@ changes SPEC lists, e.g. ``mode=hybrid``, ``chapter-boost=1.3,scholar-cap=none``
 ``db=other-model.db`` — and prints per-question deltas and each metric's mean difference with a
 paired bootstrap 95% interval.
 
+``--overlay FILE`` evaluates under a role's overlay (CONTRACT section 12): its forbidden sources,
+vocabulary, preferred sources and policy, and — when no GOLDEN.json is given — the golden set its
+``eval_profile`` names (a relative path is read from the overlay's folder).
+
 Exit 0 on success, 1 with a contract error object, 2 for bad flags or a golden file that is not valid
 (the message names the line or the key).
 """
@@ -23,14 +27,21 @@ from typing import TypeVar
 
 from ..core.errors import AmicusError
 from ..core.preset import PRESETS
-from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, Profile, RetrievalContext, SearchMode
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..retrieval import Retriever, validate_request
 from .common import add_connection_args, connection_from_args
-from .search_args import add_preset_arg, cap_value, finite_float
+from .search_args import (
+    add_overlay_arg,
+    add_preset_arg,
+    add_vocabulary_arg,
+    cap_value,
+    finite_float,
+    loaded_overlay,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,11 +52,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Retrieve every question of GOLDEN.json and print nDCG@10, MRR@10 and Recall@10.",
         epilog="SPEC for --compare: comma-separated KEY=VALUE changes to the first configuration; keys: "
         "mode, db, proxy, fusion, alpha, candidates, chapter-boost, scholar-boost, tradition-boost, "
-        "reference-boost, scholar-cap, boosts (on/off).",
+        "reference-boost, vocabulary-boost, scholar-cap, boosts (on/off).",
     )
-    p.add_argument("golden", metavar="GOLDEN.json", help="the golden set")
+    p.add_argument("golden", metavar="GOLDEN.json", nargs="?",
+                   help="the golden set (default with --overlay: the one its eval_profile names)")
     add_connection_args(p)
     add_preset_arg(p)
+    add_overlay_arg(p)
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
                    help="search mode for questions that do not name their own (default semantic)")
     p.add_argument("--candidates", type=int, default=40, help=f"rows per search, {EVAL_K}.. (default 40)")
@@ -54,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X")
     p.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X")
     p.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N")
+    add_vocabulary_arg(p)
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
     p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
     p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
@@ -65,13 +79,28 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     weights = NO_BOOSTS if args.no_boosts else BoostWeights(
         chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
-        per_scholar_cap=args.scholar_cap, reference=args.reference_boost,
+        per_scholar_cap=args.scholar_cap, reference=args.reference_boost, vocabulary=args.vocabulary_boost,
     )
+    overlay = loaded_overlay(args)
     return EvalConfig(
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
         policy=PRESETS[args.preset].policy,
+        governance=overlay.governance if overlay else None,
+        preferred=Profile.of(overlay.preferred_scholars, overlay.preferred_traditions) if overlay else Profile(),
     )
+
+
+def golden_path(args: argparse.Namespace) -> str:
+    """GOLDEN.json as given, else the golden set of ``--overlay``'s ``eval_profile`` (a usage error if neither)."""
+    if args.golden:
+        return str(args.golden)
+    overlay = loaded_overlay(args)
+    parser: argparse.ArgumentParser = args.parser
+    if overlay is None or overlay.golden_set is None:
+        parser.error("GOLDEN.json is required, unless --overlay names a golden set (eval_profile.golden_set)")
+    path = Path(overlay.golden_set)
+    return str(path if path.is_absolute() else args.overlay_folder / path)
 
 
 def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
@@ -108,6 +137,8 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
             weights = replace(weights, tradition=finite_float(value))
         elif key == "reference-boost":
             weights = replace(weights, reference=finite_float(value))
+        elif key == "vocabulary-boost":
+            weights = replace(weights, vocabulary=finite_float(value))
         else:
             raise ValueError(f"--compare: unknown key '{echo(key)}'")
     return replace(config, weights=weights, fusion=fusion), connection
@@ -152,13 +183,14 @@ def run(args: argparse.Namespace) -> int:
             check_config(other[0], "--compare: ")
     except (ValueError, argparse.ArgumentTypeError) as exc:
         parser.error(str(exc))
+    golden_file = golden_path(args)
     try:
-        golden = load(args.golden)
+        golden = load(golden_file)
     except GoldenError as exc:
-        print(f"error: {args.golden}: {exc}", file=sys.stderr)
+        print(f"error: {golden_file}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: {args.golden} cannot be read ({exc.strerror or exc})", file=sys.stderr)
+        print(f"error: {golden_file} cannot be read ({exc.strerror or exc})", file=sys.stderr)
         return 2
     db, proxy, token = connection_from_args(args)
     try:
