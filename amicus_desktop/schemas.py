@@ -17,6 +17,7 @@ of the pointers (the ingest report's order). The sentences quote at most a few d
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,7 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 
+from .files import read_small
 from .resources import resource_path
 
 #: the shipped schemas, by name (``resources/schemas/<name>.schema.json``)
@@ -49,6 +51,28 @@ class Problem:
 
     def to_json(self) -> dict[str, str]:
         return {"path": self.path, "message": self.message}
+
+
+class NotJson(ValueError):
+    """A file that is not JSON text: its one problem, at ``/``."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def read_json(path: str | os.PathLike[str], limit: int) -> object:
+    """The JSON value in the regular file at ``path`` (at most ``limit`` bytes; a byte-order mark is
+    skipped): :class:`NotJson` when it is not UTF-8 JSON, ``OSError`` when it cannot be read."""
+    raw = read_small(path, limit)
+    try:
+        return json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+    except UnicodeDecodeError as exc:
+        raise NotJson(Problem("/", f"not UTF-8 text (byte {exc.start + 1})")) from None
+    except json.JSONDecodeError as exc:
+        raise NotJson(Problem("/", f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")) from None
+    except RecursionError:
+        raise NotJson(Problem("/", "not JSON (nested too deeply)")) from None
 
 
 @lru_cache(maxsize=len(NAMES))

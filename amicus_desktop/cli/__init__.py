@@ -20,7 +20,7 @@ from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ("query", "context", "eval", "relevance", "doctor", "proxy", "serve", "mcp", "build_db", "ingest",
-               "bench")
+               "validate", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

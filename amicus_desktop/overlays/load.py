@@ -9,13 +9,11 @@ problem at ``/``. A command that takes ``--overlay`` names the first problem and
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..files import read_small
-from ..schemas import Problem, problems, quote
+from ..schemas import NotJson, Problem, problems, quote, read_json
 from .model import Overlay
 
 #: an overlay is a small file a curator writes; anything larger is not one (and is not read into memory)
@@ -75,18 +73,11 @@ def load_json(path: str | Path) -> object:
     """The JSON value of a file, or :class:`OverlayError` (at ``/``) when it cannot be read as JSON."""
     name = Path(path).name or str(path)
     try:
-        raw = read_small(path, MAX_OVERLAY_BYTES)
+        return read_json(path, MAX_OVERLAY_BYTES)
     except OSError as exc:
         raise OverlayError([Problem("/", f"cannot be read ({exc.strerror or exc})")], name) from None
-    try:
-        return json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
-    except UnicodeDecodeError as exc:
-        raise OverlayError([Problem("/", f"not UTF-8 text (byte {exc.start + 1})")], name) from None
-    except json.JSONDecodeError as exc:
-        raise OverlayError([Problem("/", f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")],
-                           name) from None
-    except RecursionError:
-        raise OverlayError([Problem("/", "not JSON (nested too deeply)")], name) from None
+    except NotJson as exc:
+        raise OverlayError([exc.problem], name) from None
 
 
 def read_overlay(path: str | Path) -> Overlay:
