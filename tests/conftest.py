@@ -128,6 +128,19 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
 
 
 @pytest.fixture(scope="session")
+def sample_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
+    """The library ``ingest resources/corpus/sample-study-notes.jsonl`` builds, with the real local model:
+    the sample overlay's library (thirteen chunks, two sample authors; a second to build)."""
+    from amicus_desktop.corpus.documents import read_corpus
+    from amicus_desktop.corpus.ingest import ingest
+    from amicus_desktop.resources import resource_path
+
+    path = tmp_path_factory.mktemp("sample") / "sample.db"
+    ingest(read_corpus(resource_path("corpus", "sample-study-notes.jsonl")), path, local_model)
+    return path
+
+
+@pytest.fixture(scope="session")
 def local_proxy():
     from tests.support.proxy import ProxyProcess
 
