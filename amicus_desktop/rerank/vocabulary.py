@@ -36,8 +36,17 @@ def _pattern(terms: tuple[str, ...]) -> re.Pattern[str] | None:
 
 def holds(text: str, terms: Sequence[str]) -> bool:
     """Whether ``text`` holds one of ``terms`` (whole words, any case, accents folded)."""
-    pattern = _pattern(tuple(terms))
-    return pattern is not None and pattern.search(fold(text)) is not None
+    return first_term(text, terms) is not None
+
+
+def first_term(text: str, terms: Sequence[str]) -> str | None:
+    """The first of ``terms`` (in their order) that ``text`` holds, for saying why a factor applied."""
+    folded = fold(text)
+    for term in terms:
+        pattern = _pattern((term,))
+        if pattern is not None and pattern.search(folded) is not None:
+            return term
+    return None
 
 
 def vocabulary_boost(text: str, governance: Governance | None, weight: float) -> float:

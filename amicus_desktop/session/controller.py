@@ -36,6 +36,7 @@ from ..core.preset import APP
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
+from ..overlays import Overlay, govern
 from ..settings import Settings, SettingsStore
 from .commentary import Commentary
 from .connection import Connection
@@ -58,15 +59,18 @@ def app_context(
     mode: SearchMode | None = None,
     filters: Filters = Filters(),
     pins: tuple[str, ...] = (),
+    overlay: Overlay | None = None,
 ) -> RetrievalContext:
     """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
-    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line)."""
+    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line), under the
+    ``overlay``'s forbidden sources and vocabulary (its preferred sources are the profile already; its
+    retrieval policy is kept for the command line and the service, the reader's settings rule the app)."""
     s = settings
-    return RetrievalContext(
+    return govern(RetrievalContext(
         query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
         weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
         fusion=APP.fusion, policy=APP.policy,
-    )
+    ), overlay)
 
 
 class Session:
@@ -100,7 +104,7 @@ class Session:
         self.question.failed.connect(self._ask_failed)
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
-            p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
+            p.changed, p.profile_changed, p.overlay_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
             self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
             self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
@@ -122,7 +126,7 @@ class Session:
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
         return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
-                           filters=self.search.filters, pins=self.search.pins)
+                           filters=self.search.filters, pins=self.search.pins, overlay=self.prefs.overlay)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.
@@ -337,6 +341,32 @@ class Session:
         """Save ``profile`` and re-rank the current results with it (no re-embedding)."""
         if self.prefs.set_profile(profile):
             self.question.rerank("profile")
+
+    def set_overlay(self, overlay: Overlay | None) -> asyncio.Task[None] | None:
+        """Use (and save) ``overlay``, or none. The answer on screen follows it: asked again when its boost
+        terms changed and the mode searches by words (they join the keyword search), else re-ranked."""
+        before = self.prefs.overlay
+        if self.prefs.set_overlay(overlay):
+            return self._follow_overlay(before)
+        return None
+
+    def import_overlay(self, overlay: Overlay) -> asyncio.Task[None] | None:
+        """Use an overlay read from a file, whole: its preferred sources become the profile."""
+        before = self.prefs.overlay
+        if self.prefs.adopt_overlay(overlay):
+            return self._follow_overlay(before)
+        return None
+
+    def _follow_overlay(self, before: Overlay | None) -> asyncio.Task[None] | None:
+        now = self.prefs.overlay
+        terms_before = before.boost_terms if before else ()
+        terms_now = now.boost_terms if now else ()
+        if terms_before != terms_now and self.search.mode is not SearchMode.SEMANTIC:
+            task = self._ask_again("overlay")
+            if task is not None:
+                return task
+        self.question.rerank("overlay")
+        return None
 
     def apply_settings(self, settings: Settings) -> None:
         """Save new settings; reconnect if the DB, proxy or token changed, else re-rank."""

@@ -148,6 +148,7 @@ class BreakdownPanel(QFrame):
         self.clear()
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:
+        self.title.setText("Why this rank")
         self.subtitle.setText(message)
         self.chart.set_steps([])
         self.chart.hide()
@@ -166,8 +167,10 @@ class BreakdownPanel(QFrame):
         breakdown = item.breakdown
         ref = describe.reference(item.candidate, book_name) or item.candidate.chunk_id
         if isinstance(item, RetrievedChunk):
+            self.title.setText("Why this rank")
             self.subtitle.setText(f"#{item.rank} of {total} · {ref}")
         else:
+            self.title.setText("Why not this one")
             self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
         if breakdown is None:  # below threshold: never scored
             self.chart.hide()
