@@ -68,6 +68,9 @@ class ForbiddenPanel(QWidget):
         self.scholars.setAccessibleName("Forbidden scholars")
         self.kinds = QListWidget()
         self.kinds.setAccessibleName("Forbidden kinds of source")
+        for lst in (self.scholars, self.kinds):  # a long name wraps in the narrow dock, never scrolls sideways
+            lst.setWordWrap(True)
+            lst.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 6, 0, 0)
         layout.setSpacing(6)
