@@ -1,20 +1,18 @@
-"""An overlay's two rules in re-ranking (CONTRACT section 12): forbidden sources never become results, and
-the vocabulary factor multiplies the final score — and without an overlay nothing changes."""
+"""An overlay's forbidden sources in re-ranking (``rerank/forbidden.py``, CONTRACT section 12): never a result
+nor a pin, rejected with their rule, moving nothing — and without an overlay nothing changes."""
 
 from __future__ import annotations
 
 import itertools
 from typing import Any
 
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from amicus_desktop.core.governance import ForbiddenRule, Governance
 from amicus_desktop.core.query import BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
 from amicus_desktop.core.results import Candidate, ChunkMetadata, Origin, RejectReason
-from amicus_desktop.rerank import rerank, score
-from amicus_desktop.rerank.vocabulary import holds, vocabulary_boost
+from amicus_desktop.rerank import rerank
 
 _ids = itertools.count()
 
@@ -28,40 +26,6 @@ def cand(distance: float, source_type: str = "section_panel", text: str = "text"
 
 ROLE = Governance("pastor", frozenset({"scofield"}), frozenset({"meta_faq"}), ("covenant", "new birth"),
                   ("dispensation",))
-
-
-# -- the vocabulary --------------------------------------------------------------------------------
-@pytest.mark.parametrize(("text", "terms", "found"), [
-    ("The COVENANT of grace", ("covenant",), True),  # any case
-    ("covenants and promises", ("covenant",), False),  # whole words, not stemmed
-    ("a covenanted people", ("covenant",), False),
-    ("God's covenant.", ("covenant",), True),  # punctuation is not a word character
-    ("the new\n  birth", ("new birth",), True),  # a phrase, any spacing
-    ("the birth was new", ("new birth",), False),  # its words in order
-    ("Agápē is love", ("agape",), True),  # accents folded on both sides
-    ("agape", ("Agápē",), True),
-    ("", ("covenant",), False),
-])
-def test_a_term_matches_whole_words_in_any_case_with_accents_folded(text: str, terms: tuple[str, ...],
-                                                                    found: bool) -> None:
-    assert holds(text, terms) is found
-
-
-def test_boost_suppress_and_suppress_wins() -> None:
-    assert vocabulary_boost("the covenant", ROLE, 1.2) == 1.2
-    assert vocabulary_boost("a dispensation", ROLE, 1.2) == pytest.approx(1 / 1.2)
-    assert vocabulary_boost("the covenant in this dispensation", ROLE, 1.2) == pytest.approx(1 / 1.2)
-    assert vocabulary_boost("nothing", ROLE, 1.2) == 1.0
-    assert vocabulary_boost("the covenant", None, 1.2) == 1.0
-
-
-def test_the_factor_multiplies_final_and_is_in_the_breakdown_only_under_an_overlay() -> None:
-    c = cand(0.2, text="the covenant of grace")
-    plain = score(c, RetrievalContext(query="q"))
-    governed = score(c, RetrievalContext(query="q", governance=ROLE, weights=BoostWeights(vocabulary=1.3)))
-    assert governed.vocabulary_boost == 1.3 and governed.final == pytest.approx(plain.final * 1.3)
-    assert "vocabulary_boost" not in plain.to_json() and governed.to_json()["vocabulary_boost"] == 1.3
-    assert governed.boosts["vocabulary"] == 1.3 and "vocabulary" not in plain.boosts
 
 
 # -- forbidden sources -------------------------------------------------------------------------------
