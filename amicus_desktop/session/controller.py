@@ -342,31 +342,19 @@ class Session:
         if self.prefs.set_profile(profile):
             self.question.rerank("profile")
 
-    def set_overlay(self, overlay: Overlay | None) -> asyncio.Task[None] | None:
-        """Use (and save) ``overlay``, or none. The answer on screen follows it: asked again when its boost
-        terms changed and the mode searches by words (they join the keyword search), else re-ranked."""
-        before = self.prefs.overlay
-        if self.prefs.set_overlay(overlay):
-            return self._follow_overlay(before)
-        return None
-
-    def import_overlay(self, overlay: Overlay) -> asyncio.Task[None] | None:
-        """Use an overlay read from a file, whole: its preferred sources become the profile."""
-        before = self.prefs.overlay
-        if self.prefs.adopt_overlay(overlay):
-            return self._follow_overlay(before)
-        return None
-
-    def _follow_overlay(self, before: Overlay | None) -> asyncio.Task[None] | None:
-        now = self.prefs.overlay
-        terms_before = before.boost_terms if before else ()
-        terms_now = now.boost_terms if now else ()
-        if terms_before != terms_now and self.search.mode is not SearchMode.SEMANTIC:
-            task = self._ask_again("overlay")
-            if task is not None:
-                return task
-        self.question.rerank("overlay")
-        return None
+    def set_overlay(self, overlay: Overlay | None, *, whole: bool = False) -> asyncio.Task[None] | None:
+        """Use (and save) ``overlay``, or none — ``whole`` (an imported file): its preferred sources become the
+        profile. The answer on screen follows: asked again when the boosted words changed and the mode
+        searches by words (they join the keyword search), else re-ranked."""
+        terms = self.prefs.overlay.boost_terms if self.prefs.overlay else ()
+        p = self.prefs
+        if not (p.adopt_overlay(overlay) if whole and overlay is not None else p.set_overlay(overlay)):
+            return None
+        words_changed = terms != (p.overlay.boost_terms if p.overlay else ())
+        task = self._ask_again("overlay") if words_changed and self.search.mode is not SearchMode.SEMANTIC else None
+        if task is None:
+            self.question.rerank("overlay")
+        return task
 
     def apply_settings(self, settings: Settings) -> None:
         """Save new settings; reconnect if the DB, proxy or token changed, else re-rank."""

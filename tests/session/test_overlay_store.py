@@ -91,7 +91,7 @@ async def test_the_session_applies_the_overlay_and_the_answer_follows_it(sample_
     assert mercy.breakdown.vocabulary_boost == pytest.approx(1.1)
 
     # an imported overlay brings its preferences; removing it keeps them and forbids nothing again
-    task = session.import_overlay(SAMPLE)  # other boosted words: asked again
+    task = session.set_overlay(SAMPLE, whole=True)  # other boosted words: asked again
     assert task is not None
     await task
     assert session.prefs.profile == Profile.of(["example-pastor"], ["reformed"])

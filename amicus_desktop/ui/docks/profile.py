@@ -104,7 +104,7 @@ class ProfileDock(Dock[ProfilePanel]):
         w = self._window
 
         def done(overlay: Overlay) -> None:
-            w.session.import_overlay(overlay)
+            w.session.set_overlay(overlay, whole=True)
             w.show_status(f"Overlay “{overlay.role_id}” in use, from {path.name}.")
 
         Op(read_work(path), done).failure(lambda exc: self._failed("Import failed", exc)).run_in_background(w.tasks)
