@@ -128,6 +128,14 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
 
 
 @pytest.fixture(scope="session")
+def verse_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
+    """Chapters of John and Romans with the verse-search tables, real vectors (``tests/support/verses.py``)."""
+    from tests.support.verses import build_verse_library
+
+    return build_verse_library(tmp_path_factory.mktemp("verses") / "scripture.db", local_model)
+
+
+@pytest.fixture(scope="session")
 def sample_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     """The library ``ingest resources/corpus/sample-study-notes.jsonl`` builds, with the real local model:
     the sample overlay's library (thirteen chunks, two sample authors; a second to build)."""

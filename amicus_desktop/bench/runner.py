@@ -228,6 +228,11 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     built.append(path)
     cfg.log(f"{path.name}: measuring with real questions")
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
+    from . import verses  # here: ``python -m amicus_desktop.bench.verses`` must not find it imported
+
+    if verses.has_verse_vectors(path):
+        cfg.log(f"{path.name}: verse search beside chunk search")
+        m["verses"] = verses.run_child(path, cfg.queries, env)
     m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
     cfg.log(_summary(m))
     if cfg.service:
@@ -301,6 +306,14 @@ def run_benchmark(cfg: BenchConfig) -> dict[str, Any]:
 
 
 # -- formatting -------------------------------------------------------------------------------
+def _verse_lines(report: dict[str, Any]) -> list[str]:
+    """The verse-search table of a real database that has one (bench/verses.py)."""
+    from . import verses
+
+    return [line for r in report["results"] if "verses" in r for line in (
+        "Verse search beside chunk search on the real database (p50 / p95, ms)", verses.table(r["verses"]), "")]
+
+
 def _pp(s: dict[str, float]) -> str:
     return f"{fmt_ms(s['p50'])} / {fmt_ms(s['p95'])}"
 
@@ -453,6 +466,7 @@ def format_report(report: dict[str, Any]) -> str:
         two_stage_cost_table(report),
         *service_lines,
         "",
+        *_verse_lines(report),
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "
         f"{report['loadavg']['start']} / {report['loadavg']['end']}. Runtime {report['runtime_s']:.0f} s.",
