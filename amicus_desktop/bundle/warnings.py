@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ..core.governance import ForbiddenRule
 from ..core.query import RetrievalContext
 from ..core.references import PassageRef
-from ..core.results import RejectedChunk, RejectReason, RetrievalWarning, RetrievedChunk, WarningCode
+from ..core.results import Origin, RejectedChunk, RejectReason, RetrievalWarning, RetrievedChunk, WarningCode
 from .floors import MatchFloor
 
 
@@ -69,8 +70,13 @@ def few_results(
         return None
     capped = sum(r.reason is RejectReason.SCHOLAR_CAP for r in rejected)
     below = sum(r.reason is RejectReason.BELOW_THRESHOLD for r in rejected)
+    forbidden = sum(r.reason is RejectReason.FORBIDDEN_SOURCE and Origin.PIN not in r.candidate.origins
+                    for r in rejected)
     head = f"Only {len(ranked)} of the {k} results asked for passed the ranking"
-    if capped:
+    if forbidden and not capped and not below:
+        role = ctx.governance.role_id if ctx.governance else "the overlay"
+        why = f": the overlay {role!r} forbids the sources of {forbidden} more (see them under Rejected)."
+    elif capped:
         cap = ctx.weights.per_scholar_cap
         why = (f": the per-scholar cap (at most {cap} from each author) set aside {capped} more. "
                "See them under Rejected, or raise the cap in the ranking settings (--scholar-cap).")
@@ -94,6 +100,26 @@ def single_source_type(ranked: Sequence[RetrievedChunk]) -> RetrievalWarning | N
         WarningCode.SINGLE_SOURCE_TYPE,
         f"Every result is a {kind.replace('_', ' ')}. Other kinds of material may answer too: "
         "try another mode, or filter by source type to compare.",
+    )
+
+
+def forbidden_hit(rejected: Sequence[RejectedChunk], ctx: RetrievalContext) -> RetrievalWarning | None:
+    """The overlay's forbidden sources removed candidates (pins included): how many, by which rule."""
+    hits = [r for r in rejected if r.reason is RejectReason.FORBIDDEN_SOURCE]
+    if not hits:
+        return None
+    role = ctx.governance.role_id if ctx.governance else "?"
+    scholars = sorted({r.candidate.metadata.scholar_id or "" for r in hits if r.rule is ForbiddenRule.SCHOLAR})
+    kinds = sorted({r.candidate.source_type for r in hits if r.rule is ForbiddenRule.SOURCE_TYPE})
+    which = "; ".join(part for part in (
+        f"by {', '.join(scholars)} (forbidden scholars)" if scholars else "",
+        f"of the types {', '.join(kinds)} (forbidden source types)" if kinds else "",
+    ) if part)
+    n = len(hits)
+    return RetrievalWarning(
+        WarningCode.FORBIDDEN_HIT,
+        f"The overlay {role!r} removed {n} candidate{'s' * (n != 1)} {which}: they are never shown. "
+        "See them under Rejected, with the rule that removed each.",
     )
 
 
@@ -155,6 +181,7 @@ def ranking_warnings(
     """The warnings that follow from what is ranked (pins are not part of the ranking)."""
     ranked = [r for r in results if not r.pinned]
     found = [
+        forbidden_hit(rejected, ctx),
         no_strong_match(ranked, floor, spelling or {}, ctx.query),
         few_results(ranked, rejected, ctx),
         single_source_type(ranked),

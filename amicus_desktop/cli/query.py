@@ -84,6 +84,8 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
         f"{len(result.results)} results · {trace.mode.value} search · "
         f"model {result.model.id} ({result.model.dims} dims)"
     ]
+    if trace.overlay:
+        lines.append(f"overlay: {trace.overlay}")
     if trace.references:
         lines.append("references: " + ", ".join(r.label() for r in trace.references))
     if trace.filters.active:
@@ -109,9 +111,9 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
     if result.rejected:
         lines += ["", f"Rejected ({len(result.rejected)}):"]
         for rej in result.rejected:
-            lines.append(
-                f"  {rej.chunk_id:<40.40} {rej.reason.value:<16} sim {_num(rej.similarity)}  score {rej.score:.4f}"
-            )
+            rule = f"  ({rej.rule.value})" if rej.rule is not None else ""
+            lines.append(f"  {rej.chunk_id:<40.40} {rej.reason.value:<16} sim {_num(rej.similarity)}  "
+                         f"score {rej.score:.4f}{rule}")
     t = result.timings
     cached = " (vector from the cache)" if trace.embedding_cached else ""
     lines += [

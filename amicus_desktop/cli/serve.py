@@ -6,10 +6,10 @@ duration, trace id — never the question, a token or a note), and stops cleanly
 or SIGINT. ``--port 0`` picks a free port and prints it.
 
 It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``),
-an overlays folder that is not one, and on an address beyond this machine with no token unless
-``--insecure-no-token`` says that is meant. Like the embed proxy it answers only requests that name it
-by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403 ``HOST_NOT_ALLOWED`` otherwise,
-against DNS rebinding) unless it listens beyond this machine *with* a token.
+an overlays folder that is not one or holds a file that is not a valid overlay, and on an address beyond
+this machine with no token unless ``--insecure-no-token`` says that is meant. Like the embed proxy it
+answers only requests that name it by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403
+``HOST_NOT_ALLOWED`` otherwise, against DNS rebinding) unless it listens beyond this machine *with* a token.
 
 A missing or damaged library is not a reason to refuse: the service starts, ``/health`` says 503 and
 ``/retrieve`` the library's error, until the file is there (it is reopened by itself).
@@ -34,6 +34,7 @@ from .proxy import _non_negative_float, _port
 
 if TYPE_CHECKING:
     from ..serve.access import Client
+    from ..serve.scope import Overlays
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8732
@@ -61,7 +62,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--clients", type=Path, metavar="FILE",
                    help='tokens and the workspaces each may use: {"clients": [{"token": "...", '
                         f'"workspaces": ["alice"]}}]}} (besides ${TOKEN_ENV}, which may use every workspace)')
-    p.add_argument("--overlays", type=Path, metavar="DIR", help="folder of the overlays requests may name")
+    p.add_argument("--overlays", type=Path, metavar="DIR",
+                   help="folder of the overlays requests may name (overlay=NAME for NAME.json), each checked at start")
+    p.add_argument("--require-overlay", action="store_true",
+                   help="answer only requests that name an overlay (400 NO_OVERLAY otherwise)")
     p.add_argument("--rate-limit", type=_non_negative_float, default=DEFAULT_RATE, metavar="N",
                    help=f"requests a minute per token (per address without tokens); 0 turns it off "
                         f"(default {DEFAULT_RATE:g})")
@@ -86,6 +90,14 @@ def run(args: argparse.Namespace) -> int:
         return _refuse(str(exc), 2)
     if args.overlays is not None and not args.overlays.is_dir():
         return _refuse(f"--overlays {args.overlays} is not a folder", 2)
+    if args.require_overlay and args.overlays is None:
+        return _refuse("--require-overlay needs --overlays DIR: the folder of the overlays requests may name", 2)
+    from ..serve.scope import Overlays
+
+    overlays = Overlays(args.overlays, required=args.require_overlay)
+    invalid = overlays.check_all()
+    if invalid:
+        return _refuse("--overlays: " + "; ".join(invalid[:5]) + (" …" if len(invalid) > 5 else ""), 2)
     try:
         address = _address(args.host, args.port)
     except OSError as exc:
@@ -99,14 +111,14 @@ def run(args: argparse.Namespace) -> int:
     stop = _StopRequest()
     previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
     try:
-        return _serve(args, clients, address, stop)
+        return _serve(args, clients, address, stop, overlays)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
 
 
 def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: _AddrInfo,
-           stop: _StopRequest) -> int:
+           stop: _StopRequest, overlays: Overlays) -> int:
     import uvicorn
     from starlette.middleware import Middleware
 
@@ -116,7 +128,6 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     from ..serve.access import Access
     from ..serve.app import MAX_HEAD, create_app
     from ..serve.library import Library
-    from ..serve.scope import Overlays
 
     try:
         sock = listen(address)
@@ -138,7 +149,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
     # trace id and a log line like every other answer.
     guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
-    app = create_app(library, access, Overlays(args.overlays), middleware=[guard])
+    app = create_app(library, access, overlays, middleware=[guard])
     config = uvicorn.Config(
         app,
         log_config=None,  # our logging; uvicorn's access log is off (our own line has the trace id)

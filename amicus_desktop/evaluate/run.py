@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bundle.warnings import strength
 from ..core.errors import AmicusError, ErrorCode
+from ..core.governance import Governance
 from ..core.preset import Preset
 from ..core.query import (
     DEFAULT_CANDIDATES,
@@ -56,6 +57,10 @@ class EvalConfig:
     policy: RankingPolicy = RankingPolicy()
     #: the workspace whose notes join the candidates (judgments may name its notes' ids)
     workspace: str | None = None
+    #: an overlay's forbidden sources and vocabulary (CONTRACT section 12), and its preferred sources,
+    #: which join each question's own profile
+    governance: Governance | None = None
+    preferred: Profile = field(default_factory=Profile)
 
     @classmethod
     def of(cls, preset: Preset, label: str = "") -> EvalConfig:
@@ -71,13 +76,15 @@ class EvalConfig:
             f"reference ×{w.reference:g}, cap {w.per_scholar_cap or 'none'}"
         )
         fusion = f", {self.fusion.method.value} α {self.fusion.alpha:g}" if self.mode is SearchMode.HYBRID else ""
-        return f"{self.mode.value}{fusion}, {boosts}"
+        overlay = f", overlay {self.governance.role_id}" if self.governance else ""
+        return f"{self.mode.value}{fusion}, {boosts}{overlay}"
 
     def context(self, q: GoldenQuery, book_ids: Sequence[str]) -> RetrievalContext:
         chapter = parse_passage(q.chapter, book_ids, check_bounds=False).chapter_ref if q.chapter else None
         return RetrievalContext(
             query=q.query,
-            profile=Profile.of(q.scholars, q.traditions),
+            profile=Profile.of([*q.scholars, *self.preferred.preferred_scholars],
+                               [*q.traditions, *self.preferred.preferred_traditions]),
             chapter=chapter,
             candidates=self.candidates,
             weights=self.weights,
@@ -85,6 +92,7 @@ class EvalConfig:
             fusion=self.fusion,
             policy=self.policy,
             workspace=self.workspace,
+            governance=self.governance,
         )
 
 

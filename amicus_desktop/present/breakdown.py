@@ -2,8 +2,8 @@
 
 :func:`breakdown_steps` turns a :class:`~amicus_desktop.core.results.ScoreBreakdown` into the lines the
 breakdown pane shows: the base score of the mode that made it, then each multiplier with the reason it is
-what it is (the open chapter, the profile, a named passage, and under the app's ranking the kind of
-material and the spread over sources), then the final score.
+what it is (the open chapter, the profile, a named passage, under the app's ranking the kind of
+material and the spread over sources, and under an overlay its vocabulary), then the final score.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from ..core.query import RetrievalContext, SearchMode
 from ..core.references import PassageRef
 from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
 from ..rerank.prior import Material, material
+from ..rerank.vocabulary import first_term
 from .describe import BookName, chapter_name, fmt_boost, fmt_score, ordinal, ref_name
 
 #: how the breakdown names each kind of material (the source prior's step)
@@ -115,6 +116,9 @@ def breakdown_steps(
                       f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
     if b.extended:
         steps += _policy_steps(b, candidate, ctx, value)
+        value *= b.source_prior * b.diversity
+    if b.governed:
+        steps.append(_vocabulary_step(b, candidate, ctx, value * b.vocabulary_boost))
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
     return steps
 
@@ -144,6 +148,25 @@ def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext
     steps.append(Step(f"{fmt_boost(b.diversity)} diversity", b.diversity, value,
                       f"{fmt_boost(b.diversity)} diversity: {why} → {value:.4f}."))
     return steps
+
+
+def _vocabulary_step(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext | None, value: float) -> Step:
+    """The overlay's vocabulary factor, with the term that set it."""
+    gov = ctx.governance if ctx is not None else None
+    role = f"the overlay {gov.role_id!r}" if gov is not None else "the overlay"
+    suppressed = first_term(candidate.text, gov.suppress_terms) if gov is not None else None
+    boosted = first_term(candidate.text, gov.boost_terms) if gov is not None else None
+    if b.vocabulary_boost < 1.0 and suppressed:
+        why = f"it holds “{suppressed}”, a word {role} suppresses" + (
+            f" (and “{boosted}”, which it boosts: suppressing wins)" if boosted else "")
+    elif b.vocabulary_boost > 1.0 and boosted:
+        why = f"it holds “{boosted}”, a word {role} boosts"
+    elif gov is not None and not gov.has_vocabulary:
+        why = f"{role} names no words to boost or suppress"
+    else:
+        why = f"it holds none of the words {role} boosts or suppresses"
+    label = f"×{b.vocabulary_boost:.3g} vocabulary"
+    return Step(label, b.vocabulary_boost, value, f"{label}: {why} → {value:.4f}.")
 
 
 def _base_steps(b: ScoreBreakdown) -> list[Step]:

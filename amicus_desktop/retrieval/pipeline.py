@@ -33,12 +33,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
+from ..bundle import diagnostics, floor_for, lasting_warnings, provenance, ranking_warnings
 from ..candidates.lexical import KeywordIndex
 from ..candidates.pool import Pool
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, USER_NOTE, RetrievalContext, SearchMode
-from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.results import Candidate, ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.scholars import resolve
 from ..core.text import echo
 from ..embedding.client import EmbedClient, check_against_db
 from ..notes.model import WORKSPACE_ID
@@ -120,6 +121,8 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
         context=ctx,
         warnings=(*result.lasting_warnings, *warnings),
         diagnostics=diagnostics(result.candidates, rejected),
+        trace=replace(result.trace, overlay=ctx.governance.role_id if ctx.governance else None),
+        provenance=provenance(results, result.scholar_names),
     )
 
 
@@ -192,7 +195,7 @@ class Retriever:
         t_start = time.perf_counter()
         text = validate_query(ctx.query)
         validate_request(ctx)
-        query_plan = plan(text)
+        query_plan = plan(text, ctx.governance.boost_terms if ctx.governance else ())
         info = await self.open()
 
         t0 = time.perf_counter()
@@ -207,14 +210,15 @@ class Retriever:
 
         t0 = time.perf_counter()
 
-        def search(store: ScriptureStore) -> tuple[Pool, int | None]:
-            return self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
+        def search(store: ScriptureStore) -> tuple[Pool, int | None, dict[str, str]]:
+            found, pending = self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
+            return found, pending, scholar_names(store, [*found.candidates, *found.pinned])
 
-        pool, pending = await self.run_db(search)
+        pool, pending, names = await self.run_db(search)
         if pending and ctx.workspace is not None and vector is not None:  # rare: notes not embedded yet
             library = ModelInfo(info.model_id, info.dims)
             if await self.notes.catch_up(self._run, ctx.workspace, self.embedder, library):
-                pool, pending = await self.run_db(search)  # again, with the notes it just embedded
+                pool, pending, names = await self.run_db(search)  # again, with the notes it just embedded
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)
@@ -266,12 +270,15 @@ class Retriever:
                 keywords=query_plan.keywords if ctx.mode is not SearchMode.SEMANTIC else (),
                 embedding_cached=cached,
                 keyword_index=pool.keyword_index,
+                overlay=ctx.governance.role_id if ctx.governance else None,
             ),
             warnings=(*lasting, *warnings),
             diagnostics=diagnostics(pool.candidates, rejected),
             pinned=tuple(pool.pinned),
             lasting_warnings=tuple(lasting),
             spelling=spelling,
+            provenance=provenance(results, names),
+            scholar_names=names,
         )
 
     async def _run(self, fn: Callable[[], T]) -> T:
@@ -285,6 +292,13 @@ class Retriever:
             await self._run(store.close)
         await self._run(self.notes.close)
         self._executor.shutdown(wait=True)
+
+
+def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:
+    """(DB thread) The display name of each scholar in the pool: the library's, else the built-in one."""
+    table = store.scholars()
+    ids = {c.metadata.scholar_id for c in pooled if c.metadata.scholar_id}
+    return {sid: resolve(sid, table).name for sid in sorted(ids)}
 
 
 def retrieve(

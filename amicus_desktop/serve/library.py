@@ -109,7 +109,7 @@ class Library:
             r = lane.retriever
             try:
                 facts = await r.run_db(lane.facts)  # opens (or reopens) the library: 404/500 first
-                ctx = apply(params.context(facts.book_ids), scope, params.given)
+                ctx = apply(params, scope, facts.book_ids)
                 return Answer(await r.retrieve(ctx), facts.names)
             except AmicusError as err:
                 raise ServiceError.of(err) from None

@@ -41,7 +41,7 @@ log = logging.getLogger("amicus.session")
 
 #: Why the results on screen are what they are: a fresh answer, a re-rank after a change, or the
 #: same question asked again because the pins changed (its ranks compared with the ones before).
-Cause = Literal["ask", "chapter", "profile", "settings", "pins"]
+Cause = Literal["ask", "chapter", "profile", "settings", "pins", "overlay"]
 
 
 @dataclass(frozen=True)

@@ -185,7 +185,8 @@ class ResultsPane(QWidget):
         self.stack.setCurrentWidget(self.tabs)
         self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
         ctx = view.result.context
-        self.title.setText(describe.results_title(view, self.workspace_name(ctx.workspace if ctx else None)))
+        self.title.setText(describe.results_title(view, self._chapter_label,
+                                                  self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._book_name)
         pinned = any(r.pinned for r in view.result.results)
