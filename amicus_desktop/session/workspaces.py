@@ -1,18 +1,22 @@
-"""Workspaces: the reader's separate studies, each with its own notes, pins and profile. No Qt.
+"""Workspaces: the reader's separate studies, each with its own notes, pins, profile and overlay. No Qt.
 
 **Workspaces hold profiles.** A workspace is a name the reader chose ("Sermon on Romans 9"), an id the
 notes store keys its notes by (``sermon-on-romans-9``: CONTRACT section 11, the id the command line's
 ``--workspace`` takes), and what it *holds* of the reader's preferences: the profile (preferred scholars
-and traditions) and the pins. Everything else — the database, the proxy, the weights, the search mode,
-the appearance — belongs to the reader and is the same in every workspace.
+and traditions), the overlay (its role, forbidden sources and vocabulary — the rest of an overlay, whose
+preferred sources *are* the profile: one without the other would be half a role) and the pins.
+Everything else — the database, the proxy, the weights, the search mode, the appearance — belongs to the
+reader and is the same in every workspace.
 
-The current workspace's held values are the ones in the settings file, exactly where they have always
-been, so the profile editor and the pins keep working on :class:`~.preferences.Preferences` as before;
-``workspaces.json`` beside the settings keeps the list, the current id, and the held values of each
-workspace as they were when it was last left. Switching (:meth:`Workspaces.switch`) puts the current
-values away under the old workspace and hands back the new one's. Written atomically, mode 0600; a file
-that cannot be read is set aside as ``workspaces.json.bak`` and the default workspace is used, with a
-notice. The notes themselves are in the notes store (docs/NOTES.md), never here.
+The current workspace's held values are where they have always been — the profile in the settings file,
+the overlay in ``overlay.json`` beside it, the pins with the search — so the profile dock's editors and the
+pins keep working on :class:`~.preferences.Preferences` as before; ``workspaces.json`` beside the settings
+keeps the list, the current id, and the held values of each workspace as they were when it was last left.
+Switching (:meth:`Workspaces.switch`) puts the current values away under the old workspace and hands back
+the new one's. Written atomically, mode 0600; a file that cannot be read is set aside as
+``workspaces.json.bak`` and the default workspace is used, with a notice. A held overlay that is no longer
+a valid overlay is dropped (the rest of its workspace is kept). The notes themselves are in the notes
+store (docs/NOTES.md), never here.
 """
 
 from __future__ import annotations
@@ -28,13 +32,14 @@ from typing import Any
 from ..core.query import Profile
 from ..files import FileWriteError, read_small, write_atomic
 from ..notes import WORKSPACE_ID
+from ..overlays import Overlay, OverlayError, parse_overlay
 from .events import Event
 
 log = logging.getLogger("amicus.session")
 
 FILE_NAME = "workspaces.json"
 VERSION = 1
-#: The workspace every reader starts in (and the one their earlier profile and pins become).
+#: The workspace every reader starts in (and the one their earlier profile, overlay and pins become).
 DEFAULT_ID, DEFAULT_NAME = "personal", "Personal"
 MAX_NAME_CHARS = 80
 MAX_WORKSPACES = 200
@@ -43,14 +48,20 @@ _MAX_FILE_BYTES = 4 << 20
 
 @dataclass(frozen=True)
 class Held:
-    """What a workspace holds of the reader's preferences: its profile and its pins (in pin order)."""
+    """What a workspace holds of the reader's preferences: its profile, its pins (in pin order) and its
+    overlay without the preferred sources (``None``: no overlay)."""
 
     profile: Profile = field(default_factory=Profile)
     pins: tuple[str, ...] = ()
+    overlay: Overlay | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"preferred_scholars": sorted(self.profile.preferred_scholars),
-                "preferred_traditions": sorted(self.profile.preferred_traditions), "pins": list(self.pins)}
+        out: dict[str, Any] = {"preferred_scholars": sorted(self.profile.preferred_scholars),
+                               "preferred_traditions": sorted(self.profile.preferred_traditions),
+                               "pins": list(self.pins)}
+        if self.overlay is not None:
+            out["overlay"] = self.overlay.to_json()
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> Held:
@@ -62,7 +73,18 @@ class Held:
             return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
 
         return cls(Profile.of(names("preferred_scholars"), names("preferred_traditions")),
-                   tuple(dict.fromkeys(names("pins"))))
+                   tuple(dict.fromkeys(names("pins"))), _overlay(data.get("overlay")))
+
+
+def _overlay(data: Any) -> Overlay | None:
+    """A held overlay, checked as the overlay file is; one that is no longer valid is not used (logged)."""
+    if data is None:
+        return None
+    try:
+        return parse_overlay(data, "a workspace's overlay")
+    except OverlayError:
+        log.warning("workspace overlay unusable")
+        return None
 
 
 @dataclass(frozen=True)

@@ -305,7 +305,7 @@ class MainWindow(QMainWindow):
         """The workspace changed: the title, the switcher, the results header (an answer is asked anew)."""
         self.workspace_switcher.show_workspaces(self.session.notebook.workspaces)
         self._update_title()
-        self.show_status(f"Workspace: {info.name} — its notes, pins and profile.")
+        self.show_status(f"Workspace: {info.name} — its notes, pins, profile and overlay.")
 
     def render_note_count(self, count: int) -> None:
         """The filter bar's "My notes" entry with the workspace's count."""

@@ -4,6 +4,7 @@ notes embedded when the proxy comes back, and a switch that never shows one work
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,9 @@ import pytest
 from amicus_desktop.core.query import USER_NOTE, Profile
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.notes import NotesStore, parse_ref
+from amicus_desktop.overlays import Overlay
 from amicus_desktop.session.notes import EditorState
-from amicus_desktop.session.workspaces import DEFAULT_ID, Workspaces, slug
+from amicus_desktop.session.workspaces import DEFAULT_ID, Held, Workspaces, slug
 from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.sessions import OpenSession, reach
@@ -47,20 +49,27 @@ def test_workspaces_hold_their_profile_and_pins_and_survive_a_restart(tmp_path: 
     with pytest.raises(ValueError, match="already"):
         ws.create("study group")
     mine = Profile.of(["matthew-henry"], [])
-    assert ws.switch("study-group", leaving=_held(mine, ("c1",))) is not None
+    role = Overlay("pastor", forbidden_scholars=("gill",), boost_terms=("grace",))
+    assert ws.switch("study-group", leaving=_held(mine, ("c1",), role)) is not None
+    assert ws.current.held.overlay is None  # a new workspace holds no overlay of another
     back = ws.switch(DEFAULT_ID, leaving=_held(Profile(), ()))
-    assert back is not None and back.profile == mine and back.pins == ("c1",)
+    assert back is not None and back.profile == mine and back.pins == ("c1",) and back.overlay == role
     again = Workspaces(path)
     assert again.current_id == DEFAULT_ID and [w.id for w in again.all][:2] == [DEFAULT_ID, "study-group"]
+    assert again.get(DEFAULT_ID).held.overlay == role and again.get("study-group").held.overlay is None
+    # a held overlay that is no longer valid is not used; the rest of the workspace is
+    data = json.loads(path.read_text())
+    data["workspaces"][0]["overlay"] = {"role_id": "Not An Id!"}
+    path.write_text(json.dumps(data))
+    kept = Workspaces(path).get(DEFAULT_ID)
+    assert kept is not None and kept.held.overlay is None and kept.held.pins == ("c1",)
     path.write_text("{not json")
     damaged = Workspaces(path)
     assert damaged.current_id == DEFAULT_ID and damaged.load_problem and (tmp_path / "workspaces.json.bak").exists()
 
 
-def _held(profile: Profile, pins: tuple[str, ...]):
-    from amicus_desktop.session.workspaces import Held
-
-    return Held(profile, pins)
+def _held(profile: Profile, pins: tuple[str, ...], overlay: Overlay | None = None) -> Held:
+    return Held(profile, pins, overlay)
 
 
 async def test_a_note_is_listed_marked_found_by_the_next_question_and_absent_from_another_workspace(
@@ -93,19 +102,27 @@ async def test_a_note_is_listed_marked_found_by_the_next_question_and_absent_fro
     assert nb.desk.chapter.notes == () and nb.desk.listing.notes == ()
 
 
-async def test_switching_puts_the_profile_and_pins_away_and_brings_them_back(open_session: OpenSession,
-                                                                           small_db: Path, proxy) -> None:
+async def test_switching_puts_the_profile_overlay_and_pins_away_and_brings_them_back(
+        open_session: OpenSession, small_db: Path, proxy) -> None:
     session = open_session(small_db, proxy.url, "romans:9", **FAST)
     await _ready(session)
     nb = session.notebook
+    overlay_file = session.prefs.overlay_store.path
+    role = Overlay("pastor", forbidden_scholars=("gill",), boost_terms=("grace",))
     session.set_profile(Profile.of(["matthew-henry"], []))
+    session.set_overlay(role)
     session.search.set_pins(("chunk-1",))
     nb.workspaces.create("Sermon")
     await nb.switch("sermon")
+    # nothing of the workspace left is in use here: no profile, no pins, no overlay (nor its file)
     assert session.prefs.profile == Profile() and session.search.pins == ()
+    assert session.prefs.overlay is None and not overlay_file.exists()
+    assert session.context("x").governance is None
     assert nb.workspaces.current.name == "Sermon"
     await nb.switch(DEFAULT_ID)
     assert session.prefs.profile == Profile.of(["matthew-henry"], []) and session.search.pins == ("chunk-1",)
+    assert session.prefs.overlay == role and overlay_file.exists()
+    assert session.context("x").governance == role.governance
 
 
 async def test_the_list_searches_by_passage_words_and_letters_and_a_delete_is_undone(

@@ -161,3 +161,27 @@ def test_import_and_export_an_overlay_file(harness: Any, qtbot: Any, sample_db: 
     box = window.findChild(QMessageBox, "overlayFailed")
     assert "bad.json is not a valid overlay: /retrieval_policy/k: must be at most 50, not 99" in box.text()
     assert window.session.prefs.overlay.role_id == "sample-pastor"  # the one in use stays
+
+
+def test_the_overlay_is_the_workspace_s_and_none_of_it_shows_in_another(harness: Any, qtbot: Any,
+                                                                        sample_db: Path) -> None:
+    window = open_window(harness, qtbot, sample_db)
+    s, panel = window.session, window.profile_dock.panel
+    window.profile_dock.import_from(SAMPLE)
+    wait_for(qtbot, lambda: s.prefs.overlay is not None)
+    ask_in_window(window, qtbot, COVENANT)
+    assert any(r.reason == "forbidden_source" for r in s.question.view.result.rejected)
+    # a new workspace: no overlay, no profile, and the question asked again there without them
+    window.menus.workspace_menu.new_workspace("Youth group")
+    wait_for(qtbot, lambda: s.notebook.workspace_id == "youth-group" and s.question.view is not None
+             and not s.question.busy)
+    assert s.prefs.overlay is None and s.prefs.profile == Profile()
+    assert panel.overlay_label.text().startswith("No overlay") and not panel.remove_button.isEnabled()
+    assert panel.vocabulary.boost.values() == ()
+    assert s.question.view.result.trace.overlay is None
+    assert not any(r.reason == "forbidden_source" for r in s.question.view.result.rejected)
+    # back: the workspace's overlay and profile again
+    window.workspace_switcher.activated.emit(window.workspace_switcher.findData("personal"))
+    wait_for(qtbot, lambda: s.notebook.workspace_id == "personal" and s.prefs.overlay is not None)
+    assert panel.overlay_label.text() == "Overlay “sample-pastor”: 2 forbidden sources, 4 weighed words."
+    assert s.prefs.profile == Profile.of(["example-pastor"], ["reformed"])

@@ -11,8 +11,8 @@ the rest of the session:
 * the chapter in the reader is the chapter whose notes are listed and marked;
 * notes are embedded with the library's model when the proxy comes back online, and a few seconds after
   a note was written — on the notes thread and the loop, never the UI thread;
-* switching workspace (:meth:`switch`) saves the draft, puts the profile and pins away with the workspace
-  left and takes the new one's, drops the answer on screen (it may hold the old workspace's notes:
+* switching workspace (:meth:`switch`) saves the draft, puts the profile, overlay and pins away with the
+  workspace left and takes the new one's, drops the answer on screen (it may hold the old workspace's notes:
   re-ranking it would show them under the new one) and asks its question again in the new workspace.
 """
 
@@ -93,7 +93,7 @@ class Notebook:
     async def _switch(self, workspace_id: str) -> None:
         s = self._session
         await self.editor.close()
-        held = self.workspaces.switch(workspace_id, Held(s.prefs.profile, s.search.pins))
+        held = self.workspaces.switch(workspace_id, Held(s.prefs.profile, s.search.pins, s.prefs.overlay))
         if held is None:
             return
         view = s.question.view
@@ -102,6 +102,7 @@ class Notebook:
         self.desk.open(workspace_id)
         s.search.set_pins(held.pins)
         s.prefs.set_profile(held.profile)
+        s.prefs.set_overlay(held.overlay)
         if view is not None:
             s.ask(view.result.query)
         log.info("workspace switched")

@@ -24,7 +24,7 @@ class WorkspaceSwitcher(QComboBox):
         super().__init__(parent)
         self._switch = switch
         self.setAccessibleName("Workspace")
-        self.setToolTip("The workspace: its notes, pins and profile (Ctrl+Alt+W)")
+        self.setToolTip("The workspace: its notes, pins, profile and overlay (Ctrl+Alt+W)")
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.activated.connect(self._chosen)
@@ -84,7 +84,7 @@ class WorkspaceMenu:
         """Ask for a name (unless given), make the workspace and switch to it."""
         if name is None:
             name, ok = QInputDialog.getText(self._parent, "New workspace",
-                                            "Name of the new workspace (its own notes, pins and profile):")
+                                            "Name of the new workspace (its own notes, pins, profile and overlay):")
             if not ok:
                 return None
         try:
