@@ -90,6 +90,9 @@ class NotesDesk:
         self.tasks = Tasks("notes")
         self.chapter: NotesOnChapter | None = None
         self.listing = NoteListing(workspace_id, "", (), 0)
+        #: the search the list is for: a listing read for another (an earlier search, a poll that started
+        #: before the reader typed) is dropped, never shown under the words typed now
+        self._query = ""
         self.pending = 0
         #: how many notes the workspace holds (the filter bar's "My notes")
         self.count = 0
@@ -148,6 +151,7 @@ class NotesDesk:
         self._generation = None
         self.chapter = None
         self.listing = NoteListing(workspace_id, "", (), 0)
+        self._query = ""
         self.removed.emit(None)
         self.refresh()
 
@@ -159,6 +163,7 @@ class NotesDesk:
 
     def search(self, query: str) -> None:
         """List the notes that match ``query`` (every note, newest change first, when it is blank)."""
+        self._query = query
         self.tasks.spawn(self._load_listing(self.workspace_id, query))
 
     def set_model(self, model: ModelInfo | None) -> None:
@@ -176,7 +181,7 @@ class NotesDesk:
         self._generation, self.count = read
         if self._chapter_ref is not None:
             await self._load_chapter(wid, self._chapter_ref)
-        await self._load_listing(wid, self.listing.query)
+        await self._load_listing(wid, self._query)
         await self._load_pending(wid)
 
     async def _load_chapter(self, wid: str, ref: ChapterRef) -> None:
@@ -191,7 +196,7 @@ class NotesDesk:
     async def _load_listing(self, wid: str, query: str) -> None:
         model_id = self.model.id if self.model is not None else None
         found = await self._guard(self.on_workspace(lambda ws: find_notes(ws, query, LIST_LIMIT, model_id), wid), None)
-        if found is None or wid != self.workspace_id:
+        if found is None or wid != self.workspace_id or query != self._query:
             return
         notes, total = found
         self.listing = NoteListing(wid, query, tuple(notes), total)
