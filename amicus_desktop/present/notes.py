@@ -151,9 +151,12 @@ def empty_chapter(label: str) -> str:
             "them) to write one.")
 
 
-def pending_text(count: int) -> str:
-    """The notes pane's and the strip's words for notes without a vector yet."""
+def pending_text(count: int, online: bool = False) -> str:
+    """The notes pane's words for notes without a vector yet: being embedded (the proxy is online: a few
+    seconds after the last save), or waiting for the proxy."""
     which = "1 of your notes is" if count == 1 else f"{count} of your notes are"
+    if online:
+        return f"{which} being embedded: searched by words until then."
     return (f"{which} not embedded yet: searched by words until the embed proxy returns, and embedded the "
             "moment it does.")
 

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QGuiApplication, QTextCursor
+from PySide6.QtWidgets import QApplication, QInputDialog
 
 from amicus_desktop.core.query import USER_NOTE
 from amicus_desktop.core.references import ChapterRef
@@ -154,6 +155,26 @@ def test_the_note_list_searches_deletes_with_undo_and_follows_the_command_line(h
     wait_for(qtbot, lambda: not s.notebook.editor.is_open)
     # offline: the notes written are pending, and the pane says they are searched by words meanwhile
     wait_for(qtbot, lambda: "searched by words until the embed proxy returns" in pane.info.text())
+    # while the proxy is online they are being embedded, not waiting for it
+    pane.set_online(True)
+    assert "of your notes are being embedded: searched by words until then." in pane.info.text()
+    assert "proxy returns" not in pane.info.text()
+
+
+def test_new_workspace_from_the_menu_asks_for_its_name(harness, qtbot, small_db: Path) -> None:
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter is not None)
+
+    def answer() -> None:
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QInputDialog) and w.isVisible())
+        dialog.setTextValue("Youth group")
+        dialog.accept()
+
+    QTimer.singleShot(200, answer)
+    window.menus.workspace_menu.new_action.trigger()  # as the menu does: triggered(checked)
+    wait_for(qtbot, lambda: s.notebook.workspace_id == "youth-group")
+    assert window.workspace_switcher.currentText() == "Workspace: Youth group"
 
 
 def test_every_notes_control_is_reachable_by_tab(harness, qtbot, small_db: Path) -> None:

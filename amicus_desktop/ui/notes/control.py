@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
+from ...connectivity import ProxyState
 from ...core.references import ChapterRef, PassageRef
 from ...notes import Note
 from ...present import notes as words
@@ -43,6 +44,7 @@ class NotesControl:
         sig.myNotesLoaded.connect(self._chapter_loaded)
         sig.myNotesListed.connect(self._listed)
         sig.myNotesPending.connect(pane.show_pending)
+        sig.connectivityChanged.connect(lambda c: pane.set_online(c.state is ProxyState.ONLINE))
         sig.myNoteRemoved.connect(self._removed)
         sig.noteEditorChanged.connect(self._editor_changed)
         sig.notesNotice.connect(w.show_notice)
@@ -61,6 +63,7 @@ class NotesControl:
         w.reader.noteMarkClicked.connect(self.show_mark)
         w.reader.menu_extenders.append(self._reader_menu)
         self._editor_changed(nb.editor.status)
+        pane.set_online(self._w.session.connection.state.state is ProxyState.ONLINE)
         pane.show_pending(nb.desk.pending)
 
     # -- what the reader does ------------------------------------------------------------------------

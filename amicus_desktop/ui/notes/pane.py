@@ -164,6 +164,7 @@ class NotesPane(QWidget):
         layout.addWidget(self.split, 1)
         layout.addLayout(strip)
         self._pending = 0
+        self._online = False
         self._removed = ""
 
         self.chapter_button.clicked.connect(lambda: self.set_scope(CHAPTER, emit=True))
@@ -239,6 +240,12 @@ class NotesPane(QWidget):
         self._pending = count
         self._render_info()
 
+    def set_online(self, online: bool) -> None:
+        """Whether the embed proxy is online (pending notes are then being embedded, not waiting)."""
+        if online != self._online:
+            self._online = online
+            self._render_info()
+
     def show_removed(self, text: str) -> None:
         """A note was deleted (``text`` says which; Undo is offered), or ``""``: nothing to undo."""
         self._removed = text
@@ -271,7 +278,8 @@ class NotesPane(QWidget):
 
     # -- internals -------------------------------------------------------------------------------
     def _render_info(self) -> None:
-        parts = [p for p in (self._removed, words.pending_text(self._pending) if self._pending else "") if p]
+        pending = words.pending_text(self._pending, self._online) if self._pending else ""
+        parts = [p for p in (self._removed, pending) if p]
         self.info.setText("  ".join(parts))
         self.info.setVisible(bool(parts))
 

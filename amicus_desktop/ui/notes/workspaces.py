@@ -60,7 +60,8 @@ class WorkspaceMenu:
         self._switch = switch
         self._parent = parent
         self.new_action = QAction("&New workspace…", parent)
-        self.new_action.triggered.connect(self.new_workspace)
+        # (not the method itself: ``triggered`` would hand it ``checked`` as the name)
+        self.new_action.triggered.connect(lambda: self.new_workspace())
         self.rename_action = QAction("&Rename this workspace…", parent)
         self.rename_action.triggered.connect(self.rename_workspace)
         menu.aboutToShow.connect(self.fill)
