@@ -133,7 +133,8 @@ def mark_tooltip(notes: tuple[Note, ...], names: Names) -> str:
 
 
 def chapter_heading(label: str, count: int) -> str:
-    return f"My notes on {label} ({count})" if label else "My notes"
+    """``My notes on Romans 9 (3)``; without a chapter label, the short form ``My notes (3)``."""
+    return f"My notes on {label} ({count})" if label else f"My notes ({count})"
 
 
 def list_heading(total: int, shown: int, query: str) -> str:
@@ -144,6 +145,11 @@ def list_heading(total: int, shown: int, query: str) -> str:
     else:
         text = f"{total} {noun} in this workspace"
     return text + (f" (the first {shown} shown)" if shown < total else "")
+
+
+def short_list_heading(total: int, query: str) -> str:
+    """The list's heading for a narrow pane: ``3 match``, ``12 notes``."""
+    return f"{total} match" if query.strip() else f"{total} note{'s' * (total != 1)}"
 
 
 def empty_chapter(label: str) -> str:

@@ -23,6 +23,7 @@ class ElidedLabel(QLabel):
         super().__init__(parent)
         self._mode = mode
         self._own_tip = ""
+        self._shorter: tuple[str, ...] = ()
         self.setTextFormat(Qt.TextFormat.PlainText)
         self.setWordWrap(False)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
@@ -38,10 +39,19 @@ class ElidedLabel(QLabel):
         self._own_tip = tip
         self._update_tip()
 
+    def set_shorter(self, *texts: str) -> None:
+        """Shorter forms of the text, painted (the first that fits) before any is elided: "My notes (3)"
+        says more in a narrow pane than "My notes on Roma…"."""
+        self._shorter = texts
+        self._update_tip()
+        self.update()
+
     def shown_text(self) -> str:
-        """The text as painted now (elided to the width)."""
-        rect = self.contentsRect()
-        return self.fontMetrics().elidedText(self.text(), self._mode, rect.width())
+        """The text as painted now: the text, else the first shorter form that fits, else the last elided."""
+        width, fm = self.contentsRect().width(), self.fontMetrics()
+        variants = (self.text(), *self._shorter)
+        fits = next((v for v in variants if fm.horizontalAdvance(v) <= width), None)
+        return fits if fits is not None else fm.elidedText(variants[-1], self._mode, width)
 
     def is_elided(self) -> bool:
         return self.shown_text() != self.text()

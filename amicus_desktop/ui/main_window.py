@@ -82,7 +82,7 @@ class MainWindow(QMainWindow):
         self.menus = WindowMenus(self)
         self.actions_by_id = self.menus.actions_by_id
         self.status_bar = StatusBar()
-        self.status_bar.insertWidget(0, self.workspace_switcher)
+        self.status_bar.add_first_permanent(self.workspace_switcher)  # never hidden by a passing sentence
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
@@ -131,6 +131,7 @@ class MainWindow(QMainWindow):
         self.left_split = _splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
                                     (3, 2), [540, 300])
         self.left_split.addWidget(self.notes_control.pane)  # the reader's own notes, under the commentary
+        self.left_split.setStretchFactor(2, 1)  # it gives up height too in a small window: the reader first
         self.left_split.setSizes([440, 220, 220])
         self.main_split = _splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
                                     (2, 3), [520, 960])

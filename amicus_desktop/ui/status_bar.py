@@ -35,6 +35,11 @@ class StatusBar(QStatusBar):
         self.addPermanentWidget(self.chunks_status)
         self.addPermanentWidget(self.timing_status)
 
+    def add_first_permanent(self, widget: QWidget) -> None:
+        """``widget`` at the head of the permanent ones, where a passing sentence (which hides the bar's
+        other widgets) never hides it. (An index counts the one normal widget, the proxy's state, first.)"""
+        self.insertPermanentWidget(1, widget)
+
     def show_status(self, text: str) -> None:
         """A passing sentence (what was copied or exported)."""
         self.showMessage(text, MESSAGE_MS)

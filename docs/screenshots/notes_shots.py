@@ -8,7 +8,7 @@ here) or a closed port, and saved at the window's default size and at 1000×650 
 
 * ``notes-pane.png`` — Romans 9 with the reader's notes: the margin marks (✎) in the text, the notes
   pane under the commentary, the selected note shown with its formatting;
-* ``notes-margin.png`` — the reader alone, close up on the marks;
+* ``notes-margin.png`` — the reader alone, close up on the marks of verses 11–13;
 * ``notes-editing.png`` — a note being written on Romans 9:20–21, autosaved ("Saved 14:02:03");
 * ``notes-list-search.png`` — every note of the workspace, searched for "potter";
 * ``notes-in-results.png`` — a question whose answer holds the reader's note, marked ✎ and titled
@@ -94,10 +94,14 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         await asyncio.sleep(seconds)
         QApplication.processEvents()
 
-    async def save(window: MainWindow, name: str, part: Callable[[], object] | None = None) -> None:
+    async def save(window: MainWindow, name: str, part: Callable[[], object] | None = None,
+                   prepare: Callable[[], None] | None = None) -> None:
         for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
             window.resize(*size)
             await settle()
+            if prepare is not None:
+                prepare()
+                await settle(0.1)
             path = out / name.replace(".png", f"{suffix}.png")
             (part() if part is not None else window).grab().save(str(path))  # type: ignore[attr-defined]
             print(f"{path.name}: ok")
@@ -120,7 +124,13 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         await settle(0.6)
         pane.select(session.notebook.desk.chapter.notes[1].id)  # type: ignore[union-attr]
         await save(window, "notes-pane.png")
-        await save(window, "notes-margin.png", lambda: window.reader)
+        def verse_10_on_top() -> None:  # the marks on verses 11–13 in view, under the verse before them
+            y = window.reader.verse_rect_y(10)
+            bar = window.reader.text.verticalScrollBar()
+            if y is not None:
+                bar.setValue(bar.value() + y - 20)
+
+        await save(window, "notes-margin.png", lambda: window.reader, verse_10_on_top)
         # writing a note: the editor, autosaved
         control.edit(session.notebook.desk.chapter.notes[2])  # type: ignore[union-attr]
         await reach(session, lambda: session.notebook.editor.is_open)

@@ -177,6 +177,23 @@ def test_new_workspace_from_the_menu_asks_for_its_name(harness, qtbot, small_db:
     assert window.workspace_switcher.currentText() == "Workspace: Youth group"
 
 
+def test_the_workspace_and_the_notes_count_stay_visible_in_a_small_window(harness, qtbot, small_db: Path) -> None:
+    window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
+    pane = window.notes_control.pane
+    window.resize(1000, 650)
+    window.show()
+    wait_for(qtbot, lambda: pane.heading.text() == "My notes on Romans 9 (0)")
+    # a passing sentence hides a status bar's other widgets: never the workspace
+    window.show_status("Copied 10 chunks, 1,875 tokens")
+    assert window.status_bar.currentMessage() and window.workspace_switcher.isVisible()
+    # the heading says the count in the narrow pane, in the short form rather than elided
+    qtbot.wait(50)
+    assert pane.heading.shown_text() in ("My notes on Romans 9 (0)", "My notes (0)")
+    pane.heading.resize(pane.heading.fontMetrics().horizontalAdvance("My notes (0)") + 8, pane.heading.height())
+    assert pane.heading.shown_text() == "My notes (0)" and pane.heading.is_elided()
+    assert "My notes on Romans 9 (0)" in pane.heading.toolTip()
+
+
 def test_every_notes_control_is_reachable_by_tab(harness, qtbot, small_db: Path) -> None:
     window = harness.open(db=small_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
     pane = window.notes_control.pane

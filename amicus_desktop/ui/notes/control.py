@@ -160,12 +160,13 @@ class NotesControl:
         if self.pane.scope == CHAPTER:
             label = self._w.session.library.chapter_label(notes.ref)
             self.pane.show_notes(notes.notes, words.chapter_heading(label, len(notes.notes)),
-                                 words.empty_chapter(label))
+                                 words.empty_chapter(label), words.chapter_heading("", len(notes.notes)))
 
     def _listed(self, listing: NoteListing) -> None:
         if self.pane.scope == ALL:
             self.pane.show_notes(listing.notes, words.list_heading(listing.total, len(listing.notes), listing.query),
-                                 "No note matches." if listing.query.strip() else "No notes in this workspace yet.")
+                                 "No note matches." if listing.query.strip() else "No notes in this workspace yet.",
+                                 words.short_list_heading(listing.total, listing.query))
         self._w.render_note_count(self.notebook.desk.count)
 
     def _removed(self, note: Note | None) -> None:

@@ -73,7 +73,7 @@ class NotesPane(QWidget):
         self._empty = ""
         self.setObjectName("notesPane")
         self.scope = CHAPTER
-        self.heading = ElidedLabel(words.chapter_heading("", 0))
+        self.heading = ElidedLabel("My notes")
         self.heading.setFont(scaled_font(self.font(), 1.0, bold=True))
         self.heading.setAccessibleName("My notes")
         self.chapter_button = QToolButton()
@@ -214,12 +214,13 @@ class NotesPane(QWidget):
         if emit:
             self.scopeChanged.emit(scope)
 
-    def show_notes(self, notes: tuple[Note, ...], heading: str, empty: str) -> None:
-        """List ``notes`` under ``heading`` (``empty`` said when there are none); the selection stays on the
-        same note when it is still listed."""
+    def show_notes(self, notes: tuple[Note, ...], heading: str, empty: str, short_heading: str = "") -> None:
+        """List ``notes`` under ``heading`` (``short_heading`` when the pane is too narrow for it; ``empty``
+        said when there are none); the selection stays on the same note when it is still listed."""
         before = self.current
         self.model.set_notes(notes, in_chapter=self.scope == CHAPTER)
         self.heading.setText(heading)
+        self.heading.set_shorter(*([short_heading] if short_heading else []))
         row = self.model.row_of(before.id) if before is not None else -1
         if self.model.rowCount():
             self.list.setCurrentIndex(self.model.index(max(row, 0), 0))
