@@ -103,6 +103,8 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
         boosts = ", ".join(boost_labels(b)) or "—"
         if r.pinned:
             boosts = "pinned" + (f", {boosts}" if boosts != "—" else "")
+        if len(boosts) > 30:  # the column's width: cut with a mark, never mid-name without one
+            boosts = boosts[:29] + "…"
         lines.append(
             f"{r.rank:>2}  {r.score:6.4f}  {_num(b.base)}  {_num(b.similarity)}  {_num(b.lexical)}  "
             f"{boosts:<30.30} {title(c, names)}"

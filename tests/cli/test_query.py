@@ -215,6 +215,17 @@ def test_readable_table_by_default(corpus, proxy: ScriptedProxy) -> None:
     assert "total" in proc.stdout
 
 
+def test_a_long_boosts_cell_is_cut_with_a_mark(corpus, proxy: ScriptedProxy) -> None:
+    db, _ = corpus  # henry's chunks on Romans 1 get three boosts: more than the column's 30 characters
+    proc = cli("query", "grace", "--db", str(db), "--proxy", proxy.url,
+               "--chapter", "romans:1", "--prefer-scholar", "henry", "--prefer-tradition", "t-henry")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line[:2].strip().isdigit() and "×" in line]
+    cells = [line[36:66] for line in rows]  # after "#", score, base, sim and words; then one space
+    assert all(line[66] == " " for line in rows), rows
+    assert any(c.startswith("×1.5 chapter, ×1.1 scholar") and c.endswith("…") for c in cells), rows
+
+
 # -- errors ------------------------------------------------------------------------------------
 def expect_error(code: str, *args: str, env: dict[str, str] | None = None) -> str:
     rc, out = query_json(*args, env=env)
