@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import RetrievalContext, SearchMode
-from ..core.references import PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
 from ..rerank.prior import Material, material
-from .describe import BookName, chapter_name, fmt_boost, fmt_score, ordinal, ref_name
+from .describe import fmt_boost, fmt_score, ordinal
 
 #: how the breakdown names each kind of material (the source prior's step)
 MATERIAL_NAMES: dict[Material, str] = {
@@ -47,7 +48,7 @@ def breakdown_steps(
     b: ScoreBreakdown,
     candidate: Candidate,
     ctx: RetrievalContext | None,
-    book_name: BookName | None = None,
+    names: Names = DEFAULT_NAMES,
     references: tuple[PassageRef, ...] = (),
 ) -> list[Step]:
     """The base score (distance → similarity; the keyword score; their fusion) → each multiplier →
@@ -59,8 +60,9 @@ def breakdown_steps(
     value = b.base if b.base is not None else 0.0
     # chapter
     value *= b.chapter_boost
-    chunk_ch = chapter_name(meta.book_id, meta.chapter_num, book_name)
-    current = ref_name(chapter, book_name)
+    chunk_ch = names.chapter(ChapterRef(meta.book_id, meta.chapter_num)
+                             if meta.book_id and meta.chapter_num is not None else None)
+    current = names.chapter(chapter)
     if b.chapter_focus:
         why = (f"it is about {chunk_ch}, where the library's commentary on your question centres "
                "(no chapter is open)")
@@ -68,7 +70,7 @@ def breakdown_steps(
         why = f"it is about {chunk_ch}, the chapter you are reading"
     elif b.chapter_suspended:
         why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "
-               f"{_refs_text(references, None, book_name)}: a passage you name comes first")
+               f"{_refs_text(references, None, names)}: a passage you name comes first")
     elif chapter is None:
         why = "no chapter is open, so nothing gets the chapter boost"
     elif not chunk_ch:
@@ -105,11 +107,11 @@ def breakdown_steps(
     value *= b.reference_boost
     refs = references
     if b.reference_boost != 1.0:
-        why = f"it covers {_refs_text(refs, meta, book_name)}, named in your question"
+        why = f"it covers {_refs_text(refs, meta, names)}, named in your question"
     elif not refs:
         why = "your question names no passage"
     else:
-        why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
+        why = f"it does not cover {_refs_text(refs, None, names)}, named in your question"
     steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
                       f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
     if b.extended:
@@ -165,9 +167,9 @@ def _base_steps(b: ScoreBreakdown) -> list[Step]:
     return steps
 
 
-def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, book_name: BookName | None) -> str:
+def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, names: Names) -> str:
     """The referenced passages (those ``meta`` covers, when given), named as the reader names them."""
     chosen = [r for r in refs if meta is None or r.covers(meta)] or list(refs)
-    return ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in chosen)
+    return ", ".join(names.passage(r) for r in chosen)
 
 

@@ -10,11 +10,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..core.books import book_words
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
-from ..core.references import ChapterRef, reference_text
 from ..core.results import (
-    Candidate,
     RejectedChunk,
     RejectReason,
     RetrievalResult,
@@ -23,13 +21,10 @@ from ..core.results import (
 )
 from . import titles
 from .bounds import and_more
-from .titles import Names
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
     from ..context import Context
     from ..session import ResultView
-
-BookName = Callable[[str], str]
 
 #: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
 source_label = titles.source_label
@@ -99,13 +94,6 @@ def boosts_text(b: ScoreBreakdown | None) -> str:
         return "not scored"
     labels = boost_labels(b)
     return ", ".join(labels) if labels else "none"
-
-
-def reference(candidate: Candidate, book_name: BookName | None = None) -> str:
-    meta = candidate.metadata
-    if not meta.book_id:
-        return ""
-    return meta.reference(book_name(meta.book_id) if book_name else None)
 
 
 def move_text(rank: int, previous: Mapping[str, int] | None, chunk_id: str) -> tuple[str, str, int]:
@@ -201,8 +189,7 @@ def tab_titles(view: ResultView | None) -> tuple[str, str]:
     return f"Results ({len(view.result.results)})", f"Rejected ({len(view.result.rejected)})"
 
 
-def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str],
-                undo_keys: str = "") -> str | None:
+def rerank_note(view: ResultView, names: Names, undo_keys: str = "") -> str | None:
     """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …", and the key that
     undoes it (``None`` after a fresh answer)."""
     if view.previous_ranks is None or view.cause == "ask":
@@ -214,7 +201,7 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
                 f"{len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
     chapter = r.context.chapter if r.context else None
     what = {
-        "chapter": f"for {chapter_label(chapter) if chapter else 'no chapter'}",
+        "chapter": f"for {names.chapter(chapter) if chapter else 'no chapter'}",
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
     }[view.cause]
@@ -245,10 +232,10 @@ def _counts(counts: Mapping[str, int], labels: Callable[[str], str]) -> str:
     return ", ".join(f"{n} {labels(key)}" for key, n in counts.items() if n) or "none"
 
 
-def searched_rows(result: RetrievalResult, book_name: BookName | None = None) -> list[tuple[str, str]]:
+def searched_rows(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> list[tuple[str, str]]:
     """*How this was searched*: (label, value) rows from the bundle's trace, diagnostics and timings."""
     tr, d, t = result.trace, result.diagnostics, result.timings
-    refs = and_more([r.label(book_name(r.book_id) if book_name else None) for r in tr.references])
+    refs = and_more([names.passage(r) for r in tr.references])
     f = tr.filters
     filters = "; ".join(f"{name}: {', '.join(values)}" for name, values in (
         ("source types", f.source_types), ("books", f.books), ("scholars", f.scholars), ("traditions", f.traditions),
@@ -292,16 +279,6 @@ def ask_status(view: ResultView) -> str:
     """Beside the question box: the answer's size and time (nothing after a re-rank)."""
     asked = view.cause in ("ask", "pins")
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
-
-
-def chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
-    if not book_id or chapter is None:
-        return ""
-    return reference_text(book_name(book_id) if book_name else book_words(book_id), chapter)
-
-
-def ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
-    return chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""
 
 
 def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:

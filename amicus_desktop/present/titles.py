@@ -6,10 +6,10 @@ A result row has to say what it is at a glance: ``δικαιόω (dikaióō, G13
 rarely name their passage, lexicon entries start with a pronunciation), and ids are for machines.
 
 Everything here works from what any scripture.db holds — ``source_type``, ``source_id``, ``text``
-and ``chunk_metadata`` — plus two lookups (:class:`Names`): book names and scholars. It reads the
-shapes this project's builder writes (docs/DATA.md) where it can and falls back to a generic form
-(the kind of chunk, who wrote it, the passage, or the opening words) for anything else, so a
-chunk from another builder's database still gets a sensible line.
+and ``chunk_metadata`` — plus two lookups (:class:`~amicus_desktop.core.names.Names`): book names
+and scholars. It reads the shapes this project's builder writes (docs/DATA.md) where it can and falls
+back to a generic form (the kind of chunk, who wrote it, the passage, or the opening words) for
+anything else, so a chunk from another builder's database still gets a sensible line.
 
 - :func:`title` — what the row is; one part of a note cut into several says which
   (``Matthew Henry, Concise Commentary — John 3:11-21 (part 2 of 6)``, read from the ``source_id``
@@ -22,15 +22,12 @@ chunk from another builder's database still gets a sensible line.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core import parts
-from ..core.books import BY_ID, book_words
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import SourceType
 from ..core.results import ChunkMetadata
-from ..core.scholars import Scholar, resolve
 
 SOURCE_LABELS: dict[str, str] = {
     SourceType.SECTION_PANEL: "Section note",
@@ -93,35 +90,9 @@ class ChunkLike(Protocol):
     def metadata(self) -> ChunkMetadata: ...
 
 
-@dataclass(frozen=True)
-class Names:
-    """How to name books and scholars: a database's own tables (``books`` names by id, the
-    store's ``scholars()``), falling back to the built-in book table and known scholars."""
-
-    books: Mapping[str, str] = field(default_factory=dict)
-    scholars: Mapping[str, Scholar] = field(default_factory=dict)
-
-    def book(self, book_id: str) -> str:
-        if book_id in self.books:
-            return self.books[book_id]
-        known = BY_ID.get(book_id)
-        return known.name if known else book_words(book_id)
-
-    def scholar(self, scholar_id: str) -> Scholar:
-        return resolve(scholar_id, self.scholars)
-
-
-DEFAULT_NAMES = Names()
-
-
 def source_label(source_type: str) -> str:
     """``Section note``, ``Lexicon entry``…; an unknown type reads as its words."""
     return SOURCE_LABELS.get(source_type, source_type.replace("_", " ").strip().capitalize() or "Chunk")
-
-
-def reference(meta: ChunkMetadata, names: Names = DEFAULT_NAMES) -> str:
-    """``Romans 9:1-5``, ``Romans 9``, ``Romans``; empty without a book."""
-    return meta.reference(names.book(meta.book_id)) if meta.book_id else ""
 
 
 # -- small text helpers ----------------------------------------------------------------------------
@@ -267,7 +238,7 @@ def _title_word_study(chunk: ChunkLike, names: Names) -> str:
     book = names.book(meta.book_id) if meta.book_id else (m.group("book") if m else "")
     where = f" in {book}" if book else ""
     if not m:
-        return _join("Word study", reference(meta, names) or _first_sentence(chunk.text))
+        return _join("Word study", names.reference(meta) or _first_sentence(chunk.text))
     name, number = m.group("name").strip(), m.group("num")
     inner = re.fullmatch(r"(?P<lemma>.+?)\s*\((?P<tr>[^()]+)\)", name)
     word = f"{inner.group('lemma')} ({inner.group('tr')}, {number})" if inner else f"{name} ({number})"
@@ -276,7 +247,7 @@ def _title_word_study(chunk: ChunkLike, names: Names) -> str:
 
 def _title_commentary(chunk: ChunkLike, names: Names) -> str:
     meta = chunk.metadata
-    ref = reference(meta, names)
+    ref = names.reference(meta)
     who = author_work(meta, names) or source_label(chunk.source_type)
     if meta.panel_type == "quotation":
         name = names.scholar(meta.scholar_id).name if meta.scholar_id else "A quotation"
@@ -286,7 +257,7 @@ def _title_commentary(chunk: ChunkLike, names: Names) -> str:
     if words and meta.book_id:
         # a panel about a whole chapter or book: "outline of Romans 9", not "Romans 9:1-33"
         whole = ChunkMetadata(book_id=meta.book_id, chapter_num=meta.chapter_num)
-        return f"{who} — {words} {reference(whole, names)}"
+        return f"{who} — {words} {names.reference(whole)}"
     return _join(who, ref or _first_sentence(chunk.text))
 
 
@@ -301,13 +272,13 @@ def _title_thread(chunk: ChunkLike, names: Names) -> str:
     if _is_header(first):
         return first.rstrip(".")
     who = author_work(meta, names) or source_label(chunk.source_type)
-    return _join(who, reference(meta, names) or _first_sentence(chunk.text))
+    return _join(who, names.reference(meta) or _first_sentence(chunk.text))
 
 
 def _generic(chunk: ChunkLike, names: Names) -> str:
     meta = chunk.metadata
     lead = author_work(meta, names) or source_label(chunk.source_type)
-    return _join(lead, reference(meta, names) or _first_sentence(chunk.text))
+    return _join(lead, names.reference(meta) or _first_sentence(chunk.text))
 
 
 def _with_part(line: str, chunk: ChunkLike) -> str:
@@ -394,7 +365,7 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     if meta.panel_type == "quotation" and meta.scholar_id:
         m = _QUOTED_BY.match(chunk.text)
         who = names.scholar(meta.scholar_id).name + (f", quoted by {m.group('by').strip()}" if m else ", quoted")
-    what = reference(meta, names)
+    what = names.reference(meta)
     if chunk.source_type == SourceType.LEXICON_ENTRY:
         lines = _lines(chunk.text)
         what = " ".join(p for p in (_number(chunk), _lemma(lines[0]) if lines else "") if p)
@@ -411,14 +382,11 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
 
 
 __all__ = [
-    "DEFAULT_NAMES",
     "PANEL_WORDS",
     "SOURCE_LABELS",
     "ChunkLike",
-    "Names",
     "author_work",
     "citation",
-    "reference",
     "sentences",
     "shorten",
     "snippet",

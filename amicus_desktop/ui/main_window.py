@@ -100,7 +100,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.notice_banner = Banner()
         self.ask = AskBar()
-        self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
+        self.results = ResultsPane(lambda: library.names)
         self.results.is_pinned = self.session.search.is_pinned
         self.filter_bar = FilterBar()
 
@@ -266,7 +266,7 @@ class MainWindow(QMainWindow):
             self.ask_control.initial_focus()
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
-        label = self.session.library.chapter_label(ref)
+        label = self.session.library.names.chapter(ref)
         self.setWindowTitle(f"{label} — Amicus Desktop" if label else "Amicus Desktop")
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
@@ -274,11 +274,11 @@ class MainWindow(QMainWindow):
             self.reader.show_message(label, states.READ_NEEDS_DB)
 
     def _render_chapter_text(self, text: ChapterText) -> None:
-        label = self.session.library.chapter_label(text.ref)
+        label = self.session.library.names.chapter(text.ref)
         self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT)
 
     def _render_notes(self, notes: ChapterNotes) -> None:
-        self.commentary.set_notes(notes, self.session.library.chapter_label(notes.ref))
+        self.commentary.set_notes(notes, self.session.library.names.chapter(notes.ref))
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_dock.set_facets(facets, self.session.prefs.profile)
