@@ -24,6 +24,39 @@ def text_arg(value: str) -> str:
     return value
 
 
+def port_arg(value: str) -> int:
+    """An argparse type: a port number, 0 (any free port) to 65535."""
+    try:
+        port = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0..65535")
+    return port
+
+
+def positive_int_arg(value: str) -> int:
+    """An argparse type: a whole number of at least 1 (a count, a size)."""
+    try:
+        n = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if n <= 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def non_negative_float_arg(value: str) -> float:
+    """An argparse type: a finite number of at least 0 (a rate; 0 turns it off)."""
+    try:
+        x = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
+    if not x >= 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return x
+
+
 def add_connection_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", metavar="PATH", type=text_arg,
                    help=f"scripture.db (default: ${DB_ENV}, the saved setting, or {paths.default_db_path()})")
