@@ -21,6 +21,7 @@ from ..core.results import (
 )
 from . import titles
 from .bounds import and_more
+from .sentences import shorten
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
     from ..context import Context
@@ -178,7 +179,7 @@ def results_title(view: ResultView) -> str:
     """The header over the results: the question they answer, their size, the mode that made them
     ("Hybrid search") and the time."""
     r = view.result
-    return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
+    return (f"“{shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
             f"· {mode_title(r.mode)} · asked {asked_time(view)}")
 
 

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import RetrievalResult, RetrievalWarning, WarningCode
 from ..present import bounds, describe, states
-from ..present.titles import shorten
+from ..present.sentences import shorten
 
 
 class WarningRow(QFrame):

@@ -15,7 +15,7 @@ from amicus_desktop.core.query import SOURCE_TYPES
 from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import KNOWN_SCHOLARS, Scholar
 from amicus_desktop.corpus import build_database
-from amicus_desktop.present.titles import citation, sentences, shorten, snippet, source_label, title
+from amicus_desktop.present.titles import citation, snippet, source_label, title
 from amicus_desktop.store import ScriptureStore
 from tests.support.embedders import StandInEmbedder
 
@@ -162,13 +162,6 @@ def test_minimal_and_foreign_chunks_fall_back_sensibly() -> None:
     long = "word " * 200
     assert len(snippet(Row("section_panel", "x", long))) <= 160
     assert snippet(Row("section_panel", "x", long)).endswith("…")
-
-
-def test_sentences_and_shorten() -> None:
-    assert sentences("C. I. Scofield wrote it. Then, i.e. later, more. End") == [
-        "C. I. Scofield wrote it.", "Then, i.e. later, more.", "End"]
-    assert shorten("one two three four", 12) == "one two…"
-    assert shorten("short", 12) == "short"
 
 
 @settings(max_examples=300, deadline=None)
