@@ -29,6 +29,7 @@ from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, l
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..retrieval import Retriever, validate_request
+from . import output
 from .common import add_connection_args, connection_from_args
 from .search_args import add_preset_arg, cap_value, finite_float
 
@@ -170,11 +171,7 @@ def run(args: argparse.Namespace) -> int:
                 _evaluate(golden, config_b, Path(conn.get("db", db)), conn.get("proxy", proxy), token)
             )
     except AmicusError as err:
-        if args.json:
-            print(json.dumps(err.to_json(), ensure_ascii=False))
-        else:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=args.json)
     if second is None:
         print(json.dumps(first.to_json(), ensure_ascii=False) if args.json else format_report(first))
     else:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import textwrap
 
 from ..core.errors import AmicusError
@@ -18,6 +17,7 @@ from ..core.results import RetrievalResult
 from ..present import snippet, title
 from ..present.describe import boost_labels
 from ..retrieval import Retriever, validate_query
+from . import output
 from .common import add_connection_args, connection_from_args
 from .search_args import add_search_args, check_search_args, context_from_args
 
@@ -41,11 +41,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, names = asyncio.run(retrieve(args, parser))
     except AmicusError as err:
-        if args.json:
-            print(json.dumps(err.to_json(), ensure_ascii=False))
-        else:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=args.json)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:

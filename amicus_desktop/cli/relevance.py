@@ -20,6 +20,7 @@ from ..embedding import BACKENDS, get_backend
 from ..evaluate import GoldenError, load
 from ..evaluate.relevance import db_model, run_benchmark
 from ..evaluate.report import format_benchmark, judged_share
+from . import output
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,8 +67,7 @@ def run(args: argparse.Namespace) -> int:
         reports = run_benchmark(golden, pairs, default_fusion=Fusion(), unanswerable=unanswerable,
                                 progress=lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
     except AmicusError as err:
-        print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=False)
     if args.json:
         print(json.dumps([{"model": m.model, "db": str(m.db),
                            "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}

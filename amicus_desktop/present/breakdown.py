@@ -9,6 +9,7 @@ material and the spread over sources), then the final score.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ..core.names import DEFAULT_NAMES, Names
@@ -77,32 +78,16 @@ def breakdown_steps(
         why = "it is not tied to a chapter"
     else:
         why = f"it is about {chunk_ch}, not {current}"
-    steps.append(Step(f"{fmt_boost(b.chapter_boost)} chapter", b.chapter_boost, value,
-                      f"{fmt_boost(b.chapter_boost)} chapter: {why} → {value:.4f}."))
-    # scholar
+    steps.append(_factor_step("chapter", b.chapter_boost, value, why))
+    # scholar and tradition: the profile's preferences
     value *= b.scholar_boost
-    if b.scholar_boost != 1.0:
-        why = f"{meta.scholar_id} is one of your preferred scholars"
-    elif meta.scholar_id is None:
-        why = "no scholar is named for it"
-    elif profile is not None and not profile.preferred_scholars:
-        why = "your profile prefers no scholar"
-    else:
-        why = f"{meta.scholar_id} is not among your preferred scholars"
-    steps.append(Step(f"{fmt_boost(b.scholar_boost)} scholar", b.scholar_boost, value,
-                      f"{fmt_boost(b.scholar_boost)} scholar: {why} → {value:.4f}."))
-    # tradition
+    why = _preferred_why("scholar", b.scholar_boost, meta.scholar_id,
+                         profile.preferred_scholars if profile is not None else None)
+    steps.append(_factor_step("scholar", b.scholar_boost, value, why))
     value *= b.tradition_boost
-    if b.tradition_boost != 1.0:
-        why = f"{meta.tradition} is one of your preferred traditions"
-    elif meta.tradition is None:
-        why = "no tradition is named for it"
-    elif profile is not None and not profile.preferred_traditions:
-        why = "your profile prefers no tradition"
-    else:
-        why = f"{meta.tradition} is not among your preferred traditions"
-    steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
-                      f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    why = _preferred_why("tradition", b.tradition_boost, meta.tradition,
+                         profile.preferred_traditions if profile is not None else None)
+    steps.append(_factor_step("tradition", b.tradition_boost, value, why))
     # reference
     value *= b.reference_boost
     refs = references
@@ -112,8 +97,7 @@ def breakdown_steps(
         why = "your question names no passage"
     else:
         why = f"it does not cover {_refs_text(refs, None, names)}, named in your question"
-    steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
-                      f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
+    steps.append(_factor_step("reference", b.reference_boost, value, why))
     if b.extended:
         steps += _policy_steps(b, candidate, ctx, value)
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
@@ -130,8 +114,7 @@ def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext
         why = f"{kind}; your question asks about a word, so it counts fully"
     else:
         why = f"{kind} counts fully"
-    steps = [Step(f"{fmt_boost(b.source_prior)} source", b.source_prior, value,
-                  f"{fmt_boost(b.source_prior)} source: {why} → {value:.4f}.")]
+    steps = [_factor_step("source", b.source_prior, value, why)]
     value *= b.diversity
     spread = ctx.policy.spread if ctx else None
     cap = ctx.weights.per_scholar_cap if ctx else None
@@ -142,9 +125,25 @@ def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext
                f"each further one counts ×{spread:g} less")
     else:
         why = "no source has more than its share above it"
-    steps.append(Step(f"{fmt_boost(b.diversity)} diversity", b.diversity, value,
-                      f"{fmt_boost(b.diversity)} diversity: {why} → {value:.4f}."))
+    steps.append(_factor_step("diversity", b.diversity, value, why))
     return steps
+
+
+def _factor_step(name: str, factor: float, value: float, why: str) -> Step:
+    """One multiplier's line: ``×1.5 chapter: <why> → 0.7500.``"""
+    return Step(f"{fmt_boost(factor)} {name}", factor, value, f"{fmt_boost(factor)} {name}: {why} → {value:.4f}.")
+
+
+def _preferred_why(kind: str, boost: float, named: str | None, preferred: Collection[str] | None) -> str:
+    """Why a chunk's scholar (or tradition) got the profile's boost or not; ``preferred`` is ``None``
+    without a profile."""
+    if boost != 1.0:
+        return f"{named} is one of your preferred {kind}s"
+    if named is None:
+        return f"no {kind} is named for it"
+    if preferred is not None and not preferred:
+        return f"your profile prefers no {kind}"
+    return f"{named} is not among your preferred {kind}s"
 
 
 def _base_steps(b: ScoreBreakdown) -> list[Step]:

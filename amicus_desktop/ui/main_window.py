@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QFrame, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.query import Filters, Profile, SearchMode
@@ -41,6 +41,7 @@ from .layout import restore_layout, save_layout
 from .menus import WindowMenus
 from .reader import ReaderPane
 from .results import ResultsPane
+from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
@@ -119,10 +120,10 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
 
         self.commentary = CommentaryPane(lambda: library.names)
-        self.left_split = _splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
-                                    (3, 2), [540, 300])
-        self.main_split = _splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
-                                    (2, 3), [520, 960])
+        self.left_split = splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
+                                   stretch=(3, 2), sizes=[540, 300])
+        self.main_split = splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
+                                   stretch=(2, 3), sizes=[520, 960])
 
         self.start_page = StartPage({
             states.BUILD_DEMO: self.dialogs.build_demo,
@@ -334,19 +335,6 @@ class MainWindow(QMainWindow):
             self.workbench_dock.detach()
             self.closed.emit()
         event.accept()
-
-
-def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget,
-              stretch: tuple[int, int], sizes: list[int]) -> QSplitter:
-    split = QSplitter(orientation)
-    split.setObjectName(name)
-    split.addWidget(first)
-    split.addWidget(second)
-    split.setStretchFactor(0, stretch[0])
-    split.setStretchFactor(1, stretch[1])
-    split.setSizes(sizes)
-    split.setChildrenCollapsible(False)
-    return split
 
 
 def _hline() -> QFrame:
