@@ -22,9 +22,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Literal
 
-from .limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, protocol_class
-
-if TYPE_CHECKING:  # uvicorn loads only when a server starts
+if TYPE_CHECKING:  # uvicorn (and h11, with the limits) load only when a server starts
     import uvicorn
 
 #: One ``socket.getaddrinfo()`` entry: ``(family, type, proto, canonname, sockaddr)``.
@@ -76,11 +74,14 @@ def stopping_on_signals(log: logging.Logger) -> Iterator[StopRequest]:
 
 
 def uvicorn_config(app: Any, log_level: str, *, lifespan: Literal["on", "off"] = "off",
-                   max_head: int = MAX_HEAD_BYTES) -> uvicorn.Config:
+                   max_head: int | None = None) -> uvicorn.Config:
     """uvicorn's settings for our servers: our logging (uvicorn's access log would show clients), no
     ``Server`` header, five seconds to finish open requests, and the connection limits of :mod:`.limits`
-    (the h11 parser with a request deadline and a connection cap, ``max_head`` bytes of request head)."""
+    (the h11 parser with a request deadline and a connection cap, ``max_head`` bytes of request head;
+    :data:`~.limits.MAX_HEAD_BYTES` by default)."""
     import uvicorn
+
+    from .limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, protocol_class
 
     return uvicorn.Config(
         app,
@@ -91,7 +92,7 @@ def uvicorn_config(app: Any, log_level: str, *, lifespan: Literal["on", "off"] =
         lifespan=lifespan,
         server_header=False,
         http=protocol_class(max_connections=connection_cap()),
-        h11_max_incomplete_event_size=max_head,
+        h11_max_incomplete_event_size=MAX_HEAD_BYTES if max_head is None else max_head,
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
     )
 
