@@ -55,6 +55,11 @@ def snapshot_dir() -> Path:
     return data_dir() / "snapshots"
 
 
+def history_dir() -> Path:
+    """Every evaluation run of a golden set, kept for the workbench's trend (one file per set)."""
+    return data_dir() / "history"
+
+
 def default_db_path() -> Path:
     """Where ``build-db`` puts the demo database and where the app looks first."""
     return data_dir() / "scripture.db"

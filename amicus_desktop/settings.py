@@ -42,7 +42,10 @@ from .core.query import (
     MAX_CANDIDATES,
     MAX_K,
     BoostWeights,
+    Fusion,
+    FusionMethod,
     Profile,
+    RankingPolicy,
     SearchMode,
 )
 from .files import read_small
@@ -89,6 +92,17 @@ class Settings:
     font_size: int | None = None
     #: ``system``, ``light`` or ``dark``.
     color_scheme: str = "system"
+    #: how hybrid search fuses meaning and words (``convex`` or ``rrf``), and convex fusion's weight of meaning
+    fusion: str = APP.fusion.method.value
+    alpha: float = APP.fusion.alpha
+    #: the ranking policy's spread factor past the cap per source (``None``: the contract's hard cap)
+    spread: float | None = APP.policy.spread
+    #: the boost of the chapter the commentary centres on when no chapter is open (``None``: off)
+    focus_boost: float | None = APP.policy.focus
+    #: the curator's name in a golden set's ``judges`` (``None``: the account's login name)
+    judge_name: str | None = None
+    #: the golden set open in the curator workbench, reopened at the next start
+    golden_set: str | None = None
 
     # -- derived -------------------------------------------------------------------------
     @property
@@ -99,6 +113,15 @@ class Settings:
     def weights(self) -> BoostWeights:
         return BoostWeights(self.chapter_boost, self.scholar_boost, self.tradition_boost, self.per_scholar_cap,
                             self.reference_boost)
+
+    @property
+    def fusion_config(self) -> Fusion:
+        return Fusion(FusionMethod(self.fusion), self.alpha, APP.fusion.rrf_k)
+
+    @property
+    def policy(self) -> RankingPolicy:
+        """The app's ranking policy with the curator's spread factor and focus boost."""
+        return dataclasses.replace(APP.policy, spread=self.spread, focus=self.focus_boost)
 
     def resolved_db_path(self) -> Path:
         return Path(self.db_path).expanduser() if self.db_path else paths.default_db_path()
@@ -156,6 +179,12 @@ OPTIONS: tuple[Option, ...] = (
     Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
     Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
     Option("color_scheme", values.choice(*COLOR_SCHEMES)),
+    Option("fusion", values.choice(*(m.value for m in FusionMethod))),
+    Option("alpha", values.number_in(0.0, 1.0)),
+    Option("spread", values.or_none(values.number_in(0.0, 1.0, low_open=True))),
+    Option("focus_boost", values.or_none(values.boost)),
+    Option("judge_name", values.text_or_none),
+    Option("golden_set", values.file_path),
 )
 
 

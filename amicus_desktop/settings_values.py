@@ -88,6 +88,27 @@ def boost(value: Any) -> float:
     return number
 
 
+def number_in(lo: float, hi: float, *, low_open: bool = False) -> Callable[[Any], float]:
+    """A finite number in ``lo..hi`` (``(lo, hi]`` with ``low_open``)."""
+    def coerce(value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError("not a number")
+        number = float(value)
+        if not math.isfinite(number) or number > hi or number < lo or (low_open and number == lo):
+            raise ValueError(f"must be {'more than' if low_open else 'at least'} {lo:g} and at most {hi:g}")
+        return number
+
+    return coerce
+
+
+def or_none(coerce: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``coerce``, or ``None`` for ``null`` (a rule switched off)."""
+    def maybe(value: Any) -> Any:
+        return None if value is None else coerce(value)
+
+    return maybe
+
+
 def int_in(lo: int, hi: int) -> Callable[[Any], int]:
     def coerce(value: Any) -> int:
         if isinstance(value, bool) or not isinstance(value, int):

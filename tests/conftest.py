@@ -85,6 +85,14 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
 
 
 @pytest.fixture(scope="session")
+def verse_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
+    """Chapters of John and Romans with the verse-search tables, real vectors (``tests/support/verses.py``)."""
+    from tests.support.verses import build_verse_library
+
+    return build_verse_library(tmp_path_factory.mktemp("verses") / "scripture.db", local_model)
+
+
+@pytest.fixture(scope="session")
 def local_proxy():
     from tests.support.proxy import ProxyProcess
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop import paths
-from amicus_desktop.core.query import BoostWeights, Profile
+from amicus_desktop.core.preset import APP
+from amicus_desktop.core.query import Profile
 from amicus_desktop.settings import Settings, SettingsStore, from_json, validate
 
 
@@ -21,7 +22,7 @@ def test_defaults_on_first_run(amicus_home: Path) -> None:
     assert s == Settings() and store.notice is None and store.writable
     assert s.resolved_db_path() == paths.default_db_path()
     assert s.proxy_url == paths.DEFAULT_PROXY_URL
-    assert s.weights == BoostWeights() and s.profile == Profile()
+    assert s.weights == APP.weights and s.profile == Profile()  # the app's preset (core/preset.py)
 
 
 def test_round_trip_is_atomic_and_private(amicus_home: Path) -> None:

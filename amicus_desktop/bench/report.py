@@ -29,6 +29,14 @@ def total_verdict(p50: float, p95: float) -> str:
     return "✗ p95" if ok50 else ("✗ p50" if ok95 else "✗")
 
 
+def _verse_lines(report: dict[str, Any]) -> list[str]:
+    """The verse-search table of a real database that has one (bench/verses.py)."""
+    from . import verses
+
+    return [line for r in report["results"] if "verses" in r for line in (
+        "Verse search beside chunk search on the real database (p50 / p95, ms)", verses.table(r["verses"]), "")]
+
+
 def _pp(s: dict[str, float]) -> str:
     return f"{fmt_ms(s['p50'])} / {fmt_ms(s['p95'])}"
 
@@ -181,6 +189,7 @@ def format_report(report: dict[str, Any]) -> str:
         two_stage_cost_table(report),
         *service_lines,
         "",
+        *_verse_lines(report),
         "✓ = p50 and p95 under budget; ✗ p95 = only p50 under. CPU share = CPU time ÷ wall time "
         "of the KNN loop (1.00 = a core to itself). Load average start/end: "
         f"{report['loadavg']['start']} / {report['loadavg']['end']}. Runtime {report['runtime_s']:.0f} s.",

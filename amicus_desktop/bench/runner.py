@@ -209,6 +209,11 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     built.append(path)
     cfg.log(f"{path.name}: measuring with real questions")
     m = run_worker(["measure-real", "--path", str(path), "--queries", str(cfg.queries)], env)
+    from . import verses  # here: ``python -m amicus_desktop.bench.verses`` must not find it imported
+
+    if verses.has_verse_vectors(path):
+        cfg.log(f"{path.name}: verse search beside chunk search")
+        m["verses"] = verses.run_child(path, cfg.queries, env)
     m = _finish(m, f"{human_n(m['n'])} × {m['dims']} real", build, path, gbps)
     cfg.log(_summary(m))
     if cfg.service:

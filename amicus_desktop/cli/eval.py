@@ -4,7 +4,12 @@ Prints each question's nDCG@10, MRR@10 and Recall@10 and their means; ``--json``
 contract's object. ``--compare SPEC`` evaluates a second configuration — the first one with the
 changes SPEC lists, e.g. ``mode=hybrid``, ``chapter-boost=1.3,scholar-cap=none`` or
 ``db=other-model.db`` — and prints per-question deltas and each metric's mean difference with a
-paired bootstrap 95% interval.
+paired bootstrap 95% interval, and how much of each side's top 10s is judged.
+
+``--agreement`` prints how far the set's judges agree (no retrieval); ``--gaps`` lists the unjudged
+chunks of the top 10s, to judge; ``--search-weights`` searches the weights on half of the set and
+reports on the other half (``--budget`` seconds). Every evaluation is kept in the golden set's history
+in the data folder (``--no-history``: not this one); the printing is ``eval_report.py``'s.
 
 Exit 0 on success, 1 with a contract error object, 2 for bad flags or a golden file that is not valid
 (the message names the line or the key).
@@ -16,21 +21,32 @@ import argparse
 import asyncio
 import json
 import sys
-import textwrap
 from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
+from .. import paths
 from ..core.errors import AmicusError
 from ..core.preset import PRESETS
 from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
 from ..core.text import echo
-from ..evaluate import EvalConfig, EvalReport, GoldenError, compare, evaluate, load
+from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, load, tuning
+from ..evaluate import history as history_io
+from ..evaluate.agreement import agreement
+from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..retrieval import Retriever, validate_request
 from . import output
 from .common import add_connection_args, connection_from_args
+from .eval_report import (
+    agreement_json,
+    comparison_json,
+    format_agreement,
+    format_comparison,
+    format_gaps,
+    format_report,
+)
 from .search_args import add_preset_arg, cap_value, finite_float
 
 
@@ -59,6 +75,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
     p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
     p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
+    p.add_argument("--agreement", action="store_true",
+                   help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
+    p.add_argument("--gaps", action="store_true", help="list the unjudged chunks of the top 10s, to judge")
+    p.add_argument("--search-weights", action="store_true",
+                   help="search the boosts, cap, fusion, spread and focus on half of the set; report on the other")
+    p.add_argument("--budget", type=finite_float, default=60.0, metavar="SECONDS",
+                   help="--search-weights: stop searching after this long (default 60)")
+    p.add_argument("--no-history", action="store_true", help="do not keep this run in the golden set's history")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=run, parser=p)
 
@@ -147,6 +171,10 @@ def run(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     other: tuple[EvalConfig, dict[str, str]] | None = None
     try:
+        if sum(map(bool, (args.compare, args.agreement, args.gaps, args.search_weights))) > 1:
+            raise ValueError("choose one of --compare, --agreement, --gaps and --search-weights")
+        if args.budget <= 0:
+            raise ValueError("--budget must be more than 0 seconds")
         check_config(config)
         if args.compare:
             other = changed(config, args.compare)
@@ -161,8 +189,18 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"error: {args.golden} cannot be read ({exc.strerror or exc})", file=sys.stderr)
         return 2
+    if args.agreement:
+        found = agreement(golden)
+        print(json.dumps(agreement_json(found), ensure_ascii=False) if args.json
+              else format_agreement(golden.name, found))
+        return 0
     db, proxy, token = connection_from_args(args)
     try:
+        if args.search_weights:
+            outcome = asyncio.run(_search(golden, config, db, proxy, token, args.budget))
+            print(json.dumps(tuning.to_json(outcome), ensure_ascii=False) if args.json
+                  else "\n".join(tuning.summary(outcome)))
+            return 0
         first = asyncio.run(_evaluate(golden, config, db, proxy, token))
         second = None
         if other is not None:
@@ -172,12 +210,29 @@ def run(args: argparse.Namespace) -> int:
             )
     except AmicusError as err:
         return output.print_failure(err, as_json=args.json)
-    if second is None:
+    if not args.no_history:
+        _keep(golden, first, db)
+        if second is not None and other is not None:
+            _keep(golden, second, Path(other[1].get("db", db)))
+    if args.gaps:
+        gaps = queue(golden, [first])
+        print(json.dumps({"gaps": [g.__dict__ for g in gaps], "judged_share": first.judged_share},
+                         ensure_ascii=False) if args.json else format_gaps(gaps, first))
+    elif second is None:
         print(json.dumps(first.to_json(), ensure_ascii=False) if args.json else format_report(first))
     else:
         print(json.dumps(comparison_json(first, second), ensure_ascii=False) if args.json
               else format_comparison(first, second))
     return 0
+
+
+def _keep(golden: GoldenSet, report: EvalReport, db: Path) -> None:
+    """Add the run to the set's history; a history that cannot be written never fails the evaluation."""
+    try:
+        history_io.record(paths.history_dir(), golden.name,
+                          history_io.Run.of(report, library=str(db), source="eval"))
+    except OSError as exc:
+        print(f"note: the run was not kept in the history ({exc.strerror or exc})", file=sys.stderr)
 
 
 async def _evaluate(golden: GoldenSet, config: EvalConfig, db: Path, proxy: str, token: str | None) -> EvalReport:
@@ -188,46 +243,10 @@ async def _evaluate(golden: GoldenSet, config: EvalConfig, db: Path, proxy: str,
         await retriever.aclose()
 
 
-def format_report(report: EvalReport) -> str:
-    lines = [f"{report.name} · {len(report.queries)} questions · {report.config.describe()} · model {report.model}", ""]
-    header = f"{'id':<14} {'nDCG@10':>8} {'MRR@10':>8} {'R@10':>8}  question"
-    lines += [header, "-" * len(header)]
-    for q in report.queries:
-        s = q.scores
-        lines.append(f"{q.id:<14.14} {s['ndcg@10']:8.3f} {s['mrr@10']:8.3f} {s['recall@10']:8.3f}  "
-                     + (f"FAILED: {q.error}" if q.error else textwrap.shorten(q.query, 60, placeholder='…')))
-    m = report.mean
-    lines += ["-" * len(header), f"{'mean':<14} {m['ndcg@10']:8.3f} {m['mrr@10']:8.3f} {m['recall@10']:8.3f}"]
-    if report.failed:
-        lines += ["", f"{len(report.failed)} question(s) could not be asked and score 0: "
-                  + ", ".join(q.id for q in report.failed[:10]) + (" …" if len(report.failed) > 10 else "")]
-    if report.missing:
-        lines += ["", f"{len(report.missing)} judged chunk ids are not in this database: "
-                  + ", ".join(report.missing[:10]) + (" …" if len(report.missing) > 10 else "")]
-    return "\n".join(lines)
-
-
-def comparison_json(a: EvalReport, b: EvalReport) -> dict[str, object]:
-    diffs, per_query = compare(a, b)
-    return {"a": a.to_json(), "b": b.to_json(), "difference": [d.to_json() for d in diffs],
-            "per_query": [{"id": qid, **delta} for qid, delta in per_query]}
-
-
-def format_comparison(a: EvalReport, b: EvalReport) -> str:
-    diffs, per_query = compare(a, b)
-    lines = [f"A: {a.config.describe()} · model {a.model}", f"B: {b.config.describe()} · model {b.model}", ""]
-    header = f"{'id':<14} {'A nDCG':>7} {'B nDCG':>7} {'Δ':>7}  question"
-    lines += [header, "-" * len(header)]
-    for qa, qb, (_qid, delta) in zip(a.queries, b.queries, per_query, strict=True):
-        mark = "▲" if delta["ndcg@10"] > 0 else "▼" if delta["ndcg@10"] < 0 else " "
-        lines.append(f"{qa.id:<14.14} {qa.scores['ndcg@10']:7.3f} {qb.scores['ndcg@10']:7.3f} "
-                     f"{delta['ndcg@10']:+7.3f}{mark} {textwrap.shorten(qa.query, 50, placeholder='…')}")
-    better = sum(1 for _, d in per_query if d["ndcg@10"] > 0)
-    worse = sum(1 for _, d in per_query if d["ndcg@10"] < 0)
-    lines += ["", f"nDCG@10 better on {better}, worse on {worse}, equal on {len(per_query) - better - worse} questions",
-              "", f"{'metric':<10} {'A':>7} {'B':>7} {'B − A':>8}  95% interval (paired bootstrap)"]
-    for d in diffs:
-        note = "" if d.significant else "  (includes 0)"
-        interval = f"[{d.low:+.3f}, {d.high:+.3f}]"
-        lines.append(f"{d.metric:<10} {d.mean_a:7.3f} {d.mean_b:7.3f} {d.delta:+8.3f}  {interval}{note}")
-    return "\n".join(lines)
+async def _search(golden: GoldenSet, config: EvalConfig, db: Path, proxy: str, token: str | None,
+                  budget: float) -> tuning.Outcome:
+    retriever = Retriever(db, proxy, token)
+    try:
+        return await tuning.search_weights(retriever, golden, config, budget=budget)
+    finally:
+        await retriever.aclose()

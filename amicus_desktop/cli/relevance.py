@@ -17,9 +17,10 @@ from pathlib import Path
 from ..core.errors import AmicusError
 from ..core.query import Fusion
 from ..embedding import BACKENDS, get_backend
-from ..evaluate import GoldenError, load
+from ..evaluate import GoldenError, GoldenSet, load
 from ..evaluate.relevance import db_model, run_benchmark
 from ..evaluate.report import format_benchmark, judged_share
+from ..evaluate.verses import format_verse_benchmark, run_verse_benchmark
 from . import output
 
 
@@ -35,6 +36,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="a database (repeat for each embedding model)")
     p.add_argument("--unanswerable", metavar="FILE.json", type=Path,
                    help="questions the library cannot answer (golden format): calibrates the floors")
+    p.add_argument("--verses", action="store_true",
+                   help="a verse golden set: verse search beside dense-only, BM25-only and RRF over the verses")
     p.add_argument("--json", action="store_true", help="print the numbers as JSON")
     p.set_defaults(func=run, parser=p)
 
@@ -55,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
     except (GoldenError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    if args.verses:
+        return run_verses(args, golden)
     pairs = []
     try:
         for db in args.db:
@@ -78,4 +83,25 @@ def run(args: argparse.Namespace) -> int:
                          ensure_ascii=False))
     else:
         print(format_benchmark(golden, reports))
+    return 0
+
+
+def run_verses(args: argparse.Namespace, golden: GoldenSet) -> int:
+    """``relevance --verses``: the verse benchmark on each database (docs/RELEVANCE.md, "Verse search")."""
+    for db in args.db:
+        try:
+            model = db_model(db)
+            backend = backend_for(model)
+            if backend is None:
+                print(f"error: no local backend serves {model!r} (the model of {db})", file=sys.stderr)
+                return 2
+            reports, seconds = run_verse_benchmark(golden, db, backend,
+                                                   progress=lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
+        except AmicusError as err:
+            return output.print_failure(err, as_json=False)
+        if args.json:
+            print(json.dumps({"model": model, "db": str(db), "rows": [
+                {"config": r.row.label, "ndcg@10": r.scores, "ranked": r.ranked} for r in reports]}))
+        else:
+            print(format_verse_benchmark(golden, reports, model, db, seconds))
     return 0

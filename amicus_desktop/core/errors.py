@@ -10,6 +10,7 @@ Hierarchy (deliberately one class; the *code* is what callers branch on)::
             OFFLINE                            the proxy could not be reached (transport)
             EMBED_FAILED                       the proxy answered, but badly
             DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
+            VERSES_NOT_INDEXED                 verse search by meaning, on a DB without verse vectors
 
 The error is raised at the edge where the cause is known (the store, the embed client). Its
 message is a sentence for a human that says what happened and what to do; it never holds the
@@ -34,6 +35,8 @@ class ErrorCode(enum.StrEnum):
     EMBED_FAILED = "EMBED_FAILED"
     DIMENSION_MISMATCH = "DIMENSION_MISMATCH"
     MODEL_MISMATCH = "MODEL_MISMATCH"
+    #: verse search (CONTRACT section 14): a database without the verses' vectors (or without verses)
+    VERSES_NOT_INDEXED = "VERSES_NOT_INDEXED"
 
     @property
     def is_database(self) -> bool:

@@ -35,6 +35,7 @@ from .sources.faq import faq_chunks
 from .sources.henry import mhcc_chunks
 from .sources.lexicon import Lexicon, lexicon_chunks, used_numbers, word_study_chunks
 from .sources.threads import nave_chunks, scofield_thread_chunks
+from .verse_index import Cancelled, load_translations, write_verse_search
 
 log = logging.getLogger("amicus.corpus")
 
@@ -277,6 +278,7 @@ def build_database(
     out = Path(out)
     scope = Scope.of(books)
     stage_seconds: dict[str, float] = {}
+    library = library or Library()
     bible, records = collect_chunks(scope, library, cancel=cancel, progress=progress)
     stage_seconds["read"] = time.monotonic() - t0
     log.info("read %d chunks and %d verses for %s in %.1f s", len(records), len(bible.verses),
@@ -309,6 +311,18 @@ def build_database(
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
         stage_seconds["embed"] = time.monotonic() - t_embed
+        t_verses = time.monotonic()
+
+        def verse_progress(stage: str, done: int, total: int, rate: float, eta: float | None) -> None:
+            if progress:
+                progress(BuildProgress(stage, done, total, rate, eta))
+
+        try:
+            write_verse_search(writer, load_translations(library, scope, bible), embedder, library, batch=batch,
+                               progress=verse_progress, cancel=cancel)
+        except Cancelled:
+            raise BuildCancelled("the build was cancelled") from None
+        stage_seconds["verses"] = time.monotonic() - t_verses
         if progress:
             progress(BuildProgress("finishing", 0, 1))
         t_finish = time.monotonic()

@@ -23,6 +23,7 @@ MODULES: dict[str, ModuleSpec] = {
     spec.key: spec
     for spec in (
         ModuleSpec("web", "engWEB2015eb", "sword-text-web", "World English Bible (2015 edition, with Strong's tags)"),
+        ModuleSpec("kjv", "engKJV2006eb", "sword-text-kjv", "King James Version (1769 text, 2006 edition)"),
         ModuleSpec("mhcc", "MHCC", "sword-comm-mhcc", "Matthew Henry's Concise Commentary on the Whole Bible"),
         ModuleSpec("scofield", "Scofield", "sword-comm-scofield", "Scofield Reference Notes (1917 edition)"),
         ModuleSpec("tdavid", "TDavid", "sword-comm-tdavid", "C. H. Spurgeon's Treasury of David"),

@@ -7,7 +7,8 @@
        "profile": {"scholars": ["..."], "traditions": ["..."]},
        "judgments": {"<chunk_id>": 3, "<chunk_id>": 0}}]}
 
-``mode``, ``chapter`` and ``profile`` are optional; grades are 0–3. Keys the format does not name
+``mode``, ``chapter`` and ``profile`` are optional; grades are 0–3. ``judges`` (optional) records who gave
+each grade and when, several judges per chunk (:mod:`amicus_desktop.evaluate.judges`). Keys the format does not name
 (a query's ``notes``, a judgment's ``why`` in ``rationale``, a set's ``provenance``) are kept as they
 are when the file is read and written again, so a curator's notes survive. :func:`load` names the line
 or the key of whatever is wrong (:class:`GoldenError`) — a bad ``mode`` or ``chapter``, a grade out of
@@ -29,6 +30,8 @@ from ..core.query import SearchMode
 from ..core.text import echo
 from ..files import FileReadError, read_small
 from ..understand import PassageError, parse_passage
+from . import judges as judges_io
+from .judges import Rating, Ratings
 
 GRADES = range(0, 4)
 #: a golden set of 100,000 judgments is ~5 MB; past this a file is not one (and is not read into memory)
@@ -52,6 +55,8 @@ class GoldenQuery:
     traditions: tuple[str, ...] = ()
     #: keys of the query object this format does not name, kept as they were
     extra: dict[str, Any] = field(default_factory=dict)
+    #: each judge's own grade of a chunk, and when (``judges``); ``judgments`` is the set's grade
+    ratings: Ratings = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -62,14 +67,22 @@ class GoldenQuery:
             return kind
         return "chapter" if self.chapter else "question"
 
-    def judge(self, chunk_id: str, grade: int | None) -> GoldenQuery:
-        """This query with ``chunk_id`` graded (``None`` removes the judgment)."""
+    def judge(self, chunk_id: str, grade: int | None, by: str | None = None, at: str = "") -> GoldenQuery:
+        """This query with ``chunk_id`` graded (``None`` removes the judgment). With ``by``, the grade is
+        also recorded as that judge's (replacing their earlier one; ``None`` removes it), at ``at``."""
         judgments = dict(self.judgments)
         if grade is None:
             judgments.pop(chunk_id, None)
         else:
             judgments[chunk_id] = _grade(grade, f"judgment {chunk_id!r}")
-        return replace(self, judgments=judgments)
+        ratings = self.ratings
+        if by is not None:
+            ratings = judges_io.with_rating(ratings, chunk_id, None if grade is None else Rating(by, grade, at), by)
+        return replace(self, judgments=judgments, ratings=ratings)
+
+    def rate(self, chunk_id: str, rating: Rating) -> GoldenQuery:
+        """This query with ``rating`` recorded for ``chunk_id`` (the set's grade unchanged)."""
+        return replace(self, ratings=judges_io.with_rating(self.ratings, chunk_id, rating, rating.by))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "query": self.query}
@@ -81,6 +94,8 @@ class GoldenQuery:
             out["profile"] = {"scholars": list(self.scholars), "traditions": list(self.traditions)}
         out.update(self.extra)
         out["judgments"] = dict(self.judgments)
+        if self.ratings:
+            out[judges_io.KEY] = judges_io.to_json(self.ratings)
         return out
 
 
@@ -103,6 +118,10 @@ class GoldenSet:
 
     def judged_ids(self) -> set[str]:
         return {cid for q in self.queries for cid in q.judgments}
+
+    def judges(self) -> list[str]:
+        """Every judge the set records, in the order first met."""
+        return list(dict.fromkeys(r.by for q in self.queries for rs in q.ratings.values() for r in rs))
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, **self.extra, "queries": [q.to_json() for q in self.queries]}
@@ -198,7 +217,14 @@ def parse(data: Any) -> GoldenSet:
         judgments = q.get("judgments", {})
         if not isinstance(judgments, dict):
             raise GoldenError(f"{where}.judgments: expected an object of chunk id → grade")
-        extra = {k: v for k, v in q.items() if k not in ("id", "query", "mode", "chapter", "profile", "judgments")}
+        extra = {k: v for k, v in q.items()
+                 if k not in ("id", "query", "mode", "chapter", "profile", "judgments", judges_io.KEY)}
+        try:
+            ratings = judges_io.parse(q.get(judges_io.KEY, {}), f"{where}.{judges_io.KEY}", _grade)
+        except GoldenError:
+            raise
+        except ValueError as exc:
+            raise GoldenError(str(exc)) from None
         queries.append(
             GoldenQuery(
                 id=qid,
@@ -209,6 +235,7 @@ def parse(data: Any) -> GoldenSet:
                 scholars=_strings(profile.get("scholars", []), f"{where}.profile.scholars"),
                 traditions=_strings(profile.get("traditions", []), f"{where}.profile.traditions"),
                 extra=extra,
+                ratings=ratings,
             )
         )
     extra = {k: v for k, v in data.items() if k not in ("name", "queries")}

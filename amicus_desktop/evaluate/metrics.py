@@ -48,6 +48,12 @@ def recall(ranked: Sequence[str], judgments: Mapping[str, int], k: int = K) -> f
     return len(relevant & set(ranked[:k])) / len(relevant)
 
 
+def judged_share(ranked: Sequence[str], judgments: Mapping[str, int]) -> float | None:
+    """The share of ``ranked`` that carries a judgment (any grade); ``None`` when nothing was ranked.
+    Unjudged chunks count as 0 above, so a low share says the scores are a lower bound."""
+    return sum(c in judgments for c in ranked) / len(ranked) if ranked else None
+
+
 def scores(ranked: Sequence[str], judgments: Mapping[str, int], k: int = K) -> dict[str, float]:
     """The three metrics, keyed as the contract's JSON names them."""
     return {f"ndcg@{k}": ndcg(ranked, judgments, k), f"mrr@{k}": mrr(ranked, judgments, k),

@@ -13,6 +13,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from .gaps import coverage
 from .golden import GoldenSet
 from .relevance import APP_ROW, BM25, DENSE, ModelReport
 from .run import EvalReport
@@ -27,10 +28,7 @@ def judged_share(golden: GoldenSet, report: EvalReport) -> float:
     Unjudged chunks count as not relevant, so a ranking that finds chunks no pooled system found scores
     low for that alone: a low share says its numbers are a lower bound (docs/RELEVANCE.md, "Pooling").
     """
-    by_id = {q.id: q for q in golden.queries}
-    shares = [sum(c in by_id[q.id].judgments for c in q.ranked) / len(q.ranked)
-              for q in report.queries if q.ranked and q.id in by_id]
-    return sum(shares) / len(shares) if shares else 0.0
+    return coverage(golden, report).judged_share
 
 
 def kinds(golden: GoldenSet) -> list[str]:

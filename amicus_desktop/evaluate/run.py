@@ -5,6 +5,13 @@ candidates); the database — and with it the embedding model — is the :class:
 question is retrieved as the app would retrieve it (its chapter open, its profile set) and scored on
 its top 10 ranked results (CONTRACT section 8). A question that cannot be asked is reported by its id
 and scores 0; the others are still evaluated.
+
+Beside the ranking's scores each question says how the search itself did and how much of its top 10 is
+judged: the **pool recall** — the share of its relevant chunks (grade ≥ 1, as Recall@10 counts them) that
+the candidate pool holds (``candidates`` per search: 40 by default, so "recall@40"; hybrid pools both
+searches) — so a relevant chunk missing from the top 10 is the search's miss when the pool lacks it and
+the re-rank's when the pool holds it; and the top 10's **unjudged** chunks, which count as not relevant, so
+a configuration that ranks many of them is measured low for that alone (:mod:`.gaps`).
 """
 
 from __future__ import annotations
@@ -100,9 +107,32 @@ class QueryScore:
     most_by_one: int = 0
     #: why the question could not be asked (``QUERY_INVALID``: empty, too long): it retrieved nothing
     error: str | None = None
+    #: the question's relevant chunks (grade ≥ 1), how many of them the candidate pool held, how large it was
+    relevant: int = 0
+    in_pool: int = 0
+    pool_size: int = 0
+    #: the top 10's chunks the golden set does not judge, in rank order
+    unjudged: tuple[str, ...] = ()
+
+    @property
+    def pool_recall(self) -> float:
+        """The share of the relevant chunks the candidate pool held (0 for a question with none)."""
+        return self.in_pool / self.relevant if self.relevant else 0.0
+
+    @property
+    def misses(self) -> tuple[int, int]:
+        """Relevant chunks not in the top 10: (the search's — not in the pool, the re-rank's — in the pool)."""
+        in_top = round(self.scores.get("recall@10", 0.0) * self.relevant)
+        return self.relevant - self.in_pool, self.in_pool - in_top
+
+    @property
+    def judged_share(self) -> float | None:
+        """The share of the top 10 that carries a judgment when it was evaluated (``None``: nothing ranked)."""
+        return metrics.judged_share(self.ranked, {c: 0 for c in self.ranked if c not in self.unjudged})
 
     def to_json(self) -> dict[str, object]:
-        out: dict[str, object] = {"id": self.id, **self.scores, "ranked": list(self.ranked)}
+        out: dict[str, object] = {"id": self.id, **self.scores, "ranked": list(self.ranked),
+                                  "pool_recall": self.pool_recall, "unjudged": list(self.unjudged)}
         if self.error is not None:
             out["error"] = self.error
         return out
@@ -129,7 +159,30 @@ class EvalReport:
     def mean(self) -> dict[str, float]:
         return {m: statistics.fmean(q.scores[m] for q in self.queries) if self.queries else 0.0 for m in METRICS}
 
+    @property
+    def pool_recall(self) -> float:
+        """Mean pool recall over the questions with a relevant chunk."""
+        values = [q.pool_recall for q in self.queries if q.relevant]
+        return statistics.fmean(values) if values else 0.0
+
+    @property
+    def judged_share(self) -> float:
+        """Mean share of each question's top 10 that carries a judgment (questions that ranked something)."""
+        shares = [s for q in self.queries if (s := q.judged_share) is not None]
+        return statistics.fmean(shares) if shares else 0.0
+
+    @property
+    def unjudged(self) -> int:
+        return sum(len(q.unjudged) for q in self.queries)
+
+    @property
+    def misses(self) -> tuple[int, int]:
+        """Relevant chunks left out of a top 10, over every question: (the search's, the re-rank's)."""
+        pairs = [q.misses for q in self.queries]
+        return sum(a for a, _ in pairs), sum(b for _, b in pairs)
+
     def to_json(self) -> dict[str, object]:
+        search, rerank = self.misses
         return {
             "name": self.name,
             "mean": self.mean,
@@ -137,6 +190,11 @@ class EvalReport:
             "config": self.config.describe(),
             "model": self.model,
             "missing_judged_ids": list(self.missing),
+            "pool_recall": self.pool_recall,
+            "candidates": self.config.candidates,
+            "judged_share": self.judged_share,
+            "unjudged": self.unjudged,
+            "misses": {"search": search, "rerank": rerank},
         }
 
 
@@ -164,7 +222,8 @@ async def evaluate(
             if isinstance(exc, AmicusError) and exc.code is not ErrorCode.QUERY_INVALID:
                 raise
             message = exc.message if isinstance(exc, AmicusError) else str(exc)
-            scores.append(QueryScore(q.id, q.query, (), metrics.scores((), q.judgments), error=message))
+            scores.append(QueryScore(q.id, q.query, (), metrics.scores((), q.judgments), error=message,
+                                     relevant=sum(g >= 1 for g in q.judgments.values())))
             continue
         ranked = tuple(r.chunk_id for r in result.ranked[: metrics.K])
         best = max((strength(r) for r in result.ranked), default=None)
@@ -172,9 +231,13 @@ async def evaluate(
                       default=None)
         by_author = Counter(r.candidate.metadata.scholar_id for r in result.ranked[: metrics.K]
                             if r.candidate.metadata.scholar_id)
+        relevant = {c for c, g in q.judgments.items() if g >= 1}
+        pool = {c.chunk_id for c in result.candidates}
         scores.append(QueryScore(q.id, q.query, ranked, metrics.scores(ranked, q.judgments), best, closest,
                                  len(result.ranked), tuple(w.code.value for w in result.warnings),
-                                 len(by_author), max(by_author.values(), default=0)))
+                                 len(by_author), max(by_author.values(), default=0),
+                                 relevant=len(relevant), in_pool=len(relevant & pool), pool_size=len(pool),
+                                 unjudged=tuple(c for c in ranked if c not in q.judgments)))
         if keep_results:
             kept[q.id] = result
         if progress is not None:

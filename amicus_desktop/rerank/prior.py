@@ -92,8 +92,9 @@ def material(candidate: Candidate) -> Material:
     kind = _KIND.get(candidate.source_type, Material.OTHER)
     if kind is Material.WORD_STUDY:
         text = candidate.text.lstrip()
-        head = text[len(_STUDY_HEAD):] if text.startswith(_STUDY_HEAD) else text
-        return Material.NAME_STUDY if head[:1].isupper() else kind
+        if text.startswith(_STUDY_HEAD) and text[len(_STUDY_HEAD):][:1].isupper():
+            return Material.NAME_STUDY
+        return kind
     if kind is Material.LEXICON:
         text = candidate.text.lstrip()
         if text[:1].isupper():  # Greek and Latin headwords of proper names are capitalised

@@ -20,6 +20,7 @@ from .preferences import Endpoints, Overrides, Preferences
 from .question import AskFailure, Cause, InternalError, Question, ResultView
 from .reader import ChapterText, PassageText, Reader
 from .search import MODES, Search
+from .verses import Verses, VerseView
 
 __all__ = [
     "BROWSE_TYPES",
@@ -48,5 +49,7 @@ __all__ = [
     "ResultView",
     "Search",
     "Session",
+    "VerseView",
+    "Verses",
     "canonical_books",
 ]

@@ -10,6 +10,7 @@ The session is a small composition root. Each kind of state lives in one part:
 ``commentary``      :class:`~.commentary.Commentary`: the notes on the current chapter
 ``question``        :class:`~.question.Question`: asking, the results, re-ranking them
 ``search``          :class:`~.search.Search`: the search mode, filters and pins
+``verses``          :class:`~.verses.Verses`: the verses beside the answer, the translation shown
 ``engine``          :class:`~.engine.Engine`: retriever + monitor for one DB and proxy
 ==================  ===============================================================
 
@@ -32,7 +33,6 @@ from typing import Any
 
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
-from ..core.preset import APP
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
@@ -46,6 +46,7 @@ from .preferences import Overrides, Preferences
 from .question import AskFailure, Cause, Question
 from .reader import Reader
 from .search import Search
+from .verses import Verses
 
 log = logging.getLogger("amicus.session")
 
@@ -60,12 +61,13 @@ def app_context(
     pins: tuple[str, ...] = (),
 ) -> RetrievalContext:
     """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
-    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line)."""
+    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
+    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied)."""
     s = settings
     return RetrievalContext(
         query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
         weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
-        fusion=APP.fusion, policy=APP.policy,
+        fusion=s.fusion_config, policy=s.policy,
     )
 
 
@@ -85,6 +87,7 @@ class Session:
         self.commentary = Commentary()
         self.question = Question(self.context)
         self.search = Search(self.prefs)
+        self.verses = Verses()
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
         self._online_interval = online_interval
@@ -104,6 +107,8 @@ class Session:
             self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
             self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
+            self.verses.translations_loaded, self.verses.translation_changed, self.verses.busy_changed,
+            self.verses.result_changed, self.verses.failed,
         ]
         for event in events:
             event.connect(self._notify_changed)
@@ -193,12 +198,19 @@ class Session:
 
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):
-            self._restore_chapter()
+            try:
+                verses = await self.verses.load(engine)  # the translations, before the reader's first chapter
+                self._restore_chapter()
+                await self.verses.warm(engine, verses)  # after it: the chapter does not wait for this
+            except AmicusError as err:  # the library opened; a damaged verse table fails the database
+                if err.code.is_database and engine.is_open:
+                    self.library.fail(err)
 
     async def _disconnect(self) -> None:
         """Close the engine. One whose close was interrupted (its caller cancelled) is finished here."""
         engine, self.engine = self.engine, None
         self.question.cancel()
+        self.verses.cancel()
         self.connection.unfollow()
         if engine is not None:
             self._closing.append(engine)
@@ -218,9 +230,22 @@ class Session:
             return None
         return self.question.ask(self.engine, text)
 
+    def _ask_verses(self, text: str) -> None:
+        """The verses beside the answer: the same text, mode and book filters, in the reader's translation.
+        Asked once the answer is in (:meth:`_answered`): its vector is then in the embed client's cache, so
+        the verses cost no second request to the proxy. Not asked again for the same search."""
+        view, mode, books = self.verses.view, self.search.mode, self.search.filters.books
+        if view is not None and not self.verses.busy and (view.result.query, view.result.mode,
+                                                          view.result.trace.books, view.result.translation) == (
+                text, mode, books, self.verses.current.translation_id if self.verses.current else None):
+            return
+        if self.engine is not None:
+            self.verses.ask(self.engine, text, mode, books)
+
     def _answered(self, result: RetrievalResult) -> None:
         if result.mode.embeds:  # a keyword answer says nothing about the proxy
             self.connection.report_success(result.model)
+        self._ask_verses(result.query)
 
     def _went_offline(self, _state: object) -> None:
         view = self.question.view
@@ -305,10 +330,20 @@ class Session:
 
     async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
         try:
-            await self.reader.load_passage(engine, passage)
+            await self.reader.load_passage(engine, passage, self.verses.current)
         except AmicusError as err:
             if err.code.is_database and engine.is_open:
                 self.library.fail(err)
+
+    def set_translation(self, translation_id: str | None) -> None:
+        """Show the reader's text in ``translation_id`` and search the verses in it (the question on
+        screen is searched again: the words searched and the text shown are the translation's)."""
+        if not self.verses.set_translation(translation_id):
+            return
+        self._load_current_text()
+        view = self.question.view
+        if view is not None and self.can_ask:
+            self._ask_verses(view.result.query)
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
@@ -318,7 +353,7 @@ class Session:
 
     async def _load_text(self, engine: Engine, ref: ChapterRef) -> None:
         try:
-            await self.reader.load_text(engine, ref)
+            await self.reader.load_text(engine, ref, self.verses.current)
         except AmicusError as err:
             if err.code.is_database and engine.is_open:
                 self.library.fail(err)
@@ -355,6 +390,7 @@ class Session:
         """New endpoints: the question in flight and the results on screen belong to the old ones."""
         self.question.cancel()
         self.question.clear()
+        self.verses.clear()
         self.reload()
 
 

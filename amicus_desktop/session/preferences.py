@@ -198,6 +198,11 @@ class Preferences:
     def remember_chapter(self, ref: ChapterRef) -> None:
         self._save(self.settings.replace(last_chapter=str(ref)))
 
+    def remember_golden_set(self, path: str | None) -> None:
+        """The golden set open in the workbench, reopened at the next start (nothing is re-ranked)."""
+        if path != self.settings.golden_set:
+            self._save(self.settings.replace(golden_set=path))
+
     def _save(self, settings: Settings) -> None:
         self.settings = settings
         was_writable = self.store.writable

@@ -10,9 +10,12 @@ and loads a chapter's verses through an :class:`~.engine.Engine`. The book list 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.references import ChapterRef, PassageRef
+from ..store.scripture import ScriptureStore
+from ..store.verses import Translation, VerseIndex
 from ..understand import PassageError, parse_passage
 from .engine import Engine
 from .events import Event
@@ -21,19 +24,30 @@ from .library import Library
 
 @dataclass(frozen=True)
 class ChapterText:
-    """A chapter's verses as ``(number, text)``; empty when the database has no text for it."""
+    """A chapter's verses as ``(number, text)``; empty when the database has no text for it.
+    ``translation`` names the translation they are in (its abbreviation, ``""`` when unknown)."""
 
     ref: ChapterRef
     verses: tuple[tuple[int, str], ...]
+    translation: str = ""
 
 
 @dataclass(frozen=True)
 class PassageText:
     """The Bible text of a passage (a result's verse range): ``(number, text)`` in order; empty
-    when the database has no text for it."""
+    when the database has no text for it. ``translation`` as for :class:`ChapterText`."""
 
     passage: PassageRef
     verses: tuple[tuple[int, str], ...]
+    translation: str = ""
+
+
+def _chapter(translation: Translation | None, book_id: str,
+             number: int) -> Callable[[ScriptureStore], list[tuple[int, str]]]:
+    """What reads a chapter on the DB thread: ``verses`` for the default translation, its own table otherwise."""
+    if translation is None or translation.default:
+        return lambda store: store.chapter(book_id, number)
+    return lambda store: VerseIndex.for_store(store).chapter(translation, book_id, number)
 
 
 class Reader:
@@ -123,21 +137,23 @@ class Reader:
         except PassageError:
             return None
 
-    async def load_text(self, engine: Engine, ref: ChapterRef) -> None:
-        """Read ``ref``'s verses; they become :attr:`text` if ``ref`` is still current then."""
-        book_id, number = ref.book_id, ref.chapter  # plain values only cross to the DB thread
-        verses = await engine.run_db(lambda store: store.chapter(book_id, number))
+    async def load_text(self, engine: Engine, ref: ChapterRef, translation: Translation | None = None) -> None:
+        """Read ``ref``'s verses (in ``translation``, the database's default when ``None``); they become
+        :attr:`text` if ``ref`` is still current then."""
+        # plain values (and a frozen Translation) only cross to the DB thread
+        verses = await engine.run_db(_chapter(translation, ref.book_id, ref.chapter))
         if engine.is_open and ref == self.chapter:
-            self.text = ChapterText(ref, tuple(verses))
+            self.text = ChapterText(ref, tuple(verses), translation.abbreviation if translation else "")
             self.text_loaded.emit(self.text)
 
-    async def load_passage(self, engine: Engine, passage: PassageRef) -> PassageText:
+    async def load_passage(self, engine: Engine, passage: PassageRef,
+                           translation: Translation | None = None) -> PassageText:
         """Read the verses of ``passage`` (the whole chapter when it names none) and announce them."""
-        book_id, number = passage.book_id, passage.chapter
-        verses = await engine.run_db(lambda store: store.chapter(book_id, number))
+        verses = await engine.run_db(_chapter(translation, passage.book_id, passage.chapter))
         lo = passage.verse_start or 1
         hi = passage.verse_end or passage.verse_start or max((n for n, _t in verses), default=0)
-        text = PassageText(passage, tuple((n, t) for n, t in verses if lo <= n <= hi))
+        text = PassageText(passage, tuple((n, t) for n, t in verses if lo <= n <= hi),
+                           translation.abbreviation if translation else "")
         if engine.is_open:
             self.passage_loaded.emit(text)
         return text

@@ -72,9 +72,11 @@ class FullTextIndex:
             text = f"SELECT rowid, bm25({FTS_TABLE}) AS s FROM {schema}.{FTS_TABLE} WHERE {FTS_TABLE} MATCH ?"
             params: list[object] = [match_expression(words)]
             if filters.active:
+                # "+rowid" (here and in bm25_of): FTS5 would take a bare rowid IN (…) as its own constraint and run
+                # the MATCH once per allowed row (240 ms for the lexicon entries of Romans and John; 0.7 ms so).
                 where, fparams = conditions.filter_condition(filters, self._store.info.loose_columns)
                 text += (
-                    " AND rowid IN (SELECT t.rowid FROM main.chunk_text t "
+                    " AND +rowid IN (SELECT t.rowid FROM main.chunk_text t "
                     f"LEFT JOIN main.chunk_metadata m ON m.rowid = t.rowid WHERE {where})"
                 )
                 params += fparams
@@ -90,7 +92,7 @@ class FullTextIndex:
         ids = conditions.json_list(sorted({int(r) for r in rowids}))
         return [(int(r), float(s)) for r, s in self._query(lambda schema: (
             f"SELECT rowid, bm25({FTS_TABLE}) FROM {schema}.{FTS_TABLE} WHERE {FTS_TABLE} MATCH ? "
-            f"AND {conditions.among('rowid')}", [match_expression(words), ids]))]
+            f"AND {conditions.among('+rowid')}", [match_expression(words), ids]))]
 
     def doc_count(self, word: str) -> int:
         """How many chunks hold ``word`` (after stemming)."""

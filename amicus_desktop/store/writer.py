@@ -27,6 +27,7 @@ from . import codes, schema
 from .fts import FTS_TABLE, create_sql
 from .schema import PASSAGE_INDEX_SQL, SCHEMA_VERSION
 from .sqlite import connect
+from .verse_tables import VerseTablesWriter
 
 __all__ = ["PASSAGE_INDEX_SQL", "SCHEMA_VERSION", "ChunkRecord", "ScriptureWriter", "add_two_stage", "insert_chunks",
            "set_meta"]
@@ -177,6 +178,11 @@ class ScriptureWriter:
             "INSERT OR REPLACE INTO scholars VALUES (?, ?, ?, ?)",
             ((s.scholar_id, s.name, s.tradition, s.work) for s in scholars),
         )
+
+    def verse_tables(self) -> VerseTablesWriter:
+        """The optional verse-search tables (:mod:`.verse_tables`), written in this build's transaction."""
+        assert self._con is not None and self.full_schema
+        return VerseTablesWriter(self._con, self.dims)
 
     def add_chunks(self, records: Sequence[ChunkRecord], vectors: np.ndarray) -> None:
         """Store chunks with their vectors (one row of ``vectors`` per record, any float dtype)."""

@@ -32,7 +32,8 @@ class AskControl(QObject):
         self._window.ask.clear_error()
         self._window.session.ask(text)
 
-    def _ask_text(self, text: str) -> None:
+    def ask_text(self, text: str) -> None:
+        """Put ``text`` in the question box and ask it (the reader's *Search for this verse's topic*)."""
         self._window.ask.edit.setText(text)
         self.ask(text)
 
@@ -52,13 +53,13 @@ class AskControl(QObject):
         """Ctrl+R: ask the question that failed, else the one on screen (a stale answer refreshes)."""
         text = retry.ask_again(self._asking())
         if text is not None:
-            self._ask_text(text)
+            self.ask_text(text)
 
     def retry_now(self) -> None:
         """The banner's *Retry now* (F5): after a failed answer ask again; otherwise probe the proxy."""
         text = retry.retry(self._asking())
         if text is not None:
-            self._ask_text(text)
+            self.ask_text(text)
             return
         connection = self._window.session.connection
         connection.retry_now()
@@ -66,7 +67,7 @@ class AskControl(QObject):
 
     def ask_suggestion(self, text: str) -> None:
         """The warning strip's *Did you mean …?*: ask the re-spelt question."""
-        self._ask_text(text)
+        self.ask_text(text)
 
     # -- rendering -------------------------------------------------------------------------
     def offer_again(self) -> None:

@@ -47,10 +47,15 @@ class BreakdownChart(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(320, self.ROW * max(len(self._steps), 6) + 8)
 
+    #: the widest label a step can have (a source prior and a spread factor have four decimals)
+    WIDEST_LABEL = "×0.7225 diversity"
+
     def minimumSizeHint(self) -> QSize:
-        """Room for every row and for the labels and values beside a 40 px bar."""
+        """Room for every row and for the widest label and value beside a 24 px bar: at this width no
+        number is ever clipped (at 1000 px they were)."""
         fm = QFontMetrics(scaled_font(self.font(), 1.0, bold=True))
-        return QSize(fm.horizontalAdvance("×1.05 tradition0.0000") + 70, self.ROW * max(len(self._steps), 6) + 8)
+        width = fm.horizontalAdvance(self.WIDEST_LABEL) + 12 + fm.horizontalAdvance("0.0000") + 6 + 8 + 24
+        return QSize(width, self.ROW * max(len(self._steps), 6) + 8)
 
     def paintEvent(self, _event: object) -> None:
         if not self._steps:
@@ -62,7 +67,8 @@ class BreakdownChart(QWidget):
         label_w = max(fm.horizontalAdvance(s.label) for s in self._steps) + 12
         value_w = max(fm.horizontalAdvance(f"{s.value:.4f}") for s in self._steps) + 6
         left = label_w
-        width = max(40, self.width() - left - value_w - 8)
+        # the bar takes what the label and the value leave, never the value's room (no number is clipped)
+        width = max(0, self.width() - left - value_w - 8)
         scale_max = max(1.0, *(s.value for s in self._steps)) * 1.02
         text = pal.color(QPalette.ColorRole.WindowText)
         muted = muted_text(pal)
@@ -147,6 +153,11 @@ class BreakdownPanel(QFrame):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.scroll_area)
         self.clear()
+
+    def keep_numbers_whole(self) -> None:
+        """Never narrower than the chart's labels and numbers need (a splitter beside it gives way first)."""
+        self.scroll_area.setMinimumWidth(self.chart.minimumSizeHint().width() + 24
+                                         + self.scroll_area.verticalScrollBar().sizeHint().width())
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:
         self.subtitle.setText(message)

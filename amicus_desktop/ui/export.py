@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("amicus.ui")
 
+#: where the last export went, in the window's QSettings (``config_dir()/window.ini``)
+EXPORT_FOLDER_KEY = "export/folder"
+
 
 class Exporter(QObject):
     """The window's export and copy-as-context commands; :attr:`dialog` is the last save dialog."""
@@ -34,6 +37,7 @@ class Exporter(QObject):
         super().__init__(window)
         self._window = window
         self.dialog: QFileDialog | None = None
+        self._folder: str | None = None  # without a window QSettings (tests, screenshots): this run only
 
     # -- copy as Amicus context ------------------------------------------------------------
     def copy_context(self) -> None:
@@ -62,7 +66,7 @@ class Exporter(QObject):
         if view is None:
             w.show_status(states.EXPORT_NOTHING)
             return
-        dialog = QFileDialog(w, "Export results", str(Path.home() / "amicus-results.json"))
+        dialog = QFileDialog(w, "Export results", str(self.start_folder() / "amicus-results.json"))
         dialog.setObjectName("exportDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setFileMode(QFileDialog.FileMode.AnyFile)
@@ -74,6 +78,7 @@ class Exporter(QObject):
         result = view.result
 
         def chosen(path: str) -> None:
+            self.remember_folder(Path(path).parent)
             fmt = ExportFormat.for_path(Path(path))
             if fmt is None:
                 csv = dialog.selectedNameFilter() == states.EXPORT_FILTERS["csv"]
@@ -83,6 +88,19 @@ class Exporter(QObject):
         dialog.fileSelected.connect(chosen)
         self.dialog = dialog
         dialog.open()
+
+    def start_folder(self) -> Path:
+        """Where the save dialog opens: the folder of the last export (kept with the window's layout),
+        else the home folder."""
+        qs = self._window.qsettings
+        saved = qs.value(EXPORT_FOLDER_KEY) if qs is not None else self._folder
+        return Path(str(saved)) if saved else Path.home()  # a folder gone since: the dialog says so
+
+    def remember_folder(self, folder: Path) -> None:
+        self._folder = str(folder)
+        qs = self._window.qsettings
+        if qs is not None:
+            qs.setValue(EXPORT_FOLDER_KEY, str(folder))
 
     def export_to(self, result: RetrievalResult, path: Path, fmt: ExportFormat) -> asyncio.Task[None] | None:
         """Write ``result`` to ``path`` off the UI thread; the status bar or a message box says how it

@@ -174,6 +174,21 @@ class MainWindow(QMainWindow):
         self.commentary.passageRequested.connect(self.open_passage)
         sig.notesLoaded.connect(self._render_notes)
         sig.passageLoaded.connect(self.results.passage.show_verses)
+        self._connect_verses()
+
+    def _connect_verses(self) -> None:
+        """Verse search beside the results, the reader's translation, copying scripture with its reference."""
+        s, sig, verses = self.session, self.signals, self.results.verses
+        sig.versesChanged.connect(verses.show_view)
+        sig.versesBusy.connect(verses.show_busy)
+        sig.versesFailed.connect(verses.show_failure)
+        sig.translationsLoaded.connect(lambda ts: self.reader.set_translations(ts, s.verses.translation))
+        sig.translationChanged.connect(lambda t: self.reader.set_translations(s.verses.translations, t))
+        self.reader.translationChosen.connect(s.set_translation)
+        verses.verseOpened.connect(s.open_passage)
+        verses.message.connect(self.show_status)
+        self.reader.message.connect(self.show_status)
+        self.reader.topicRequested.connect(self.ask_control.ask_text)
 
     # -- user intents ----------------------------------------------------------------------
     def show_status(self, text: str) -> None:
@@ -276,7 +291,8 @@ class MainWindow(QMainWindow):
 
     def _render_chapter_text(self, text: ChapterText) -> None:
         label = self.session.library.names.chapter(text.ref)
-        self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT)
+        self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT,
+                              translation=text.translation)
 
     def _render_notes(self, notes: ChapterNotes) -> None:
         self.commentary.set_notes(notes, self.session.library.names.chapter(notes.ref))

@@ -161,7 +161,8 @@ class PassagePanel(QWidget):
             f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(t)}"
             for n, t in self._verses.verses
         )
-        caption = f"<p style='color:{muted}; font-size:small; margin-bottom:2px'>{html.escape(ref)} — Bible text</p>"
+        label = f"{ref} ({self._verses.translation})" if self._verses.translation else ref
+        caption = f"<p style='color:{muted}; font-size:small; margin-bottom:2px'>{html.escape(label)} — Bible text</p>"
         return f"<hr/>{caption}<p style='line-height:150%'>{lines}</p>"
 
     def _to_top(self) -> None:

@@ -1,20 +1,24 @@
-"""The reading pane: book and chapter navigation and the chapter's text in a serif face.
+"""The reading pane: book and chapter navigation, the translation, and the chapter's text in a serif face.
 
 Verses in focus (a typed "John 3:16", a result opened in the reader) are highlighted and scrolled
-to the middle of the view once their chapter's text is on screen.
+to the middle of the view once their chapter's text is on screen. The translation is chosen beside the
+chapter (WEB, KJV…) and named in the chapter's title. Copying selected text copies the whole verses the
+selection touches with their reference ("— Romans 8:28 (WEB)"); the context menu offers that and
+*Search for this verse's topic* (the verse's text asked as a question).
 """
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QPalette, QTextCursor
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
     QSizePolicy,
     QSpinBox,
     QStyle,
@@ -25,7 +29,9 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.references import ChapterRef, PassageRef
+from ..present import verses as verse_words
 from ..store.scripture import BookRow
+from ..store.verses import Translation
 from .theme import blend, muted_text, reading_size, serif_font, show_as_error
 
 
@@ -35,6 +41,12 @@ class ReaderPane(QWidget):
     chapterRequested = Signal(object)  # ChapterRef
     stepRequested = Signal(int)  # -1 previous, +1 next
     referenceEntered = Signal(str)
+    #: the reader should show (and verse search use) this translation id
+    translationChosen = Signal(str)
+    #: ask this text as a question (a verse's *Search for this verse's topic*)
+    topicRequested = Signal(str)
+    #: a status-bar sentence (what was copied)
+    message = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,6 +57,12 @@ class ReaderPane(QWidget):
         self._focus: PassageRef | None = None
         self._note = ""
         self._rendered: tuple[ChapterRef | None, int] | None = None
+        self._translation = ""  # the abbreviation of the translation on screen
+
+        self.translation_combo = QComboBox()
+        self.translation_combo.setAccessibleName("Translation")
+        self.translation_combo.setToolTip("Translation of the text (and of verse search)")
+        self.translation_combo.hide()  # shown when the database holds more than one
 
         self.book_combo = QComboBox()
         self.book_combo.setAccessibleName("Book")
@@ -82,6 +100,7 @@ class ReaderPane(QWidget):
         nav.addWidget(self.chapter_spin)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
+        nav.addWidget(self.translation_combo)
 
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
@@ -104,6 +123,11 @@ class ReaderPane(QWidget):
         self.next_button.clicked.connect(lambda: self.stepRequested.emit(1))
         self.goto_edit.returnPressed.connect(self._goto)
         self.goto_edit.textEdited.connect(lambda _t: self.goto_error.hide())
+        self.translation_combo.activated.connect(
+            lambda i: self.translationChosen.emit(str(self.translation_combo.itemData(i))))
+        self.text.installEventFilter(self)
+        self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.text.customContextMenuRequested.connect(self._context_menu)
 
     # -- inputs ----------------------------------------------------------------------------
     def set_books(self, books: list[BookRow]) -> None:
@@ -121,9 +145,22 @@ class ReaderPane(QWidget):
         self._title = title
         self._sync_nav()
 
-    def show_text(self, ref: ChapterRef, title: str, verses: list[tuple[int, str]], note: str = "") -> None:
+    def set_translations(self, translations: tuple[Translation, ...], current: str | None) -> None:
+        """The translations the database holds, ``current`` chosen (``None``: the default)."""
+        self.translation_combo.clear()
+        for t in translations:
+            self.translation_combo.addItem(t.abbreviation or t.name, t.translation_id)
+            self.translation_combo.setItemData(self.translation_combo.count() - 1, t.name,
+                                               Qt.ItemDataRole.ToolTipRole)
+            if t.translation_id == current or (current is None and t.default):
+                self.translation_combo.setCurrentIndex(self.translation_combo.count() - 1)
+        self.translation_combo.setVisible(len(translations) > 1)
+
+    def show_text(self, ref: ChapterRef, title: str, verses: list[tuple[int, str]], note: str = "",
+                  translation: str = "") -> None:
         self._ref = ref
-        self._title = title
+        self._translation = translation
+        self._title = f"{title} ({translation})" if translation else title
         self._verses = verses
         self._note = note
         self._sync_nav()
@@ -268,6 +305,69 @@ class ReaderPane(QWidget):
         self.text.setHtml("".join(parts))
         self._rendered = (self._ref, len(self._verses))
         self.text.verticalScrollBar().setValue(scroll)
+
+    # -- copying and the context menu ----------------------------------------------------------
+    def _anchors(self) -> list[tuple[int, int]]:
+        """``(position, verse)`` of every verse number in the text, in order."""
+        out: list[tuple[int, int]] = []
+        block = self.text.document().begin()
+        while block.isValid():
+            it = block.begin()
+            while not it.atEnd():
+                fragment = it.fragment()
+                out += [(fragment.position(), int(name[1:])) for name in fragment.charFormat().anchorNames()
+                        if name.startswith("v") and name[1:].isdigit()]
+                it += 1
+            block = block.next()
+        return out
+
+    def _verse_at(self, position: int, anchors: list[tuple[int, int]]) -> int | None:
+        found = [n for p, n in anchors if p <= position]
+        return found[-1] if found else (anchors[0][1] if anchors else None)
+
+    def selected_verses(self) -> list[int]:
+        """The verses the selection touches (the verse at the cursor when nothing is selected)."""
+        anchors = self._anchors()
+        cursor = self.text.textCursor()
+        start, end = cursor.selectionStart(), max(cursor.selectionStart(), cursor.selectionEnd() - 1)
+        first, last = self._verse_at(start, anchors), self._verse_at(end, anchors)
+        if first is None or last is None:
+            return []
+        return [n for n, _t in self._verses if first <= n <= last]
+
+    def copy_verses(self, numbers: list[int] | None = None) -> bool:
+        """Copy whole verses with their reference and translation; ``False`` when there is no verse."""
+        numbers = self.selected_verses() if numbers is None else numbers
+        book = next((b.name for b in self._books if self._ref and b.book_id == self._ref.book_id), None)
+        if not numbers or self._ref is None or book is None:
+            return False
+        reference = verse_words.verse_reference(book, self._ref.chapter, numbers)
+        chosen = [(n, t) for n, t in self._verses if n in numbers]
+        QGuiApplication.clipboard().setText(verse_words.copied(reference, self._translation, chosen))
+        self.message.emit(verse_words.copied_status(reference, self._translation))
+        return True
+
+    def _context_menu(self, point: QPoint) -> None:
+        if not self._verses:
+            return
+        if not self.text.textCursor().hasSelection():
+            self.text.setTextCursor(self.text.cursorForPosition(point))
+        numbers = self.selected_verses()
+        menu = QMenu(self)
+        label = "Copy verse with reference" if len(numbers) == 1 else "Copy verses with reference"
+        copy = menu.addAction(label, lambda: self.copy_verses(numbers))
+        copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
+        text = " ".join(t for n, t in self._verses if n in numbers)
+        menu.addAction("Search for this verse's topic", lambda: self.topicRequested.emit(text))
+        for action in menu.actions():
+            action.setEnabled(bool(numbers))
+        menu.popup(self.text.viewport().mapToGlobal(point))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.text and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
+            if event.matches(QKeySequence.StandardKey.Copy) and self.copy_verses():
+                return True
+        return super().eventFilter(watched, event)
 
     def _focus_lines(self) -> tuple[int, int]:
         f = self._focus

@@ -37,6 +37,11 @@ class SessionSignals(QObject):
     modeChanged = Signal(object)  # SearchMode
     filtersChanged = Signal(object)  # Filters
     pinsChanged = Signal(object)  # tuple[str, ...]
+    versesChanged = Signal(object)  # VerseView | None
+    versesBusy = Signal(bool)
+    versesFailed = Signal(object)  # AmicusError | InternalError
+    translationsLoaded = Signal(object)  # tuple[Translation, ...]
+    translationChanged = Signal(object)  # str | None
 
     def __init__(self, session: Session, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,6 +65,11 @@ class SessionSignals(QObject):
             s.search.mode_changed.connect(self.modeChanged.emit),
             s.search.filters_changed.connect(self.filtersChanged.emit),
             s.search.pins_changed.connect(self.pinsChanged.emit),
+            s.verses.result_changed.connect(self.versesChanged.emit),
+            s.verses.busy_changed.connect(self.versesBusy.emit),
+            s.verses.failed.connect(self.versesFailed.emit),
+            s.verses.translations_loaded.connect(self.translationsLoaded.emit),
+            s.verses.translation_changed.connect(self.translationChanged.emit),
         ]
 
     def detach(self) -> None:

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
+    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -108,6 +109,22 @@ class SettingsDialog(QDialog):
         rform.addRow("At most per scholar:", self.cap_spin)
         rform.addRow("Results shown (k):", self.k_spin)
         rform.addRow("Candidates searched:", self.candidates_spin)
+        # what the workbench's weight search may change beside the boosts (0 reads "off" / "hard cap")
+        self.alpha_spin = _fraction_spin(settings.alpha, 0.0, "Hybrid fusion: weight of meaning (alpha)")
+        self.spread_spin = _fraction_spin(settings.spread or 0.0, 0.0, "Spread factor past the cap per source")
+        self.spread_spin.setSpecialValueText("hard cap")
+        self.focus_spin = boost_spin("Focus chapter boost", settings.focus_boost or 0.1)
+        self.focus_spin.setMinimum(1.0 - 0.05)
+        self.focus_spin.setSpecialValueText("off")
+        if settings.focus_boost is None:
+            self.focus_spin.setValue(self.focus_spin.minimum())
+        self.judge_edit = QLineEdit(settings.judge_name or "")
+        self.judge_edit.setPlaceholderText("your login name")
+        self.judge_edit.setAccessibleName("Your name as a judge in golden sets")
+        rform.addRow("Hybrid fusion α:", self.alpha_spin)
+        rform.addRow("Spread past the cap (×):", self.spread_spin)
+        rform.addRow("Focus chapter boost (×):", self.focus_spin)
+        rform.addRow("Judge name (workbench):", self.judge_edit)
 
         self.error = QLabel()
         self.error.setWordWrap(True)
@@ -158,6 +175,10 @@ class SettingsDialog(QDialog):
             tradition_boost=self.tradition_spin.value(),
             reference_boost=self.reference_spin.value(),
             per_scholar_cap=self.cap_spin.value() or None,
+            alpha=self.alpha_spin.value(),
+            spread=self.spread_spin.value() or None,
+            focus_boost=None if self.focus_spin.value() == self.focus_spin.minimum() else self.focus_spin.value(),
+            judge_name=self.judge_edit.text().strip() or None,
             k=self.k_spin.value(),
             candidates=max(self.candidates_spin.value(), self.k_spin.value()),
         )
@@ -179,6 +200,9 @@ class SettingsDialog(QDialog):
         self.tradition_spin.setValue(d.tradition_boost)
         self.reference_spin.setValue(d.reference_boost)
         self.cap_spin.setValue(d.per_scholar_cap or 0)
+        self.alpha_spin.setValue(d.alpha)
+        self.spread_spin.setValue(d.spread or 0.0)
+        self.focus_spin.setValue(d.focus_boost or self.focus_spin.minimum())
         self.k_spin.setValue(d.k)
         self.candidates_spin.setValue(d.candidates)
 
@@ -201,6 +225,16 @@ def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: boo
     if value.source == "settings":
         return f"In use: {shown} — from your settings."
     return f"In use: {shown} — the default."
+
+
+def _fraction_spin(value: float, lo: float, name: str) -> QDoubleSpinBox:
+    spin = QDoubleSpinBox()
+    spin.setRange(lo, 1.0)
+    spin.setDecimals(2)
+    spin.setSingleStep(0.05)
+    spin.setValue(value)
+    spin.setAccessibleName(name)
+    return spin
 
 
 def _int_spin(value: int, lo: int, hi: int, name: str) -> QSpinBox:

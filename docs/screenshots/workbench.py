@@ -4,7 +4,11 @@
 
 Needs the demo scripture.db (Romans + John); starts the real local embed proxy. Each state is shot
 at the default window size and at 1000×650 (``-small``). Everything the workbench writes (a copy of
-the shipped golden set, snapshots) goes to a temporary ``AMICUS_HOME``.
+the shipped golden set, snapshots, the history) goes to a temporary ``AMICUS_HOME``.
+
+The *Judges* picture needs a set with two judges, and the shipped set records one: the script adds a second
+judge, "illustration", whose grades are the shipped ones moved by one grade on every seventh judged chunk of
+the first twelve questions — made up for the picture, and said so in docs/CURATORS.md.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ def main() -> int:
 
     from amicus_desktop.core.query import BoostWeights
     from amicus_desktop.evaluate import golden as golden_io
+    from amicus_desktop.evaluate.judges import Rating
     from amicus_desktop.resources import resource_path
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.paths import golden_dir
@@ -61,7 +66,11 @@ def main() -> int:
             await asyncio.sleep(0.05)
         raise TimeoutError("state not reached")
 
-    async def shoot(window: MainWindow, name: str) -> None:
+    async def shoot(window: MainWindow, name: str, then: Callable[[], None] | None = None) -> None:
+        """Both sizes of the window as it is now: the workbench's tab and the selected row kept (opening the
+        dock puts the focus on the what-if ranking; ``then`` selects the row to read again)."""
+        tabs = window.workbench_dock.panel.tabs
+        tab = tabs.currentIndex()
         for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-small")):
             # As a user would see it: the workbench opened in a window of this size (in a narrow
             # window the reader steps aside while it is open).
@@ -73,6 +82,10 @@ def main() -> int:
             await asyncio.sleep(0.2)
             window.resize(*size)
             window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
+            await asyncio.sleep(0.2)
+            tabs.setCurrentIndex(tab)
+            if then is not None:
+                then()
             await asyncio.sleep(0.4)
             QApplication.processEvents()
             path = args.out / f"workbench-{name}{suffix}.png"
@@ -95,14 +108,26 @@ def main() -> int:
         assert task is not None
         await task
         await until(lambda: bench.whatif is not None)
-        # judging: the shipped judgments in the Grade column, this question's nDCG / MRR
+        # judging: the shipped judgments in the Grade column, this question's nDCG / MRR, the preview
+        def third_row() -> None:
+            panel.whatif_tab.ranking.setFocus()
+            panel.whatif_tab.ranking.setCurrentIndex(panel.whatif_tab.ranking_model.index(1, 2))
+            panel.whatif_tab.ranking.setCurrentIndex(panel.whatif_tab.ranking_model.index(2, 2))
+
         panel.focus_ranking()
-        panel.whatif_tab.ranking.setCurrentIndex(panel.whatif_tab.ranking_model.index(2, 2))
-        await shoot(window, "judging")
+        third_row()
+        await shoot(window, "judging", third_row)
+        # the New golden set dialog, whole (it used to cut its own title short)
+        window.workbench_dock.new_golden_set()
+        await asyncio.sleep(0.3)
+        dialog = window.workbench_dock.dialog
+        assert dialog is not None
+        dialog.grab().save(str(args.out / "workbench-new-golden-set.png"))
+        dialog.reject()
         # what-if: no chapter boost, no cap: the Move column against the saved weights
         panel.whatif_tab.chapter_spin.setValue(1.0)
         panel.whatif_tab.cap_spin.setValue(0)
-        await shoot(window, "what-if")
+        await shoot(window, "what-if", third_row)
         panel.whatif_tab.reset_weights.click()
         # A/B: hybrid against semantic, a shared result selected on the A side
         panel.tabs.setCurrentIndex(1)
@@ -111,14 +136,39 @@ def main() -> int:
         ab = bench.ab
         assert ab is not None
         shared = next((c for c in ab.ranks_a if c in ab.ranks_b and ab.ranks_a[c] != ab.ranks_b[c]), None)
-        if shared is not None:
-            panel.ab_tab.a_view.setCurrentIndex(panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 0))
-        await shoot(window, "ab")
+        def shared_row() -> None:
+            if shared is not None:
+                panel.ab_tab.a_view.setFocus()
+                panel.ab_tab.a_view.clearSelection()
+                panel.ab_tab.a_view.setCurrentIndex(panel.ab_tab.a_model.index(0, 0))
+                panel.ab_tab.a_view.setCurrentIndex(
+                    panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 0))
+
+        await shoot(window, "ab", shared_row)
         # evaluate the set: the per-question chart; then two snapshots and their comparison
         panel.tabs.setCurrentIndex(2)
         bench.evaluate_set()
         await until(lambda: bench.report is not None and not bench.evaluating)
-        await shoot(window, "evaluate")
+        chart = panel.eval_tab.chart
+        low = next((i for i, (_q, v) in enumerate(chart.bars) if v < 0.4), 0)
+
+        def low_bar() -> None:
+            chart.setFocus()
+            chart.select(low)
+
+        await shoot(window, "evaluate", low_bar)
+        # the gaps of that evaluation, one of them read in the preview
+        def second_gap() -> None:
+            panel.focus_gaps()
+            panel.gaps_tab.view.setCurrentIndex(panel.gaps_tab.model.index(1, 0))
+
+        panel.focus_gaps()
+        await shoot(window, "gaps", second_gap)
+        # the weight search (a short budget), then its report
+        panel.tabs.setCurrentIndex(panel.TUNE_TAB)
+        bench.tune.start(budget=40)
+        await until(lambda: bench.tune.outcome is not None and not bench.tune.running, 600)
+        await shoot(window, "weight-search")
         await bench.save_snapshot("saved-weights")
         bench.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0))
         bench.evaluate_set()
@@ -129,7 +179,41 @@ def main() -> int:
         panel.snapshot_tab.snap_b.setCurrentIndex(panel.snapshot_tab.snap_b.findText("no-boosts"))
         panel.snapshot_tab.compare_snapshots()
         await until(lambda: bench.changes is not None)
-        await shoot(window, "snapshots")
+        def first_change() -> None:
+            panel.snapshot_tab.changes.setFocus()
+            panel.snapshot_tab.changes.setCurrentIndex(panel.snapshot_tab.changes_model.index(1, 0))
+            panel.snapshot_tab.changes.setCurrentIndex(panel.snapshot_tab.changes_model.index(0, 0))
+
+        await shoot(window, "snapshots", first_change)
+        # the history: both runs, drawn as a trend
+        panel.tabs.setCurrentIndex(panel.HISTORY_TAB)
+        await until(lambda: len(bench.history_job.runs) >= 2)
+        def last_run() -> None:
+            panel.history_tab.view.setFocus()
+            panel.history_tab.view.setCurrentIndex(panel.history_tab.model.index(1, 0))
+            panel.history_tab.view.setCurrentIndex(panel.history_tab.model.index(0, 0))
+
+        await shoot(window, "history", last_run)
+        # two judges: the agreement and the most disagreed items
+        illustrated = bench.golden
+        assert illustrated is not None
+        for q in illustrated.queries[:12]:
+            for n, (cid, grade) in enumerate(q.judgments.items()):
+                moved = grade if n % 7 else (grade - 1 if grade else 1)
+                q = q.judge(cid, grade, by="assistant", at="2026-11-26T00:00:00Z").rate(
+                    cid, Rating("illustration", moved, "2026-11-27T00:00:00Z"))
+            illustrated = illustrated.with_query(q)
+        golden_io.save(illustrated, own)
+        window.workbench_dock.open_golden_set(str(own))
+        await until(lambda: bench.golden is not None and len(bench.golden.judges()) == 2)
+        panel.tabs.setCurrentIndex(panel.JUDGES_TAB)
+        await asyncio.sleep(0.2)
+        def first_item() -> None:
+            panel.judges_tab.view.setFocus()
+            panel.judges_tab.view.setCurrentIndex(panel.judges_tab.model.index(1, 0))
+            panel.judges_tab.view.setCurrentIndex(panel.judges_tab.model.index(0, 0))
+
+        await shoot(window, "judges", first_item)
         window.close()
         await session.aclose()
 

@@ -2,12 +2,14 @@
 
     .venv/bin/python scripts/golden/verses_assemble.py --questions scripts/golden/verse_questions.json \\
         --judgments scripts/golden/judgments/verses --sources scripts/golden/verse_pool_sources.json \\
-        --out resources/golden/verses.json
+        --added scripts/golden/judgments/verses-added --out resources/golden/verses.json
 
 Every query keeps the judge's one-line reason per verse in ``rationale``, the verses the judge named
 before any pool was drawn in ``judge_named``, and where its question came from in ``source``. A verse
 the judge named that no ranking put in its top 20 has "(judge-named; in no ranking's top 20)" after
-its reason, so a reader sees what pooling alone would have missed.
+its reason, so a reader sees what pooling alone would have missed. With ``--added``, the verses a later
+ranking surfaced and the judge graded afterwards, the same blind way (verses_pool_added.py), join the
+judgments with "(added pool)" after their reason.
 """
 
 from __future__ import annotations
@@ -38,6 +40,11 @@ PROVENANCE = (
     "Nave's topical lists were not used in any way (neither to choose topics or verses nor as a ranking), and "
     "no Strong's or cross-reference rule judged any verse: every judgment here is a hand judgment."
 )
+ADDED = (
+    " Added pool: the verses that the verse search engine's candidate rankings put in their top 10 and no "
+    "judgment yet covered were pooled afterwards and judged the same blind way (verse text and question only; "
+    "scripts/golden/verses_pool_added.py, scripts/golden/judgments/verses-added/); their reasons end '(added pool)'."
+)
 
 
 def main() -> int:
@@ -45,6 +52,7 @@ def main() -> int:
     p.add_argument("--questions", type=Path, required=True)
     p.add_argument("--judgments", type=Path, required=True)
     p.add_argument("--sources", type=Path, required=True)
+    p.add_argument("--added", type=Path, help="packets of verses pooled later (verses_pool_added.py)")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args()
     judge_only = json.loads(args.sources.read_text())["judge_only"]
@@ -60,14 +68,25 @@ def main() -> int:
         only = set(judge_only[q["id"]])
         rationale = {v: packet["rationale"][v] + (" (judge-named; in no ranking's top 20)" if v in only else "")
                      for v in pooled}
+        judgments = {v: packet["judgments"][v] for v in pooled}
+        added = args.added / f"{q['id']}.json" if args.added else None
+        if added is not None and added.exists():
+            extra = json.loads(added.read_text())
+            for v in (v["verse"] for v in extra["verses"]):
+                if v in judgments:
+                    raise SystemExit(f"{q['id']}: {v} is judged in both pools")
+                if v not in extra["judgments"] or v not in extra["rationale"]:
+                    raise SystemExit(f"{q['id']}: added verse {v} has no grade and reason")
+                judgments[v] = extra["judgments"][v]
+                rationale[v] = extra["rationale"][v] + " (added pool)"
         queries.append({
             "id": q["id"], "query": q["query"], "kind": q["kind"],
             "source": f"hand-judged over a pool (top 20 of four rankings + judge-named); {q['written_from']}",
             "judge_named": q["named"],
             "rationale": rationale,
-            "judgments": {v: packet["judgments"][v] for v in pooled},
+            "judgments": judgments,
         })
-    golden = {"name": NAME, "provenance": PROVENANCE, "queries": queries}
+    golden = {"name": NAME, "provenance": PROVENANCE + (ADDED if args.added else ""), "queries": queries}
     args.out.write_text(json.dumps(golden, indent=1, ensure_ascii=False) + "\n")
     kinds = Counter(q["kind"] for q in queries)
     sizes = [len(q["judgments"]) for q in queries]

@@ -7,7 +7,7 @@ with porter stemming; RRF k 60 of the two) and scored with the project's own met
 (amicus_desktop/evaluate/metrics.py: gains 2^g − 1, log2 discount, unjudged verses count 0). "judged" is
 the share of the returned top 10 that carries a judgment, a check that the pool covers what is measured;
 "empty" counts the questions a ranking returns nothing for (BM25 when no question word is in any verse,
-e.g. "the Trinity"). To be replaced by the verse mode of ``amicus-desktop relevance``.
+e.g. "the Trinity"). ``amicus-desktop relevance --verses`` prints the same three beside verse search.
 """
 
 from __future__ import annotations

@@ -73,7 +73,8 @@ def test_reingesting_embeds_only_what_changed_counted_at_the_proxy(tmp_path) -> 
         write_jsonl(corpus_file, [changed, notes(3, prefix="m", scholar="ann-lee")])
         third = ingest(read_corpus(corpus_file), out, embedder)
         assert (third.chunks_embedded, third.chunks_replaced, third.chunks_unchanged) == (1, 1, 7)
-        assert proxy.embed_requests == 2 and sent[8:] == ["Romans 1:3: Note 2, rewritten: the righteousness of faith."]
+        assert proxy.embed_requests == 2 and sent[8:] == [
+            "Jane Doe — Romans 1:3.\nNote 2, rewritten: the righteousness of faith."]  # a note with its title
     assert read_rows(out, "SELECT text FROM chunk_text WHERE chunk_id = 'n:2'") == [
         ("Note 2, rewritten: the righteousness of faith.",)]
     assert read_rows(out, "SELECT count(*) FROM chunk_text") == [(8,)]
@@ -112,7 +113,9 @@ def test_into_a_build_db_library_identical_chunks_are_unchanged_and_the_rest_kep
                     title="Not Henry's title")
     report = ingest(_corpus(same, notes(1)), out, stand_in)
     assert (report.chunks_unchanged, report.chunks_embedded, report.chunks_added) == (1, 1, 1)
-    assert stand_in.texts == ["Romans 1:1: Note 0 on grace and faith, by n."]
+    # embedded with its title and the library's verse, as build-db embeds a note
+    assert stand_in.texts == [
+        "Jane Doe — Romans 1:1. Paul, a servant of Jesus Christ.\nNote 0 on grace and faith, by n."]
     with ScriptureStore(out) as store:
         assert store.chapter("romans", 1) == [(1, "Paul, a servant of Jesus Christ.")]
         assert store.info.chunk_count == 2

@@ -213,4 +213,5 @@ def test_a_word_study_of_a_name_counts_less_than_one_of_a_word() -> None:
     name = cand(0.3, "word_study", "Word study: Ἰακώβ (Iakṓb), Strong's Greek G2384, in John.")
     word = cand(0.3, "word_study", "Word study: ἀγάπη (agápē), Strong's Greek G26, in Romans.")
     assert material(name) is Material.NAME_STUDY and material(word) is Material.WORD_STUDY
+    assert material(cand(0.3, "word_study", "Word study in Romans 9.")) is Material.WORD_STUDY  # no headword
     assert source_prior(name, about_a_word=False) < source_prior(word, about_a_word=False)

@@ -312,3 +312,15 @@ def test_alt_up_and_down_walk_the_questions_and_a_reask_reuses_the_vector(
     assert keys["history_prev"] == "Alt+Up" and keys["ask_again"] == "Ctrl+R"
     QApplication.processEvents()
     assert isinstance(window.results.result_menu(window.session.question.view.result.results[0]), QMenu)
+
+
+def test_one_kind_of_material_is_no_warning_when_the_reader_chose_one_kind(harness: Harness, qtbot: Any,
+                                                                          axis_db: Path,
+                                                                          proxy: ScriptedProxy) -> None:
+    window = open_window(harness, qtbot, axis_db, proxy, k=2, search_mode=SearchMode.SEMANTIC)
+    q = "two lexicon entries"
+    proxy.vectors[q] = unit([a + b for a, b in zip(axis(5), axis(6), strict=True)]).tolist()
+    window.session.search.set_filters(Filters.of(source_types=["lexicon_entry"]))
+    view = ask(window, qtbot, q)
+    assert WarningCode.SINGLE_SOURCE_TYPE in {w.code for w in view.result.warnings}  # the bundle keeps it
+    assert WarningCode.SINGLE_SOURCE_TYPE not in window.results.warnings.codes()  # the reader is not told

@@ -179,15 +179,17 @@ class BibleText:
     tokens: dict[tuple[str, int, int], list[Token]] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, library: Library, books: Iterable[Book]) -> BibleText:
-        web = library.verse_module("web")
+    def load(cls, library: Library, books: Iterable[Book], module: str = "web") -> BibleText:
+        """The verses of ``books`` in the Bible ``module`` (a :data:`~..library.MODULES` key: ``web``, ``kjv``)."""
+        bible = library.verse_module(module)
         out = cls()
         for book in books:
-            for entry in web.entries(book.osis):
+            for entry in bible.entries(book.osis):
                 if entry.chapter == 0 or entry.verse == 0:
                     continue  # book/chapter headings (the WEB's preface sits in Genesis' slot)
                 text, toks = verse_tokens(entry.raw)
-                text = " ".join(text.split())
+                # The KJV marks its paragraphs with a pilcrow inside the verse text: not a word.
+                text = " ".join(text.replace("\u00b6", " ").split())
                 if not text:
                     continue  # e.g. Acts 8:37: only a footnote in the WEB
                 key = (book.book_id, entry.chapter, entry.verse)

@@ -35,9 +35,11 @@ class EvaluationJob:
         self._task: asyncio.Task[None] | None = None
 
     def eval_config(self) -> EvalConfig:
-        """What "Evaluate set" measures: the saved search mode and candidates with the what-if weights."""
+        """What "Evaluate set" measures: what a reader gets — the saved search mode, candidates, fusion and
+        ranking policy (``app_context``'s) — with the what-if weights."""
         s = self._bench.session.prefs.settings
-        return EvalConfig(mode=s.search_mode, weights=self._bench.weights, candidates=max(s.candidates, s.k))
+        return EvalConfig(mode=s.search_mode, weights=self._bench.weights, fusion=s.fusion_config,
+                          candidates=max(s.candidates, s.k), policy=s.policy)
 
     def evaluate_set(self) -> asyncio.Task[None] | None:
         """Run every golden question (off the UI thread); :attr:`Workbench.progress` after each,
@@ -69,6 +71,7 @@ class EvaluationJob:
                 self.report = report
                 bench.golden_job.missing = report.missing
             log.info("golden set evaluated", extra={"queries": len(report.queries)})
+            bench.history_job.record(report)
         except AmicusError as err:
             bench.notice.emit(f"The evaluation stopped: {err.message}")
         finally:

@@ -3,8 +3,12 @@
 :class:`Workbench` owns what the jobs share — the session it reads, its events, its own background
 tasks (file work: golden sets, snapshots; searches run on the engine's) — and forwards the rules
 between them: a new question on screen re-ranks the what-if and drops an A/B of another question,
-new saved weights carry the what-if along, a database that opens re-checks the judged chunks.
-Widgets read its state through the properties here and call its methods; they never see a job.
+new saved weights carry the what-if along, a database that opens re-checks the judged chunks (and the
+first time, reopens the golden set open when the app last closed), an opened set reads its history.
+Widgets read the first five jobs' state through the properties here and call its methods; the curator's
+review tools are jobs of their own that widgets call by name — :attr:`preview` (the selected chunk),
+:attr:`review` (gaps and agreement), :attr:`tune` (the weight search), :attr:`history_job` (the runs
+kept) and :attr:`interchange` (Quepid, TREC, ``_rank_eval``).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ...core.query import BoostWeights, SearchMode
+from ...core.results import Candidate
 from ...evaluate import snapshots as snap_io
 from ...evaluate.golden import GoldenQuery, GoldenSet
 from ...evaluate.run import EvalConfig, EvalReport
@@ -27,7 +32,12 @@ from ..question import ResultView
 from .ab import ABJob, ABResult, Side
 from .evaluation import EvaluationJob, Progress
 from .golden import GoldenJob
+from .history import HistoryJob
+from .interchange import InterchangeJob
+from .preview import PreviewJob
+from .review import ReviewJob
 from .snapshots import SnapshotJob
+from .tuning import TuneJob, TuneProgress
 from .whatif import WhatIf, WhatIfJob
 
 T = TypeVar("T")
@@ -35,20 +45,28 @@ T = TypeVar("T")
 
 class Workbench:
     """Events: :attr:`changed` (anything the workbench shows), :attr:`notice` (a sentence for the
-    curator: a file that could not be read or written, a step that needs something first),
-    :attr:`progress` (while "Evaluate set" runs)."""
+    curator: a file that could not be read or written, a step that needs something first; ``""`` when the
+    last one no longer holds), :attr:`progress` (while "Evaluate set" runs), :attr:`tune_progress` (while
+    the weight search runs) and :attr:`previewed` (the chunk to show for the selected row)."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
         self.changed: Event[None] = Event("workbench changed")
         self.notice: Event[str] = Event("workbench notice")
         self.progress: Event[Progress] = Event("evaluation progress")
+        self.tune_progress: Event[TuneProgress] = Event("weight search progress")
+        self.previewed: Event[Candidate | None] = Event("chunk previewed")
         self.tasks = Tasks("workbench")
         self.whatif_job = WhatIfJob(self)
         self.golden_job = GoldenJob(self)
         self.ab_job = ABJob(self)
         self.eval_job = EvaluationJob(self)
         self.snapshot_job = SnapshotJob(self)
+        self.history_job = HistoryJob(self)
+        self.preview = PreviewJob(self)
+        self.review = ReviewJob(self)
+        self.tune = TuneJob(self)
+        self.interchange = InterchangeJob(self)
         self._disconnects = [
             session.question.result_changed.connect(self._result_changed),
             session.prefs.changed.connect(self._settings_changed),
@@ -66,6 +84,12 @@ class Workbench:
     def _library_changed(self, state: DbState) -> None:
         if state.status is DbStatus.READY:
             self.golden_job.check_missing()
+            self.golden_job.reopen()
+
+    def golden_opened(self) -> None:
+        """A golden set was opened: the weight search's outcome measured another; its history is read."""
+        self.tune.outcome = None
+        self.history_job.refresh()
 
     @property
     def question(self) -> str | None:
@@ -131,6 +155,13 @@ class Workbench:
 
     def judge(self, chunk_id: str, grade: int | None) -> bool:
         return self.golden_job.judge(chunk_id, grade)
+
+    def judge_item(self, query_id: str, chunk_id: str, grade: int | None) -> bool:
+        return self.golden_job.judge_item(query_id, chunk_id, grade)
+
+    @property
+    def judge_name(self) -> str:
+        return self.golden_job.judge_name
 
     def question_scores(self) -> dict[str, float] | None:
         return self.golden_job.question_scores()
@@ -203,3 +234,4 @@ class Workbench:
         self._disconnects = []
         self.cancel_evaluation()
         self.ab_job.cancel()
+        self.tune.cancel()

@@ -1,9 +1,11 @@
-"""The golden set: creating and opening one, judging the question on screen into it, saving each
-judgment off the UI thread in order, and which judged chunks the open database lacks. No Qt."""
+"""The golden set: creating and opening one (and the last one again at the next start), judging the
+question on screen — or any golden question's chunk, from a queue — into it under the curator's name,
+saving each judgment off the UI thread in order, and which judged chunks the open database lacks. No Qt."""
 
 from __future__ import annotations
 
 import asyncio
+import getpass
 import logging
 import re
 from pathlib import Path
@@ -11,10 +13,13 @@ from typing import TYPE_CHECKING
 
 from ... import paths
 from ...core.errors import AmicusError
+from ...core.references import ChapterRef
 from ...evaluate import golden as golden_io
 from ...evaluate import metrics
 from ...evaluate.golden import GoldenError, GoldenQuery, GoldenSet
+from ...evaluate.judges import now
 from ...evaluate.run import present_ids
+from ...understand import PassageError, parse_passage
 from ..engine import Engine
 
 if TYPE_CHECKING:
@@ -33,6 +38,34 @@ class GoldenJob:
         self.golden_path: Path | None = None
         self.missing: tuple[str, ...] = ()
         self._saving: asyncio.Task[bool] | None = None
+        self._reopened = False
+
+    @property
+    def judge_name(self) -> str:
+        """Whose grades the workbench records: the setting, else the account's login name."""
+        name = self._bench.session.prefs.settings.judge_name
+        if name:
+            return name
+        try:
+            return getpass.getuser() or "curator"
+        except (OSError, KeyError, ImportError):  # no login name (a container without a passwd entry)
+            return "curator"
+
+    def reopen(self) -> asyncio.Task[bool] | None:
+        """Open the golden set that was open when the app last closed, once (a file gone since is forgotten)."""
+        if self._reopened or self.golden is not None:
+            return None
+        self._reopened = True
+        path = self._bench.session.prefs.settings.golden_set
+        if not path:
+            return None
+        return self._bench.spawn(self._reopen(Path(path)))
+
+    async def _reopen(self, path: Path) -> bool:
+        if not await asyncio.to_thread(path.is_file):
+            self._bench.session.prefs.remember_golden_set(None)
+            return False
+        return await self._open_golden(path)
 
     # -- opening ---------------------------------------------------------------------------
     def new_golden(self, name: str) -> asyncio.Task[bool] | None:
@@ -72,11 +105,24 @@ class GoldenJob:
 
     def _use(self, golden: GoldenSet, path: Path) -> None:
         self.golden, self.golden_path = golden, path
+        self._reopened = True
         self.missing = ()
         self._bench.eval_job.report = None  # it measured another set
         log.info("golden set opened", extra={"queries": len(golden.queries), "path": str(path)})
+        self._bench.session.prefs.remember_golden_set(str(path))
         self.check_missing()
+        self._bench.notice.emit("")  # "open a golden set first" no longer holds
+        self._bench.golden_opened()
         self._bench.changed.emit(None)
+
+    def replace_golden(self, golden: GoldenSet) -> asyncio.Task[bool] | None:
+        """Make ``golden`` the open set (an import into it) and save it."""
+        if self.golden_path is None:
+            return None
+        self.golden = golden
+        task = self._save(golden, self.golden_path)
+        self._bench.changed.emit(None)
+        return task
 
     def check_missing(self) -> None:
         """Look up the judged chunk ids in the open database (again after the database changed)."""
@@ -130,6 +176,17 @@ class GoldenJob:
         key = _key(text)
         return next((q for q in self.golden.queries if _key(q.query) == key), None)
 
+    def question(self, query_id: str) -> tuple[str, ChapterRef | None] | None:
+        """How the golden question ``query_id`` is asked: its text and its open chapter."""
+        q = self.golden.query(query_id) if self.golden is not None else None
+        if q is None:
+            return None
+        try:
+            chapter = parse_passage(q.chapter, check_bounds=False).chapter_ref if q.chapter else None
+        except PassageError:
+            chapter = None
+        return q.query, chapter
+
     def grade(self, chunk_id: str) -> int | None:
         q = self.current_query()
         return q.judgments.get(chunk_id) if q is not None else None
@@ -149,10 +206,24 @@ class GoldenJob:
             chapter = view.result.context.chapter if view.result.context else None
             query = GoldenQuery(_new_id(self.golden), view.result.query, {}, mode=view.result.mode,
                                 chapter=str(chapter) if chapter else None)
-        self.golden = self.golden.with_query(query.judge(chunk_id, grade))
+        self._record(query, chunk_id, grade)
+        return True
+
+    def judge_item(self, query_id: str, chunk_id: str, grade: int | None) -> bool:
+        """Grade ``chunk_id`` for the golden question ``query_id`` (a gap or a disagreement in a queue),
+        without asking it."""
+        query = self.golden.query(query_id) if self.golden is not None else None
+        if query is None or self.golden_path is None:
+            self._bench.notice.emit("Open the golden set this question belongs to first.")
+            return False
+        self._record(query, chunk_id, grade)
+        return True
+
+    def _record(self, query: GoldenQuery, chunk_id: str, grade: int | None) -> None:
+        assert self.golden is not None and self.golden_path is not None
+        self.golden = self.golden.with_query(query.judge(chunk_id, grade, by=self.judge_name, at=now()))
         self._save(self.golden, self.golden_path)
         self._bench.changed.emit(None)
-        return True
 
     def question_scores(self) -> dict[str, float] | None:
         """nDCG@10 and MRR@10 of the what-if ranking on the current question's judgments."""

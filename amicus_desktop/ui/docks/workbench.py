@@ -1,14 +1,20 @@
-"""The curator workbench dock (Ctrl+Shift+W) and the golden-set dialogs that open it (File ▸ New
-golden set…, Open golden set…). In a narrow window the reader steps aside while it is open."""
+"""The curator workbench dock (Ctrl+Shift+W) and the dialogs around it: File ▸ New golden set…, Open golden
+set…, and the judgments files of the Judges tab (import and export: Quepid, TREC, ``_rank_eval``).
+
+In a window too narrow for the reader, the results and the workbench side by side, the reader steps aside
+while the workbench is open and comes back when there is room again — as the window is resized, not only
+when the dock opens — so the window can always be made as narrow as the results and the workbench need.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
 
 from ... import paths, resources
+from ...evaluate.interchange import FORMATS, NAMED
 from ...session.workbench import Workbench
 from ..workbench import WorkbenchPanel
 from .dock import Dock
@@ -18,6 +24,8 @@ if TYPE_CHECKING:
 
 #: The dock's width when it opens.
 WIDTH = 560
+#: room the dock's frame and the splitter handles take beside the widgets' own minimums
+MARGIN = 24
 
 
 class WorkbenchDock(Dock[WorkbenchPanel]):
@@ -26,10 +34,18 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
     def __init__(self, window: MainWindow, workbench: Workbench) -> None:
         self._window = window
         self.workbench = workbench
+        self.dialog: QFileDialog | QInputDialog | None = None  # the last dialog opened (tests answer it)
         # Made at once (not lazy): its tabs' mnemonics (Alt+S: Snapshots) must be registered before
         # the menu bar's (Alt+S: Search), and its controls keep their place in the Tab order.
         super().__init__("Curator workbench", "workbenchDock", window, lazy=False)
         self.visibilityChanged.connect(self._visibility)
+        panel = self.panel
+        panel.askGolden.connect(self.ask_golden)
+        panel.importRequested.connect(self.import_judgments)
+        panel.exportRequested.connect(self.export_judgments)
+        panel.preview.passage.passageRequested.connect(window.peek_passage)
+        window.signals.passageLoaded.connect(panel.preview.passage.show_verses)
+        window.installEventFilter(self)
 
     def create_widget(self) -> WorkbenchPanel:
         return WorkbenchPanel(self.workbench)
@@ -40,18 +56,40 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
             self.setVisible(False)
             return
         window = self._window
-        # In a narrow window (1000 px) the reader and the workbench cannot both fit beside the results:
-        # the reader steps aside while the workbench is open (a curator works on the ranking) and
-        # comes back when it closes. The window never grows past the screen.
-        needed = window.main_split.minimumSizeHint().width() + self.panel.minimumSizeHint().width() + 24
         width = window.width()
-        window.left_split.setVisible(width >= needed)
+        window.left_split.setVisible(width >= self._needed(with_reader=True))
         self.setVisible(True)
+        self._allow_narrow(True)
         window.resizeDocks([self], [WIDTH], Qt.Orientation.Horizontal)
         if window.left_split.isHidden():  # showing the dock grew the window before the layout caught up
             QTimer.singleShot(50, self, lambda: self._shrink_to(width))
         self.panel.focus_ranking()
         QTimer.singleShot(0, self, self.panel.focus_ranking)  # once the re-shown dock can take it
+
+    # -- the reader steps aside in a narrow window ----------------------------------------------
+    def _needed(self, *, with_reader: bool) -> int:
+        """The window width the results and the workbench need (and the reader, ``with_reader``)."""
+        window = self._window
+        right = window.main_split.widget(1)
+        results = right.minimumSizeHint().width() if right is not None else 0
+        reader = window.left_split.minimumSizeHint().width() + window.main_split.handleWidth() if with_reader else 0
+        return results + reader + self.panel.minimumSizeHint().width() + MARGIN
+
+    def _allow_narrow(self, open_: bool) -> None:
+        """While the workbench is open the reader's own minimum width does not hold the window wide (it steps
+        aside instead, :meth:`_fit_reader`); closed, the reader's minimum counts again."""
+        self._window.left_split.setMinimumWidth(1 if open_ else 0)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._window and event.type() == QEvent.Type.Resize and self.isVisible():
+            self._fit_reader()
+        return False
+
+    def _fit_reader(self) -> None:
+        window = self._window
+        fits = window.width() >= self._needed(with_reader=True)
+        if fits == window.left_split.isHidden():
+            window.left_split.setVisible(fits)
 
     def _shrink_to(self, width: int) -> None:
         window = self._window
@@ -61,15 +99,30 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         window.resize(width, window.height())
 
     def _visibility(self, visible: bool) -> None:
-        if not visible:
+        self._allow_narrow(visible)
+        if visible:
+            self._fit_reader()
+        else:
             self._window.left_split.setVisible(True)
 
     # -- golden sets -------------------------------------------------------------------------
     def new_golden_set(self, name: str | None = None) -> None:
         if name is None:
-            name, ok = QInputDialog.getText(self._window, "New golden set", "Name of the golden set:")
-            if not ok:
-                return
+            dialog = QInputDialog(self._window)
+            dialog.setObjectName("newGoldenSet")
+            dialog.setWindowTitle("New golden set")
+            dialog.setLabelText("Name of the golden set (it is saved in your data folder):")
+            dialog.setTextEchoMode(QLineEdit.EchoMode.Normal)
+            # wide enough for its title and label: a bare QInputDialog cut "New golden set" short
+            words = dialog.fontMetrics().horizontalAdvance(dialog.labelText())
+            dialog.setMinimumWidth(max(420, words + 60))
+            self.dialog = dialog
+            dialog.textValueSelected.connect(self._create_golden)
+            dialog.open()
+            return
+        self._create_golden(name)
+
+    def _create_golden(self, name: str) -> None:
         if self.workbench.new_golden(name) is not None and not self.isVisible():
             self.toggle()
 
@@ -84,6 +137,64 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         self.workbench.open_golden(path)
         if not self.isVisible():
             self.toggle()
+
+    def ask_golden(self, query_id: str) -> None:
+        """Ask the golden question ``query_id`` as the set asks it: its chapter open, its text in the box."""
+        found = self.workbench.golden_job.question(query_id)
+        if found is None:
+            return
+        text, chapter = found
+        if chapter is not None:
+            self._window.session.set_chapter(chapter)
+        self._window.ask.edit.setText(text)  # the question box says what was asked
+        self._window.ask_control.ask(text)
+        self.panel.focus_ranking()
+
+    # -- judgments files ---------------------------------------------------------------------
+    def _file_dialog(self, title: str, save: bool) -> QFileDialog:
+        golden = self.workbench.golden_path
+        dialog = QFileDialog(self._window, title, str(golden.parent if golden is not None else paths.golden_dir()))
+        dialog.setObjectName("judgmentsDialog")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave if save else QFileDialog.AcceptMode.AcceptOpen)
+        dialog.setFileMode(QFileDialog.FileMode.AnyFile if save else QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters([f"{f.label} ({' '.join('*' + s for s in f.suffixes)})" for f in FORMATS.values()])
+        self.dialog = dialog
+        return dialog
+
+    @staticmethod
+    def _format(dialog: QFileDialog) -> str:
+        chosen = dialog.selectedNameFilter()
+        return next((name for name, f in FORMATS.items() if chosen.startswith(f.label)), "quepid")
+
+    def import_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3",
+                         judge: str | None = None) -> None:
+        """Judges ▸ Import judgments…: a file of another tool's ratings into the open set (its scale is
+        asked for: a rating is never guessed into a grade)."""
+        if path is not None:
+            self.workbench.interchange.import_file(path, fmt, scale, judge)
+            return
+        dialog = self._file_dialog("Import judgments", save=False)
+
+        def chosen(file: str) -> None:
+            scale_spec, ok = QInputDialog.getItem(
+                self._window, "Rating scale", "How the file's ratings read as grades 0–3 (or type pairs THEIRS=OURS):",
+                list(NAMED), 0, True)
+            if ok:
+                self.workbench.interchange.import_file(file, self._format(dialog), scale_spec)
+
+        dialog.fileSelected.connect(chosen)
+        dialog.open()
+
+    def export_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3") -> None:
+        """Judges ▸ Export judgments…: the open set's grades for another tool."""
+        if path is not None:
+            self.workbench.interchange.export_file(path, fmt, scale)
+            return
+        dialog = self._file_dialog("Export judgments", save=True)
+        dialog.fileSelected.connect(lambda file: self.workbench.interchange.export_file(
+            file, self._format(dialog), scale))
+        dialog.open()
 
     def detach(self) -> None:
         """The window is closing: the panel stops listening and the workbench's work under way stops."""

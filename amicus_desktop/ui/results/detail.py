@@ -49,6 +49,7 @@ class DetailArea(QWidget):
         self.stale_note = Banner()
         self.passage = PassagePanel()
         self.breakdown = BreakdownPanel()
+        self.breakdown.keep_numbers_whole()  # at 1000 px the passage pane gives way, not the numbers
         passage_box = QWidget()
         pl = QVBoxLayout(passage_box)
         pl.setContentsMargins(12, 6, 0, 6)

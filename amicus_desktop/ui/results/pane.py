@@ -30,6 +30,7 @@ from .. import shortcuts
 from ..bundle_views import SearchedPanel, WarningStrip
 from ..chips import ReferenceChips
 from ..theme import scaled_font
+from ..verses import VersesView
 from .bundle_bar import BundleBar
 from .detail import DetailArea
 from .menu import ResultMenu
@@ -44,7 +45,7 @@ class ResultsPane(QWidget):
     ``names`` answers with the session's library's names (as the database spells them).
     """
 
-    RESULTS_TAB, REJECTED_TAB = 0, 1
+    RESULTS_TAB, REJECTED_TAB, VERSES_TAB = 0, 1, 2
 
     #: The window copies the results as Amicus context / exports them / saves a new context budget.
     copyContextRequested = Signal()
@@ -85,7 +86,10 @@ class ResultsPane(QWidget):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.results_view, "Results")
         self.tabs.addTab(self.rejected_view, "Rejected")
-        self.tabs.setAccessibleName("Results and rejected candidates")
+        #: the Bible verses matching the question (``ui/verses.py``), with their own "why this rank"
+        self.verses = VersesView()
+        self.tabs.addTab(self.verses, "Verses")
+        self.tabs.setAccessibleName("Results, rejected candidates and matching verses")
         self.tabs.installEventFilter(self)
         self.empty = QLabel(states.EMPTY_RESULTS)
         self.empty.setWordWrap(True)
@@ -172,7 +176,7 @@ class ResultsPane(QWidget):
             self.detail_area.clear()
             return
         self.stack.setCurrentWidget(self.tabs)
-        self.detail_area.show()
+        self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
         self.title.setText(describe.results_title(view))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._names())
@@ -316,6 +320,10 @@ class ResultsPane(QWidget):
         self.passage.open_link()
 
     def _tab_changed(self, tab: int) -> None:
+        # the verses explain themselves inside their tab: the chunk's passage and breakdown make way
+        self.detail_area.setVisible(tab != self.VERSES_TAB and self.results_model.view is not None)
+        if tab == self.VERSES_TAB:
+            return
         view = self.results_view if tab == self.RESULTS_TAB else self.rejected_view
         current = view.currentIndex()
         if current.isValid():

@@ -38,7 +38,7 @@ def move_words(move: int | None) -> str:
     return "="
 
 
-class _Table(QAbstractTableModel):
+class Table(QAbstractTableModel):
     """A flat read-only table: rows, columns and a cell function."""
 
     COLUMNS: tuple[str, ...] = ()
@@ -96,7 +96,7 @@ class _Table(QAbstractTableModel):
         self.endResetModel()
 
 
-class _ChunkTable(_Table):
+class _ChunkTable(Table):
     """A table of ranked chunks, keyed by chunk id."""
 
     def __init__(self, parent: Any = None) -> None:
@@ -108,6 +108,14 @@ class _ChunkTable(_Table):
 
     def key(self, row: int) -> str | None:
         return self._rows[row].chunk_id
+
+    def chunk(self, row: int) -> RetrievedChunk | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def title_tip(self, row: int) -> str:
+        """The whole title (the column elides it) and the chunk id."""
+        r = self._rows[row]
+        return f"{titles.title(r.candidate)}\n{r.chunk_id}"
 
 
 class RankingModel(_ChunkTable):
@@ -131,9 +139,6 @@ class RankingModel(_ChunkTable):
         if self._rows:
             self.dataChanged.emit(self.index(0, self.GRADE), self.index(len(self._rows) - 1, self.GRADE))
 
-    def chunk(self, row: int) -> RetrievedChunk | None:
-        return self._rows[row] if 0 <= row < len(self._rows) else None
-
     def cell(self, row: int, col: int) -> str:
         r = self._rows[row]
         if col == self.RANK:
@@ -156,7 +161,7 @@ class RankingModel(_ChunkTable):
             before = self._whatif.saved_ranks.get(r.chunk_id)
             return "Not in the top results under the saved weights" if before is None else \
                 f"#{before} under the saved weights"
-        return r.chunk_id
+        return self.title_tip(row)
 
 
 class SideModel(_ChunkTable):
@@ -187,8 +192,13 @@ class SideModel(_ChunkTable):
             return f"{r.score:.4f}"
         return titles.title(r.candidate)
 
+    def tooltip(self, row: int, col: int) -> str | None:
+        if col == self.OTHER:
+            return self.cell(row, col)
+        return self.title_tip(row)
 
-class ChangesModel(_Table):
+
+class ChangesModel(Table):
     """Snapshot A against B, question by question: nDCG@10 on each side and the change."""
 
     COLUMNS = ("Change", "nDCG@10 A", "nDCG@10 B", "Question")
@@ -205,6 +215,13 @@ class ChangesModel(_Table):
 
     def key(self, row: int) -> str | None:
         return self._rows[row].id
+
+    def change(self, row: int) -> QueryChange | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def tooltip(self, row: int, col: int) -> str | None:
+        c = self._rows[row]
+        return f"{c.id}: {c.query}" if col == self.QUERY else None
 
     def cell(self, row: int, col: int) -> str:
         c = self._rows[row]

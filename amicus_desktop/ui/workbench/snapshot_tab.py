@@ -38,8 +38,8 @@ class SnapshotTab(QWidget):
         self.snap_status.setWordWrap(True)
         self.snap_status.setAccessibleName("Snapshot comparison summary")
         self.changes_model = ChangesModel(self)
-        self.changes = table(QTableView(), "Snapshot changes per question")
-        self.changes.setModel(self.changes_model)
+        self.changes = table(QTableView(), "Snapshot changes per question", self.changes_model,
+                             stretch=ChangesModel.QUERY)
         top = QHBoxLayout()
         top.addWidget(self.snapshot_name, 1)
         top.addWidget(self.snapshot_save)

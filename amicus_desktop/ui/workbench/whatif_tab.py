@@ -3,16 +3,12 @@ with the number keys into the golden set) and the question's scores.
 
 Keyboard: the weights are Alt+R (chapter), Alt+O (scholar), Alt+T (tradition), Alt+N (reference),
 Alt+P (cap); the ranking takes 0–3 to grade the result under the cursor (Delete removes the grade)
-and moves to the next row.
+and moves to the next row. The selected result is read in the workbench's preview under the tabs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
-
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QDoubleSpinBox,
@@ -21,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -30,35 +25,8 @@ from ...core.query import BoostWeights
 from ...present import describe
 from ...session.workbench import Workbench
 from ..weights import boost_spin
-from .common import table
-from .models import ChunkIdRole, RankingModel
-
-
-class RankingView(QTableView):
-    """A results table that grades with the number keys: 0–3 grade, Delete removes; after a grade
-    is saved the cursor moves to the next row."""
-
-    KEYS: ClassVar[dict[Qt.Key, int | None]] = {Qt.Key.Key_0: 0, Qt.Key.Key_1: 1, Qt.Key.Key_2: 2, Qt.Key.Key_3: 3,
-            Qt.Key.Key_Delete: None, Qt.Key.Key_Backspace: None}
-
-    def __init__(self, judge: Callable[[str, int | None], bool], parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._judge = judge
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        key = Qt.Key(event.key())
-        index = self.currentIndex()
-        if key in self.KEYS and index.isValid() and event.modifiers() in (
-                Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.KeypadModifier):
-            chunk_id = self.model().index(index.row(), 0).data(ChunkIdRole)
-            if chunk_id:
-                event.accept()
-                if self._judge(str(chunk_id), self.KEYS[key]):
-                    below = self.model().index(self.currentIndex().row() + 1, index.column())
-                    if below.isValid():
-                        self.setCurrentIndex(below)
-                return
-        super().keyPressEvent(event)
+from .common import GradingView, on_row, table
+from .models import RankingModel
 
 
 def _boost_spin(name: str) -> QDoubleSpinBox:
@@ -108,8 +76,9 @@ class WhatIfTab(QWidget):
         self.whatif_status.setWordWrap(True)
         self.whatif_status.setAccessibleName("What-if status")
         self.ranking_model = RankingModel(self.bench.grade, self)
-        self.ranking = table(RankingView(self.bench.judge), "What-if ranking (0–3 grades the selected result)")
-        self.ranking.setModel(self.ranking_model)
+        self.ranking = table(GradingView(self._judge_row), "What-if ranking (0–3 grades the selected result)",
+                             self.ranking_model, stretch=RankingModel.TITLE)
+        on_row(self.ranking, self._row_selected)
         self.scores_label = QLabel()
         self.scores_label.setWordWrap(True)
         self.scores_label.setAccessibleName("Question scores")
@@ -119,6 +88,15 @@ class WhatIfTab(QWidget):
         v.addWidget(self.whatif_status)
         v.addWidget(self.ranking, 1)
         v.addWidget(self.scores_label)
+
+    def _judge_row(self, row: int, grade: int | None) -> bool:
+        chunk_id = self.ranking_model.key(row) if 0 <= row < self.ranking_model.rowCount() else None
+        return chunk_id is not None and self.bench.judge(chunk_id, grade)
+
+    def _row_selected(self, row: int) -> None:
+        r = self.ranking_model.chunk(row)
+        if r is not None:
+            self.bench.preview.show(r.chunk_id, r.candidate)
 
     def _weights_edited(self) -> None:
         if self._syncing:
@@ -149,7 +127,8 @@ class WhatIfTab(QWidget):
         mean = b.report.mean if b.report is not None else None
         parts = []
         if scores is not None:
-            parts.append(f"This question: nDCG@10 {scores['ndcg@10']:.3f} · MRR@10 {scores['mrr@10']:.3f}")
+            parts.append(f"This question: nDCG@10 {scores['ndcg@10']:.3f} · MRR@10 {scores['mrr@10']:.3f} · "
+                         f"grading as {b.judge_name}")
         elif b.golden is not None and b.question is not None:
             parts.append("This question is not in the golden set yet: grading a result adds it.")
         if mean is not None:

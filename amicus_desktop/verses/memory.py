@@ -1,0 +1,145 @@
+"""What verse search keeps in memory for one database, read once on its thread: every verse's vector, every
+commentary note's and lexicon entry's vector, which verses each note covers, which Strong's words each
+verse holds, and each verse's neighbours — so a question scores every verse exactly with a few matrix
+products instead of several nearest-neighbour searches (docs/PERFORMANCE.md, "Verse search").
+
+At the whole Bible and 384 dimensions that is ≈ 62k vectors, 95 MB as float32, read in about a second.
+Above :data:`FLOAT32_LIMIT` floats the vectors are kept as float16 (half the memory; products are taken
+block by block in float32).
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from ..store.scripture import ScriptureStore
+from ..store.verses import VerseIndex
+
+COMMENTARY = ("section_panel",)
+LEXICON = ("lexicon_entry",)
+#: vectors kept as float32 up to this many floats (≈ 160 MB), as float16 beyond
+FLOAT32_LIMIT = 40_000_000
+_BLOCK = 8192
+_STRONGS = re.compile(r"([GH]\d+)$")
+
+Ints = npt.NDArray[np.int64]
+Floats = npt.NDArray[np.float32]
+
+
+def similarities(matrix: np.ndarray, query: np.ndarray) -> Floats:
+    """``matrix @ query`` in float32, block by block for a float16 matrix."""
+    q = np.ascontiguousarray(query, dtype=np.float32)
+    if matrix.dtype == np.float32:
+        out: Floats = (matrix @ q).astype(np.float32, copy=False)
+        return out
+    parts = [matrix[i: i + _BLOCK].astype(np.float32) @ q for i in range(0, len(matrix), _BLOCK)]
+    return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, dtype=np.float32)
+
+
+@dataclass
+class VerseMemory:
+    """Arrays over the verse positions ``0..n-1`` (position ``i`` is verse rowid ``i + 1``)."""
+
+    n: int
+    #: the verse position each vector row belongs to, and the rows (``None`` without verse vectors)
+    vector_pos: Ints | None
+    vectors: np.ndarray | None
+    prev: Ints  # the verse before in its chapter, or -1
+    next: Ints  # the verse after in its chapter, or -1
+    #: commentary notes: chunk ids, vectors (``None`` when not loaded), covered verse positions (CSR)
+    note_rowids: Ints
+    note_ids: list[str]
+    note_vectors: np.ndarray | None
+    note_ptr: Ints
+    note_verses: Ints
+    #: lexicon entries: chunk rowids, vectors, their Strong's number (index into ``numbers``)
+    entry_rowids: Ints
+    entry_vectors: np.ndarray | None
+    entry_number: Ints
+    numbers: list[str]
+    #: how many verses hold each number; each verse's numbers (CSR over positions)
+    number_count: Ints
+    verse_ptr: Ints
+    verse_numbers: Ints
+
+    @classmethod
+    def for_store(cls, store: ScriptureStore, *, vectors: bool) -> VerseMemory:
+        """The store's memory, built on first use; vectors loaded the first time they are wanted."""
+        memory = _MEMORIES.get(store)
+        if memory is None:
+            memory = _MEMORIES[store] = cls._build(store)
+        if vectors and memory.vectors is None:
+            memory._load_vectors(store)
+        return memory
+
+    @classmethod
+    def _build(cls, store: ScriptureStore) -> VerseMemory:
+        index = VerseIndex.for_store(store)
+        keys = index.keys[1:]
+        n = len(keys)
+        chapter = [k[:2] for k in keys]
+        prev = np.array([i - 1 if i > 0 and chapter[i - 1] == chapter[i] else -1 for i in range(n)], dtype=np.int64)
+        nxt = np.array([i + 1 if i + 1 < n and chapter[i + 1] == chapter[i] else -1 for i in range(n)], dtype=np.int64)
+        rowid_of = index.rowid_of
+        note_rowids, note_ids, ptr, covered = [], [], [0], []
+        for rowid, chunk_id, book, ch, first, last in index.notes(COMMENTARY):
+            verses = [rowid_of[(book, ch, v)] - 1 for v in range(first, last + 1) if (book, ch, v) in rowid_of]
+            if verses:
+                note_rowids.append(rowid)
+                note_ids.append(chunk_id)
+                covered += verses
+                ptr.append(len(covered))
+        numbers: dict[str, int] = {}
+        entry_rowids, entry_number = [], []
+        for rowid, source_id in index.entries(LEXICON):
+            m = _STRONGS.search(source_id)
+            if m is not None:
+                entry_rowids.append(rowid)
+                entry_number.append(numbers.setdefault(m.group(1), len(numbers)))
+        held: list[list[int]] = [[] for _ in range(n)]
+        for number, rowid in index.strongs_pairs():
+            if 0 < rowid <= n:
+                held[rowid - 1].append(numbers.setdefault(number, len(numbers)))
+        vptr = np.cumsum([0] + [len(h) for h in held]).astype(np.int64)
+        flat = np.fromiter((x for h in held for x in h), dtype=np.int64, count=int(vptr[-1]))
+        counts = np.bincount(flat, minlength=len(numbers)).astype(np.int64)
+        return cls(n=n, vector_pos=None, vectors=None, prev=prev, next=nxt,
+                   note_rowids=np.asarray(note_rowids, dtype=np.int64), note_ids=note_ids, note_vectors=None,
+                   note_ptr=np.asarray(ptr, dtype=np.int64), note_verses=np.asarray(covered, dtype=np.int64),
+                   entry_rowids=np.asarray(entry_rowids, dtype=np.int64), entry_vectors=None,
+                   entry_number=np.asarray(entry_number, dtype=np.int64), numbers=list(numbers),
+                   number_count=counts, verse_ptr=vptr, verse_numbers=flat)
+
+    def _load_vectors(self, store: ScriptureStore) -> None:
+        index = VerseIndex.for_store(store)
+        dims = store.info.dims
+        total = dims * (self.n + len(self.note_rowids) + len(self.entry_rowids))
+        dtype = np.float32 if total <= FLOAT32_LIMIT else np.float16
+        rowids, matrix = index.all_vectors()
+        self.vector_pos = rowids - 1
+        self.vectors = matrix.astype(dtype)
+        self.note_vectors = _rows(store, self.note_rowids, dims, dtype)
+        self.entry_vectors = _rows(store, self.entry_rowids, dims, dtype)
+
+    @property
+    def bytes(self) -> int:
+        return sum(a.nbytes for a in (self.vectors, self.note_vectors, self.entry_vectors) if a is not None)
+
+
+def _rows(store: ScriptureStore, rowids: Ints, dims: int, dtype: type) -> np.ndarray:
+    """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing)."""
+    found = store.vectors(int(r) for r in rowids)
+    out: np.ndarray = np.zeros((len(rowids), dims), dtype=dtype)
+    for i, r in enumerate(rowids):
+        v = found.get(int(r))
+        if v is not None and v.shape == (dims,):
+            out[i] = v
+    return out
+
+
+_MEMORIES: weakref.WeakKeyDictionary[ScriptureStore, VerseMemory] = weakref.WeakKeyDictionary()

@@ -1,0 +1,149 @@
+"""Regenerate the verse-search screenshots of docs/UI.md ("Verses and translations").
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_verses.py --db PATH/demo.db
+
+The database must hold the verse tables (``build-db`` writes them). Each state is reached in-process
+through the real window and session, against the real local embed proxy (started here) or a closed
+port (offline, keyword), and saved at the window's default size and at 1000×650 (``-1000x650``):
+
+* ``verses.png`` — the Verses tab for a remembered quotation, the first verse's "why this rank";
+* ``verses-keyword-offline.png`` — the Verses tab searched by words with the proxy unreachable;
+* ``verses-kjv.png`` — the reader switched to the King James Version, a verse opened from the tab;
+* ``verses-copied.png`` — verses selected in the reader, copied with their reference (the status bar
+  says so; the clipboard's text is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+OUT = Path(__file__).resolve().parent
+SMALL = (1000, 650)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+
+    from amicus_desktop import paths
+    from tests.support.proxy import ProxyProcess, free_port
+
+    db = (args.db or paths.default_db_path()).resolve()
+    if not db.is_file():
+        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    with ProxyProcess("--rate-limit", "0") as proxy:
+        shots(db, proxy.url, f"http://127.0.0.1:{free_port()}", args.out)
+    return 0
+
+
+def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
+    from PySide6.QtGui import QGuiApplication, QTextCursor
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.core.query import SearchMode
+    from amicus_desktop.core.references import ChapterRef, PassageRef
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+
+    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+        if not await session.until(cond, timeout):
+            raise TimeoutError("state not reached")
+
+    async def save(window: MainWindow, name: str, settle: Callable[[], None] = lambda: None) -> None:
+        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
+            window.resize(*size)
+            await asyncio.sleep(0.4)
+            QApplication.processEvents()
+            settle()  # what must stay in view after the resize (a verse in focus, a selection)
+            await asyncio.sleep(0.1)
+            QApplication.processEvents()
+            path = out / name.replace(".png", f"{suffix}.png")
+            window.grab().save(str(path))
+            print(f"{path.name}: ok")
+        window.resize(*DEFAULT_SIZE)
+
+    async def ask(window: MainWindow, session: Session, question: str) -> None:
+        window.ask.edit.setText(question)
+        task = session.ask(question)
+        assert task is not None, "asking is not possible now"
+        await task
+        await reach(session, lambda: not session.verses.busy and session.verses.view is not None)
+
+    async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
+        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
+        await reach(session, lambda: session.connection.state.checks > 0)
+        return session, window
+
+    async def run() -> None:
+        session, window = await open_window(proxy_url, "john:3")
+        session.set_mode(SearchMode.HYBRID)
+        await ask(window, session, "God so loved the world")
+        window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
+        await save(window, "verses.png")
+        # the KJV in the reader, a verse opened from the tab (highlighted), the tab searched in the KJV
+        session.set_translation("kjv")
+        await reach(session, lambda: not session.verses.busy and session.verses.view is not None
+                    and session.verses.view.result.translation == "kjv")
+        session.open_passage(PassageRef("john", 3, 16, 16))
+        await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "KJV"
+                    and session.reader.loaded_chapter == ChapterRef("john", 3))
+        await save(window, "verses-kjv.png", lambda: window.reader.set_focus(session.reader.focus))
+        # verses selected in the reader and copied with their reference
+        session.set_translation("web")
+        await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "WEB")
+        await asyncio.sleep(0.3)
+        QApplication.processEvents()
+        anchors = dict((n, p) for p, n in window.reader._anchors())
+        cursor = window.reader.text.textCursor()
+        cursor.setPosition(anchors[16])
+        cursor.setPosition(anchors[18] - 1, QTextCursor.MoveMode.KeepAnchor)
+        window.reader.text.setTextCursor(cursor)
+        assert window.reader.copy_verses(), "nothing was copied"
+        print("clipboard:", QGuiApplication.clipboard().text().replace("\n", " / "))
+        window.ask.edit.clear()
+        window.ask.edit.paste()  # what was copied, pasted where it can be seen: "… — John 3:16-17 (WEB)"
+        await save(window, "verses-copied.png", window.reader.text.ensureCursorVisible)
+        window.close()
+        await session.aclose()
+
+        # offline: keyword verse search still works when chosen
+        session, window = await open_window(offline_url, "romans:8")
+        await reach(session, lambda: session.connection.state.state.value == "offline")
+        session.set_mode(SearchMode.KEYWORD)
+        await ask(window, session, "nothing separate us from the love of God")
+        window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
+        await save(window, "verses-keyword-offline.png")
+        window.close()
+        await session.aclose()
+
+    with qt_event_loop(app) as loop:
+        loop.run_until_complete(run())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
