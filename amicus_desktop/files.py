@@ -122,9 +122,10 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def write_atomic(path: Path, data: str | bytes) -> None:
+def write_atomic(path: Path, data: str | bytes, *, mode: int = 0o644) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` through a temporary file in the same folder and
-    ``os.replace``. On failure nothing is left behind and an existing ``path`` keeps its old contents."""
+    ``os.replace``. On failure nothing is left behind and an existing ``path`` keeps its old contents.
+    A new file gets ``mode`` (an existing one keeps its own)."""
     folder = path.parent
     raw = data.encode("utf-8") if isinstance(data, str) else data
     try:
@@ -140,7 +141,7 @@ def write_atomic(path: Path, data: str | bytes) -> None:
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         else:
-            os.chmod(tmp, 0o644)  # mkstemp makes 0o600; what the user saves is an ordinary document
+            os.chmod(tmp, mode)  # mkstemp makes 0o600; what the user saves is an ordinary document
         os.replace(tmp, path)
     except OSError as exc:
         tmp.unlink(missing_ok=True)

@@ -55,6 +55,12 @@ def snapshot_dir() -> Path:
     return data_dir() / "snapshots"
 
 
+def notes_path() -> Path:
+    """The reader's notes store (docs/NOTES.md): a folder of its own in the data folder, so it is never
+    in or beside a scripture.db (the default database lives directly in the data folder)."""
+    return data_dir() / "notes" / "notes.sqlite"
+
+
 def history_dir() -> Path:
     """Every evaluation run of a golden set, kept for the workbench's trend (one file per set)."""
     return data_dir() / "history"

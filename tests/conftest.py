@@ -18,6 +18,49 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+# -- every bundle the suite produces fits the shipped schema (tests/support/bundles.py) ------------
+@pytest.fixture(scope="session", autouse=True)
+def every_bundle_fits_its_schema() -> Iterator[None]:
+    """For the whole run, each ``RetrievalResult.to_json()`` made in this process is checked against
+    ``resources/schemas/bundle.schema.json`` (the CLI helpers and the service helper check what other
+    processes print); a bad one fails the test that made it (below) and, at the end, the run."""
+    from amicus_desktop.core.results import RetrievalResult
+    from tests.support.bundles import LEDGER, check_bundle_json
+
+    original = RetrievalResult.to_json
+
+    def to_json(self: RetrievalResult) -> dict[str, Any]:
+        data = original(self)
+        check_bundle_json(data, " (RetrievalResult.to_json)")
+        return data
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(RetrievalResult, "to_json", to_json)
+        yield
+    assert not LEDGER.invalid, "bundles that do not fit resources/schemas/bundle.schema.json:\n" + "\n".join(
+        f"{test}: {'; '.join(problems)}" for test, problems in LEDGER.invalid)
+
+
+@pytest.fixture(autouse=True)
+def no_invalid_bundle(every_bundle_fits_its_schema: None) -> Iterator[None]:
+    """Fails the test that produced a bundle the schema refuses, naming each problem's JSON pointer."""
+    from tests.support.bundles import LEDGER
+
+    before = len(LEDGER.invalid)
+    yield
+    new = LEDGER.invalid[before:]
+    assert not new, "a bundle that does not fit resources/schemas/bundle.schema.json:\n" + "\n".join(
+        f"{test}: {'; '.join(problems)}" for test, problems in new)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    from tests.support.bundles import LEDGER
+
+    if LEDGER.checked or LEDGER.answers:
+        terminalreporter.write_line(f"bundle schema: {LEDGER.checked} bundles and {LEDGER.answers} service answers "
+                                    f"checked, {len(LEDGER.invalid)} did not fit")
+
+
 @pytest.fixture(autouse=True)
 def amicus_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test gets its own config/data/log folders; nothing touches the real user's."""
@@ -90,6 +133,19 @@ def verse_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     from tests.support.verses import build_verse_library
 
     return build_verse_library(tmp_path_factory.mktemp("verses") / "scripture.db", local_model)
+
+
+@pytest.fixture(scope="session")
+def sample_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
+    """The library ``ingest resources/corpus/sample-study-notes.jsonl`` builds, with the real local model:
+    the sample overlay's library (thirteen chunks, two sample authors; a second to build)."""
+    from amicus_desktop.corpus.documents import read_corpus
+    from amicus_desktop.corpus.ingest import ingest
+    from amicus_desktop.resources import resource_path
+
+    path = tmp_path_factory.mktemp("sample") / "sample.db"
+    ingest(read_corpus(resource_path("corpus", "sample-study-notes.jsonl")), path, local_model)
+    return path
 
 
 @pytest.fixture(scope="session")

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ..core.governance import ForbiddenRule
 from ..core.query import RetrievalContext
 from ..core.references import PassageRef
-from ..core.results import RejectedChunk, RejectReason, RetrievalWarning, RetrievedChunk, WarningCode
+from ..core.results import Origin, RejectedChunk, RejectReason, RetrievalWarning, RetrievedChunk, WarningCode
 from .floors import MatchFloor
 
 
@@ -69,8 +70,13 @@ def few_results(
         return None
     capped = sum(r.reason is RejectReason.SCHOLAR_CAP for r in rejected)
     below = sum(r.reason is RejectReason.BELOW_THRESHOLD for r in rejected)
+    forbidden = sum(r.reason is RejectReason.FORBIDDEN_SOURCE and Origin.PIN not in r.candidate.origins
+                    for r in rejected)
     head = f"Only {len(ranked)} of the {k} results asked for passed the ranking"
-    if capped:
+    if forbidden and not capped and not below:
+        role = ctx.governance.role_id if ctx.governance else "the overlay"
+        why = f": the overlay {role!r} forbids the sources of {forbidden} more (see them under Rejected)."
+    elif capped:
         cap = ctx.weights.per_scholar_cap
         why = (f": the per-scholar cap (at most {cap} from each author) set aside {capped} more. "
                "See them under Rejected, or raise the cap in the ranking settings (--scholar-cap).")
@@ -97,6 +103,26 @@ def single_source_type(ranked: Sequence[RetrievedChunk]) -> RetrievalWarning | N
     )
 
 
+def forbidden_hit(rejected: Sequence[RejectedChunk], ctx: RetrievalContext) -> RetrievalWarning | None:
+    """The overlay's forbidden sources removed candidates (pins included): how many, by which rule."""
+    hits = [r for r in rejected if r.reason is RejectReason.FORBIDDEN_SOURCE]
+    if not hits:
+        return None
+    role = ctx.governance.role_id if ctx.governance else "?"
+    scholars = sorted({r.candidate.metadata.scholar_id or "" for r in hits if r.rule is ForbiddenRule.SCHOLAR})
+    kinds = sorted({r.candidate.source_type for r in hits if r.rule is ForbiddenRule.SOURCE_TYPE})
+    which = "; ".join(part for part in (
+        f"by {', '.join(scholars)} (forbidden scholars)" if scholars else "",
+        f"of the types {', '.join(kinds)} (forbidden source types)" if kinds else "",
+    ) if part)
+    n = len(hits)
+    return RetrievalWarning(
+        WarningCode.FORBIDDEN_HIT,
+        f"The overlay {role!r} removed {n} candidate{'s' * (n != 1)} {which}: they are never shown. "
+        "See them under Rejected, with the rule that removed each.",
+    )
+
+
 def reference_not_in_corpus(ref: PassageRef) -> RetrievalWarning:
     return RetrievalWarning(
         WarningCode.REFERENCE_NOT_IN_CORPUS,
@@ -106,9 +132,25 @@ def reference_not_in_corpus(ref: PassageRef) -> RetrievalWarning:
 
 
 def pin_not_found(chunk_id: str) -> RetrievalWarning:
+    if chunk_id.startswith("note:"):  # says nothing of any workspace but the question's own
+        return RetrievalWarning(
+            WarningCode.PIN_NOT_FOUND,
+            f"The pinned note {chunk_id!r} is not among the notes of this question's workspace (or it is not "
+            "embedded yet); unpin it.",
+        )
     return RetrievalWarning(
         WarningCode.PIN_NOT_FOUND,
         f"The pinned chunk {chunk_id!r} is not in this database; unpin it or open the database it came from.",
+    )
+
+
+def notes_pending(count: int) -> RetrievalWarning:
+    """Notes of the question's workspace without a vector of the library's model yet."""
+    which = "1 of your notes is" if count == 1 else f"{count} of your notes are"
+    return RetrievalWarning(
+        WarningCode.NOTES_PENDING,
+        f"{which} not embedded yet: until then only a search by words (keyword mode) finds them. "
+        "They are embedded the next time the embed proxy can be reached.",
     )
 
 
@@ -139,6 +181,7 @@ def ranking_warnings(
     """The warnings that follow from what is ranked (pins are not part of the ranking)."""
     ranked = [r for r in results if not r.pinned]
     found = [
+        forbidden_hit(rejected, ctx),
         no_strong_match(ranked, floor, spelling or {}, ctx.query),
         few_results(ranked, rejected, ctx),
         single_source_type(ranked),
@@ -152,6 +195,9 @@ def chosen_by_reader(warning: RetrievalWarning, ctx: RetrievalContext) -> bool:
     return warning.code is WarningCode.SINGLE_SOURCE_TYPE and len(ctx.filters.source_types) == 1
 
 
-def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str]) -> list[RetrievalWarning]:
-    """The warnings about what the question asked for: references and pins the database lacks."""
-    return [*(reference_not_in_corpus(r) for r in missing_references), *(pin_not_found(p) for p in missing_pins)]
+def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str],
+                     pending_notes: int = 0) -> list[RetrievalWarning]:
+    """The warnings about what the question asked for: references and pins the database (and the
+    workspace's notes) lack, and notes not embedded yet."""
+    found = [*(reference_not_in_corpus(r) for r in missing_references), *(pin_not_found(p) for p in missing_pins)]
+    return [*found, notes_pending(pending_notes)] if pending_notes else found

@@ -19,8 +19,8 @@ from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "verses", "context", "eval", "golden", "relevance", "doctor", "proxy", "serve", "mcp",
-               "build_db", "ingest", "bench")
+SUBCOMMANDS = ("query", "verses", "context", "eval", "golden", "notes", "relevance", "doctor", "proxy", "serve",
+               "mcp", "build_db", "ingest", "validate", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -54,6 +54,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .search_args import apply_preset
 
             args = apply_preset(parser, argv, args)
+        if getattr(args, "overlay", None) and getattr(args, "overlay_sets_flags", False):
+            from .search_args import apply_overlay
+
+            args = apply_overlay(parser, argv, args)
         if args.command is None:
             from ..ui.app import run_app  # imports Qt; only the desktop app needs it
 

@@ -74,11 +74,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "answer and next question (default 1,8,32,32@1)")
     p.add_argument("--service-seconds", type=float, metavar="S",
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
+    p.add_argument("--notes", type=positive_int_arg, metavar="N",
+                   help="instead: what a workspace of N notes adds to a question (the notes row; the library is "
+                        "--real-db, else the default scripture.db)")
     p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.notes is not None:
+        return run_notes(args)
     from ..bench import BenchConfig, BenchError, format_report, run_benchmark
 
     cfg = BenchConfig(
@@ -96,4 +101,25 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, ensure_ascii=False, indent=1))
     else:
         print(format_report(report))
+    return 0
+
+
+def run_notes(args: argparse.Namespace) -> int:
+    """``bench --notes N``: the notes row alone (:mod:`amicus_desktop.bench.notes`)."""
+    import tempfile
+
+    from .. import paths
+    from ..bench.notes import notes_table, run_notes_bench
+
+    db = args.real_db or paths.default_db_path()
+    if not db.exists():
+        print(f"error: no library at {db}: build one (amicus-desktop build-db) or give --real-db", file=sys.stderr)
+        return 1
+    out_dir = args.out_dir or Path(tempfile.mkdtemp(prefix="amicus-bench-notes-"))
+    try:
+        report = run_notes_bench(db, args.notes, out_dir, queries=args.queries, seed=args.seed)
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps(report, indent=1) if args.json else notes_table(report))
     return 0

@@ -13,6 +13,7 @@ import json
 
 from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
 from ..core.errors import AmicusError
+from ..notes import NotesError
 from ..present import citation
 from . import output
 from .common import add_connection_args
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = Format(args.format)
     try:
         result, names = asyncio.run(retrieve(args, parser))
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         return output.print_failure(err, as_json=fmt is Format.JSON)
     block = assemble(result.results, budget=args.budget, count=WordPieceCounter(),
                      cite=lambda r: citation(r, names), fmt=fmt)

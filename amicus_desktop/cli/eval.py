@@ -11,6 +11,10 @@ chunks of the top 10s, to judge; ``--search-weights`` searches the weights on ha
 reports on the other half (``--budget`` seconds). Every evaluation is kept in the golden set's history
 in the data folder (``--no-history``: not this one); the printing is ``eval_report.py``'s.
 
+``--overlay FILE`` evaluates under a role's overlay (CONTRACT section 12): its forbidden sources,
+vocabulary, preferred sources and policy, and — when no GOLDEN.json is given — the golden set its
+``eval_profile`` names (a relative path is read from the overlay's folder).
+
 Exit 0 on success, 1 with a contract error object, 2 for bad flags or a golden file that is not valid
 (the message names the line or the key).
 """
@@ -28,7 +32,7 @@ from typing import TypeVar
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.preset import PRESETS
-from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, RetrievalContext, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, Profile, RetrievalContext, SearchMode
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, load, tuning
 from ..evaluate import history as history_io
@@ -36,6 +40,7 @@ from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
+from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
 from . import output
 from .common import add_connection_args, connection_from_args
@@ -47,7 +52,14 @@ from .eval_report import (
     format_gaps,
     format_report,
 )
-from .search_args import add_preset_arg, cap_value, finite_float
+from .search_args import (
+    add_overlay_arg,
+    add_preset_arg,
+    add_vocabulary_arg,
+    cap_value,
+    finite_float,
+    loaded_overlay,
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -58,11 +70,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Retrieve every question of GOLDEN.json and print nDCG@10, MRR@10 and Recall@10.",
         epilog="SPEC for --compare: comma-separated KEY=VALUE changes to the first configuration; keys: "
         "mode, db, proxy, fusion, alpha, candidates, chapter-boost, scholar-boost, tradition-boost, "
-        "reference-boost, scholar-cap, boosts (on/off).",
+        "reference-boost, vocabulary-boost, scholar-cap, boosts (on/off).",
     )
-    p.add_argument("golden", metavar="GOLDEN.json", help="the golden set")
+    p.add_argument("golden", metavar="GOLDEN.json", nargs="?",
+                   help="the golden set (default with --overlay: the one its eval_profile names)")
     add_connection_args(p)
     add_preset_arg(p)
+    add_overlay_arg(p)
     p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
                    help="search mode for questions that do not name their own (default semantic)")
     p.add_argument("--candidates", type=int, default=40, help=f"rows per search, {EVAL_K}.. (default 40)")
@@ -71,9 +85,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X")
     p.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X")
     p.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N")
+    add_vocabulary_arg(p)
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
     p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
     p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
+    p.add_argument("--workspace", metavar="W", help="search this workspace's notes with the library")
     p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
     p.add_argument("--agreement", action="store_true",
                    help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
@@ -90,13 +106,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
     weights = NO_BOOSTS if args.no_boosts else BoostWeights(
         chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
-        per_scholar_cap=args.scholar_cap, reference=args.reference_boost,
+        per_scholar_cap=args.scholar_cap, reference=args.reference_boost, vocabulary=args.vocabulary_boost,
     )
+    overlay = loaded_overlay(args)
     return EvalConfig(
         mode=SearchMode(args.mode), weights=weights,
         fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
         policy=PRESETS[args.preset].policy,
+        workspace=args.workspace,
+        governance=overlay.governance if overlay else None,
+        preferred=Profile.of(overlay.preferred_scholars, overlay.preferred_traditions) if overlay else Profile(),
     )
+
+
+def golden_path(args: argparse.Namespace) -> str:
+    """GOLDEN.json as given, else the golden set of ``--overlay``'s ``eval_profile`` (a usage error if neither)."""
+    if args.golden:
+        return str(args.golden)
+    overlay = loaded_overlay(args)
+    parser: argparse.ArgumentParser = args.parser
+    if overlay is None or overlay.golden_set is None:
+        parser.error("GOLDEN.json is required, unless --overlay names a golden set (eval_profile.golden_set)")
+    path = Path(overlay.golden_set)
+    return str(path if path.is_absolute() else args.overlay_folder / path)
 
 
 def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
@@ -133,6 +165,8 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
             weights = replace(weights, tradition=finite_float(value))
         elif key == "reference-boost":
             weights = replace(weights, reference=finite_float(value))
+        elif key == "vocabulary-boost":
+            weights = replace(weights, vocabulary=finite_float(value))
         else:
             raise ValueError(f"--compare: unknown key '{echo(key)}'")
     return replace(config, weights=weights, fusion=fusion), connection
@@ -143,7 +177,7 @@ def check_config(config: EvalConfig, where: str = "") -> None:
     on the retrieval each question makes (its top 10, so at least 10 candidates), as for ``query``."""
     try:
         validate_request(RetrievalContext(query="", k=EVAL_K, candidates=config.candidates, weights=config.weights,
-                                          mode=config.mode, fusion=config.fusion))
+                                          mode=config.mode, fusion=config.fusion, workspace=config.workspace))
     except ValueError as exc:
         raise ValueError(f"{where}{exc}") from None
 
@@ -181,13 +215,14 @@ def run(args: argparse.Namespace) -> int:
             check_config(other[0], "--compare: ")
     except (ValueError, argparse.ArgumentTypeError) as exc:
         parser.error(str(exc))
+    golden_file = golden_path(args)
     try:
-        golden = load(args.golden)
+        golden = load(golden_file)
     except GoldenError as exc:
-        print(f"error: {args.golden}: {exc}", file=sys.stderr)
+        print(f"error: {golden_file}: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"error: {args.golden} cannot be read ({exc.strerror or exc})", file=sys.stderr)
+        print(f"error: {golden_file} cannot be read ({exc.strerror or exc})", file=sys.stderr)
         return 2
     if args.agreement:
         found = agreement(golden)
@@ -208,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
             second = asyncio.run(
                 _evaluate(golden, config_b, Path(conn.get("db", db)), conn.get("proxy", proxy), token)
             )
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         return output.print_failure(err, as_json=args.json)
     if not args.no_history:
         _keep(golden, first, db)

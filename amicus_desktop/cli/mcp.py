@@ -3,7 +3,8 @@
 Speaks the Model Context Protocol on stdin/stdout — nothing else is ever written to stdout: logging
 goes to stderr (warnings) and ``amicus-mcp.log``. It needs the embed proxy for dense and hybrid
 search, as ``query`` does (``keyword`` works without it). ``--workspace`` and ``--overlay`` scope every
-tool call (checked at start: a bad workspace id or a missing overlay file exits 2).
+tool call (checked at start: a bad workspace id, or an overlay file that is missing or not a valid overlay
+— named by the JSON pointer of its first problem — exits 2).
 """
 
 from __future__ import annotations
@@ -40,6 +41,13 @@ def run(args: argparse.Namespace) -> int:
         args.parser.error("--workspace must be 1–64 characters of a-z, 0-9 and '-'")
     if args.overlay is not None and not args.overlay.is_file():
         args.parser.error(f"--overlay {args.overlay} is not a file")
+    if args.overlay is not None:
+        from ..overlays import OverlayError, read_overlay
+
+        try:
+            args.overlay_loaded = read_overlay(args.overlay)
+        except OverlayError as err:
+            args.parser.error(f"--overlay: {err}")
     logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.WARNING,
                        file_name=logs.MCP_LOG_FILE, also=("mcp",))
     for name in ("httpx", "httpcore"):  # they would log every embed call and its URL
@@ -58,7 +66,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     db, proxy_url, token = connection_from_args(args)
     library = Library(db, proxy_url, token, lanes=1)
-    server = build_server(library, Scope(args.workspace, args.overlay))
+    server = build_server(library, Scope(args.workspace, getattr(args, "overlay_loaded", None)))
     log.info("MCP server on stdio for %s", db.name)
 
     async def main() -> None:

@@ -14,6 +14,7 @@ from ..core.errors import AmicusError
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import RetrievalContext
 from ..core.results import RetrievalResult
+from ..notes import NotesError
 from ..present import snippet, title
 from ..present.describe import boost_labels
 from ..retrieval import Retriever, validate_query
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     check_search_args(args, parser)
     try:
         result, names = asyncio.run(retrieve(args, parser))
-    except AmicusError as err:
+    except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
         return output.print_failure(err, as_json=args.json)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
@@ -74,6 +75,8 @@ def format_table(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> str:
         f"{len(result.results)} results · {trace.mode.value} search · "
         f"model {result.model.id} ({result.model.dims} dims)"
     ]
+    if trace.overlay:
+        lines.append(f"overlay: {trace.overlay}")
     if trace.references:
         lines.append("references: " + ", ".join(r.label() for r in trace.references))
     if trace.filters.active:
@@ -98,9 +101,9 @@ def format_table(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> str:
     if result.rejected:
         lines += ["", f"Rejected ({len(result.rejected)}):"]
         for rej in result.rejected:
-            lines.append(
-                f"  {rej.chunk_id:<40.40} {rej.reason.value:<16} sim {_num(rej.similarity)}  score {rej.score:.4f}"
-            )
+            rule = f"  ({rej.rule.value})" if rej.rule is not None else ""
+            lines.append(f"  {rej.chunk_id:<40.40} {rej.reason.value:<16} sim {_num(rej.similarity)}  "
+                         f"score {rej.score:.4f}{rule}")
     t = result.timings
     cached = " (vector from the cache)" if trace.embedding_cached else ""
     lines += [

@@ -3,6 +3,8 @@
 :func:`add_search_args` declares them; :func:`check_search_args` turns what can be checked before any
 I/O into usage errors (exit 2); :func:`context_from_args` builds the :class:`RetrievalContext` once
 the database's book ids are known (a ``--book`` or ``--chapter`` may name a book only that database has).
+:func:`apply_preset` and :func:`apply_overlay` set the flags' values from a preset and an overlay
+(sections 15 and 12) — a preset's value < an overlay's < a flag given explicitly.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Collection, Sequence
+from pathlib import Path
 
 from ..core.books import BOOKS
 from ..core.preset import CONTRACT, PRESETS, Preset
@@ -20,6 +23,7 @@ from ..core.query import (
     MAX_CANDIDATES,
     MAX_K,
     SOURCE_TYPES,
+    USER_NOTE,
     BoostWeights,
     Filters,
     Fusion,
@@ -29,10 +33,13 @@ from ..core.query import (
     SearchMode,
 )
 from ..core.references import ChapterRef
+from ..overlays import Overlay, OverlayError, apply_to_args, read_overlay
 from ..retrieval import validate_request
 from ..understand import PassageError, parse_passage, resolve_book_name
 from .common import text_arg
 
+#: ``--source-type`` values: the library's types and the reader's notes ("My notes").
+FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
 TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
 
 
@@ -87,10 +94,65 @@ def apply_preset(parser: argparse.ArgumentParser, argv: list[str] | None, args: 
     return parser.parse_args(argv)
 
 
+def add_overlay_arg(p: argparse.ArgumentParser) -> None:
+    """``--overlay FILE``: a role's overlay (CONTRACT section 12); explicit flags still win."""
+    p.add_argument("--overlay", metavar="FILE", type=text_arg,
+                   help="apply this role's overlay: its forbidden sources, vocabulary, preferred sources and "
+                   "retrieval policy (flags given explicitly still win; see 'validate overlay')")
+    p.set_defaults(overlay_sets_flags=True)
+
+
+class _Unset(list[object]):
+    """A default no parse leaves as it is: what tells a flag given from one left alone (an append action
+    copies it and adds to the copy)."""
+
+
+def given_flags(parser: argparse.ArgumentParser, argv: list[str] | None, sub: argparse.ArgumentParser,
+                ) -> frozenset[str]:
+    """The dests of ``sub``'s flags that ``argv`` gives explicitly (abbreviated and ``--flag=value`` forms
+    included): ``argv`` parsed once more with a marker as every default, which only a given flag replaces."""
+    saved = {a.dest: a.default for a in sub._actions}
+    saved_defaults = dict(sub._defaults)
+    marker = {a.dest: _Unset() for a in sub._actions if a.option_strings and a.dest != "help"}
+    sub.set_defaults(**marker)
+    try:
+        parsed = parser.parse_args(argv)
+    finally:
+        for action in sub._actions:
+            action.default = saved[action.dest]
+        sub._defaults.clear()
+        sub._defaults.update(saved_defaults)
+    return frozenset(d for d in marker if not (isinstance(getattr(parsed, d, None), _Unset)
+                                               and not getattr(parsed, d)))
+
+
+def apply_overlay(parser: argparse.ArgumentParser, argv: list[str] | None, args: argparse.Namespace,
+                  ) -> argparse.Namespace:
+    """``args`` under ``--overlay``'s policy (flags given explicitly win); an overlay that cannot be read
+    or is not valid is a usage error naming the JSON pointer of its first problem (exit 2)."""
+    path = getattr(args, "overlay", None)
+    if not path:
+        return args
+    try:
+        overlay = read_overlay(path)
+    except OverlayError as err:
+        args.parser.error(f"--overlay: {err}")
+    args.overlay_loaded = overlay
+    args.overlay_folder = Path(path).parent
+    return apply_to_args(args, overlay, given_flags(parser, argv, args.parser))
+
+
+def loaded_overlay(args: argparse.Namespace) -> Overlay | None:
+    """The overlay :func:`apply_overlay` read for these flags (``None``: none)."""
+    overlay = getattr(args, "overlay_loaded", None)
+    return overlay if isinstance(overlay, Overlay) else None
+
+
 def add_search_args(p: argparse.ArgumentParser) -> None:
     """Mode, context, filters, pins, limits and weights of one retrieval."""
     w = BoostWeights()
     add_preset_arg(p)
+    add_overlay_arg(p)
     p.add_argument(
         "--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
         help="semantic (embed and search by meaning, the default), hybrid (meaning and words), "
@@ -105,8 +167,9 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prefer-tradition", metavar="NAME", type=text_arg, action="append", default=[],
                    help=f"boost this tradition ×{w.tradition:g} (repeatable)")
     filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
-    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=SOURCE_TYPES,
-                         help="only chunks of this type: " + ", ".join(SOURCE_TYPES))
+    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=FILTER_SOURCE_TYPES,
+                         help="only chunks of this type: " + ", ".join(FILTER_SOURCE_TYPES)
+                         + f" ({USER_NOTE}: the --workspace's notes)")
     filters.add_argument("--book", metavar="B", type=text_arg, action="append", default=[],
                          help="only chunks on this book (e.g. rom)")
     filters.add_argument("--testament", metavar="OT|NT", type=text_arg, action="append", default=[],
@@ -116,6 +179,8 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
     filters.add_argument(
         "--tradition", metavar="NAME", type=text_arg, action="append", default=[], help="only chunks of this tradition"
     )
+    p.add_argument("--workspace", metavar="W", type=text_arg,
+                   help="search this workspace's notes with the library (see 'amicus-desktop notes')")
     p.add_argument("--pin", metavar="CHUNK_ID", type=text_arg, action="append", default=[],
                    help="show this chunk first, whatever its rank (repeatable, in order)")
     p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
@@ -137,10 +202,18 @@ def add_search_args(p: argparse.ArgumentParser) -> None:
                          help=f"multiplier for chunks on a passage the question names (default {w.reference:g})")
     weights.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N",
                          help=f"at most N results per scholar, or 'none' (default {w.per_scholar_cap})")
+    add_vocabulary_arg(weights)
     weights.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value,
                          help="how hybrid fuses meaning and words (default %(default)s)")
     weights.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A",
                          help="hybrid convex fusion: weight of the similarity, 0..1 (default %(default)s)")
+
+
+def add_vocabulary_arg(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    w = BoostWeights()
+    p.add_argument("--vocabulary-boost", type=finite_float, default=w.vocabulary, metavar="X",
+                   help="under an overlay: multiplier for chunks holding one of its boost terms (the reciprocal "
+                   f"for a suppress term; default {w.vocabulary:g})")
 
 
 #: The filter flags and the :class:`Filters` kind each fills.
@@ -172,7 +245,7 @@ def refuse_too_many_values(argv: Sequence[str], parser: argparse.ArgumentParser)
 def weights_from_args(args: argparse.Namespace) -> BoostWeights:
     return BoostWeights(
         chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
-        per_scholar_cap=args.scholar_cap, reference=args.reference_boost,
+        per_scholar_cap=args.scholar_cap, reference=args.reference_boost, vocabulary=args.vocabulary_boost,
     )
 
 
@@ -228,4 +301,6 @@ def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tup
         pins=tuple(dict.fromkeys(args.pin)),
         fusion=Fusion(FusionMethod(args.fusion), args.alpha),
         policy=PRESETS[args.preset].policy,
+        workspace=args.workspace,
+        governance=getattr(args, "governance", None),
     )

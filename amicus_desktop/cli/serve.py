@@ -6,10 +6,10 @@ duration, trace id — never the question, a token or a note), and stops cleanly
 or SIGINT. ``--port 0`` picks a free port and prints it.
 
 It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``),
-an overlays folder that is not one, and on an address beyond this machine with no token unless
-``--insecure-no-token`` says that is meant. Like the embed proxy it answers only requests that name it
-by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403 ``HOST_NOT_ALLOWED`` otherwise,
-against DNS rebinding) unless it listens beyond this machine *with* a token.
+an overlays folder that is not one or holds a file that is not a valid overlay, and on an address beyond
+this machine with no token unless ``--insecure-no-token`` says that is meant. Like the embed proxy it
+answers only requests that name it by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403
+``HOST_NOT_ALLOWED`` otherwise, against DNS rebinding) unless it listens beyond this machine *with* a token.
 
 A missing or damaged library is not a reason to refuse: the service starts, ``/health`` says 503 and
 ``/retrieve`` the library's error, until the file is there (it is reopened by itself).
@@ -33,6 +33,7 @@ from .common import add_connection_args, connection_from_args, non_negative_floa
 
 if TYPE_CHECKING:
     from ..serve.access import Client
+    from ..serve.scope import Overlays
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8732
@@ -60,7 +61,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--clients", type=Path, metavar="FILE",
                    help='tokens and the workspaces each may use: {"clients": [{"token": "...", '
                         f'"workspaces": ["alice"]}}]}} (besides ${TOKEN_ENV}, which may use every workspace)')
-    p.add_argument("--overlays", type=Path, metavar="DIR", help="folder of the overlays requests may name")
+    p.add_argument("--overlays", type=Path, metavar="DIR",
+                   help="folder of the overlays requests may name (overlay=NAME for NAME.json), each checked at start")
+    p.add_argument("--require-overlay", action="store_true",
+                   help="answer only requests that name an overlay (400 NO_OVERLAY otherwise)")
     p.add_argument("--rate-limit", type=non_negative_float_arg, default=DEFAULT_RATE, metavar="N",
                    help=f"requests a minute per token (per address without tokens); 0 turns it off "
                         f"(default {DEFAULT_RATE:g})")
@@ -85,6 +89,14 @@ def run(args: argparse.Namespace) -> int:
         return _refuse(str(exc), 2)
     if args.overlays is not None and not args.overlays.is_dir():
         return _refuse(f"--overlays {args.overlays} is not a folder", 2)
+    if args.require_overlay and args.overlays is None:
+        return _refuse("--require-overlay needs --overlays DIR: the folder of the overlays requests may name", 2)
+    from ..serve.scope import Overlays
+
+    overlays = Overlays(args.overlays, required=args.require_overlay)
+    invalid = overlays.check_all()
+    if invalid:
+        return _refuse("--overlays: " + "; ".join(invalid[:5]) + (" …" if len(invalid) > 5 else ""), 2)
     try:
         address = resolve_address(args.host, args.port)
     except OSError as exc:
@@ -96,11 +108,11 @@ def run(args: argparse.Namespace) -> int:
                 f"read the library. Set ${TOKEN_ENV} or give --clients FILE, or pass --insecure-no-token if "
                 "that is what you want.", 2)
     with stopping_on_signals(log) as stop:
-        return _serve(args, clients, address, stop)
+        return _serve(args, clients, address, stop, overlays)
 
 
 def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: AddrInfo,
-           stop: StopRequest) -> int:
+           stop: StopRequest, overlays: Overlays) -> int:
     from starlette.middleware import Middleware
 
     from .. import logs
@@ -109,7 +121,6 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     from ..serve.access import Access
     from ..serve.app import MAX_HEAD, create_app
     from ..serve.library import Library
-    from ..serve.scope import Overlays
 
     try:
         sock = listen(address)
@@ -131,7 +142,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
     # trace id and a log line like every other answer.
     guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
-    app = create_app(library, access, Overlays(args.overlays), middleware=[guard])
+    app = create_app(library, access, overlays, middleware=[guard])
     # lifespan "on": it closes the library's threads and HTTP client on the way out
     config = uvicorn_config(app, args.log_level, lifespan="on", max_head=MAX_HEAD)
     shown = f"[{host}]" if ":" in host else host

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .governance import Governance
 from .references import ChapterRef
 
 
@@ -35,6 +36,10 @@ class SourceType(enum.StrEnum):
 
 #: The contract's source types as plain strings, in its order (command-line choices, build counts).
 SOURCE_TYPES: tuple[str, ...] = tuple(t.value for t in SourceType)
+
+#: The source type of the reader's own notes among the candidates ("My notes", CONTRACT section 11):
+#: never a library chunk's, and a filter value beside the library's types.
+USER_NOTE = "user_note"
 
 
 #: CONTRACT section 3/4 limits.
@@ -153,7 +158,8 @@ MAX_BOOST = 100.0
 
 @dataclass(frozen=True)
 class BoostWeights:
-    """Multipliers of CONTRACT sections 3 and 6, and the per-scholar cap of section 3 step 6."""
+    """Multipliers of CONTRACT sections 3 and 6, the per-scholar cap of section 3 step 6, and the vocabulary
+    factor of an overlay (section 12: applied only when an overlay names terms)."""
 
     chapter: float = 1.5
     scholar: float = 1.1
@@ -161,11 +167,12 @@ class BoostWeights:
     #: at most this many results per scholar; ``None``: no cap
     per_scholar_cap: int | None = 2
     reference: float = 1.25
+    vocabulary: float = 1.1
 
     def check(self) -> None:
         """``ValueError`` naming the first weight out of its range: each boost in (0, :data:`MAX_BOOST`]
         and finite, the cap at least 1 (or ``None``). The one rule for flags, ``eval --compare`` and the API."""
-        for name in ("chapter", "scholar", "tradition", "reference"):
+        for name in ("chapter", "scholar", "tradition", "reference", "vocabulary"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and 0 < value <= MAX_BOOST):
                 raise ValueError(f"{name}-boost must be greater than 0 and at most {MAX_BOOST:g}, not {value!r}")
@@ -176,7 +183,8 @@ class BoostWeights:
 
 #: Every boost at 1 and no cap: the ranking of the base score alone (``eval --no-boosts``, the
 #: relevance benchmark's baselines, the workbench's "no boosts, no cap").
-NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0)
+NO_BOOSTS = BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0,
+                         vocabulary=1.0)
 
 
 @dataclass(frozen=True)
@@ -243,6 +251,10 @@ class RetrievalContext:
     pins: tuple[str, ...] = ()
     fusion: Fusion = Fusion()
     policy: RankingPolicy = RankingPolicy()
+    #: the workspace whose notes join the candidates (CONTRACT section 11); ``None``: no note ever does.
+    workspace: str | None = None
+    #: the overlay's forbidden sources and vocabulary (CONTRACT section 12); ``None``: no overlay
+    governance: Governance | None = None
 
     def replace(self, **changes: Any) -> RetrievalContext:
         return dataclasses.replace(self, **changes)

@@ -14,8 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .books import book_words
-from .query import DEFAULT_CANDIDATES, Filters, RetrievalContext, SearchMode
-from .references import PassageRef, reference_text
+from .bundle import Diagnostics, QueryTrace, RetrievalWarning, SourceCount, WarningCode
+from .governance import ForbiddenRule
+from .query import RetrievalContext, SearchMode
+from .references import reference_text
+
+# The bundle's parts live in .bundle; they are named here too, beside the results they describe.
+__all__ = [
+    "Candidate", "ChunkMetadata", "Diagnostics", "ModelInfo", "Origin", "QueryTrace", "RejectReason", "RejectedChunk",
+    "RetrievalResult", "RetrievalWarning", "RetrievedChunk", "ScoreBreakdown", "ScoredCandidate", "SourceCount",
+    "Timings", "WarningCode",
+]
 
 
 @dataclass(frozen=True)
@@ -83,7 +92,8 @@ class ScoreBreakdown:
     ``semantic`` mode ``base == similarity`` (CONTRACT sections 3 and 6). Under the app's ranking policy
     (:class:`~amicus_desktop.core.query.RankingPolicy`) ``final`` also multiplies ``source_prior`` and
     ``diversity``, and ``chapter_suspended`` says the open chapter gave way to a passage the question
-    names; ``extended`` is set then, and the JSON carries those keys too.
+    names; ``extended`` is set then, and the JSON carries those keys too. Under an overlay (CONTRACT section 12)
+    ``final`` also multiplies ``vocabulary_boost``; ``governed`` is set then, and the JSON carries that key.
     """
 
     distance: float | None
@@ -102,6 +112,9 @@ class ScoreBreakdown:
     #: the chapter boost is the focus chapter's (no chapter was open; :mod:`amicus_desktop.rerank.focus`)
     chapter_focus: bool = False
     extended: bool = False
+    #: the overlay's vocabulary factor: ``weights.vocabulary`` for a boost term, its reciprocal for a suppress term
+    vocabulary_boost: float = 1.0
+    governed: bool = False
 
     def __post_init__(self) -> None:
         if self.base is None:  # semantic: the base is the similarity
@@ -118,6 +131,8 @@ class ScoreBreakdown:
         }
         if self.extended:
             out.update(source=self.source_prior, diversity=self.diversity)
+        if self.governed:
+            out.update(vocabulary=self.vocabulary_boost)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -136,6 +151,8 @@ class ScoreBreakdown:
         if self.extended:
             out.update(source_prior=self.source_prior, diversity=self.diversity,
                        chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus)
+        if self.governed:
+            out["vocabulary_boost"] = self.vocabulary_boost
         return out
 
 
@@ -206,6 +223,8 @@ class RejectReason(enum.StrEnum):
     BELOW_THRESHOLD = "below_threshold"
     SCHOLAR_CAP = "scholar_cap"
     BELOW_CUTOFF = "below_cutoff"
+    #: the overlay forbids its scholar or source type (CONTRACT section 12)
+    FORBIDDEN_SOURCE = "forbidden_source"
 
 
 @dataclass(frozen=True)
@@ -216,7 +235,8 @@ class RejectedChunk:
     ``similarity`` is ``None`` in ``keyword`` mode, where no vector is made.
     ``candidate`` and ``breakdown`` let a curator see the whole row; ``breakdown`` is ``None`` for
     ``below_threshold``. ``nth_by_scholar`` is, for ``scholar_cap``, which chunk of that scholar
-    this was in ranking order (3 = the third).
+    this was in ranking order (3 = the third). ``rule`` is, for ``forbidden_source``, the overlay's list
+    that forbids it (its JSON pointer, the bundle's ``rule``).
     """
 
     chunk_id: str
@@ -226,14 +246,18 @@ class RejectedChunk:
     candidate: Candidate
     breakdown: ScoreBreakdown | None = None
     nth_by_scholar: int | None = None
+    rule: ForbiddenRule | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "chunk_id": self.chunk_id,
             "reason": self.reason.value,
             "similarity": self.similarity,
             "score": self.score,
         }
+        if self.rule is not None:
+            out["rule"] = self.rule.value
+        return out
 
 
 @dataclass(frozen=True)
@@ -259,93 +283,19 @@ class Timings:
     dense: float = 0.0
     keyword: float = 0.0
     references: float = 0.0
+    #: the workspace's notes (every search of them), when the question is scoped to a workspace
+    notes: float | None = None
 
     def to_json(self) -> dict[str, float]:
         """CONTRACT section 4's ``timing_ms`` (exactly its four keys)."""
         return {k: round(getattr(self, k), 3) for k in ("embed", "search", "rerank", "total")}
 
     def stages_json(self) -> dict[str, float]:
-        """The parts of ``search``, for the diagnostics."""
-        return {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
-
-
-class WarningCode(enum.StrEnum):
-    """Warnings of the retrieval bundle (CONTRACT section 7): the answer stands, but read it with care."""
-
-    NO_STRONG_MATCH = "no_strong_match"
-    FEW_RESULTS = "few_results"
-    REFERENCE_NOT_IN_CORPUS = "reference_not_in_corpus"
-    PIN_NOT_FOUND = "pin_not_found"
-    SINGLE_SOURCE_TYPE = "single_source_type"
-
-
-@dataclass(frozen=True)
-class RetrievalWarning:
-    """One warning: a code, a sentence for a person (what happened and what to do), and optional data.
-
-    ``suggestion`` is a re-spelt question for ``no_strong_match`` when a word is unknown to the index.
-    """
-
-    code: WarningCode
-    message: str
-    suggestion: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code.value, "message": self.message}
-        if self.suggestion is not None:
-            out["suggestion"] = self.suggestion
-        return out
-
-
-@dataclass(frozen=True)
-class QueryTrace:
-    """How the question was understood (CONTRACT section 7 ``query_trace``)."""
-
-    mode: SearchMode
-    references: tuple[PassageRef, ...] = ()
-    filters: Filters = Filters()
-    pins: tuple[str, ...] = ()
-    candidates_requested: int = DEFAULT_CANDIDATES
-    #: the words the keyword search looked for, after stop-words (empty in semantic mode).
-    keywords: tuple[str, ...] = ()
-    #: whether the question's vector came from the session cache (no new embed).
-    embedding_cached: bool = False
-    #: where the keyword index lives: ``database``, ``cache`` or ``memory`` (``None``: not used).
-    keyword_index: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode.value,
-            "references": [r.to_json() for r in self.references],
-            "filters": self.filters.to_json(),
-            "pins": list(self.pins),
-            "candidates_requested": self.candidates_requested,
-            "keywords": list(self.keywords),
-            "embedding_cached": self.embedding_cached,
-            "keyword_index": self.keyword_index,
-        }
-
-
-@dataclass(frozen=True)
-class Diagnostics:
-    """Counts over the candidate pool and the rejected list (CONTRACT section 7 ``diagnostics``).
-
-    Pins are not counted. ``by_origin`` says which search found the pool's chunks (a chunk found by
-    two counts in both).
-    """
-
-    candidates: int
-    by_source_type: Mapping[str, int]
-    rejected_by_reason: Mapping[str, int]
-    by_origin: Mapping[str, int] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "candidates": self.candidates,
-            "by_source_type": dict(self.by_source_type),
-            "rejected_by_reason": dict(self.rejected_by_reason),
-            "by_origin": dict(self.by_origin),
-        }
+        """The parts of ``search``, for the diagnostics (``notes`` only for a question scoped to a workspace)."""
+        stages = {k: round(getattr(self, k), 3) for k in ("dense", "keyword", "references")}
+        if self.notes is not None:
+            stages["notes"] = round(self.notes, 3)
+        return stages
 
 
 @dataclass(frozen=True)
@@ -365,13 +315,17 @@ class RetrievalResult:
     timings: Timings
     candidates: tuple[Candidate, ...] = field(default=(), repr=False)
     context: RetrievalContext | None = field(default=None, repr=False)
-    trace: QueryTrace = QueryTrace(SearchMode.SEMANTIC)
+    trace: QueryTrace = field(default_factory=lambda: QueryTrace(SearchMode.SEMANTIC))
     warnings: tuple[RetrievalWarning, ...] = ()
-    diagnostics: Diagnostics = Diagnostics(0, {}, {})
+    diagnostics: Diagnostics = field(default_factory=lambda: Diagnostics(0, {}, {}))
     pinned: tuple[Candidate, ...] = field(default=(), repr=False)
     lasting_warnings: tuple[RetrievalWarning, ...] = field(default=(), repr=False)
     #: an index word close to each query word the index does not know (for the spelling suggestion).
     spelling: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: the authors of the results, most results first (CONTRACT section 12)
+    provenance: tuple[SourceCount, ...] = ()
+    #: the display name of each scholar in the pool, so a re-rank can name the authors again
+    scholar_names: Mapping[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def mode(self) -> SearchMode:
@@ -393,5 +347,6 @@ class RetrievalResult:
             "query_trace": self.trace.to_json(),
             "warnings": [w.to_json() for w in self.warnings],
             "diagnostics": {**self.diagnostics.to_json(), "search_ms": self.timings.stages_json()},
+            "provenance": [p.to_json() for p in self.provenance],
         }
 

@@ -12,25 +12,23 @@ good lines are kept. Messages quote at most a few dozen characters of what the l
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from jsonschema import Draft202012Validator, ValidationError
+from jsonschema import Draft202012Validator
 
+from .. import schemas
 from ..core.books import BY_ID, resolve_book
 from ..core.results import ChunkMetadata
-from ..resources import resource_path
+from ..schemas import quote
 from ..store.writer import ChunkRecord
 
-#: The schema of one line, in the resources folder.
-SCHEMA = ("schemas", "corpus-document.schema.json")
+#: The schema of one line (``resources/schemas/corpus-document.schema.json``; :mod:`amicus_desktop.schemas`).
+SCHEMA = "corpus-document"
 #: Problems reported for one line at most (a line that is wrong everywhere says so in a few).
 MAX_PROBLEMS_PER_LINE = 10
-_TYPE_WORDS = {"integer": "a whole number", "string": "text", "array": "a list", "object": "an object",
-               "null": "null", "number": "a number", "boolean": "true or false"}
 
 
 @dataclass(frozen=True)
@@ -73,12 +71,9 @@ class Corpus:
         return [r for d in self.documents for r in d.records]
 
 
-@lru_cache(maxsize=1)
 def validator() -> Draft202012Validator:
     """The shipped schema of one line, checked itself once."""
-    schema = json.loads(resource_path(*SCHEMA).read_text(encoding="utf-8"))
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
+    return schemas.validator(SCHEMA)
 
 
 def read_corpus(path: str | Path) -> Corpus:
@@ -143,63 +138,7 @@ def schema_problems(data: object) -> list[str]:
     """One sentence per schema problem of a line, in the order of the line's fields."""
     if not isinstance(data, dict):
         return [f"/: a document is a JSON object, not {_kind(data)}"]
-    found: list[tuple[str, str]] = []
-    for err in validator().iter_errors(data):
-        found.extend(_explain(err))
-    seen: set[str] = set()
-    out = []
-    for _pointer, message in sorted(found, key=lambda pm: _order(pm[0])):
-        if message not in seen:
-            seen.add(message)
-            out.append(message)
-    return out
-
-
-def _order(pointer: str) -> tuple[tuple[int, object], ...]:
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in pointer.split("/") if p)
-
-
-def _pointer(path: Iterable[object]) -> str:
-    return "/" + "/".join(str(p).replace("~", "~0").replace("/", "~1") for p in path)
-
-
-def _explain(err: ValidationError) -> Iterator[tuple[str, str]]:
-    at = list(err.absolute_path)
-    pointer = _pointer(at)
-    kind = err.validator
-    value: Any = err.validator_value
-    instance: Any = err.instance
-    schema: Any = err.schema
-    if kind == "required" and isinstance(instance, dict):
-        for name in value:
-            if name not in instance:
-                p = _pointer([*at, name])
-                yield p, f"{p}: missing (required)"
-    elif kind == "additionalProperties" and isinstance(instance, dict) and isinstance(schema, dict):
-        known = schema.get("properties", {})
-        for name in instance:
-            if name not in known:
-                p = _pointer([*at, name])
-                yield p, f"{p}: unknown field (the fields are {', '.join(known)})"
-    elif kind == "type":
-        wanted = " or ".join(_TYPE_WORDS.get(t, t) for t in ([value] if isinstance(value, str) else value))
-        yield pointer, f"{pointer}: must be {wanted}, not {_quote(instance)}"
-    elif kind == "enum":
-        yield pointer, f"{pointer}: {_quote(instance)} is not one of {', '.join(map(str, value))}"
-    elif kind == "minLength":
-        yield pointer, f"{pointer}: must not be empty"
-    elif kind == "maxLength":
-        yield pointer, f"{pointer}: {len(instance):,} characters; at most {value:,}"
-    elif kind == "pattern":
-        words = "must not contain spaces" if value == "^\\S+$" else "must not be blank"
-        yield pointer, f"{pointer}: {words}"
-    elif kind == "minItems":
-        what = "chunk" if pointer == "/chunks" else "item"
-        yield pointer, f"{pointer}: must hold at least {value} {what}"
-    elif kind == "minimum":
-        yield pointer, f"{pointer}: must be at least {value}, not {_quote(instance)}"
-    else:
-        yield pointer, f"{pointer}: {err.message[:120]}"
+    return [str(p) for p in schemas.problems(SCHEMA, data, by_path=True)]
 
 
 def _kind(value: object) -> str:
@@ -212,11 +151,6 @@ def _kind(value: object) -> str:
     if isinstance(value, int | float):
         return "a number"
     return "text"
-
-
-def _quote(value: object, limit: int = 40) -> str:
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 # -- what a schema cannot say ------------------------------------------------------------------
@@ -234,17 +168,17 @@ def rule_problems(data: Mapping[str, Any], chunk_lines: Mapping[str, int],
         for key, before in (("scholar_name", name), ("tradition", tradition)):
             now = data.get(key)
             if now is not None and before is not None and now != before:
-                problems.append(f"/{key}: {_quote(now)} differs from {_quote(before)} on line {line} "
-                                f"for scholar {_quote(scholar_id)}")
+                problems.append(f"/{key}: {quote(now)} differs from {quote(before)} on line {line} "
+                                f"for scholar {quote(scholar_id)}")
     in_line: dict[str, int] = {}
     for i, chunk in enumerate(data["chunks"]):
         at = f"/chunks/{i}"
         problems.extend(_place_problems(at, chunk))
         cid = chunk["chunk_id"]
         if cid in in_line:
-            problems.append(f"{at}/chunk_id: {_quote(cid)} is also /chunks/{in_line[cid]} of this line")
+            problems.append(f"{at}/chunk_id: {quote(cid)} is also /chunks/{in_line[cid]} of this line")
         elif cid in chunk_lines:
-            problems.append(f"{at}/chunk_id: {_quote(cid)} is already on line {chunk_lines[cid]}")
+            problems.append(f"{at}/chunk_id: {quote(cid)} is already on line {chunk_lines[cid]}")
         in_line.setdefault(cid, i)
     return problems
 
@@ -256,7 +190,7 @@ def _place_problems(at: str, chunk: Mapping[str, Any]) -> list[str]:
     if book_id is not None and book_id not in BY_ID:
         meant = resolve_book(book_id)
         hint = f" (did you mean {meant!r}?)" if meant else " (lower-case names with hyphens: 'romans', '1-corinthians')"
-        out.append(f"{at}/book_id: {_quote(book_id)} is not a book of the Bible{hint}")
+        out.append(f"{at}/book_id: {quote(book_id)} is not a book of the Bible{hint}")
     elif book_id is not None and chapter is not None and chapter > BY_ID[book_id].chapters:
         book = BY_ID[book_id]
         plural = "s" * (book.chapters > 1)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from ..bundle.warnings import strength
 from ..core.errors import AmicusError, ErrorCode
+from ..core.governance import Governance
 from ..core.preset import Preset
 from ..core.query import (
     DEFAULT_CANDIDATES,
@@ -54,6 +55,12 @@ class EvalConfig:
     candidates: int = DEFAULT_CANDIDATES
     label: str = ""
     policy: RankingPolicy = RankingPolicy()
+    #: the workspace whose notes join the candidates (judgments may name its notes' ids)
+    workspace: str | None = None
+    #: an overlay's forbidden sources and vocabulary (CONTRACT section 12), and its preferred sources,
+    #: which join each question's own profile
+    governance: Governance | None = None
+    preferred: Profile = field(default_factory=Profile)
 
     @classmethod
     def of(cls, preset: Preset, label: str = "") -> EvalConfig:
@@ -69,19 +76,23 @@ class EvalConfig:
             f"reference ×{w.reference:g}, cap {w.per_scholar_cap or 'none'}"
         )
         fusion = f", {self.fusion.method.value} α {self.fusion.alpha:g}" if self.mode is SearchMode.HYBRID else ""
-        return f"{self.mode.value}{fusion}, {boosts}"
+        overlay = f", overlay {self.governance.role_id}" if self.governance else ""
+        return f"{self.mode.value}{fusion}, {boosts}{overlay}"
 
     def context(self, q: GoldenQuery, book_ids: Sequence[str]) -> RetrievalContext:
         chapter = parse_passage(q.chapter, book_ids, check_bounds=False).chapter_ref if q.chapter else None
         return RetrievalContext(
             query=q.query,
-            profile=Profile.of(q.scholars, q.traditions),
+            profile=Profile.of([*q.scholars, *self.preferred.preferred_scholars],
+                               [*q.traditions, *self.preferred.preferred_traditions]),
             chapter=chapter,
             candidates=self.candidates,
             weights=self.weights,
             mode=q.mode or self.mode,
             fusion=self.fusion,
             policy=self.policy,
+            workspace=self.workspace,
+            governance=self.governance,
         )
 
 
@@ -211,6 +222,10 @@ async def evaluate(
     book_ids = sorted(await retriever.run_db(lambda store: store.book_ids()))
     judged = sorted(golden.judged_ids())
     present = await retriever.run_db(lambda store: present_ids(store, judged))
+    if config.workspace is not None:  # judged notes of the workspace are there too
+        notes = [c for c in judged if c.startswith("note:")]
+        workspace = config.workspace
+        present |= set(await retriever.run_db(lambda _: retriever.notes.workspace(workspace).rowids_of(notes)))
     scores: list[QueryScore] = []
     kept: dict[str, RetrievalResult] = {}
     for i, q in enumerate(golden.queries, start=1):

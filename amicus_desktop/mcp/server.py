@@ -9,7 +9,8 @@ result with ``isError`` whose text begins with the contract's code (``OFFLINE: �
 arguments the SDK itself refuses (``BAD_REQUEST: …``) and bugs (``INTERNAL: …``, details in the log).
 
 The workspace and overlay are the server's (``--workspace``, ``--overlay``): one MCP server serves one
-reader's scope, checked when it starts.
+reader's scope, checked when it starts. Under an overlay a tool argument the client leaves out (``k``,
+``mode``) is the overlay's, as a flag not given is for ``query``; one it gives wins.
 """
 
 from __future__ import annotations
@@ -114,13 +115,14 @@ def build_server(library: Library, scope: Scope | None = None) -> LibraryServer:
         return await library.retrieve(parse(items), scope)
 
     @server.tool(annotations=read_only)
-    async def search_library(query: str, k: int = SEARCH_K, mode: Mode = "dense", chapter: str | None = None,
+    async def search_library(query: str, k: int | None = None, mode: Mode | None = None, chapter: str | None = None,
                              filters: dict[str, list[str]] | None = None) -> CallToolResult:
         """Find the passages of the library that answer a question, best first, with why.
 
         query: the question, in words ("Why did God choose Jacob over Esau?"); a reference in it
-        ("Rom 9:11") boosts the chunks on that passage. k: how many results (1-50, default 5).
-        mode: dense (by meaning, the default), hybrid (meaning and words) or keyword (words only).
+        ("Rom 9:11") boosts the chunks on that passage. k: how many results (1-50, default 5, or the
+        server's overlay's). mode: dense (by meaning, the default unless the server's overlay names
+        another), hybrid (meaning and words) or keyword (words only).
         chapter: the chapter the reader is on, BOOK:CHAPTER (e.g. romans:9), boosted.
         filters: only chunks matching, e.g. {"book": ["romans"], "source_type": ["section_panel"]}
         (kinds: source_type, book, scholar, tradition; OR within a kind, AND across kinds).
@@ -128,25 +130,27 @@ def build_server(library: Library, scope: Scope | None = None) -> LibraryServer:
         """
         async def work() -> CallToolResult:
             answer = await scoped([*_items(query, k=k, mode=mode, chapter=chapter), *_filter_items(filters)])
-            body = retrieve_body(answer.result, answer.names, k=k, trace_id="")
+            used = answer.result.context.k if answer.result.context is not None else (k or SEARCH_K)
+            body = retrieve_body(answer.result, answer.names, k=used, trace_id="")
             del body["trace_id"]  # an HTTP trace id; a tool call has none
             return ok_result(results_list(body), body)
         return await _answer(work)
 
     @server.tool(annotations=read_only)
     async def get_context(query: str, budget: int = DEFAULT_BUDGET, chapter: str | None = None,
-                          mode: Mode = "dense") -> CallToolResult:
+                          mode: Mode | None = None) -> CallToolResult:
         """The passages that answer a question as one block to quote from, within a token budget.
 
         Each chunk opens with a citation line; chunks are grouped by source and in Bible order; the
         lowest-ranked are left out whole when the budget is reached. query: the question. budget:
         the most tokens the block may use (default 8000). chapter: BOOK:CHAPTER the reader is on.
-        mode: dense (default), hybrid or keyword.
+        mode: dense (the default unless the server's overlay names another), hybrid or keyword.
         """
         async def work() -> CallToolResult:
             if not isinstance(budget, int) or budget < 1:
                 raise bad_request("budget must be a whole number of tokens, at least 1.")
-            answer = await scoped(_items(query, k=DEFAULT_K, mode=mode, chapter=chapter))
+            overlay_k = scope.overlay is not None and "k" in scope.overlay.retrieval_policy
+            answer = await scoped(_items(query, k=None if overlay_k else DEFAULT_K, mode=mode, chapter=chapter))
             block = assemble(answer.result.results, budget=budget, count=count,
                              cite=lambda r: citation(r, answer.names), fmt=Format.TEXT)
             return ok_result(block.text, block.to_json())

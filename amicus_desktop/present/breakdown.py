@@ -2,8 +2,8 @@
 
 :func:`breakdown_steps` turns a :class:`~amicus_desktop.core.results.ScoreBreakdown` into the lines the
 breakdown pane shows: the base score of the mode that made it, then each multiplier with the reason it is
-what it is (the open chapter, the profile, a named passage, and under the app's ranking the kind of
-material and the spread over sources), then the final score.
+what it is (the open chapter, the profile, a named passage, under the app's ranking the kind of
+material and the spread over sources, and under an overlay its vocabulary), then the final score.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from ..core.query import RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
 from ..rerank.prior import Material, material
+from ..rerank.vocabulary import first_term
 from .describe import fmt_boost, fmt_score, ordinal
 
 #: how the breakdown names each kind of material (the source prior's step)
@@ -29,6 +30,7 @@ MATERIAL_NAMES: dict[Material, str] = {
     Material.NAME_STUDY: "a word study of a name",
     Material.CROSS_REFERENCE: "a cross-reference note",
     Material.FAQ: "the app's help",
+    Material.NOTE: "your own note",
     Material.OTHER: "material",
 }
 
@@ -100,6 +102,9 @@ def breakdown_steps(
     steps.append(_factor_step("reference", b.reference_boost, value, why))
     if b.extended:
         steps += _policy_steps(b, candidate, ctx, value)
+        value *= b.source_prior * b.diversity
+    if b.governed:
+        steps.append(_vocabulary_step(b, candidate, ctx, value * b.vocabulary_boost))
     steps.append(Step("final", None, b.final, f"Final score: {b.final:.4f}."))
     return steps
 
@@ -144,6 +149,25 @@ def _preferred_why(kind: str, boost: float, named: str | None, preferred: Collec
     if preferred is not None and not preferred:
         return f"your profile prefers no {kind}"
     return f"{named} is not among your preferred {kind}s"
+
+
+def _vocabulary_step(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext | None, value: float) -> Step:
+    """The overlay's vocabulary factor, with the term that set it."""
+    gov = ctx.governance if ctx is not None else None
+    role = f"the overlay {gov.role_id!r}" if gov is not None else "the overlay"
+    suppressed = first_term(candidate.text, gov.suppress_terms) if gov is not None else None
+    boosted = first_term(candidate.text, gov.boost_terms) if gov is not None else None
+    if b.vocabulary_boost < 1.0 and suppressed:
+        why = f"it holds “{suppressed}”, a word {role} suppresses" + (
+            f" (and “{boosted}”, which it boosts: suppressing wins)" if boosted else "")
+    elif b.vocabulary_boost > 1.0 and boosted:
+        why = f"it holds “{boosted}”, a word {role} boosts"
+    elif gov is not None and not gov.has_vocabulary:
+        why = f"{role} names no words to boost or suppress"
+    else:
+        why = f"it holds none of the words {role} boosts or suppresses"
+    label = f"×{b.vocabulary_boost:.3g} vocabulary"
+    return Step(label, b.vocabulary_boost, value, f"{label}: {why} → {value:.4f}.")
 
 
 def _base_steps(b: ScoreBreakdown) -> list[Step]:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from ..core.governance import ForbiddenRule
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
 from ..core.results import (
@@ -118,6 +119,7 @@ def cause_text(cause: str) -> str:
         "profile": "the profile changed",
         "settings": "the settings changed",
         "pins": "the pins changed",
+        "overlay": "the overlay changed",
     }.get(cause, "")
 
 
@@ -125,8 +127,12 @@ def reject_reason(
     rej: RejectedChunk,
     ctx: RetrievalContext | None,
     cutoff_position: int | None = None,
+    names: Names | None = None,
 ) -> str:
-    """Why a candidate is not shown: "3rd chunk by matthew-henry: scholar cap"."""
+    """Why a candidate is not shown: "3rd chunk by matthew-henry: scholar cap"; for a forbidden source, which
+    rule of which overlay removed it (the scholar by ``names``' display name)."""
+    if rej.reason is RejectReason.FORBIDDEN_SOURCE:
+        return forbidden_reason(rej, ctx, names)
     if rej.reason is RejectReason.SCHOLAR_CAP:
         nth = ordinal(rej.nth_by_scholar) if rej.nth_by_scholar else "another"
         cap = ctx.weights.per_scholar_cap if ctx else 2
@@ -141,11 +147,26 @@ def reject_reason(
     return str(rej.reason)
 
 
+def forbidden_reason(rej: RejectedChunk, ctx: RetrievalContext | None, names: Names | None = None) -> str:
+    """"forbidden by the overlay 'pastor': C. I. Scofield is one of its forbidden scholars
+    (/source_policy/forbidden_scholars)"."""
+    role = ctx.governance.role_id if ctx is not None and ctx.governance is not None else "in use"
+    where = f" ({rej.rule.value})" if rej.rule is not None else ""
+    if rej.rule is ForbiddenRule.SCHOLAR:
+        sid = rej.candidate.metadata.scholar_id or ""
+        who = names.scholar(sid).name if names is not None else sid
+        what = f"{who} is one of its forbidden scholars"
+    else:
+        what = f"{source_label(rej.candidate.source_type).lower()} is one of its forbidden kinds of source"
+    return f"forbidden by the overlay {role!r}: {what}{where}"
+
+
 def reject_short(rej: RejectedChunk) -> str:
     return {
         RejectReason.SCHOLAR_CAP: "scholar cap",
         RejectReason.BELOW_CUTOFF: "below cut-off",
         RejectReason.BELOW_THRESHOLD: "below threshold",
+        RejectReason.FORBIDDEN_SOURCE: "forbidden by the overlay",
     }.get(rej.reason, str(rej.reason))
 
 
@@ -175,12 +196,15 @@ def asked_time(view: ResultView) -> str:
     return time.strftime("%H:%M:%S", time.localtime(view.asked_at))
 
 
-def results_title(view: ResultView) -> str:
+def results_title(view: ResultView, names: Names | None = None) -> str:
     """The header over the results: the question they answer, their size, the mode that made them
-    ("Hybrid search") and the time."""
+    ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere;
+    named by ``names``, left out without them) and the time."""
     r = view.result
+    chapter = r.context.chapter if r.context is not None else None
+    ranked = f" · ranked for {names.chapter(chapter)}" if chapter is not None and names is not None else ""
     return (f"“{shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
-            f"· {mode_title(r.mode)} · asked {asked_time(view)}")
+            f"· {mode_title(r.mode)}{ranked} · asked {asked_time(view)}")
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:
@@ -201,19 +225,29 @@ def rerank_note(view: ResultView, names: Names, undo_keys: str = "") -> str | No
         return (f"Asked again with your pins ({len(r.trace.pins)} pinned, shown first): {moved} of "
                 f"{len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).")
     chapter = r.context.chapter if r.context else None
+    if view.cause == "overlay" and asked_anew(view):
+        return (f"Asked again under {overlay_name(r.context)}: {moved} of {len(r.results)} ranks changed. "
+                "The Move column shows how (▲ up, ▼ down).")
     what = {
         "chapter": f"for {names.chapter(chapter) if chapter else 'no chapter'}",
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
+        "overlay": f"under {overlay_name(r.context)}",
     }[view.cause]
     undo = f" {undo_keys} undoes it." if undo_keys and view.undoable else ""
     return (f"Re-ranked {what} from the same {len(r.candidates)} candidates (no new search): "
             f"{moved} of {len(r.results)} ranks changed. The Move column shows how (▲ up, ▼ down).{undo}")
 
 
+def asked_anew(view: ResultView) -> bool:
+    """Whether the answer on screen was searched for (a question, new pins, an overlay whose words changed)
+    rather than re-ranked from kept candidates."""
+    return view.cause in ("ask", "pins") or (view.cause == "overlay" and view.result.timings.search > 0)
+
+
 def timings_text(view: ResultView) -> str:
     t = view.result.timings
-    if view.cause in ("ask", "pins"):
+    if asked_anew(view):
         embed = VECTOR_REUSED if view.result.trace.embedding_cached else f"embed {t.embed:.0f} ms"
         return f"{embed} · search {t.search:.0f} ms · rerank {t.rerank:.1f} ms · total {t.total:.0f} ms"
     return f"re-rank {t.rerank:.2f} ms (no embed, no search)"
@@ -226,7 +260,13 @@ VECTOR_REUSED = "vector reused, no embed"
 # -- how this was searched (the diagnostics panel) ----------------------------------------------
 ORIGIN_LABELS = {"dense": "by meaning (dense)", "keyword": "by words (keyword)", "reference": "by reference"}
 REASON_LABELS = {"below_threshold": "below the similarity threshold", "scholar_cap": "over the per-scholar cap",
-                 "below_cutoff": "below the top-k cut-off"}
+                 "below_cutoff": "below the top-k cut-off", "forbidden_source": "from a source the overlay forbids"}
+
+
+def overlay_name(ctx: RetrievalContext | None) -> str:
+    """"the overlay 'pastor'", or "no overlay" (``no_overlay``: the library as it is)."""
+    return f"the overlay {ctx.governance.role_id!r}" if ctx is not None and ctx.governance is not None \
+        else "no overlay"
 
 
 def _counts(counts: Mapping[str, int], labels: Callable[[str], str]) -> str:
@@ -251,6 +291,7 @@ def searched_rows(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> list
                f"references {t.references:.1f}) · rerank {t.rerank:.2f} ms · total {t.total:.0f} ms")
     return [
         ("Mode", tr.mode.label),
+        ("Overlay", tr.overlay or "none (the library as it is)"),
         ("References", refs or "none detected"),
         ("Filters", filters or "none"),
         ("Pins", and_more(tr.pins) or "none"),
@@ -278,7 +319,7 @@ def context_copied(ctx: Context) -> str:
 
 def ask_status(view: ResultView) -> str:
     """Beside the question box: the answer's size and time (nothing after a re-rank)."""
-    asked = view.cause in ("ask", "pins")
+    asked = asked_anew(view)
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
 
 

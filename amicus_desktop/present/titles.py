@@ -16,7 +16,7 @@ anything else, so a chunk from another builder's database still gets a sensible 
   by :mod:`amicus_desktop.core.parts`), so no two parts of one note share a title.
 - :func:`snippet` — its first meaningful sentence(s), without the header the title came from.
 - :func:`citation` — the line that opens a chunk in assembled context: kind, scholar (display
-  name) and work, reference.
+  name) and work, reference; the reader's own note is "Your note on Romans 9:11".
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Protocol
 
 from ..core import parts
 from ..core.names import DEFAULT_NAMES, Names
-from ..core.query import SourceType
+from ..core.query import USER_NOTE, SourceType
 from ..core.results import ChunkMetadata
 from .lexicon import headword, lexicon_gloss, strongs_body, strongs_number
 from .sentences import first_sentence, sentences, shorten, text_lines
@@ -40,6 +40,7 @@ SOURCE_LABELS: dict[str, str] = {
     SourceType.CROSS_REF_THREAD_NOTE: "Cross-reference",
     SourceType.JOURNEY_STOP: "Journey stop",
     SourceType.META_FAQ: "Help",
+    USER_NOTE: "Your note",
 }
 
 #: How a chapter panel's ``panel_type`` reads before its reference ("outline of Romans 9").
@@ -260,6 +261,9 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     ``Names`` (``books``, ``ScriptureStore.scholars()``) to use its own names; without them the built-in
     book table and known scholars name things."""
     meta = chunk.metadata
+    if chunk.source_type == USER_NOTE:  # the reader's own: unmistakably so, and on what
+        where = names.reference(meta)
+        return f"Your note on {where}" if where else "Your note"
     label = source_label(chunk.source_type)
     who = author_work(meta, names, full=True)
     if meta.panel_type == "quotation" and meta.scholar_id:

@@ -5,6 +5,8 @@ profile changes, so nothing is embedded or searched twice. Under the app's ranki
 (:class:`~amicus_desktop.core.query.RankingPolicy`) three steps change: a passage the question names
 takes the open chapter's place (:func:`chapter_context`), each kind of material is weighed by the
 question's intent (:mod:`.prior`), and the per-scholar cap becomes a spread over sources (:mod:`.spread`).
+Under an overlay (CONTRACT section 12) forbidden sources are taken out first (:mod:`.forbidden`) and the
+role's vocabulary multiplies the final score (:mod:`.vocabulary`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
 from .focus import focus_chapter
+from .forbidden import reject_forbidden, split_forbidden
 from .ordering import order, order_key
 from .prior import source_prior, word_question
 from .reference import reference_boost
@@ -27,6 +30,7 @@ from .similarity import similarity
 from .spread import apply_spread
 from .threshold import apply_threshold
 from .tradition import tradition_boost
+from .vocabulary import vocabulary_boost
 
 __all__ = [
     "apply_cutoff",
@@ -39,11 +43,14 @@ __all__ = [
     "order",
     "order_key",
     "reference_boost",
+    "reject_forbidden",
     "rerank",
     "scholar_boost",
     "score",
     "similarity",
+    "split_forbidden",
     "tradition_boost",
+    "vocabulary_boost",
 ]
 
 
@@ -69,7 +76,7 @@ def score(
     ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3). Under the app's policy
     the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`),
     and with no chapter open the ``focus`` chapter (:func:`.focus.focus_chapter`) takes the chapter boost's
-    place at the policy's own, smaller weight.
+    place at the policy's own, smaller weight. Under an overlay its vocabulary factor multiplies too.
     """
     w = ctx.weights
     policy = ctx.policy
@@ -90,13 +97,14 @@ def score(
     tb = tradition_boost(meta, ctx.profile, w.tradition)
     rb = reference_boost(meta, references, w.reference)
     prior = source_prior(candidate, about_a_word) if policy.source_priors else 1.0
+    vb = vocabulary_boost(candidate.text, ctx.governance, w.vocabulary)
     return ScoreBreakdown(
         distance=candidate.distance,
         similarity=sim,
         chapter_boost=cb,
         scholar_boost=sb,
         tradition_boost=tb,
-        final=base * cb * sb * tb * rb * prior,
+        final=base * cb * sb * tb * rb * prior * vb,
         mode=ctx.mode,
         base=base,
         lexical=candidate.lexical,
@@ -105,6 +113,8 @@ def score(
         chapter_suspended=suspended,
         chapter_focus=focused,
         extended=not policy.is_contract,
+        vocabulary_boost=vb,
+        governed=ctx.governance is not None,
     )
 
 
@@ -118,21 +128,27 @@ def rerank(
 
     Returns the results — the ``pinned`` chunks in the order given (ranks 1..p, ``pinned=True``), then
     the ranked ones (ranks p+1..p+k) — and every rejected candidate with its reason, in the order they
-    were dropped: ``below_threshold`` first, then ``scholar_cap`` by rank order, then ``below_cutoff``.
-    Pins are exempt from the threshold and the cap and do not count toward either or toward ``k``.
+    were dropped: ``forbidden_source`` first (pins too: an overlay's forbidden source is never shown), then
+    ``below_threshold``, ``scholar_cap`` by rank order, then ``below_cutoff``. Pins are exempt from the
+    threshold and the cap and do not count toward either or toward ``k``.
     """
-    bases = base_scores([*candidates, *pinned], ctx.mode, ctx.fusion)
+    allowed, forbidden = split_forbidden(candidates, ctx.governance)
+    allowed_pins, forbidden_pins = split_forbidden(pinned, ctx.governance)
+    bases = base_scores([*allowed, *allowed_pins], ctx.mode, ctx.fusion)
+    if forbidden or forbidden_pins:  # scored for "Why not X?" only, against the whole pool
+        bases = {**base_scores([*candidates, *pinned], ctx.mode, ctx.fusion), **bases}
     policy = ctx.policy
-    word = policy.source_priors and word_question(ctx.query, references, candidates)
+    word = policy.source_priors and word_question(ctx.query, references, allowed)
     focus = None
     if policy.focus is not None and ctx.chapter is None and not references and not word:
-        focus = focus_chapter(candidates, bases)
+        focus = focus_chapter(allowed, bases)
 
     def scored(c: Candidate) -> ScoreBreakdown:
         return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus)
 
-    pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(pinned, start=1)]
-    kept, rejected_threshold = apply_threshold(candidates, ctx.min_similarity)
+    rejected_forbidden = reject_forbidden([*forbidden_pins, *forbidden], scored)
+    pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(allowed_pins, start=1)]
+    kept, rejected_threshold = apply_threshold(allowed, ctx.min_similarity)
     ordered = order(ScoredCandidate(c, scored(c)) for c in kept)
     cap = ctx.weights.per_scholar_cap
     if ctx.policy.spread is None:
@@ -140,4 +156,4 @@ def rerank(
     else:
         survivors, rejected_cap = apply_spread(ordered, cap, ctx.policy.spread), []
     results, rejected_cutoff = apply_cutoff(survivors, ctx.k, first_rank=len(pins) + 1)
-    return pins + results, rejected_threshold + rejected_cap + rejected_cutoff
+    return pins + results, rejected_forbidden + rejected_threshold + rejected_cap + rejected_cutoff

@@ -21,6 +21,8 @@ from .prior import Material, material
 
 #: the weights of a chapter's best, second best … commentary scores in its evidence
 EVIDENCE_WEIGHTS = (1.0, 0.5)
+#: what counts as commentary here: the library's, and the reader's own notes (a note is commentary by the reader)
+_EVIDENCE = frozenset({Material.COMMENTARY, Material.NOTE})
 
 
 def focus_chapter(candidates: Sequence[Candidate], bases: Mapping[str, float]) -> ChapterRef | None:
@@ -29,7 +31,7 @@ def focus_chapter(candidates: Sequence[Candidate], bases: Mapping[str, float]) -
     evidence: defaultdict[ChapterRef, list[float]] = defaultdict(list)
     for c in candidates:
         meta = c.metadata
-        if meta.book_id and meta.chapter_num is not None and material(c) is Material.COMMENTARY:
+        if meta.book_id and meta.chapter_num is not None and material(c) in _EVIDENCE:
             evidence[ChapterRef(meta.book_id, meta.chapter_num)].append(bases[c.chunk_id])
     if not evidence:
         return None

@@ -17,6 +17,7 @@ import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..core.query import USER_NOTE
 from ..core.references import PassageRef
 from ..core.results import Candidate
 from ..understand.query import fold, keywords
@@ -33,6 +34,8 @@ class Material(enum.StrEnum):
     NAME_STUDY = "name_study"  # a word study of a proper name (where the book mentions Jacob, Lazarus)
     CROSS_REFERENCE = "cross_reference"  # chains and topical lists
     FAQ = "faq"
+    #: the reader's own notes (``user_note``): they count fully, as commentary does, whatever the intent
+    NOTE = "note"
     OTHER = "other"
 
 
@@ -47,6 +50,7 @@ TOPIC_PRIORS: Mapping[Material, float] = {
     Material.NAME_STUDY: 0.6,
     Material.CROSS_REFERENCE: 0.6,
     Material.FAQ: 0.8,
+    Material.NOTE: 1.0,
     Material.OTHER: 1.0,
 }
 WORD_PRIORS: Mapping[Material, float] = {
@@ -58,6 +62,7 @@ WORD_PRIORS: Mapping[Material, float] = {
     Material.NAME_STUDY: 1.0,
     Material.CROSS_REFERENCE: 0.9,
     Material.FAQ: 0.8,
+    Material.NOTE: 1.0,
     Material.OTHER: 1.0,
 }
 
@@ -73,6 +78,7 @@ _KIND = {
     "lexicon_entry": Material.LEXICON,
     "cross_ref_thread_note": Material.CROSS_REFERENCE,
     "meta_faq": Material.FAQ,
+    USER_NOTE: Material.NOTE,
 }
 _NUMERAL = re.compile(r"\b(?:primary numeral|ordinal from|cardinal number)\b", re.IGNORECASE)
 #: "what does X mean", "the Greek word for love", "define grace" …

@@ -13,7 +13,9 @@ The one orchestrator of a question (CONTRACT sections 3, 6 and 7)::
 * one :class:`~amicus_desktop.embedding.EmbedClient` (one HTTP client, a session cache of vectors), and
 * one :class:`~amicus_desktop.store.ScriptureStore` that lives on a dedicated worker thread with
   its own connection: every DB call goes through :meth:`Retriever.run_db`, so an event loop
-  (the Qt one included) never blocks on SQLite.
+  (the Qt one included) never blocks on SQLite;
+* the reader's notes store, on the same thread, opened the first time a question is scoped to a
+  workspace (:mod:`.notes`): that workspace's notes join the candidates, and no other's ever do.
 
 Errors are checked in the contract's order: ``QUERY_INVALID`` (no I/O), the database, the proxy,
 then ``DIMENSION_MISMATCH`` and ``MODEL_MISMATCH``.
@@ -31,18 +33,21 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TypeVar
 
-from ..bundle import diagnostics, floor_for, lasting_warnings, ranking_warnings
+from ..bundle import diagnostics, floor_for, lasting_warnings, provenance, ranking_warnings
 from ..candidates.lexical import KeywordIndex
-from ..candidates.pool import gather
+from ..candidates.pool import Pool
 from ..core.errors import AmicusError, ErrorCode
-from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, RetrievalContext, SearchMode
-from ..core.results import ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, USER_NOTE, RetrievalContext, SearchMode
+from ..core.results import Candidate, ModelInfo, QueryTrace, RetrievalResult, Timings
+from ..core.scholars import resolve
 from ..core.text import echo
 from ..embedding.client import EmbedClient, check_against_db
+from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
 from ..rerank.base import base_scores
 from ..store.scripture import ScriptureStore, StoreInfo
 from ..understand.query import plan
+from .notes import RetrieverNotes
 
 log = logging.getLogger("amicus.retrieval")
 
@@ -73,6 +78,8 @@ def validate_request(ctx: RetrievalContext) -> None:
     ``eval --compare`` and the app all use it."""
     validate_limits(ctx.k, ctx.candidates)
     ctx.weights.check()
+    if ctx.workspace is not None and not WORKSPACE_ID.fullmatch(ctx.workspace):
+        raise ValueError("a workspace id is 1–64 characters of lower-case letters a-z, digits and '-'")
     too_many = ctx.filters.too_many()
     if too_many is not None:
         raise ValueError(too_many)
@@ -114,6 +121,8 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
         context=ctx,
         warnings=(*result.lasting_warnings, *warnings),
         diagnostics=diagnostics(result.candidates, rejected),
+        trace=replace(result.trace, overlay=ctx.governance.role_id if ctx.governance else None),
+        provenance=provenance(results, result.scholar_names),
     )
 
 
@@ -128,6 +137,7 @@ class Retriever:
         *,
         embed_client: EmbedClient | None = None,
         two_stage: str | None = None,
+        notes_path: Path | None = None,
     ) -> None:
         self.db_path = Path(db_path)
         #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
@@ -137,6 +147,8 @@ class Retriever:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
         self._store: ScriptureStore | None = None
         self._stat: tuple[int, int, int, int] | None = None
+        #: the reader's notes (``notes_path``: the store's file; default ``paths.notes_path()``)
+        self.notes = RetrieverNotes(notes_path)
 
     # -- the database thread ---------------------------------------------------------------
     def _file_stat(self) -> tuple[int, int, int, int] | None:
@@ -183,7 +195,7 @@ class Retriever:
         t_start = time.perf_counter()
         text = validate_query(ctx.query)
         validate_request(ctx)
-        query_plan = plan(text)
+        query_plan = plan(text, ctx.governance.boost_terms if ctx.governance else ())
         info = await self.open()
 
         t0 = time.perf_counter()
@@ -197,7 +209,16 @@ class Retriever:
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        pool = await self.run_db(lambda store: gather(store, query_plan, ctx, vector, two_stage=self.two_stage))
+
+        def search(store: ScriptureStore) -> tuple[Pool, int | None, dict[str, str]]:
+            found, pending = self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
+            return found, pending, scholar_names(store, [*found.candidates, *found.pinned])
+
+        pool, pending, names = await self.run_db(search)
+        if pending and ctx.workspace is not None and vector is not None:  # rare: notes not embedded yet
+            library = ModelInfo(info.model_id, info.dims)
+            if await self.notes.catch_up(self._run, ctx.workspace, self.embedder, library):
+                pool, pending, names = await self.run_db(search)  # again, with the notes it just embedded
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)
@@ -210,13 +231,13 @@ class Retriever:
 
         t0 = time.perf_counter()
         results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
-        lasting = lasting_warnings(pool.missing_references, pool.missing_pins)
+        lasting = lasting_warnings(pool.missing_references, pool.missing_pins, pending or 0)
         warnings = ranking_warnings(results, rejected, ctx, floor, spelling)
         t_rerank = (time.perf_counter() - t0) * 1000
         timings = Timings(
             embed=t_embed, search=t_search, rerank=t_rerank, total=(time.perf_counter() - t_start) * 1000,
             dense=pool.timings.get("dense", 0.0), keyword=pool.timings.get("keyword", 0.0),
-            references=pool.timings.get("references", 0.0),
+            references=pool.timings.get("references", 0.0), notes=pool.timings.get("notes"),
         )
         log.info(
             "retrieved",
@@ -228,6 +249,8 @@ class Retriever:
                 "rejected": len(rejected),
                 "warnings": [w.code.value for w in warnings],
                 "query_chars": len(ctx.query),
+                **({"note_candidates": sum(c.source_type == USER_NOTE for c in pool.candidates),
+                    "notes_pending": pending} if pending is not None else {}),
             },
         )
         return RetrievalResult(
@@ -247,20 +270,35 @@ class Retriever:
                 keywords=query_plan.keywords if ctx.mode is not SearchMode.SEMANTIC else (),
                 embedding_cached=cached,
                 keyword_index=pool.keyword_index,
+                overlay=ctx.governance.role_id if ctx.governance else None,
             ),
             warnings=(*lasting, *warnings),
             diagnostics=diagnostics(pool.candidates, rejected),
             pinned=tuple(pool.pinned),
             lasting_warnings=tuple(lasting),
             spelling=spelling,
+            provenance=provenance(results, names),
+            scholar_names=names,
         )
+
+    async def _run(self, fn: Callable[[], T]) -> T:
+        """Run ``fn()`` on the DB thread (the notes store lives there too)."""
+        return await asyncio.get_running_loop().run_in_executor(self._executor, fn)
 
     async def aclose(self) -> None:
         await self.embedder.aclose()
         store, self._store = self._store, None
         if store is not None:
-            await asyncio.get_running_loop().run_in_executor(self._executor, store.close)
+            await self._run(store.close)
+        await self._run(self.notes.close)
         self._executor.shutdown(wait=True)
+
+
+def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:
+    """(DB thread) The display name of each scholar in the pool: the library's, else the built-in one."""
+    table = store.scholars()
+    ids = {c.metadata.scholar_id for c in pooled if c.metadata.scholar_id}
+    return {sid: resolve(sid, table).name for sid in sorted(ids)}
 
 
 def retrieve(

@@ -68,7 +68,8 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
             if answered is None:
                 request.scope["state"]["client_gone"] = True
                 return Response(status_code=CLIENT_GONE)
-            return JSONResponse(retrieve_body(answered.result, answered.names, k=params.k, trace_id=trace))
+            k = answered.result.context.k if answered.result.context is not None else params.k
+            return JSONResponse(retrieve_body(answered.result, answered.names, k=k, trace_id=trace))
         except ServiceError as err:
             if err.status >= 500:
                 log.warning("retrieve failed: %s", err.code, extra={"trace_id": trace})

@@ -4,7 +4,8 @@ Everything in it comes from the :class:`~amicus_desktop.core.results.RetrievalRe
 prints: the same chunks, ranks, scores and breakdowns, renamed where section 9 names them differently
 (``id``, ``meta``, ``snippet``). **Project extensions**, beside the contract's keys: each result's
 ``title`` and ``citation`` (:mod:`amicus_desktop.present`, with the library's own names), and the bundle's
-``rejected``, ``query_trace`` and ``diagnostics`` — the "why" of the answer, exactly as ``query --json``.
+``rejected``, ``query_trace``, ``diagnostics`` and ``provenance`` — the "why" of the answer, exactly as
+``query --json`` has them.
 """
 
 from __future__ import annotations
@@ -52,4 +53,5 @@ def retrieve_body(result: RetrievalResult, names: Names, *, k: int, trace_id: st
         "rejected": bundle["rejected"],
         "query_trace": bundle["query_trace"],
         "diagnostics": bundle["diagnostics"],
+        "provenance": bundle["provenance"],
     }

@@ -12,6 +12,7 @@ from __future__ import annotations
 import enum
 
 from ..core.errors import AmicusError, ErrorCode
+from ..notes.errors import NotesCode
 
 
 class ServiceCode(enum.StrEnum):
@@ -24,8 +25,10 @@ class ServiceCode(enum.StrEnum):
     OVERLAY_NOT_FOUND = "OVERLAY_NOT_FOUND"
     RATE_LIMITED = "RATE_LIMITED"
     INTERNAL = "INTERNAL"
-    #: an overlay file that exists but cannot be applied yet (CONTRACT section 12 is not built)
-    NOT_IMPLEMENTED = "NOT_IMPLEMENTED"
+    #: project extension: an overlay file that stopped being a valid overlay after the service started
+    OVERLAY_INVALID = "OVERLAY_INVALID"
+    #: project extension: a service started with --require-overlay, asked without one (CONTRACT section 12)
+    NO_OVERLAY = "NO_OVERLAY"
     #: project extension: ``read_passage`` (MCP) on a passage the library holds no verses for
     PASSAGE_NOT_FOUND = "PASSAGE_NOT_FOUND"
     NOT_FOUND = "NOT_FOUND"
@@ -38,6 +41,7 @@ class ServiceCode(enum.StrEnum):
 STATUS: dict[str, int] = {
     ErrorCode.QUERY_INVALID: 400,
     ServiceCode.BAD_REQUEST: 400,
+    ServiceCode.NO_OVERLAY: 400,
     ServiceCode.UNAUTHORIZED: 401,
     ServiceCode.WORKSPACE_FORBIDDEN: 403,
     ServiceCode.HOST_NOT_ALLOWED: 403,
@@ -51,9 +55,10 @@ STATUS: dict[str, int] = {
     ServiceCode.QUERY_TOO_LONG: 413,
     ServiceCode.RATE_LIMITED: 429,
     ErrorCode.DB_INVALID: 500,
+    NotesCode.NOTES_STORE_INVALID: 500,
     ErrorCode.EXTENSION_NOT_LOADED: 500,
     ServiceCode.INTERNAL: 500,
-    ServiceCode.NOT_IMPLEMENTED: 501,
+    ServiceCode.OVERLAY_INVALID: 500,
     ErrorCode.OFFLINE: 503,
     ErrorCode.EMBED_FAILED: 503,
 }

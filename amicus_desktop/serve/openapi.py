@@ -2,26 +2,26 @@
 
 Built from the tables the service runs on — the parameter names (:mod:`.params`), the codes and their
 statuses (:mod:`.errors`), the source types and limits (:mod:`amicus_desktop.core.query`) — so it cannot
-list a parameter the service refuses or miss one it takes. ``tests/serve/test_openapi.py`` checks real
-answers against its schemas.
+list a parameter the service refuses or miss one it takes. The parts of an answer that are the retrieval
+bundle's (a result's ``meta`` and ``breakdown``, ``warnings``, ``rejected``, ``query_trace``, ``diagnostics``,
+``provenance``) are the bundle schema's own definitions (``resources/schemas/bundle.schema.json``, as
+``bundle.<name>`` components), so the service and ``query --json`` are described once.
+``tests/serve/test_openapi.py`` checks real answers against its schemas, and every test's ``/retrieve``
+answer is checked against them too (``tests/support/serve.py``).
 """
 
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
-from .. import __version__
-from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, SearchMode
-from ..core.results import RejectReason, WarningCode
+from .. import __version__, schemas
+from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, USER_NOTE, SearchMode
 from .body import SNIPPET_CHARS
 from .errors import STATUS
 from .observe import TRACE_HEADER
 from .params import DEFAULT_K, MODES, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
-
-_NUMBER_OR_NULL: dict[str, Any] = {"type": ["number", "null"]}
-_STRING_OR_NULL: dict[str, Any] = {"type": ["string", "null"]}
-_INT_OR_NULL: dict[str, Any] = {"type": ["integer", "null"]}
 
 
 def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -42,14 +42,17 @@ _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "chapter": ("The current chapter, BOOK:CHAPTER (e.g. romans:9), boosted ×1.5.", {"type": "string"}),
     "prefer.scholar": ("Boost this scholar ×1.1.", {"type": "string"}),
     "prefer.tradition": ("Boost this tradition ×1.05.", {"type": "string"}),
-    "filter.source_type": ("Only chunks of this type.", {"type": "string", "enum": list(SOURCE_TYPES)}),
+    "filter.source_type": (f"Only chunks of this type ({USER_NOTE}: the workspace's notes).",
+                           {"type": "string", "enum": [*SOURCE_TYPES, USER_NOTE]}),
     "filter.book": ("Only chunks on this book (a name or abbreviation, e.g. rom).", {"type": "string"}),
     "filter.scholar": ("Only chunks by this scholar.", {"type": "string"}),
     "filter.tradition": ("Only chunks of this tradition.", {"type": "string"}),
     "pin": ("Show this chunk first, whatever its rank (in the order given).", {"type": "string"}),
-    "workspace": ("Scope the request to this workspace (the token must be allowed it).",
+    "workspace": ("Scope the request to this workspace (the token must be allowed it): its notes are searched "
+                  "with the library.",
                   {"type": "string", "pattern": f"^{WORKSPACE_ID.pattern}$"}),
-    "overlay": ("An overlay file of the service's overlays folder, without .json.",
+    "overlay": ("An overlay of the service's overlays folder (NAME for NAME.json): its forbidden sources, "
+                "vocabulary, preferred sources and policy apply; a parameter given explicitly wins.",
                 {"type": "string", "pattern": f"^{OVERLAY_NAME.pattern}$"}),
 }
 
@@ -64,28 +67,24 @@ def _parameter(name: str) -> dict[str, Any]:
             **({"style": "form", "explode": True} if name in REPEATABLE else {})}
 
 
+def _bundle(name: str) -> dict[str, Any]:
+    return {"$ref": f"#/components/schemas/bundle.{name}"}
+
+
+def _bundle_components() -> dict[str, Any]:
+    """The bundle schema's definitions as components, their references pointing among the components."""
+    text = json.dumps(schemas.schema("bundle")["$defs"]).replace('"#/$defs/', '"#/components/schemas/bundle.')
+    return {f"bundle.{name}": d for name, d in json.loads(text).items()}
+
+
 def _schemas() -> dict[str, Any]:
-    meta = _obj({k: _STRING_OR_NULL for k in ("scholar_id", "tradition", "book_id")}
-                | {k: _INT_OR_NULL for k in ("chapter_num", "verse_start", "verse_end")}
-                | {"panel_type": _STRING_OR_NULL})
-    breakdown = _obj({
-        "distance": _NUMBER_OR_NULL, "similarity": _NUMBER_OR_NULL, "chapter_boost": {"type": "number"},
-        "scholar_boost": {"type": "number"}, "tradition_boost": {"type": "number"}, "final": {"type": "number"},
-        "mode": {"type": "string", "enum": [m.value for m in SearchMode]}, "base": _NUMBER_OR_NULL,
-        "lexical": _NUMBER_OR_NULL, "reference_boost": {"type": "number"},
-    })
     result = _obj({
         "id": {"type": "string"}, "rank": {"type": "integer", "minimum": 1}, "score": {"type": "number"},
         "snippet": {"type": "string", "maxLength": SNIPPET_CHARS}, "source_type": {"type": "string"},
-        "source_id": {"type": "string"}, "meta": {"$ref": "#/components/schemas/Metadata"},
-        "breakdown": {"$ref": "#/components/schemas/Breakdown"}, "pinned": {"type": "boolean"},
+        "source_id": {"type": "string"}, "meta": _bundle("metadata"),
+        "breakdown": _bundle("breakdown"), "pinned": {"type": "boolean"},
     }, {"title": {"type": "string", "description": "Project extension: what the chunk is, in one line."},
         "citation": {"type": "string", "description": "Project extension: kind, scholar and place."}})
-    warning = _obj({"code": {"type": "string", "enum": [w.value for w in WarningCode]},
-                    "message": {"type": "string"}}, {"suggestion": {"type": "string"}})
-    reasons = [r.value for r in RejectReason]
-    rejected = _obj({"chunk_id": {"type": "string"}, "reason": {"type": "string", "enum": reasons},
-                     "similarity": _NUMBER_OR_NULL, "score": {"type": "number"}})
     timing = _obj({k: {"type": "number"} for k in ("embed", "search", "rerank", "total")})
     filters = {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
                "description": "The filters applied, by kind (kinds not asked for are left out)."}
@@ -93,14 +92,17 @@ def _schemas() -> dict[str, Any]:
         "query": {"type": "string"}, "k": {"type": "integer"},
         "mode": {"type": "string", "enum": [m.value for m in SearchMode]}, "filters": filters,
         "results": {"type": "array", "items": {"$ref": "#/components/schemas/Result"}},
-        "warnings": {"type": "array", "items": {"$ref": "#/components/schemas/Warning"}},
+        "warnings": {"type": "array", "items": _bundle("warning")},
         "model": _obj({"id": {"type": "string"}, "dims": {"type": "integer"}}),
         "timing_ms": timing, "trace_id": {"type": "string"},
     }, {
-        "rejected": {"type": "array", "items": {"$ref": "#/components/schemas/Rejected"},
+        "rejected": {"type": "array", "items": _bundle("rejected"),
                      "description": "Project extension: every candidate dropped, and why (as query --json)."},
-        "query_trace": {"type": "object", "description": "Project extension: how the question was understood."},
-        "diagnostics": {"type": "object", "description": "Project extension: counts over the candidate pool."},
+        "query_trace": {**_bundle("query_trace"),
+                        "description": "Project extension: how the question was understood."},
+        "diagnostics": {**_bundle("diagnostics"), "description": "Project extension: counts over the candidate pool."},
+        "provenance": {"type": "array", "items": _bundle("provenance_entry"),
+                       "description": "Project extension: the authors of the results (CONTRACT section 12)."},
     })
     error = _obj({"error": _obj({"code": {"type": "string", "enum": sorted(STATUS)},
                                  "message": {"type": "string"}}),
@@ -113,8 +115,8 @@ def _schemas() -> dict[str, Any]:
     unhealthy = _obj({"status": {"type": "string", "enum": ["unavailable"]},
                       "error": error["properties"]["error"], "trace_id": {"type": "string"}},
                      {"proxy": {"type": "string", "enum": ["online", "offline"]}})
-    return {"Metadata": meta, "Breakdown": breakdown, "Result": result, "Warning": warning, "Rejected": rejected,
-            "RetrieveResponse": retrieve, "Error": error, "Health": health, "Unhealthy": unhealthy}
+    return {"Result": result, "RetrieveResponse": retrieve, "Error": error, "Health": health, "Unhealthy": unhealthy,
+            **_bundle_components()}
 
 
 def _answer(description: str, schema: str) -> dict[str, Any]:

@@ -16,15 +16,18 @@ or chapter may be one only that library names). Errors are :class:`~.errors.Serv
 from __future__ import annotations
 
 import argparse
+import copy
 import functools
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NoReturn
 
 from ..cli.search_args import add_search_args, check_search_args, context_from_args
 from ..core.errors import AmicusError
 from ..core.query import MAX_QUERY_CHARS, RetrievalContext
+from ..notes import model as notes_model
+from ..overlays import Overlay, apply_to_args
 from ..retrieval import validate_query
 from .errors import ServiceCode, ServiceError, bad_request
 
@@ -52,7 +55,7 @@ NAMES: tuple[str, ...] = ("q", *FLAGS, "workspace", "overlay")
 MODES: dict[str, str] = {"dense": "semantic", "semantic": "semantic", "hybrid": "hybrid", "keyword": "keyword"}
 DEFAULT_K = 5
 #: CONTRACT section 11: a workspace id is 1–64 characters of ``[a-z0-9-]``.
-WORKSPACE_ID = re.compile(r"[a-z0-9-]{1,64}")
+WORKSPACE_ID = notes_model.WORKSPACE_ID  # one rule, the notes store's
 #: An overlay is a file name in ``--overlays DIR`` without ``.json``: no folders, no leading dot.
 OVERLAY_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}")
 #: How much of a refusal's sentence is kept (a value is echoed; it may be long).
@@ -76,6 +79,21 @@ class RetrieveParams:
     @property
     def k(self) -> int:
         return int(self.args.k)
+
+    @property
+    def given_flags(self) -> frozenset[str]:
+        """The ``query`` flags (argparse dests) the request gave explicitly: an overlay yields to these."""
+        return frozenset(FLAGS[name].removeprefix("--").replace("-", "_") for name in self.given if name in FLAGS)
+
+    def under(self, overlay: Overlay) -> RetrieveParams:
+        """These parameters under ``overlay`` (those given explicitly win), checked again as a whole
+        (400 when the overlay's policy and the request cannot go together: candidates below k, say)."""
+        args = apply_to_args(copy.deepcopy(self.args), overlay, self.given_flags)
+        try:
+            check_search_args(args, _parser())
+        except _Refusal as exc:
+            raise bad_request(f"Under the overlay {overlay.role_id!r}: {exc.message}") from None
+        return replace(self, args=args)
 
     def context(self, known_books: Collection[str]) -> RetrievalContext:
         """The retrieval these parameters describe, books resolved against the library's (400 if unknown)."""

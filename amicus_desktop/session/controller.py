@@ -36,6 +36,7 @@ from ..core.errors import AmicusError
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
+from ..overlays import Overlay, govern
 from ..settings import Settings, SettingsStore
 from .commentary import Commentary
 from .connection import Connection
@@ -59,16 +60,19 @@ def app_context(
     mode: SearchMode | None = None,
     filters: Filters = Filters(),
     pins: tuple[str, ...] = (),
+    overlay: Overlay | None = None,
 ) -> RetrievalContext:
     """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
     preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
-    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied)."""
+    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied), under
+    the ``overlay``'s forbidden sources and vocabulary (its preferred sources are the profile already; its
+    retrieval policy is kept for the command line and the service, the reader's settings rule the app)."""
     s = settings
-    return RetrievalContext(
+    return govern(RetrievalContext(
         query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
         weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
         fusion=s.fusion_config, policy=s.policy,
-    )
+    ), overlay)
 
 
 class Session:
@@ -103,7 +107,7 @@ class Session:
         self.question.failed.connect(self._ask_failed)
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
-            p.changed, p.profile_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
+            p.changed, p.profile_changed, p.overlay_changed, p.notice, lib.changed, lib.books_loaded, lib.facets_loaded,
             self.connection.changed, r.chapter_changed, r.focus_changed, r.text_loaded, self.commentary.loaded,
             q.busy_changed, q.result_changed, q.failed,
             self.search.mode_changed, self.search.filters_changed, self.search.pins_changed,
@@ -127,7 +131,7 @@ class Session:
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
         return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
-                           filters=self.search.filters, pins=self.search.pins)
+                           filters=self.search.filters, pins=self.search.pins, overlay=self.prefs.overlay)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
         """Wait until ``condition()`` holds, checking it after every change; ``False`` on timeout.
@@ -372,6 +376,20 @@ class Session:
         """Save ``profile`` and re-rank the current results with it (no re-embedding)."""
         if self.prefs.set_profile(profile):
             self.question.rerank("profile")
+
+    def set_overlay(self, overlay: Overlay | None, *, whole: bool = False) -> asyncio.Task[None] | None:
+        """Use (and save) ``overlay``, or none — ``whole`` (an imported file): its preferred sources become the
+        profile. The answer on screen follows: asked again when the boosted words changed and the mode
+        searches by words (they join the keyword search), else re-ranked."""
+        terms = self.prefs.overlay.boost_terms if self.prefs.overlay else ()
+        p = self.prefs
+        if not (p.adopt_overlay(overlay) if whole and overlay is not None else p.set_overlay(overlay)):
+            return None
+        words_changed = terms != (p.overlay.boost_terms if p.overlay else ())
+        task = self._ask_again("overlay") if words_changed and self.search.mode is not SearchMode.SEMANTIC else None
+        if task is None:
+            self.question.rerank("overlay")
+        return task
 
     def apply_settings(self, settings: Settings) -> None:
         """Save new settings; reconnect if the DB, proxy or token changed, else re-rank."""

@@ -4,7 +4,7 @@
 (:class:`~amicus_desktop.settings.SettingsStore`) for the app, and the one place that combines
 saved values with this run's overrides (command line, environment) into the connection values
 (database path, proxy URL, token). Everything the user sets that outlives the window belongs
-here: the profile, the search mode and the pins.
+here: the profile, the overlay (its own file, :mod:`.overlay_store`), the search mode and the pins.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ from ..config import Connection as ConnectionInUse
 from ..config import Resolved, Source, resolve_connection
 from ..core.query import Profile, SearchMode
 from ..core.references import ChapterRef
+from ..overlays import Overlay, check
 from ..paths import DEFAULT_PROXY_URL
 from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event
+from .overlay_store import OverlayStore, combined, split
 
 log = logging.getLogger("amicus.session")
 
@@ -66,16 +68,23 @@ class Preferences:
     """The saved settings and this run's overrides.
 
     Events: :attr:`changed` (new settings from the settings dialog or a new database),
-    :attr:`profile_changed`, :attr:`notice` (a sentence for the user when the settings file could
-    not be read or written).
+    :attr:`profile_changed`, :attr:`overlay_changed`, :attr:`notice` (a sentence for the user when the
+    settings or overlay file could not be read or written).
     """
 
-    def __init__(self, store: SettingsStore | None = None, overrides: Overrides | None = None) -> None:
+    def __init__(self, store: SettingsStore | None = None, overrides: Overrides | None = None,
+                 overlay_store: OverlayStore | None = None) -> None:
         self.store = store or SettingsStore()
         self.settings: Settings = self.store.load()
+        # the overlay file lives beside the settings file (a read-only settings store: a read-only one too)
+        self.overlay_store = overlay_store or OverlayStore(self.store.path.with_name("overlay.json"),
+                                                           read_only=self.store.read_only)
+        #: the overlay in use without its preferred sources (they are :attr:`profile`); ``None``: no overlay
+        self.overlay: Overlay | None = self.overlay_store.load()
         self.overrides = overrides or Overrides()
         self.changed: Event[Settings] = Event("settings changed")
         self.profile_changed: Event[Profile] = Event("profile changed")
+        self.overlay_changed: Event[Overlay | None] = Event("overlay changed")
         self.notice: Event[str] = Event("settings notice")
 
     # -- derived values --------------------------------------------------------------------
@@ -118,9 +127,40 @@ class Preferences:
 
     # -- changes ---------------------------------------------------------------------------
     def announce_load_problem(self) -> None:
-        """Tell listeners what went wrong reading the settings file, if anything did."""
+        """Tell listeners what went wrong reading the settings or overlay file, if anything did."""
         if self.store.notice:
             self.notice.emit(self.store.notice)
+        if self.overlay_store.notice:
+            self.notice.emit(self.overlay_store.notice)
+
+    # -- the overlay ---------------------------------------------------------------------------
+    def set_overlay(self, overlay: Overlay | None) -> bool:
+        """Use (and save) ``overlay`` — its preferred sources are the profile's, so any it holds are
+        dropped here (see :meth:`adopt_overlay`); ``False`` when it is the one in use, or not a valid overlay
+        (a :attr:`notice` names its first problem; the one in use stays)."""
+        if overlay is not None:
+            overlay = split(overlay)[0]
+            problems = check(overlay.to_json())
+            if problems:
+                self.notice.emit(f"The overlay was not changed: {problems[0]}.")
+                return False
+        if overlay == self.overlay:
+            return False
+        self.overlay = overlay
+        if not self.overlay_store.save(overlay) and self.overlay_store.notice:
+            self.notice.emit(self.overlay_store.notice)
+        self.overlay_changed.emit(overlay)
+        return True
+
+    def adopt_overlay(self, overlay: Overlay) -> bool:
+        """Use an imported overlay whole: its preferred sources become the profile. ``True`` on a change."""
+        rest, profile = split(overlay)
+        profile_changed = self.set_profile(profile)
+        return self.set_overlay(rest) or profile_changed
+
+    def overlay_document(self) -> Overlay | None:
+        """The whole overlay in use, the profile's preferred sources in it (what an export writes)."""
+        return combined(self.overlay, self.profile) if self.overlay is not None else None
 
     def set_profile(self, profile: Profile) -> bool:
         """Save ``profile``; ``False`` when it is the one already in use."""

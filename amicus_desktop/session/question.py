@@ -41,7 +41,7 @@ log = logging.getLogger("amicus.session")
 
 #: Why the results on screen are what they are: a fresh answer, a re-rank after a change, or the
 #: same question asked again because the pins changed (its ranks compared with the ones before).
-Cause = Literal["ask", "chapter", "profile", "settings", "pins"]
+Cause = Literal["ask", "chapter", "profile", "settings", "pins", "overlay"]
 
 
 @dataclass(frozen=True)
@@ -98,6 +98,8 @@ class Question:
         self.answered: Event[RetrievalResult] = Event("answered")
         self.result_changed: Event[ResultView | None] = Event("result")
         self.failed: Event[AskFailure] = Event("ask failed")
+        #: whether the reader moved on purpose while a question was in flight
+        self._moved = False
         #: the answer before the last re-rank, to go back to (``None``: nothing to undo)
         self.undo_view: ResultView | None = None
 
@@ -122,6 +124,7 @@ class Question:
         (it stays busy: the new question takes over). With ``cause="pins"`` the answer keeps the
         ranks on screen now as its previous ranks, so the Move column shows what the pins moved."""
         self._drop_current()
+        self._moved = False
         if cause == "ask":  # asked again for new pins: the same question, already in the history
             self.history.add(text)
         previous = None
@@ -173,9 +176,11 @@ class Question:
         self._set_busy(False)
         self.failed_text = None
         self.answered.emit(result)
-        # The profile or settings may have changed while the question was in flight (the chapter it was
-        # asked with stays its context: a stable answer).
-        current = self._context(ctx.query).replace(chapter=ctx.chapter)
+        # The profile or settings may have changed while the question was in flight, and the reader may have
+        # moved on purpose (the new chapter is then the context); peeking at a result moves no context.
+        current = self._context(ctx.query)
+        if not self._moved:
+            current = current.replace(chapter=ctx.chapter)
         if current != ctx:
             result = rerank_result(result, current)
         self.undo_view = None
@@ -193,6 +198,8 @@ class Question:
         Only ``cause="chapter"`` moves the answer to the reader's current chapter; any other cause keeps
         the chapter the answer is ranked for.
         """
+        if cause == "chapter" and self._task is not None and not self._task.done():
+            self._moved = True  # the answer in flight is to be ranked where the reader went
         view = self.view
         if view is None:
             return

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.query import Profile
+from ..overlays import Overlay
 from .mode_switch import ModeSwitch
 from .theme import scaled_font, show_as_error
 
@@ -92,16 +93,19 @@ class AskBar(QFrame):
     def set_context(self, label: str) -> None:
         self.context_label.setText(f"Context: {label}" if label else "Context: no chapter")
 
-    def set_profile(self, profile: Profile) -> None:
+    def set_profile(self, profile: Profile, overlay: Overlay | None = None) -> None:
         parts = []
         if profile.preferred_scholars:
             parts.append(_plural(len(profile.preferred_scholars), "scholar"))
         if profile.preferred_traditions:
             parts.append(_plural(len(profile.preferred_traditions), "tradition"))
+        if overlay is not None:
+            parts.append(f"overlay {overlay.role_id}")
         self.profile_button.setText("Profile: " + (", ".join(parts) if parts else "no preferences"))
         names = sorted(profile.preferred_scholars) + sorted(profile.preferred_traditions)
         self.profile_button.setToolTip(
             ("Preferred: " + ", ".join(names) if names else "No preferred scholars or traditions")
+            + (f"\nOverlay: {overlay.role_id}" if overlay is not None else "\nNo overlay")
             + "\nClick to edit (Ctrl+Shift+P)"
         )
 

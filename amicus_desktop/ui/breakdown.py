@@ -160,6 +160,7 @@ class BreakdownPanel(QFrame):
                                          + self.scroll_area.verticalScrollBar().sizeHint().width())
 
     def clear(self, message: str = "Select a result to see how its score was made.") -> None:
+        self.title.setText("Why this rank")
         self.subtitle.setText(message)
         self.chart.set_steps([])
         self.chart.hide()
@@ -178,8 +179,10 @@ class BreakdownPanel(QFrame):
         breakdown = item.breakdown
         ref = names.reference(item.candidate.metadata) or item.candidate.chunk_id
         if isinstance(item, RetrievedChunk):
+            self.title.setText("Why this rank")
             self.subtitle.setText(f"#{item.rank} of {total} · {ref}")
         else:
+            self.title.setText("Why not this one")
             self.subtitle.setText(f"Not shown · {ref} — {reason or describe.reject_short(item)}")
         if breakdown is None:  # below threshold: never scored
             self.chart.hide()

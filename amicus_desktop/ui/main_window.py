@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QFrame, QMainWindow, QStackedWidget, QVBoxLayout, 
 from ..connectivity import Connectivity, ProxyState
 from ..core.query import Filters, Profile, SearchMode
 from ..core.references import ChapterRef, PassageRef
+from ..overlays import Overlay
 from ..present import describe, states
 from ..session import ChapterNotes, ChapterText, DbState, DbStatus, ResultView, Session
 from ..session.background import Tasks
@@ -88,7 +89,7 @@ class MainWindow(QMainWindow):
         self._render_result(session.question.view)
         self._render_db(session.library.state)
         self.render_connectivity(session.connection.state)
-        self.ask.set_profile(session.prefs.profile)
+        self.ask.set_profile(session.prefs.profile, session.prefs.overlay)
         self.appearance.apply(session.prefs.settings)
         self._render_mode(session.search.mode)
         self._render_pins(session.search.pins)
@@ -149,6 +150,7 @@ class MainWindow(QMainWindow):
         sig.booksLoaded.connect(self.reader.set_books)
         sig.facetsLoaded.connect(self._render_facets)
         sig.profileChanged.connect(self._render_profile)
+        sig.overlayChanged.connect(self._render_overlay)
         sig.settingsChanged.connect(self._render_settings)
         sig.settingsNotice.connect(self.show_notice)
         sig.modeChanged.connect(self._render_mode)
@@ -321,8 +323,12 @@ class MainWindow(QMainWindow):
         self.appearance.apply(settings)
 
     def _render_profile(self, profile: Profile) -> None:
-        self.ask.set_profile(profile)
+        self.ask.set_profile(profile, self.session.prefs.overlay)
         self.profile_dock.set_profile(profile)
+
+    def _render_overlay(self, overlay: Overlay | None) -> None:
+        self.ask.set_profile(self.session.prefs.profile, overlay)
+        self.profile_dock.set_overlay(overlay)
 
     def _render_result(self, view: ResultView | None) -> None:
         self.results.show_view(view)

@@ -33,6 +33,7 @@ class SessionSignals(QObject):
     askFailed = Signal(object)  # AmicusError | InternalError
     settingsChanged = Signal(object)  # Settings
     profileChanged = Signal(object)  # Profile
+    overlayChanged = Signal(object)  # Overlay | None
     settingsNotice = Signal(str)
     modeChanged = Signal(object)  # SearchMode
     filtersChanged = Signal(object)  # Filters
@@ -61,6 +62,7 @@ class SessionSignals(QObject):
             s.question.failed.connect(self.askFailed.emit),
             s.prefs.changed.connect(self.settingsChanged.emit),
             s.prefs.profile_changed.connect(self.profileChanged.emit),
+            s.prefs.overlay_changed.connect(self.overlayChanged.emit),
             s.prefs.notice.connect(self.settingsNotice.emit),
             s.search.mode_changed.connect(self.modeChanged.emit),
             s.search.filters_changed.connect(self.filtersChanged.emit),

@@ -5,7 +5,8 @@ words without stop-words and without the words of the references found in it (a 
 searched as a passage, not as the words "Rom", "9", "11"). Each word becomes an FTS5 string
 (``"word"``), joined with ``OR``: a chunk matches when it holds any of them, and characters that mean
 something to FTS5 (``" * : ^ ( ) -``, ``AND``/``OR``/``NOT``/``NEAR``) are plain text. The index's
-tokenizer stems and folds diacritics on both sides (see :mod:`amicus_desktop.store.fts`).
+tokenizer stems and folds diacritics on both sides (see :mod:`amicus_desktop.store.fts`). An overlay's
+boost terms (CONTRACT section 12) join the words, after the question's own.
 """
 
 from __future__ import annotations
@@ -71,7 +72,11 @@ def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, .
     return tuple(words)
 
 
-def plan(text: str) -> QueryPlan:
-    """References and keywords of a question (pure; the question is already validated)."""
+def plan(text: str, boost_terms: tuple[str, ...] = ()) -> QueryPlan:
+    """References and keywords of a question (pure; the question is already validated). The words of an
+    overlay's ``boost_terms`` are looked for too, after the question's own."""
     refs = tuple(find_references(text))
-    return QueryPlan(text, refs, keywords(text, refs))
+    words = keywords(text, refs)
+    if boost_terms:
+        words = tuple(dict.fromkeys((*words, *keywords(" ".join(boost_terms)))))
+    return QueryPlan(text, refs, words)

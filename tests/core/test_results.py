@@ -22,5 +22,5 @@ def test_semantic_breakdown_keeps_section_3_and_adds_the_v2_keys(db: Path, proxy
     assert out["query_trace"] == {
         "mode": "semantic", "references": [], "pins": [], "candidates_requested": 40,
         "filters": {"source_type": [], "book": [], "scholar": [], "tradition": []},
-        "keywords": [], "embedding_cached": False, "keyword_index": None,
+        "keywords": [], "embedding_cached": False, "keyword_index": None, "overlay": None,
     }

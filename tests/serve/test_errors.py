@@ -62,10 +62,10 @@ def test_413_query_too_long_and_2000_is_fine(served: ServeProcess) -> None:
     assert served.get(params={"q": "ψ" * 2000, "mode": "keyword"}).status_code == 200
 
 
-def test_404_overlay_not_found_and_501_until_overlays_are_applied(served: ServeProcess) -> None:
+def test_404_overlay_not_found_and_an_overlay_that_exists_is_applied(served: ServeProcess) -> None:
     expect_error(served.get(params={"q": "grace", "overlay": "nobody"}), 404, "OVERLAY_NOT_FOUND")
-    # the file exists, but CONTRACT section 12 is not built yet: refused, never silently ignored
-    expect_error(served.get(params={"q": "grace", "overlay": "reformed-pastor"}), 501, "NOT_IMPLEMENTED")
+    answer = served.get(params={"q": "grace", "overlay": "reformed-pastor"})
+    assert answer.status_code == 200 and answer.json()["query_trace"]["overlay"] == "reformed-pastor"
 
 
 def test_403_host_not_allowed_against_dns_rebinding(served: ServeProcess) -> None:

@@ -30,7 +30,7 @@ from tests.support.serve import ServeProcess
 FIGURE_LINE = "serve fuzz: {} requests in {:.1f} s: {}"
 EXAMPLES = int(os.environ.get("AMICUS_SERVE_FUZZ", "500"))
 #: what a request may get from a healthy service over a healthy proxy
-ALLOWED = {200, 400, 404, 413, 501}
+ALLOWED = {200, 400, 404, 413}
 
 NASTY = ["", " ", "-1", "0", "1", "5", "50", "51", "4096", "4097", "1e309", "nan", "-inf", "0x10", "1_0", " 7 ",
          "٣", "9" * 400, "\x00", "%00", "../..", "romans:9", "rom:0", "Gen 3:11-1Jn 9", "john 3:16", "dense",

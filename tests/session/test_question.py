@@ -205,3 +205,22 @@ async def test_peeking_at_a_result_never_reranks_and_a_move_reranks_undoably(
     preferred = session.question.view
     assert preferred is not None and preferred.cause == "profile"
     assert session.question.ranked_for == rom9 and session.reader.chapter == john3
+
+
+async def test_an_answer_in_flight_follows_a_move_but_not_a_peek(
+    small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    rom9, john3 = ChapterRef("romans", 9), ChapterRef("john", 3)
+    session = open_session(small_db, proxy.url, chapter="romans:9")
+    session.start()
+    await reach(session, lambda: session.can_ask)
+    task = session.ask("grace")
+    session.set_chapter(john3)  # moved on purpose before the answer came
+    assert task is not None
+    await task
+    assert session.question.ranked_for == john3
+    task = session.ask("grace")
+    session.open_passage(PassageRef("romans", 9, 1, 1), peek=True)  # only looked at a result
+    assert task is not None
+    await task
+    assert session.question.ranked_for == john3 and session.reader.chapter == rom9

@@ -16,26 +16,31 @@ from typing import Any
 
 from amicus_desktop.cli import main
 
+from .bundles import check_printed
+
 
 def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """``python -m amicus_desktop ARGS`` in a subprocess."""
-    return subprocess.run(
+    """``python -m amicus_desktop ARGS`` in a subprocess (a bundle it prints is checked: :mod:`.bundles`)."""
+    proc = subprocess.run(
         [sys.executable, "-m", "amicus_desktop", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         env={**os.environ, **(env or {})},
     )
+    check_printed(args, proc.returncode, proc.stdout)
+    return proc
 
 
 def run(*args: str) -> tuple[int, str, str]:
-    """``amicus-desktop ARGS`` in this process: exit code, stdout, stderr."""
+    """``amicus-desktop ARGS`` in this process: exit code, stdout, stderr (a bundle it prints is checked)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(list(args))
         except SystemExit as exc:
             code = exc.code if isinstance(exc.code, int) else 1
+    check_printed(args, code, out.getvalue())
     return code, out.getvalue(), err.getvalue()
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 
+from .bundles import check_service_answer
 from .proxy import ProxyProcess, ProxyStartError
 
 
@@ -78,5 +79,9 @@ class ServeProcess(ProxyProcess):
 
     def get(self, path: str = "/retrieve", params: Any = None, headers: dict[str, str] | None = None,
             timeout: float = 60.0) -> httpx.Response:
-        """One request (a fresh connection)."""
-        return httpx.get(f"{self.url}{path}", params=params, headers=headers, timeout=timeout, trust_env=False)
+        """One request (a fresh connection). A ``/retrieve`` answer is checked against the service's
+        OpenAPI schema (:mod:`.bundles`)."""
+        response = httpx.get(f"{self.url}{path}", params=params, headers=headers, timeout=timeout, trust_env=False)
+        if path == "/retrieve" and response.status_code == 200:
+            check_service_answer(response.json())
+        return response

@@ -437,6 +437,7 @@ def test_opening_a_result_never_reranks_and_a_move_is_undone_by_one_key(harness,
         qtbot.keyClick(table, Qt.Key.Key_Return)
         wait_for(qtbot, lambda: window.session.reader.chapter == ChapterRef(target.book_id, target.chapter_num))
         assert window.session.question.view is view  # the very same answer on screen
+        assert "ranked for Romans 9" in window.results.title.text()  # what it is ranked for, though the reader moved
         assert [(model.chunk(i).chunk_id, model.chunk(i).rank) for i in range(model.rowCount())] == before
         assert not window.results.note.isVisibleTo(window)
         # a deliberate move: re-ranked for John 1, visibly, with the key that undoes it

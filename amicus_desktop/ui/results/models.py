@@ -265,7 +265,7 @@ class RejectedModel(_RowsModel):
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def reason(self, rej: RejectedChunk) -> str:
-        return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id))
+        return describe.reject_reason(rej, self._ctx, self._positions.get(rej.chunk_id), self.names)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.COLUMNS):

@@ -177,7 +177,7 @@ class ResultsPane(QWidget):
             return
         self.stack.setCurrentWidget(self.tabs)
         self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
-        self.title.setText(describe.results_title(view))
+        self.title.setText(describe.results_title(view, self._names()))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._names())
         pinned = any(r.pinned for r in view.result.results)

@@ -1,0 +1,123 @@
+"""An overlay as the program holds it: a frozen, already-checked copy of the file (CONTRACT section 12).
+
+:class:`Overlay` is made from a value the schema accepted (:func:`.load.parse_overlay`); it says what each
+part means to the pipeline:
+
+* :meth:`Overlay.flag_defaults` — the retrieval policy and the preferred sources as the defaults of the
+  ``query`` flags they stand for (``mode``, ``k``, ``candidates``, ``min_similarity``, the five weights,
+  ``scholar_cap``, ``prefer_scholar``, ``prefer_tradition``): the preset mechanism's idea, so a flag given
+  explicitly wins;
+* :attr:`Overlay.governance` — forbidden sources and vocabulary, the two rules only an overlay has;
+* :meth:`Overlay.to_json` — the file again (what the app exports), keys in the contract's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..core.governance import Governance
+
+#: ``retrieval_policy.weights`` keys and the ``query`` flags (argparse dests) they are the defaults of
+WEIGHT_DESTS = {"chapter": "chapter_boost", "scholar": "scholar_boost", "tradition": "tradition_boost",
+                "reference": "reference_boost", "vocabulary": "vocabulary_boost"}
+#: the other ``retrieval_policy`` keys and their dests
+POLICY_DESTS = {"mode": "mode", "k": "k", "candidates": "candidates", "min_similarity": "min_similarity",
+                "scholar_cap": "scholar_cap"}
+#: the overlay's mode names and ``query``'s (the service's ``dense`` is ``semantic``)
+MODES = {"dense": "semantic", "semantic": "semantic", "hybrid": "hybrid", "keyword": "keyword"}
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """One role's overlay. Lists keep the file's order; absent parts are empty."""
+
+    role_id: str
+    mission: str | None = None
+    anti_goals: tuple[str, ...] = ()
+    boost_terms: tuple[str, ...] = ()
+    suppress_terms: tuple[str, ...] = ()
+    preferred_scholars: tuple[str, ...] = ()
+    preferred_traditions: tuple[str, ...] = ()
+    forbidden_scholars: tuple[str, ...] = ()
+    forbidden_source_types: tuple[str, ...] = ()
+    #: ``retrieval_policy`` as given (only the keys the file holds; ``weights`` a mapping of its own)
+    retrieval_policy: Mapping[str, Any] = field(default_factory=dict)
+    golden_set: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Overlay:
+        """The overlay of a value the schema accepted (:func:`.load.parse_overlay` checks it first)."""
+        vocabulary = data.get("vocabulary", {})
+        sources = data.get("source_policy", {})
+        policy = dict(data.get("retrieval_policy", {}))
+        if "weights" in policy:
+            policy["weights"] = dict(policy["weights"])
+        return cls(
+            role_id=data["role_id"],
+            mission=data.get("mission"),
+            anti_goals=tuple(data.get("anti_goals", ())),
+            boost_terms=tuple(vocabulary.get("boost", ())),
+            suppress_terms=tuple(vocabulary.get("suppress", ())),
+            preferred_scholars=tuple(sources.get("preferred_scholars", ())),
+            preferred_traditions=tuple(sources.get("preferred_traditions", ())),
+            forbidden_scholars=tuple(sources.get("forbidden_scholars", ())),
+            forbidden_source_types=tuple(sources.get("forbidden_source_types", ())),
+            retrieval_policy=policy,
+            golden_set=data.get("eval_profile", {}).get("golden_set"),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The overlay as a file holds it (empty parts left out); :func:`.load.parse_overlay` reads it back."""
+        out: dict[str, Any] = {"role_id": self.role_id}
+        if self.mission is not None:
+            out["mission"] = self.mission
+        if self.anti_goals:
+            out["anti_goals"] = list(self.anti_goals)
+        vocabulary = {k: list(v) for k, v in (("boost", self.boost_terms), ("suppress", self.suppress_terms)) if v}
+        if vocabulary:
+            out["vocabulary"] = vocabulary
+        sources = {k: list(v) for k, v in (
+            ("preferred_scholars", self.preferred_scholars), ("preferred_traditions", self.preferred_traditions),
+            ("forbidden_scholars", self.forbidden_scholars), ("forbidden_source_types", self.forbidden_source_types),
+        ) if v}
+        if sources:
+            out["source_policy"] = sources
+        if self.retrieval_policy:
+            out["retrieval_policy"] = {k: dict(v) if isinstance(v, Mapping) else v
+                                       for k, v in self.retrieval_policy.items()}
+        if self.golden_set is not None:
+            out["eval_profile"] = {"golden_set": self.golden_set}
+        return out
+
+    def replace(self, **changes: Any) -> Overlay:
+        return replace(self, **changes)
+
+    @property
+    def governance(self) -> Governance:
+        """The rules only an overlay has: forbidden sources and vocabulary."""
+        return Governance(self.role_id, frozenset(self.forbidden_scholars), frozenset(self.forbidden_source_types),
+                          self.boost_terms, self.suppress_terms)
+
+    @property
+    def vocabulary_weight(self) -> float | None:
+        """``retrieval_policy.weights.vocabulary`` when the file sets it."""
+        weight = self.retrieval_policy.get("weights", {}).get("vocabulary")
+        return float(weight) if weight is not None else None
+
+    def flag_defaults(self) -> dict[str, Any]:
+        """The ``query`` flags (argparse dests) this overlay sets, with its values as they would be given."""
+        out: dict[str, Any] = {}
+        policy = self.retrieval_policy
+        for key, dest in POLICY_DESTS.items():
+            if key in policy:
+                out[dest] = MODES[policy[key]] if key == "mode" else policy[key]
+        for key, dest in WEIGHT_DESTS.items():
+            if key in policy.get("weights", {}):
+                out[dest] = float(policy["weights"][key])
+        if self.preferred_scholars:
+            out["prefer_scholar"] = list(self.preferred_scholars)
+        if self.preferred_traditions:
+            out["prefer_tradition"] = list(self.preferred_traditions)
+        return out

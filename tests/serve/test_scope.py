@@ -1,0 +1,100 @@
+"""The service's workspaces (CONTRACT sections 9 and 11): ``workspace=`` searches that workspace's notes,
+a token may use only its own workspaces (403), and no answer, error or log line of another request holds
+a note of a workspace it was not scoped to."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from amicus_desktop.notes import Note, NotesStore, parse_ref
+from tests.serve.conftest import expect_error
+from tests.support.scripted_proxy import ScriptedProxy, text_vector
+from tests.support.serve import ServeProcess
+
+QUESTION = "what does Romans 9:11 say about Jacob and Esau"
+SECRET = "Onesiphorus-kept-this-private"
+
+
+def write(home: Path, workspace: str, text: str, ref: str | None = None) -> Note:
+    """A note in the service's own store (its AMICUS_HOME), embedded as the scripted proxy would."""
+    with NotesStore(home / "data" / "notes" / "notes.sqlite") as store:
+        ws = store.workspace(workspace)
+        note = ws.add(text, parse_ref(ref) if ref else None)
+        ws.store_vectors("test-model", [(note, np.asarray(text_vector(text, 8), np.float32))])
+        return note
+
+
+@pytest.fixture
+def service(small_db: Path, tmp_path: Path) -> Iterator[tuple[ServeProcess, ScriptedProxy]]:
+    clients = tmp_path / "clients.json"
+    clients.write_text(json.dumps({"clients": [{"token": "tok-alice", "workspaces": ["alice"]},
+                                               {"token": "tok-bob", "workspaces": ["bob"]}]}), encoding="utf-8")
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = ServeProcess(small_db, proxy.url, "--clients", str(clients), home=tmp_path / "home")
+        try:
+            yield serve.start(), proxy
+        finally:
+            serve.close()
+
+
+def ask(serve: ServeProcess, token: str, **params: object) -> dict:
+    response = serve.get(params={"q": QUESTION, "k": 50, "candidates": 200, **params},
+                         headers={"Authorization": f"Bearer {token}"})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_a_workspace_searches_its_notes_and_no_others(service: tuple[ServeProcess, ScriptedProxy]) -> None:
+    serve, proxy = service
+    secret = write(serve.home, "alice", f"{SECRET}: Jacob and Esau, election before birth", "Romans 9:11")
+    proxy.vectors[QUESTION] = text_vector(secret.text, 8)
+    mine = ask(serve, "tok-alice", workspace="alice")
+    top = mine["results"][0]
+    assert top["id"] == secret.id and top["source_type"] == "user_note" and top["source_id"] == "note"
+    assert top["meta"]["book_id"] == "romans" and top["meta"]["scholar_id"] is None
+    for token, params in (("tok-bob", {"workspace": "bob"}), ("tok-bob", {}), ("tok-alice", {}),
+                          ("tok-bob", {"workspace": "bob", "mode": "keyword"}),
+                          ("tok-bob", {"workspace": "bob", "mode": "hybrid", "filter.source_type": "user_note"})):
+        body = ask(serve, token, **params)
+        assert SECRET not in json.dumps(body) and secret.id not in json.dumps(body["results"])
+
+
+def test_a_token_may_use_its_own_workspaces_only(service: tuple[ServeProcess, ScriptedProxy]) -> None:
+    serve, _ = service
+    write(serve.home, "alice", f"{SECRET} in alice's workspace")
+    response = serve.get(params={"q": QUESTION, "workspace": "alice"}, headers={"Authorization": "Bearer tok-bob"})
+    body = expect_error(response, 403, "WORKSPACE_FORBIDDEN")
+    assert SECRET not in response.text and "alice" in body["error"]["message"]
+
+
+def test_a_pinned_note_of_another_workspace_is_not_found(service: tuple[ServeProcess, ScriptedProxy]) -> None:
+    serve, _ = service
+    secret = write(serve.home, "alice", f"{SECRET} pinned by a stranger")
+    body = ask(serve, "tok-bob", workspace="bob", pin=secret.id)
+    assert [w["code"] for w in body["warnings"]].count("pin_not_found") == 1
+    assert secret.id not in json.dumps(body["results"]) and SECRET not in json.dumps(body)
+
+
+def test_a_note_written_while_the_service_runs_is_found_by_the_next_request(
+        service: tuple[ServeProcess, ScriptedProxy]) -> None:
+    serve, proxy = service
+    text = "written from the command line just now"
+    proxy.vectors[QUESTION] = text_vector(text, 8)  # (the service keeps the question's vector)
+    assert ask(serve, "tok-alice", workspace="alice")["results"][0]["source_type"] != "user_note"
+    note = write(serve.home, "alice", text)
+    assert ask(serve, "tok-alice", workspace="alice")["results"][0]["id"] == note.id
+
+
+def test_the_log_holds_no_note(service: tuple[ServeProcess, ScriptedProxy]) -> None:
+    serve, proxy = service
+    secret = write(serve.home, "alice", f"{SECRET} never in a log")
+    proxy.vectors[QUESTION] = text_vector(secret.text, 8)
+    ask(serve, "tok-alice", workspace="alice")
+    ask(serve, "tok-bob", workspace="bob", mode="hybrid")
+    log = serve.log_text() + serve.run_output()
+    assert "retrieve" in log and SECRET not in log and "Jacob and Esau" not in log
