@@ -30,13 +30,8 @@ from .theme import blend, muted_text, reading_size, serif_font
 
 
 class ReaderPane(QWidget):
-    """Shows one chapter. Emits :attr:`chapterRequested` when the user navigates."""
+    """Shows one chapter; its :attr:`nav` (:class:`~.reader_nav.ReaderNav`) says where the user asks to go."""
 
-    chapterRequested = Signal(object)  # ChapterRef
-    stepRequested = Signal(int)  # -1 previous, +1 next
-    referenceEntered = Signal(str)
-    #: the reader should show (and verse search use) this translation id
-    translationChosen = Signal(str)
     #: ask this text as a question (a verse's *Search for this verse's topic*)
     topicRequested = Signal(str)
     #: a status-bar sentence (what was copied)
@@ -76,10 +71,6 @@ class ReaderPane(QWidget):
         layout.addWidget(self.nav)
         layout.addWidget(self.text, 1)
 
-        n.chapterRequested.connect(self.chapterRequested)
-        n.stepRequested.connect(self.stepRequested)
-        n.referenceEntered.connect(self.referenceEntered)
-        n.translationChosen.connect(self.translationChosen)
         self.text.installEventFilter(self)
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._context_menu)

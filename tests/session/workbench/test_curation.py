@@ -14,6 +14,7 @@ import pytest
 from amicus_desktop.core.query import FusionMethod
 from amicus_desktop.evaluate import golden as golden_io
 from amicus_desktop.evaluate.golden import GoldenQuery, GoldenSet
+from amicus_desktop.session import Session
 from amicus_desktop.session.workbench import Workbench
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.sessions import OpenSession, reach
@@ -41,6 +42,16 @@ def _set(top: list[str]) -> GoldenSet:
         GoldenQuery("q5", "the law", {top[5]: 3}),
         GoldenQuery("q6", "election", {top[6]: 1}),
     ))
+
+
+async def _with_set(open_session: OpenSession, db: Path, url: str) -> tuple[Session, Workbench, list[str], Path]:
+    """A started session and workbench with :func:`_set` of the answer's chunk ids open; those ids, the set's file."""
+    session, bench = await started(open_session, db, url)
+    top = [r.chunk_id for r in session.question.view.result.results]  # type: ignore[union-attr]
+    path = tmp_path_of(session) / "curation.json"
+    golden_io.save(_set(top), path)
+    assert await bench.open_golden(path)
+    return session, bench, top, path
 
 
 async def test_judging_under_a_name_and_the_set_reopened_after_a_restart(
@@ -127,11 +138,7 @@ async def test_evaluate_keeps_history_gaps_preview_and_agreement(
 async def test_the_weight_search_runs_off_the_ui_thread_and_applies(
     small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
 ) -> None:
-    session, bench = await started(open_session, small_db, proxy.url)
-    top = [r.chunk_id for r in session.question.view.result.results]  # type: ignore[union-attr]
-    path = tmp_path_of(session) / "curation.json"
-    golden_io.save(_set(top), path)
-    assert await bench.open_golden(path)
+    session, bench, _top, _path = await _with_set(open_session, small_db, proxy.url)
     steps: list[object] = []
     bench.tune_progress.connect(steps.append)
     task = bench.tune.start(budget=20)
@@ -155,11 +162,7 @@ async def test_the_weight_search_runs_off_the_ui_thread_and_applies(
 async def test_judgments_imported_into_and_exported_from_the_open_set(
     small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
 ) -> None:
-    session, bench = await started(open_session, small_db, proxy.url)
-    top = [r.chunk_id for r in session.question.view.result.results]  # type: ignore[union-attr]
-    path = tmp_path_of(session) / "curation.json"
-    golden_io.save(_set(top), path)
-    assert await bench.open_golden(path)
+    session, bench, top, path = await _with_set(open_session, small_db, proxy.url)
     notices: list[str] = []
     bench.notice.connect(notices.append)
     csv = tmp_path_of(session) / "ben.csv"
