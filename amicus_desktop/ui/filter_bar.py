@@ -16,9 +16,9 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..core.books import BY_ID
+from ..core.names import Names
 from ..core.query import Filters
 from ..present import describe
-from ..present.titles import Names
 from ..session import Facets
 from ..store.scripture import BookRow
 

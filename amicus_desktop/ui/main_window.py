@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QFrame, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.query import Filters, Profile, SearchMode
@@ -42,6 +42,7 @@ from .layout import restore_layout, save_layout
 from .menus import WindowMenus
 from .reader import ReaderPane
 from .results import ResultsPane
+from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
@@ -101,7 +102,7 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.notice_banner = Banner()
         self.ask = AskBar()
-        self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
+        self.results = ResultsPane(lambda: library.names)
         self.results.is_pinned = self.session.search.is_pinned
         self.filter_bar = FilterBar()
 
@@ -120,10 +121,10 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
 
         self.commentary = CommentaryPane(lambda: library.names)
-        self.left_split = _splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
-                                    (3, 2), [540, 300])
-        self.main_split = _splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
-                                    (2, 3), [520, 960])
+        self.left_split = splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
+                                   stretch=(3, 2), sizes=[540, 300])
+        self.main_split = splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
+                                   stretch=(2, 3), sizes=[520, 960])
 
         self.start_page = StartPage({
             states.BUILD_DEMO: self.dialogs.build_demo,
@@ -159,9 +160,9 @@ class MainWindow(QMainWindow):
         self.filter_bar.filtersChanged.connect(s.set_filters)
         self.results.pinRequested.connect(s.toggle_pin)
         self.results.chips.passageRequested.connect(self.open_passage)
-        self.reader.chapterRequested.connect(s.set_chapter)
-        self.reader.stepRequested.connect(s.step_chapter)
-        self.reader.referenceEntered.connect(self.goto_reference)
+        self.reader.nav.chapterRequested.connect(s.set_chapter)
+        self.reader.nav.stepRequested.connect(s.step_chapter)
+        self.reader.nav.referenceEntered.connect(self.goto_reference)
         self.ask.askRequested.connect(self.ask_control.ask)
         self.ask.profileClicked.connect(self.profile_dock.toggle)
         self.results.passage.passageRequested.connect(self.peek_passage)
@@ -185,7 +186,7 @@ class MainWindow(QMainWindow):
         sig.versesFailed.connect(verses.show_failure)
         sig.translationsLoaded.connect(lambda ts: self.reader.set_translations(ts, s.verses.translation))
         sig.translationChanged.connect(lambda t: self.reader.set_translations(s.verses.translations, t))
-        self.reader.translationChosen.connect(s.set_translation)
+        self.reader.nav.translationChosen.connect(s.set_translation)
         verses.verseOpened.connect(s.open_passage)
         verses.message.connect(self.show_status)
         self.reader.message.connect(self.show_status)
@@ -283,7 +284,7 @@ class MainWindow(QMainWindow):
             self.ask_control.initial_focus()
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
-        label = self.session.library.chapter_label(ref)
+        label = self.session.library.names.chapter(ref)
         self.setWindowTitle(f"{label} — Amicus Desktop" if label else "Amicus Desktop")
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
@@ -291,12 +292,12 @@ class MainWindow(QMainWindow):
             self.reader.show_message(label, states.READ_NEEDS_DB)
 
     def _render_chapter_text(self, text: ChapterText) -> None:
-        label = self.session.library.chapter_label(text.ref)
+        label = self.session.library.names.chapter(text.ref)
         self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT,
                               translation=text.translation)
 
     def _render_notes(self, notes: ChapterNotes) -> None:
-        self.commentary.set_notes(notes, self.session.library.chapter_label(notes.ref))
+        self.commentary.set_notes(notes, self.session.library.names.chapter(notes.ref))
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_dock.set_facets(facets, self.session.prefs.profile)
@@ -356,19 +357,6 @@ class MainWindow(QMainWindow):
             self.workbench_dock.detach()
             self.closed.emit()
         event.accept()
-
-
-def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget,
-              stretch: tuple[int, int], sizes: list[int]) -> QSplitter:
-    split = QSplitter(orientation)
-    split.setObjectName(name)
-    split.addWidget(first)
-    split.addWidget(second)
-    split.setStretchFactor(0, stretch[0])
-    split.setStretchFactor(1, stretch[1])
-    split.setSizes(sizes)
-    split.setChildrenCollapsible(False)
-    return split
 
 
 def _hline() -> QFrame:

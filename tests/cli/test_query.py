@@ -6,8 +6,6 @@ import hashlib
 import json
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,22 +13,13 @@ import pytest
 
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.sqlite import connect
+from tests.support.cli import cli
 from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
 from tests.support.corpora import dead_proxy, sha256
 from tests.support.dbs import Chunk, build_db, edit_db, random_chunks, unit
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, text_vector
 
 SECRET = "Sup3r-Secret-Token"
-
-
-def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "amicus_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def query_json(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
