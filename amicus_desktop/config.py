@@ -15,7 +15,7 @@ Each value comes back with its :data:`Source`, so a settings dialog can say "val
 where it comes from". The other environment variables each have one home beside the code they
 steer: ``AMICUS_HOME`` (:mod:`amicus_desktop.paths`), ``AMICUS_SQLITE_VEC_PATH``
 (:mod:`amicus_desktop.store.sqlite`), ``AMICUS_EMBED_THREADS``/``AMICUS_EMBED_SPIN``
-(:mod:`amicus_desktop.embedding.local`), ``AMICUS_PROXY_PARENT_PID`` (:mod:`amicus_desktop.proxy.process`).
+(:mod:`amicus_desktop.embedding.local`), ``AMICUS_PROXY_PARENT_PID`` (:mod:`amicus_desktop.http.lifecycle`).
 """
 
 from __future__ import annotations

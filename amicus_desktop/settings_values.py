@@ -74,12 +74,17 @@ def name_set(value: Any) -> tuple[str, ...]:
         raise Kept(tuple(sorted(kept.value)), str(kept)) from None
 
 
+#: the least and the most a boost weight may be (the settings, the spin boxes that edit them)
+BOOST_RANGE = (0.1, 10.0)
+
+
 def boost(value: Any) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise TypeError("not a number")
     number = float(value)
-    if not math.isfinite(number) or not 0.1 <= number <= 10.0:
-        raise ValueError("must be between 0.1 and 10")
+    lo, hi = BOOST_RANGE
+    if not math.isfinite(number) or not lo <= number <= hi:
+        raise ValueError(f"must be between {lo:g} and {hi:g}")
     return number
 
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from amicus_desktop.candidates.twostage import TwoStageIndex, _smallest
+from amicus_desktop.candidates.twostage import TwoStageIndex, smallest
 from amicus_desktop.store import codes
 from amicus_desktop.store.scripture import ScriptureStore
 from amicus_desktop.store.sqlite import connect
@@ -60,8 +60,8 @@ def coarse_engines(index: TwoStageIndex, qs: np.ndarray) -> dict[str, Callable[[
     row_codes = np.ascontiguousarray(index.codes_t.T).view(np.uint8)  # rows × bits/8, as faiss wants
     qcodes = [codes.encode(q[None, :], index.projection)[0] for q in qs]
     engines: dict[str, Callable[[int], Any]] = {
-        "numpy (the index: column blocks + histogram cut)": lambda i: _smallest(
-            index._hamming(np.ascontiguousarray(qcodes[i]).view(np.uint64)[:words], None), COARSE, index.bits),
+        "numpy (the index: column blocks + histogram cut)": lambda i: smallest(
+            index.hamming(np.ascontiguousarray(qcodes[i]).view(np.uint64)[:words], None), COARSE, index.bits),
     }
     try:
         import faiss

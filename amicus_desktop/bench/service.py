@@ -44,6 +44,7 @@ from ..core.query import RetrievalContext
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from . import questions, synth
+from .processes import start_server, stop_server
 from .tables import fmt_ms, markdown_table
 
 #: concurrent clients per run; ``N@T``: N clients pausing T seconds on average between answer and question
@@ -54,6 +55,8 @@ WARMUP_SECONDS = 2.0
 K = 5
 #: a request that has no answer after this long counts as an error (the seed's budget is 500 ms)
 CLIENT_TIMEOUT = 30.0
+#: seconds a server has to say it listens (the real proxy loads its model first), and to stop
+_START_S, _STOP_S = 120.0, 15.0
 
 
 def stats(samples: list[float]) -> dict[str, float]:
@@ -197,31 +200,6 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
     }
 
 
-def _start(cmd: list[str], prefix: str, timeout: float = 120.0) -> tuple[subprocess.Popen[str], str]:
-    """Start a server process; its URL from the first stdout line holding ``prefix``."""
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if prefix in line:
-            return proc, line.split(prefix, 1)[1].split()[0]
-    proc.kill()
-    proc.wait()
-    raise RuntimeError(f"{' '.join(cmd[:4])} … did not start")
-
-
-def _stop(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
 def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
             *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring)."""
@@ -231,12 +209,12 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
                            "k": K, "warmup_s": warmup}
     proxy: subprocess.Popen[str] | None = None
     if real_proxy:  # the project's proxy and local model, for a real library
-        proxy, proxy_url = _start([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0",
-                                   "--rate-limit", "0", "--log-level", "warning"], "listening on ")
+        proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0",
+                                         "--rate-limit", "0", "--log-level", "warning"], "listening on ", _START_S)
         out["proxy"] = "real (local model)"
     elif proxy_url is None:  # the benchmark's synthetic proxy, for a synthetic library
-        proxy, proxy_url = _start([sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims", str(info.dims)],
-                                  "listening on ")
+        proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims",
+                                         str(info.dims)], "listening on ", _START_S)
         out["proxy"] = "bench (synthetic vectors)"
     else:
         out["proxy"] = "given"
@@ -248,7 +226,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
                "--port", "0", "--rate-limit", "0", "--log-level", "warning"]
         if lanes:
             cmd += ["--lanes", str(lanes)]
-        serve, url = _start(cmd, "listening on ")
+        serve, url = start_server(cmd, "listening on ", _START_S)
         pids["service"] = serve.pid
         try:
             out["service"] = []
@@ -265,12 +243,12 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
                 print(f"  service, {level_name(n, think)} clients: {row['throughput']:.1f}/s, p95 "
                       f"{row['latency_ms'].get('p95', 0):.0f} ms, errors {row['errors']}", file=sys.stderr, flush=True)
         finally:
-            _stop(serve)
+            stop_server(serve, _STOP_S)
         del pids["service"]
         out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids, warmup))
     finally:
         if proxy is not None:
-            _stop(proxy)
+            stop_server(proxy, _STOP_S)
     out["in_process_peak_rss_mb"] = synth.peak_rss_mb()
     return out
 

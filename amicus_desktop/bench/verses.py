@@ -34,7 +34,7 @@ from ..evaluate.relevance import proxy_for
 from ..retrieval import Retriever
 from ..verses import VerseQuery, VerseSearch
 from . import questions, synth
-from .worker import stats
+from .measuring import stats
 
 WARMUP = 3
 #: verse questions in the forms readers type (a topic, a question, a remembered line in their own words)

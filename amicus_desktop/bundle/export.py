@@ -20,9 +20,10 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..core.names import Names
 from ..core.results import Candidate, RejectedChunk, RetrievalResult, RetrievedChunk, ScoreBreakdown
 from ..files import FileWriteError, check_target, write_atomic
-from ..present.titles import ChunkLike, Names, citation
+from ..present.titles import ChunkLike, citation
 
 log = logging.getLogger("amicus.export")
 

@@ -252,8 +252,8 @@ class TwoStageIndex:
             qcode = codes.encode(q[None, :], self.projection)[0]
             qwords = np.zeros(self._words * 8, dtype=np.uint8)
             qwords[: len(qcode)] = qcode
-            dist = self._hamming(qwords.view(np.uint64), positions)
-            keep = _smallest(dist, coarse, self.bits)
+            dist = self.hamming(qwords.view(np.uint64), positions)
+            keep = smallest(dist, coarse, self.bits)
             cols = keep if positions is None else positions[keep]
             trace.coarse = len(cols)
             trace.ms["coarse"] = _ms(t)
@@ -300,7 +300,7 @@ class TwoStageIndex:
         pos = pos[pos < len(self.rowids)]
         return pos[self.rowids[pos] == wanted[: len(pos)]] if len(pos) else pos
 
-    def _hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
+    def hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
         """Hamming distance from the query's code to each allowed row's code (uint16, column order)."""
         if positions is not None and len(positions) * 4 < len(self.rowids):
             source = self.codes_t[:, positions]  # a small filter: gather its columns first
@@ -356,7 +356,7 @@ class TwoStageIndex:
 _INDEXES: weakref.WeakKeyDictionary[ScriptureStore, dict[str, TwoStageIndex | None]] = weakref.WeakKeyDictionary()
 
 
-def _smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:
+def smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:
     """Indices of the ``count`` smallest ``values`` (integers in ``0..top``), ties in index order.
 
     A histogram finds the cut-off distance, so this costs two passes instead of a partition

@@ -11,6 +11,8 @@ import json
 import sys
 from pathlib import Path
 
+from .common import positive_int_arg
+
 
 def _int_list(text: str) -> list[int]:
     try:
@@ -20,16 +22,6 @@ def _int_list(text: str) -> list[int]:
     if not values or any(v < 1 for v in values):
         raise argparse.ArgumentTypeError(f"expected positive integers, not {text!r}")
     return values
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
-    return value
 
 
 def _levels(text: str) -> str:
@@ -60,7 +52,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help=f"chunk counts (default {','.join(map(str, DEFAULT_SIZES))})")
     p.add_argument("--dims", type=_int_list, default=list(DEFAULT_DIMS), metavar="D,D,...",
                    help=f"vector dimensions (default {','.join(map(str, DEFAULT_DIMS))})")
-    p.add_argument("--queries", type=_positive, default=DEFAULT_QUERIES, metavar="N",
+    p.add_argument("--queries", type=positive_int_arg, default=DEFAULT_QUERIES, metavar="N",
                    help=f"distinct queries per measured stage (default {DEFAULT_QUERIES})")
     p.add_argument("--out-dir", type=Path, metavar="DIR",
                    help="where the databases go; matching ones already there are reused "
@@ -82,7 +74,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "answer and next question (default 1,8,32,32@1)")
     p.add_argument("--service-seconds", type=float, metavar="S",
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
-    p.add_argument("--notes", type=_positive, metavar="N",
+    p.add_argument("--notes", type=positive_int_arg, metavar="N",
                    help="instead: what a workspace of N notes adds to a question (the notes row; the library is "
                         "--real-db, else the default scripture.db)")
     p.add_argument("--json", action="store_true", help="print the whole report as one JSON object")

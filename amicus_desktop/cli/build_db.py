@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TextIO
 from .. import paths
 from ..embedding import BackendError, Embedder
 from . import output
+from .common import positive_int_arg
 
 if TYPE_CHECKING:
     from ..corpus.build import BuildProgress
@@ -53,20 +54,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="the model to embed with in this process: local (all-MiniLM-L6-v2, the "
                             "default) or e5 (multilingual-e5-small; the e5 extra). An e5 database must "
                             "be built this way: e5 embeds chunks differently from questions")
-    p.add_argument("--batch", metavar="N", type=_positive, default=64,
+    p.add_argument("--batch", metavar="N", type=positive_int_arg, default=64,
                    help="chunks per embedding batch (default 64)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def _books(args: argparse.Namespace) -> list[str] | None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 from .. import paths
 from ..config import DB_ENV, PROXY_URL_ENV, Connection, load_settings, resolve_connection
+
+_N = TypeVar("_N", int, float)
 
 
 def text_arg(value: str) -> str:
@@ -22,6 +26,38 @@ def text_arg(value: str) -> str:
             f"{value.encode('utf-8', 'surrogateescape').decode('utf-8', 'replace')!r} is not valid UTF-8 text"
         ) from None
     return value
+
+
+def port_arg(value: str) -> int:
+    """An argparse type: a port number, 0 (any free port) to 65535."""
+    port = _parsed(value, int, "a port number")
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError("a port is 0..65535")
+    return port
+
+
+def positive_int_arg(value: str) -> int:
+    """An argparse type: a whole number of at least 1 (a count, a size)."""
+    n = _parsed(value, int, "a whole number")
+    if n <= 0:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return n
+
+
+def non_negative_float_arg(value: str) -> float:
+    """An argparse type: a finite number of at least 0 (a rate; 0 turns it off)."""
+    x = _parsed(value, float, "a number")
+    if not x >= 0 or x == float("inf"):
+        raise argparse.ArgumentTypeError("must be 0 or more")
+    return x
+
+
+def _parsed(value: str, convert: Callable[[str], _N], noun: str) -> _N:
+    """``convert(value)``, or the usage error "not <noun>: '<value>'"."""
+    try:
+        return convert(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not {noun}: {value!r}") from None
 
 
 def add_connection_args(p: argparse.ArgumentParser) -> None:

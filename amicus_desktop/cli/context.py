@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 
 from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
 from ..core.errors import AmicusError
 from ..notes import NotesError
 from ..present import citation
+from . import output
 from .common import add_connection_args
 from .query import retrieve
 from .search_args import add_search_args, check_search_args
@@ -46,11 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, names = asyncio.run(retrieve(args, parser))
     except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
-        if fmt is Format.JSON:
-            print(json.dumps(err.to_json(), ensure_ascii=False))
-        else:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=fmt is Format.JSON)
     block = assemble(result.results, budget=args.budget, count=WordPieceCounter(),
                      cite=lambda r: citation(r, names), fmt=fmt)
     print(json.dumps(block.to_json(), ensure_ascii=False) if fmt is Format.JSON else block.text)

@@ -42,6 +42,7 @@ from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
 from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
+from . import output
 from .common import add_connection_args, connection_from_args
 from .eval_report import (
     agreement_json,
@@ -243,11 +244,7 @@ def run(args: argparse.Namespace) -> int:
                 _evaluate(golden, config_b, Path(conn.get("db", db)), conn.get("proxy", proxy), token)
             )
     except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
-        if args.json:
-            print(json.dumps(err.to_json(), ensure_ascii=False))
-        else:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=args.json)
     if not args.no_history:
         _keep(golden, first, db)
         if second is not None and other is not None:

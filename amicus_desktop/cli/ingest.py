@@ -38,7 +38,8 @@ from .. import paths
 from ..core.errors import AmicusError
 from ..embedding import BackendError, Embedder
 from . import output
-from .build_db import ProgressPrinter, _positive, make_embedder
+from .build_db import ProgressPrinter, make_embedder
+from .common import positive_int_arg
 
 if TYPE_CHECKING:
     from ..corpus.documents import Corpus
@@ -63,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     model.add_argument("--backend", choices=("local", "e5"), default="local",
                        help="the model to embed with in this process (default local); an existing library's "
                             "model must match")
-    p.add_argument("--batch", metavar="N", type=_positive, default=64, help="chunks per embedding batch")
+    p.add_argument("--batch", metavar="N", type=positive_int_arg, default=64, help="chunks per embedding batch")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.add_argument("--compare-golden", metavar="GOLDEN.json", type=Path,

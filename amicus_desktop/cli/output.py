@@ -9,15 +9,17 @@ log handler, goes out with control characters escaped (:func:`~amicus_desktop.co
 ``\\u001b``, which in a JSON string is the very same character, so ``--json`` output is unchanged)
 and characters the stream cannot encode written as ``\\udcff``/``\\xb7`` instead of raising.
 
-Our own terminal drawing (the ``\\r`` of ``build-db``'s progress bar) writes to :func:`raw`.
+Our own terminal drawing (the ``\\r`` of ``build-db``'s progress bar) writes to :func:`raw`; a command that
+failed says so with :func:`print_failure`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from ..core.text import escape_controls
 
@@ -57,3 +59,19 @@ def safe_streams() -> Iterator[None]:
         yield
     finally:
         sys.stdout, sys.stderr = out, err
+
+
+class Failure(Protocol):
+    """What a command reports when it fails: an ``AmicusError`` or any error with the contract's failure object."""
+
+    def to_json(self) -> dict[str, dict[str, str]]: ...
+
+
+def print_failure(err: Failure, *, as_json: bool) -> int:
+    """The failure object on stdout (``--json``), else ``error: CODE: message`` on stderr; the exit code, 1."""
+    if as_json:
+        print(json.dumps(err.to_json(), ensure_ascii=False))
+    else:
+        failure = err.to_json()["error"]
+        print(f"error: {failure['code']}: {failure['message']}", file=sys.stderr)
+    return 1

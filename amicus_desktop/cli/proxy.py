@@ -16,6 +16,7 @@ import sys
 from ..embedding import BACKENDS
 from ..proxy.process import Listening, ProxyOptions, ProxyRefused
 from ..proxy.process import run as run_proxy
+from .common import non_negative_float_arg, port_arg, positive_int_arg
 
 _DEFAULTS = ProxyOptions()
 
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     p.add_argument("--host", default=_DEFAULTS.host,
                    help=f"address to listen on (default {_DEFAULTS.host}: this machine only)")
-    p.add_argument("--port", type=_port, default=_DEFAULTS.port,
+    p.add_argument("--port", type=port_arg, default=_DEFAULTS.port,
                    help=f"port to listen on, 0 for any free one (default {_DEFAULTS.port})")
     p.add_argument("--allow-remote-without-token", action="store_true",
                    help="listen beyond this machine even though no token is required (anyone who can "
@@ -42,7 +43,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="openai backend: base URL of the upstream, e.g. https://api.openai.com")
     p.add_argument("--upstream-model", metavar="NAME",
                    help="openai backend: the model to ask for, e.g. text-embedding-3-small")
-    p.add_argument("--dims", type=_positive_int, metavar="N",
+    p.add_argument("--dims", type=positive_int_arg, metavar="N",
                    help="openai backend: vector length (default: ask the upstream at start)")
     p.add_argument("--api-key-env", metavar="NAME", default=_DEFAULTS.api_key_env,
                    help=f"openai backend: environment variable holding the upstream API key "
@@ -50,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--token-env", metavar="NAME", default=_DEFAULTS.token_env,
                    help=f"environment variable holding the token clients must send; when it is "
                         f"set and non-empty the token is required (default {_DEFAULTS.token_env})")
-    p.add_argument("--rate-limit", type=_non_negative_float, default=_DEFAULTS.rate_limit, metavar="N",
+    p.add_argument("--rate-limit", type=non_negative_float_arg, default=_DEFAULTS.rate_limit, metavar="N",
                    help=f"requests per second per client, bursts of 2N; 0 turns it off "
                         f"(default {_DEFAULTS.rate_limit:g})")
     p.add_argument("--log-level", default=_DEFAULTS.log_level,
@@ -73,33 +74,3 @@ def _announce(listening: Listening) -> None:
     print(f"amicus-desktop proxy: listening on {listening.url} "
           f"(model {listening.model_id}, {listening.dims} dims, {listening.where}; "
           f"token {'required' if listening.token_required else 'not required'})", flush=True)
-
-
-def _port(value: str) -> int:
-    try:
-        port = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {value!r}") from None
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError("a port is 0..65535")
-    return port
-
-
-def _positive_int(value: str) -> int:
-    try:
-        n = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
-    if n <= 0:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return n
-
-
-def _non_negative_float(value: str) -> float:
-    try:
-        x = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {value!r}") from None
-    if not x >= 0 or x == float("inf"):
-        raise argparse.ArgumentTypeError("must be 0 or more")
-    return x

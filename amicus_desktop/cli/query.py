@@ -8,17 +8,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import textwrap
 
 from ..core.errors import AmicusError
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import RetrievalContext
 from ..core.results import RetrievalResult
 from ..notes import NotesError
-from ..present import Names, snippet, title
+from ..present import snippet, title
 from ..present.describe import boost_labels
 from ..retrieval import Retriever, validate_query
-from ..store.scripture import ScriptureStore
+from . import output
 from .common import add_connection_args, connection_from_args
 from .search_args import add_search_args, check_search_args, context_from_args
 
@@ -42,21 +42,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, names = asyncio.run(retrieve(args, parser))
     except (AmicusError, NotesError) as err:  # NotesError: the --workspace's store
-        if args.json:
-            print(json.dumps(err.to_json(), ensure_ascii=False))
-        else:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=args.json)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(format_table(result, names))
     return 0
-
-
-def names_of(store: ScriptureStore) -> Names:
-    """How the database names its books and scholars."""
-    return Names({b.book_id: b.name for b in store.books()}, store.scholars())
 
 
 async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[RetrievalResult, Names]:
@@ -66,7 +57,7 @@ async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     retriever = Retriever(db, proxy, token)
     try:
         await retriever.open()
-        book_ids, names = await retriever.run_db(lambda store: (store.book_ids(), names_of(store)))
+        book_ids, names = await retriever.run_db(lambda store: (store.book_ids(), store.names()))
         ctx: RetrievalContext = context_from_args(args, book_ids, parser)
         return await retriever.retrieve(ctx), names
     finally:
@@ -77,7 +68,7 @@ def _num(value: float | None, width: int = 6) -> str:
     return f"{value:{width}.4f}" if value is not None else f"{'—':>{width}}"
 
 
-def format_table(result: RetrievalResult, names: Names | None = None) -> str:
+def format_table(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> str:
     """A readable table: mode and understanding, warnings, results, rejected candidates, timings."""
     trace = result.trace
     lines = [
@@ -94,7 +85,6 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
     for w in result.warnings:
         lines.append(f"warning: {w.code.value}: {w.message}")
     lines.append("")
-    names = names or Names()
     header = f"{'#':>2}  {'score':>6}  {'base':>6}  {'sim':>6}  {'words':>6}  {'boosts':<30} title"
     lines += [header, "-" * len(header)]
     for r in result.results:
@@ -103,6 +93,8 @@ def format_table(result: RetrievalResult, names: Names | None = None) -> str:
         boosts = ", ".join(boost_labels(b)) or "—"
         if r.pinned:
             boosts = "pinned" + (f", {boosts}" if boosts != "—" else "")
+        if len(boosts) > 30:  # the column's width: cut with a mark, never mid-name without one
+            boosts = boosts[:29] + "…"
         lines.append(
             f"{r.rank:>2}  {r.score:6.4f}  {_num(b.base)}  {_num(b.similarity)}  {_num(b.lexical)}  "
             f"{boosts:<30.30} {title(c, names)}"

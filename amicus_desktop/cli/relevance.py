@@ -21,6 +21,7 @@ from ..evaluate import GoldenError, GoldenSet, load
 from ..evaluate.relevance import db_model, run_benchmark
 from ..evaluate.report import format_benchmark, judged_share
 from ..evaluate.verses import format_verse_benchmark, run_verse_benchmark
+from . import output
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -71,8 +72,7 @@ def run(args: argparse.Namespace) -> int:
         reports = run_benchmark(golden, pairs, default_fusion=Fusion(), unanswerable=unanswerable,
                                 progress=lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
     except AmicusError as err:
-        print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-        return 1
+        return output.print_failure(err, as_json=False)
     if args.json:
         print(json.dumps([{"model": m.model, "db": str(m.db),
                            "rows": [r.to_json() | {"config": r.config.describe(), "judged": judged_share(golden, r)}
@@ -98,8 +98,7 @@ def run_verses(args: argparse.Namespace, golden: GoldenSet) -> int:
             reports, seconds = run_verse_benchmark(golden, db, backend,
                                                    progress=lambda msg: print(f"… {msg}", file=sys.stderr, flush=True))
         except AmicusError as err:
-            print(f"error: {err.code.value}: {err.message}", file=sys.stderr)
-            return 1
+            return output.print_failure(err, as_json=False)
         if args.json:
             print(json.dumps({"model": model, "db": str(db), "rows": [
                 {"config": r.row.label, "ndcg@10": r.scores, "ranked": r.ranked} for r in reports]}))

@@ -14,23 +14,22 @@ answers only requests that name it by a loopback name (``Host: localhost``, ``12
 A missing or damaged library is not a reason to refuse: the service starts, ``/health`` says 503 and
 ``/retrieve`` the library's error, until the file is there (it is reopened by itself).
 
-The connection limits are the embed proxy's (:mod:`amicus_desktop.proxy.limits`): a request deadline
-for slow clients, a connection cap below the descriptor limit, gated accepts, HTTP/1.0–1.1 only.
+The connection limits are the embed proxy's (:mod:`amicus_desktop.http.limits`): a request deadline
+for slow clients, a connection cap below the descriptor limit, gated accepts, HTTP/1.0–1.1 only; so are
+its signals and its end with the parent (:mod:`amicus_desktop.http.lifecycle`).
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..http.guards import is_loopback_address
-from ..proxy.process import _address, _AddrInfo, _exit_with_parent, _make_server, _StopRequest
-from .common import add_connection_args, connection_from_args
-from .proxy import _non_negative_float, _port
+from ..http.lifecycle import AddrInfo, StopRequest, resolve_address, serve, stopping_on_signals, uvicorn_config
+from .common import add_connection_args, connection_from_args, non_negative_float_arg, port_arg
 
 if TYPE_CHECKING:
     from ..serve.access import Client
@@ -57,7 +56,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_connection_args(p)
     p.add_argument("--host", default=DEFAULT_HOST,
                    help=f"address to listen on (default {DEFAULT_HOST}: this machine only)")
-    p.add_argument("--port", type=_port, default=DEFAULT_PORT,
+    p.add_argument("--port", type=port_arg, default=DEFAULT_PORT,
                    help=f"port to listen on, 0 for any free one (default {DEFAULT_PORT})")
     p.add_argument("--clients", type=Path, metavar="FILE",
                    help='tokens and the workspaces each may use: {"clients": [{"token": "...", '
@@ -66,7 +65,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="folder of the overlays requests may name (overlay=NAME for NAME.json), each checked at start")
     p.add_argument("--require-overlay", action="store_true",
                    help="answer only requests that name an overlay (400 NO_OVERLAY otherwise)")
-    p.add_argument("--rate-limit", type=_non_negative_float, default=DEFAULT_RATE, metavar="N",
+    p.add_argument("--rate-limit", type=non_negative_float_arg, default=DEFAULT_RATE, metavar="N",
                    help=f"requests a minute per token (per address without tokens); 0 turns it off "
                         f"(default {DEFAULT_RATE:g})")
     p.add_argument("--insecure-no-token", action="store_true",
@@ -99,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     if invalid:
         return _refuse("--overlays: " + "; ".join(invalid[:5]) + (" …" if len(invalid) > 5 else ""), 2)
     try:
-        address = _address(args.host, args.port)
+        address = resolve_address(args.host, args.port)
     except OSError as exc:
         return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
     if not clients and not is_loopback_address(address[4][0]):
@@ -108,23 +107,17 @@ def run(args: argparse.Namespace) -> int:
                 f"refusing to listen on {args.host} without a token: anyone who can reach this machine could "
                 f"read the library. Set ${TOKEN_ENV} or give --clients FILE, or pass --insecure-no-token if "
                 "that is what you want.", 2)
-    stop = _StopRequest()
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
+    with stopping_on_signals(log) as stop:
         return _serve(args, clients, address, stop, overlays)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
-def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: _AddrInfo,
-           stop: _StopRequest, overlays: Overlays) -> int:
-    import uvicorn
+def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address: AddrInfo,
+           stop: StopRequest, overlays: Overlays) -> int:
     from starlette.middleware import Middleware
 
     from .. import logs
     from ..http.guards import HostGuard, host_check_needed
-    from ..proxy.limits import KEEP_ALIVE_TIMEOUT, AcceptErrorFilter, connection_cap, listen, protocol_class
+    from ..http.limits import AcceptErrorFilter, listen
     from ..serve.access import Access
     from ..serve.app import MAX_HEAD, create_app
     from ..serve.library import Library
@@ -150,35 +143,16 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     # trace id and a log line like every other answer.
     guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
     app = create_app(library, access, overlays, middleware=[guard])
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # our logging; uvicorn's access log is off (our own line has the trace id)
-        access_log=False,
-        log_level=args.log_level,
-        timeout_graceful_shutdown=5,
-        lifespan="on",  # closes the library's threads and HTTP client on the way out
-        server_header=False,
-        http=protocol_class(max_connections=connection_cap()),
-        h11_max_incomplete_event_size=MAX_HEAD,
-        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-    )
-    server = _make_server(config, stop)
-    stop.server = server
-    if stop.stopped("before serving"):
-        sock.close()
-        return 0
-    _exit_with_parent(server)
+    # lifespan "on": it closes the library's threads and HTTP client on the way out
+    config = uvicorn_config(app, args.log_level, lifespan="on", max_head=MAX_HEAD)
     shown = f"[{host}]" if ":" in host else host
-    print(f"amicus-desktop serve: listening on http://{shown}:{port} (library {db.name}; "
-          f"token {'required' if clients else 'not required'})", flush=True)
-    log.info("serving %s on port %d with %d lanes", db.name, port, args.lanes)
-    try:
-        server.run(sockets=[sock])
-    finally:
-        sock.close()
-    if stop.signal is not None:
-        log.info("stopped on %s", signal.Signals(stop.signal).name)
-    return 0
+
+    def announce() -> None:
+        print(f"amicus-desktop serve: listening on http://{shown}:{port} (library {db.name}; "
+              f"token {'required' if clients else 'not required'})", flush=True)
+        log.info("serving %s on port %d with %d lanes", db.name, port, args.lanes)
+
+    return serve(config, sock, stop, announce)
 
 
 def _refuse(message: str, code: int) -> int:

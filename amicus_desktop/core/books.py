@@ -19,6 +19,8 @@ class Book:
     ordinal: int
     chapters: int
     testament: str  # "OT" or "NT"
+    #: short forms people write besides the name and the OSIS code ("ge", "song of songs")
+    abbreviations: tuple[str, ...] = ()
 
 
 # (name, OSIS, chapters, extra abbreviations)
@@ -104,8 +106,8 @@ def book_words(book_id: str) -> str:
 
 
 BOOKS: tuple[Book, ...] = tuple(
-    Book(book_id_for(name), name, osis, i, chapters, "OT" if i <= 39 else "NT")
-    for i, (name, osis, chapters, _abbr) in enumerate(_CANON, start=1)
+    Book(book_id_for(name), name, osis, i, chapters, "OT" if i <= 39 else "NT", abbr)
+    for i, (name, osis, chapters, abbr) in enumerate(_CANON, start=1)
 )
 BY_ID: dict[str, Book] = {b.book_id: b for b in BOOKS}
 BY_OSIS: dict[str, Book] = {b.osis: b for b in BOOKS}
@@ -116,8 +118,8 @@ def _key(text: str) -> str:
 
 
 _ALIASES: dict[str, str] = {}
-for _book, (_name, _osis, _n, _abbr) in zip(BOOKS, _CANON, strict=True):
-    for _alias in (_book.book_id, _name, _osis, *_abbr):
+for _book in BOOKS:
+    for _alias in (_book.book_id, _book.name, _book.osis, *_book.abbreviations):
         _ALIASES.setdefault(_key(_alias), _book.book_id)
 
 

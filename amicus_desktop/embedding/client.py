@@ -1,8 +1,9 @@
 """The one client of the embed proxy (CONTRACT section 2), with the error rules of section 5.
 
 :class:`EmbedClient` is asynchronous (the app's question and the connectivity probe);
-:class:`ProxyEmbedder` is the same client behind the synchronous :class:`~amicus_desktop.embedding.Embedder`
-interface (``build-db --proxy``), running it on a private event loop, so both follow one set of rules:
+:class:`~.proxy_embedder.ProxyEmbedder` is the same client behind the synchronous
+:class:`~amicus_desktop.embedding.Embedder` interface (``build-db --proxy``), running it on a private event
+loop, so both follow one set of rules (how an answer is read is :mod:`.proxy_answers`):
 
 * the proxy cannot be reached (refused, DNS, connect timeout) → ``OFFLINE``;
 * the proxy was reached but gave no usable vector (5xx, unexpected 4xx, malformed or absurdly
@@ -24,18 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import functools
-import json
 import logging
-import math
-import socket
-import threading
 import time
-import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 import httpx
 import numpy as np
@@ -46,11 +41,21 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.results import ModelInfo
 from ..core.text import echo
 from ..http.urls import redact_url, url_problem
-from .base import BackendError, BackendUnavailable, UpstreamError, Vectors, l2_normalise
+from .base import Vectors
+from .proxy_answers import (
+    CONNECT_TIMEOUT,
+    CappedBody,
+    connect_reason,
+    embed_failed,
+    offline_error,
+    parse_embeddings,
+    read_json,
+    short_text,
+    status_error,
+)
 
 log = logging.getLogger("amicus.embedding")
 
-CONNECT_TIMEOUT = 5.0
 #: the deadline of one attempt's whole answer (CONTRACT: read ≤ 15 s; two attempts stay under 45 s).
 READ_TIMEOUT = 15.0
 RETRY_DELAY = 1.0
@@ -98,29 +103,6 @@ def check_against_db(embedding: Embedding, dims: int, model_id: str) -> None:
     err = mismatch_error(embedding.model, ModelInfo(model_id, dims))
     if err is not None:
         raise err
-
-
-def _offline(url: str, why: str) -> AmicusError:
-    return AmicusError(
-        ErrorCode.OFFLINE,
-        f"The embed proxy at {url} cannot be reached ({why}). Start it with "
-        "'amicus-desktop proxy' or check the proxy URL in settings.",
-        retryable=True,
-    )
-
-
-def _failed(url: str, why: str, *, retry_after: float | None = None, retryable: bool = True) -> AmicusError:
-    return AmicusError(
-        ErrorCode.EMBED_FAILED,
-        f"The embed proxy at {url} gave no usable vector: {why}.",
-        retryable=retryable,
-        retry_after=retry_after,
-    )
-
-
-def _short(text: object, limit: int = 160) -> str:
-    """Outside text in a message: on one line, control characters escaped, at most ``limit`` characters."""
-    return echo(" ".join(str(text).split()), limit)
 
 
 class EmbedClient:
@@ -200,9 +182,9 @@ class EmbedClient:
         body = await self._request("GET", "/health")
         model, dims = body.get("model"), body.get("dims")
         if body.get("status") != "ok":
-            raise _failed(self.shown_url, "its /health answer does not say status ok")
+            raise embed_failed(self.shown_url, "its /health answer does not say status ok")
         if not isinstance(model, str) or not model or not isinstance(dims, int) or isinstance(dims, bool) or dims < 1:
-            raise _failed(self.shown_url, "its /health answer does not name a model and its dims")
+            raise embed_failed(self.shown_url, "its /health answer does not name a model and its dims")
         return ModelInfo(model, dims)
 
     async def aclose(self) -> None:
@@ -227,7 +209,7 @@ class EmbedClient:
     async def _embed_once(self, texts: list[str]) -> tuple[ModelInfo, Vectors]:
         t0 = time.perf_counter()
         body = await self._request("POST", "/ai/embed", {"input": texts[0] if len(texts) == 1 else texts})
-        model, vectors = self._parse_embeddings(body, len(texts))
+        model, vectors = parse_embeddings(self.shown_url, body, len(texts))
         log.debug("embedded", extra={"ms": round((time.perf_counter() - t0) * 1000, 2), "dims": model.dims,
                                      "count": len(texts)})
         return model, vectors
@@ -247,252 +229,25 @@ class EmbedClient:
         try:
             async with asyncio.timeout(self.read_timeout):
                 async with self._client.stream(method, path, json=payload, extensions={"trace": trace}) as response:
-                    body = _CappedBody(url, response.headers.get("Content-Encoding", ""), MAX_BODY_BYTES)
+                    body = CappedBody(url, response.headers.get("Content-Encoding", ""), MAX_BODY_BYTES)
                     async for chunk in response.aiter_raw():
                         body.feed(chunk)
                     raw = body.finish()
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            raise _offline(url, _connect_reason(exc)) from None
+            raise offline_error(url, connect_reason(exc)) from None
         except (TimeoutError, httpx.TimeoutException):
             if not reached:
-                raise _offline(url, f"no connection within {self.read_timeout:g} s") from None
-            raise _failed(url, f"no complete answer within the {self.read_timeout:g} s read timeout") from None
+                raise offline_error(url, f"no connection within {self.read_timeout:g} s") from None
+            raise embed_failed(url, f"no complete answer within the {self.read_timeout:g} s read timeout") from None
         except httpx.TransportError as exc:  # reached, then the connection broke
-            raise _failed(url, f"the connection broke ({type(exc).__name__})") from None
+            raise embed_failed(url, f"the connection broke ({type(exc).__name__})") from None
         status = response.status_code
         if status != 200:
-            raise self._status_error(status, raw, response.headers.get("Retry-After"))
+            raise status_error(self.shown_url, status, raw, response.headers.get("Retry-After"))
         try:
-            parsed = _loads(raw)
+            parsed = read_json(raw)
         except ValueError as exc:
-            raise _failed(url, f"its answer is not valid JSON ({_short(exc, 80)})") from None
+            raise embed_failed(url, f"its answer is not valid JSON ({short_text(exc, 80)})") from None
         if not isinstance(parsed, dict):
-            raise _failed(url, "its answer is not a JSON object")
+            raise embed_failed(url, "its answer is not a JSON object")
         return parsed
-
-    def _status_error(self, status: int, raw: bytes, retry_after: str | None) -> AmicusError:
-        detail = ""
-        try:
-            parsed = _loads(raw)
-        except ValueError:
-            parsed = None
-        err = parsed.get("error") if isinstance(parsed, dict) else None
-        if isinstance(err, dict):
-            code, message = err.get("code"), err.get("message")
-            if isinstance(code, str) and isinstance(message, str):
-                detail = f" {_short(code, 40)}: {_short(message)}"
-        if status == 401:
-            why = f"it refused the token (HTTP 401); set the right token in settings or {TOKEN_ENV}"
-        elif status == 429:
-            why = "it is rate limiting requests (HTTP 429)"
-        else:
-            why = f"HTTP {status}"
-        seconds = _retry_after_seconds(retry_after) if status in (429, 503) else None
-        return _failed(self.shown_url, why + (f" —{detail}" if detail else ""), retry_after=seconds)
-
-    def _parse_embeddings(self, body: dict[str, Any], n: int) -> tuple[ModelInfo, Vectors]:
-        """The ``n`` vectors of an ``/ai/embed`` answer, in input order, or ``EMBED_FAILED``."""
-        url = self.shown_url
-        try:
-            model = body["model"]
-            data = body["data"]
-            if not isinstance(model, str) or not model:
-                raise ValueError("'model' is not a non-empty string")
-            if not isinstance(data, list) or len(data) != n or not all(isinstance(d, dict) for d in data):
-                raise ValueError(f"'data' does not hold exactly {'one item' if n == 1 else f'{n} items'}")
-            rows: list[list[float] | None] = [None] * n
-            for position, item in enumerate(data):
-                index = item.get("index", position)
-                bad_index = not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < n
-                if bad_index or rows[index] is not None:
-                    raise ValueError(f"item {position} has a missing, repeated or out-of-range 'index'")
-                values = item["embedding"]
-                if not isinstance(values, list) or not values:
-                    raise ValueError("'embedding' is not a non-empty list")
-                if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-                    raise ValueError("'embedding' holds a value that is not a number")
-                try:
-                    if not all(math.isfinite(v) for v in values):
-                        raise ValueError("'embedding' holds NaN or Infinity")
-                except OverflowError:  # an integer literal past float's range
-                    raise ValueError("'embedding' holds a number too large for a float") from None
-                rows[index] = values
-            width = len(data[0]["embedding"])
-            if any(row is None or len(row) != width for row in rows):
-                raise ValueError("the vectors differ in length")
-            dims = body.get("dims", width)
-            if not isinstance(dims, int) or isinstance(dims, bool) or dims != width:
-                raise ValueError(f"'dims' says {_short(dims, 20)} but the vector has {width} values")
-        except (KeyError, TypeError, ValueError) as exc:
-            raise _failed(url, f"its answer has the wrong shape ({_short(exc, 100)})") from None
-        with np.errstate(over="ignore"):  # a value past float32's range becomes inf, refused below
-            matrix = np.asarray(rows, dtype=np.float32)
-        if not np.all(np.isfinite(matrix)):
-            raise _failed(url, "the vector overflows 32-bit floats")
-        if np.any(np.linalg.norm(matrix, axis=1) == 0.0):
-            raise _failed(url, "the vector is all zeros")
-        return ModelInfo(model, width), matrix
-
-
-class _CappedBody:
-    """An answer's bytes, decoded (identity, gzip or deflate) and never more than ``limit`` of them.
-
-    httpx's own decoders inflate a whole network chunk at once (a gzip bomb grew a client to
-    321 MB before a cap on the decoded stream could trip); here ``zlib`` is asked for at most
-    what still fits, so memory stays near ``limit`` whatever the ratio.
-    """
-
-    def __init__(self, url: str, encoding: str, limit: int) -> None:
-        self._url = url
-        self._limit = limit
-        self._data = bytearray()
-        encoding = encoding.strip().lower()
-        self._inflater: Any = None
-        if encoding in ("gzip", "x-gzip"):
-            self._inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            self._inflater = zlib.decompressobj()
-        elif encoding not in ("", "identity"):
-            raise _failed(url, f"its answer is encoded as {_short(encoding, 30)!r}, which this client does not read")
-
-    def feed(self, raw: bytes) -> None:
-        room = self._limit - len(self._data)
-        if self._inflater is None:
-            piece = raw
-        else:
-            try:  # at most room + 1 bytes come out, so one byte too many is enough to refuse
-                piece = self._inflater.decompress(raw, room + 1)
-            except zlib.error:
-                raise _failed(self._url, "its compressed answer is corrupt") from None
-        self._append(piece)
-
-    def finish(self) -> bytes:
-        if self._inflater is not None:
-            self._append(self._inflater.flush())
-        return bytes(self._data)
-
-    def _append(self, piece: bytes) -> None:
-        if len(self._data) + len(piece) > self._limit:
-            raise _failed(self._url, f"its answer is larger than {self._limit // 1024 // 1024} MB")
-        self._data += piece
-
-
-def _loads(raw: bytes) -> object:
-    # json.loads accepts NaN/Infinity by default; a vector containing them is rejected later
-    # with its own message, so parse them rather than calling the JSON malformed.
-    try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ValueError("it is nested too deeply") from None
-
-
-def _retry_after_seconds(value: str | None) -> float | None:
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        return None
-    return seconds if math.isfinite(seconds) and seconds >= 0 else None
-
-
-def _connect_reason(exc: BaseException) -> str:
-    if isinstance(exc, httpx.ConnectTimeout):
-        return f"no connection within {CONNECT_TIMEOUT:.0f} s"
-    chain: list[BaseException] = []
-    cur: BaseException | None = exc
-    while cur is not None and cur not in chain:
-        chain.append(cur)
-        cur = cur.__cause__ or cur.__context__
-    for err in chain:
-        if isinstance(err, socket.gaierror):
-            return "its host name does not resolve"
-        if isinstance(err, ConnectionRefusedError):
-            return "connection refused"
-    text = " ".join(str(e).lower() for e in chain)
-    if "name or service not known" in text or "nodename nor servname" in text or "name resolution" in text:
-        return "its host name does not resolve"
-    if "refused" in text:
-        return "connection refused"
-    return "connection failed"
-
-
-class ProxyEmbedder:
-    """An :class:`~amicus_desktop.embedding.Embedder` over a running proxy: ``build-db --proxy URL``.
-
-    It is :class:`EmbedClient` run on a private event loop, so it has the same errors, retry and
-    deadline (``read_timeout`` defaults to :data:`BATCH_READ_TIMEOUT`: 64 texts take the model
-    longer than one question). ``model_id``/``dims`` come from the proxy's ``/health``, and every
-    answer must name that same model: the database records exactly what the proxy serves.
-    Failures are :class:`~amicus_desktop.embedding.BackendError` whose ``code`` is the contract's.
-    Use it from threads without a running event loop (a worker thread, the command line).
-    """
-
-    def __init__(self, url: str, token: str | None = None, *, per_request: int = MAX_PER_REQUEST,
-                 read_timeout: float = BATCH_READ_TIMEOUT, retry_delay: float = RETRY_DELAY) -> None:
-        self.url = url.rstrip("/")
-        self.per_request = max(1, min(int(per_request), MAX_PER_REQUEST))
-        self._client = EmbedClient(self.url, token, read_timeout=read_timeout, retry_delay=retry_delay, cache_size=0)
-        self._runner = asyncio.Runner()
-        self._lock = threading.Lock()  # one request at a time on the private loop
-        self._model: ModelInfo | None = None
-
-    def _run(self, work: Callable[[], Awaitable[T]]) -> T:
-        with self._lock:
-            try:
-                return self._runner.run(_awaited(work))
-            except AmicusError as err:
-                cls = BackendUnavailable if err.code is ErrorCode.OFFLINE else UpstreamError
-                raise cls(err.message, code=err.code.value) from None
-
-    # -- identity --------------------------------------------------------------------------
-    def load(self) -> None:
-        """Ask the proxy's ``/health`` which model it serves (once)."""
-        if self._model is None:
-            self._model = self._run(self._client.health)
-
-    @property
-    def model_id(self) -> str:
-        self.load()
-        assert self._model is not None
-        return self._model.id
-
-    @property
-    def dims(self) -> int:
-        self.load()
-        assert self._model is not None
-        return self._model.dims
-
-    # -- embedding -------------------------------------------------------------------------
-    def embed(self, texts: Sequence[str]) -> Vectors:
-        if isinstance(texts, str):
-            raise TypeError("embed() takes a sequence of strings, not one string")
-        texts = list(texts)
-        expected = ModelInfo(self.model_id, self.dims)
-        parts: list[Vectors] = [np.zeros((0, expected.dims), dtype=np.float32)]
-        for start in range(0, len(texts), self.per_request):
-            batch = texts[start : start + self.per_request]
-            model, vectors = self._run(functools.partial(self._client.embed_batch, batch))
-            err = mismatch_error(model, expected)
-            if err is not None:
-                raise BackendError(f"The embed proxy changed model during the build: {err.message}",
-                                   status=502, code=err.code.value)
-            parts.append(l2_normalise(vectors))
-        return np.vstack(parts)
-
-    def close(self) -> None:
-        with self._lock:
-            try:
-                self._runner.run(self._client.aclose())
-            finally:
-                self._runner.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-async def _awaited(work: Callable[[], Awaitable[T]]) -> T:
-    return await work()

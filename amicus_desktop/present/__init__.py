@@ -1,5 +1,5 @@
 """How chunks are named for people: titles, snippets and citation lines (no Qt, no I/O)."""
 
-from .titles import Names, citation, snippet, title
+from .titles import citation, snippet, title
 
-__all__ = ["Names", "citation", "snippet", "title"]
+__all__ = ["citation", "snippet", "title"]

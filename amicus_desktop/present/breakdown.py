@@ -9,14 +9,16 @@ material and the spread over sources, and under an overlay its vocabulary), then
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import RetrievalContext, SearchMode
-from ..core.references import PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
 from ..rerank.prior import Material, material
 from ..rerank.vocabulary import first_term
-from .describe import BookName, chapter_name, fmt_boost, fmt_score, ordinal, ref_name
+from .describe import fmt_boost, fmt_score, ordinal
 
 #: how the breakdown names each kind of material (the source prior's step)
 MATERIAL_NAMES: dict[Material, str] = {
@@ -49,7 +51,7 @@ def breakdown_steps(
     b: ScoreBreakdown,
     candidate: Candidate,
     ctx: RetrievalContext | None,
-    book_name: BookName | None = None,
+    names: Names = DEFAULT_NAMES,
     references: tuple[PassageRef, ...] = (),
 ) -> list[Step]:
     """The base score (distance → similarity; the keyword score; their fusion) → each multiplier →
@@ -61,8 +63,9 @@ def breakdown_steps(
     value = b.base if b.base is not None else 0.0
     # chapter
     value *= b.chapter_boost
-    chunk_ch = chapter_name(meta.book_id, meta.chapter_num, book_name)
-    current = ref_name(chapter, book_name)
+    chunk_ch = names.chapter(ChapterRef(meta.book_id, meta.chapter_num)
+                             if meta.book_id and meta.chapter_num is not None else None)
+    current = names.chapter(chapter)
     if b.chapter_focus:
         why = (f"it is about {chunk_ch}, where the library's commentary on your question centres "
                "(no chapter is open)")
@@ -70,50 +73,33 @@ def breakdown_steps(
         why = f"it is about {chunk_ch}, the chapter you are reading"
     elif b.chapter_suspended:
         why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "
-               f"{_refs_text(references, None, book_name)}: a passage you name comes first")
+               f"{_refs_text(references, None, names)}: a passage you name comes first")
     elif chapter is None:
         why = "no chapter is open, so nothing gets the chapter boost"
     elif not chunk_ch:
         why = "it is not tied to a chapter"
     else:
         why = f"it is about {chunk_ch}, not {current}"
-    steps.append(Step(f"{fmt_boost(b.chapter_boost)} chapter", b.chapter_boost, value,
-                      f"{fmt_boost(b.chapter_boost)} chapter: {why} → {value:.4f}."))
-    # scholar
+    steps.append(_factor_step("chapter", b.chapter_boost, value, why))
+    # scholar and tradition: the profile's preferences
     value *= b.scholar_boost
-    if b.scholar_boost != 1.0:
-        why = f"{meta.scholar_id} is one of your preferred scholars"
-    elif meta.scholar_id is None:
-        why = "no scholar is named for it"
-    elif profile is not None and not profile.preferred_scholars:
-        why = "your profile prefers no scholar"
-    else:
-        why = f"{meta.scholar_id} is not among your preferred scholars"
-    steps.append(Step(f"{fmt_boost(b.scholar_boost)} scholar", b.scholar_boost, value,
-                      f"{fmt_boost(b.scholar_boost)} scholar: {why} → {value:.4f}."))
-    # tradition
+    why = _preferred_why("scholar", b.scholar_boost, meta.scholar_id,
+                         profile.preferred_scholars if profile is not None else None)
+    steps.append(_factor_step("scholar", b.scholar_boost, value, why))
     value *= b.tradition_boost
-    if b.tradition_boost != 1.0:
-        why = f"{meta.tradition} is one of your preferred traditions"
-    elif meta.tradition is None:
-        why = "no tradition is named for it"
-    elif profile is not None and not profile.preferred_traditions:
-        why = "your profile prefers no tradition"
-    else:
-        why = f"{meta.tradition} is not among your preferred traditions"
-    steps.append(Step(f"{fmt_boost(b.tradition_boost)} tradition", b.tradition_boost, value,
-                      f"{fmt_boost(b.tradition_boost)} tradition: {why} → {value:.4f}."))
+    why = _preferred_why("tradition", b.tradition_boost, meta.tradition,
+                         profile.preferred_traditions if profile is not None else None)
+    steps.append(_factor_step("tradition", b.tradition_boost, value, why))
     # reference
     value *= b.reference_boost
     refs = references
     if b.reference_boost != 1.0:
-        why = f"it covers {_refs_text(refs, meta, book_name)}, named in your question"
+        why = f"it covers {_refs_text(refs, meta, names)}, named in your question"
     elif not refs:
         why = "your question names no passage"
     else:
-        why = f"it does not cover {_refs_text(refs, None, book_name)}, named in your question"
-    steps.append(Step(f"{fmt_boost(b.reference_boost)} reference", b.reference_boost, value,
-                      f"{fmt_boost(b.reference_boost)} reference: {why} → {value:.4f}."))
+        why = f"it does not cover {_refs_text(refs, None, names)}, named in your question"
+    steps.append(_factor_step("reference", b.reference_boost, value, why))
     if b.extended:
         steps += _policy_steps(b, candidate, ctx, value)
         value *= b.source_prior * b.diversity
@@ -133,8 +119,7 @@ def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext
         why = f"{kind}; your question asks about a word, so it counts fully"
     else:
         why = f"{kind} counts fully"
-    steps = [Step(f"{fmt_boost(b.source_prior)} source", b.source_prior, value,
-                  f"{fmt_boost(b.source_prior)} source: {why} → {value:.4f}.")]
+    steps = [_factor_step("source", b.source_prior, value, why)]
     value *= b.diversity
     spread = ctx.policy.spread if ctx else None
     cap = ctx.weights.per_scholar_cap if ctx else None
@@ -145,9 +130,25 @@ def _policy_steps(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext
                f"each further one counts ×{spread:g} less")
     else:
         why = "no source has more than its share above it"
-    steps.append(Step(f"{fmt_boost(b.diversity)} diversity", b.diversity, value,
-                      f"{fmt_boost(b.diversity)} diversity: {why} → {value:.4f}."))
+    steps.append(_factor_step("diversity", b.diversity, value, why))
     return steps
+
+
+def _factor_step(name: str, factor: float, value: float, why: str) -> Step:
+    """One multiplier's line: ``×1.5 chapter: <why> → 0.7500.``"""
+    return Step(f"{fmt_boost(factor)} {name}", factor, value, f"{fmt_boost(factor)} {name}: {why} → {value:.4f}.")
+
+
+def _preferred_why(kind: str, boost: float, named: str | None, preferred: Collection[str] | None) -> str:
+    """Why a chunk's scholar (or tradition) got the profile's boost or not; ``preferred`` is ``None``
+    without a profile."""
+    if boost != 1.0:
+        return f"{named} is one of your preferred {kind}s"
+    if named is None:
+        return f"no {kind} is named for it"
+    if preferred is not None and not preferred:
+        return f"your profile prefers no {kind}"
+    return f"{named} is not among your preferred {kind}s"
 
 
 def _vocabulary_step(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalContext | None, value: float) -> Step:
@@ -189,9 +190,9 @@ def _base_steps(b: ScoreBreakdown) -> list[Step]:
     return steps
 
 
-def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, book_name: BookName | None) -> str:
+def _refs_text(refs: tuple[PassageRef, ...], meta: ChunkMetadata | None, names: Names) -> str:
     """The referenced passages (those ``meta`` covers, when given), named as the reader names them."""
     chosen = [r for r in refs if meta is None or r.covers(meta)] or list(refs)
-    return ", ".join(r.label(book_name(r.book_id) if book_name else None) for r in chosen)
+    return ", ".join(names.passage(r) for r in chosen)
 
 

@@ -10,12 +10,10 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from ..core.books import book_words
 from ..core.governance import ForbiddenRule
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import USER_NOTE, BoostWeights, Filters, RankingPolicy, RetrievalContext, SearchMode
-from ..core.references import ChapterRef, reference_text
 from ..core.results import (
-    Candidate,
     RejectedChunk,
     RejectReason,
     RetrievalResult,
@@ -24,13 +22,11 @@ from ..core.results import (
 )
 from . import titles
 from .bounds import and_more
-from .titles import Names
+from .sentences import shorten
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
     from ..context import Context
     from ..session import ResultView
-
-BookName = Callable[[str], str]
 
 #: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
 source_label = titles.source_label
@@ -100,13 +96,6 @@ def boosts_text(b: ScoreBreakdown | None) -> str:
         return "not scored"
     labels = boost_labels(b)
     return ", ".join(labels) if labels else "none"
-
-
-def reference(candidate: Candidate, book_name: BookName | None = None) -> str:
-    meta = candidate.metadata
-    if not meta.book_id:
-        return ""
-    return meta.reference(book_name(meta.book_id) if book_name else None)
 
 
 def move_text(rank: int, previous: Mapping[str, int] | None, chunk_id: str) -> tuple[str, str, int]:
@@ -207,15 +196,15 @@ def asked_time(view: ResultView) -> str:
     return time.strftime("%H:%M:%S", time.localtime(view.asked_at))
 
 
-def results_title(view: ResultView, chapter_label: Callable[[ChapterRef | None], str] | None = None,
-                  workspace: str = "") -> str:
+def results_title(view: ResultView, names: Names | None = None, workspace: str = "") -> str:
     """The header over the results: the question they answer, their size, the mode that made them
-    ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere),
-    the time, and the workspace whose notes were searched with the library."""
+    ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere;
+    named by ``names``, left out without them), the time, and the workspace whose notes were searched with
+    the library."""
     r = view.result
     chapter = r.context.chapter if r.context is not None else None
-    ranked = f" · ranked for {chapter_label(chapter)}" if chapter is not None and chapter_label is not None else ""
-    return (f"“{titles.shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
+    ranked = f" · ranked for {names.chapter(chapter)}" if chapter is not None and names is not None else ""
+    return (f"“{shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
             f"· {mode_title(r.mode)}{ranked} · asked {asked_time(view)}" + (f" · in {workspace}" if workspace else ""))
 
 
@@ -226,8 +215,7 @@ def tab_titles(view: ResultView | None) -> tuple[str, str]:
     return f"Results ({len(view.result.results)})", f"Rejected ({len(view.result.rejected)})"
 
 
-def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], str],
-                undo_keys: str = "") -> str | None:
+def rerank_note(view: ResultView, names: Names, undo_keys: str = "") -> str | None:
     """What a re-rank changed, e.g. "Re-ranked for John 1 from the same 40 candidates …", and the key that
     undoes it (``None`` after a fresh answer)."""
     if view.previous_ranks is None or view.cause == "ask":
@@ -242,7 +230,7 @@ def rerank_note(view: ResultView, chapter_label: Callable[[ChapterRef | None], s
         return (f"Asked again under {overlay_name(r.context)}: {moved} of {len(r.results)} ranks changed. "
                 "The Move column shows how (▲ up, ▼ down).")
     what = {
-        "chapter": f"for {chapter_label(chapter) if chapter else 'no chapter'}",
+        "chapter": f"for {names.chapter(chapter) if chapter else 'no chapter'}",
         "profile": "for your new profile",
         "settings": "with the new ranking settings",
         "overlay": f"under {overlay_name(r.context)}",
@@ -286,10 +274,10 @@ def _counts(counts: Mapping[str, int], labels: Callable[[str], str]) -> str:
     return ", ".join(f"{n} {labels(key)}" for key, n in counts.items() if n) or "none"
 
 
-def searched_rows(result: RetrievalResult, book_name: BookName | None = None) -> list[tuple[str, str]]:
+def searched_rows(result: RetrievalResult, names: Names = DEFAULT_NAMES) -> list[tuple[str, str]]:
     """*How this was searched*: (label, value) rows from the bundle's trace, diagnostics and timings."""
     tr, d, t = result.trace, result.diagnostics, result.timings
-    refs = and_more([r.label(book_name(r.book_id) if book_name else None) for r in tr.references])
+    refs = and_more([names.passage(r) for r in tr.references])
     f = tr.filters
     filters = "; ".join(f"{name}: {', '.join(values)}" for name, values in (
         ("source types", f.source_types), ("books", f.books), ("scholars", f.scholars), ("traditions", f.traditions),
@@ -334,16 +322,6 @@ def ask_status(view: ResultView) -> str:
     """Beside the question box: the answer's size and time (nothing after a re-rank)."""
     asked = asked_anew(view)
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
-
-
-def chapter_name(book_id: str | None, chapter: int | None, book_name: BookName | None) -> str:
-    if not book_id or chapter is None:
-        return ""
-    return reference_text(book_name(book_id) if book_name else book_words(book_id), chapter)
-
-
-def ref_name(ref: ChapterRef | None, book_name: BookName | None) -> str:
-    return chapter_name(ref.book_id, ref.chapter, book_name) if ref else ""
 
 
 def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:

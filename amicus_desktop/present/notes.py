@@ -14,10 +14,11 @@ from __future__ import annotations
 import html
 import re
 
+from ..core.names import Names
 from ..core.references import PassageRef
 from ..core.results import ChunkMetadata
 from ..notes import Note
-from .titles import Names, reference, shorten
+from .sentences import shorten
 
 #: "My notes": the reader's own notes as a kind of source (the filter bar).
 MY_NOTES = "My notes"
@@ -114,7 +115,7 @@ def where_ref(ref: PassageRef | None, names: Names) -> str:
         return ""
     meta = ChunkMetadata(book_id=ref.book_id, chapter_num=ref.chapter, verse_start=ref.verse_start,
                          verse_end=ref.verse_end)
-    return reference(meta, names) or ""
+    return names.reference(meta)
 
 
 def verse_label(note: Note) -> str:

@@ -19,7 +19,7 @@ from ..core.query import SearchMode
 from ..core.results import WarningCode
 from ..session import DbState, DbStatus, InternalError
 from .notes import pending_text
-from .titles import shorten
+from .sentences import shorten
 
 # Actions the UI knows how to perform (buttons are made from these ids).
 RETRY = "retry"

@@ -6,10 +6,10 @@ A result row has to say what it is at a glance: ``δικαιόω (dikaióō, G13
 rarely name their passage, lexicon entries start with a pronunciation), and ids are for machines.
 
 Everything here works from what any scripture.db holds — ``source_type``, ``source_id``, ``text``
-and ``chunk_metadata`` — plus two lookups (:class:`Names`): book names and scholars. It reads the
-shapes this project's builder writes (docs/DATA.md) where it can and falls back to a generic form
-(the kind of chunk, who wrote it, the passage, or the opening words) for anything else, so a
-chunk from another builder's database still gets a sensible line.
+and ``chunk_metadata`` — plus two lookups (:class:`~amicus_desktop.core.names.Names`): book names
+and scholars. It reads the shapes this project's builder writes (docs/DATA.md) where it can and falls
+back to a generic form (the kind of chunk, who wrote it, the passage, or the opening words) for
+anything else, so a chunk from another builder's database still gets a sensible line.
 
 - :func:`title` — what the row is; one part of a note cut into several says which
   (``Matthew Henry, Concise Commentary — John 3:11-21 (part 2 of 6)``, read from the ``source_id``
@@ -22,15 +22,14 @@ chunk from another builder's database still gets a sensible line.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..core import parts
-from ..core.books import BY_ID, book_words
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import USER_NOTE, SourceType
 from ..core.results import ChunkMetadata
-from ..core.scholars import Scholar, resolve
+from .lexicon import headword, lexicon_gloss, strongs_body, strongs_number
+from .sentences import first_sentence, sentences, shorten, text_lines
 
 SOURCE_LABELS: dict[str, str] = {
     SourceType.SECTION_PANEL: "Section note",
@@ -55,26 +54,11 @@ PANEL_WORDS: dict[str, str] = {
 SNIPPET_CHARS = 160
 _HEAD_CHARS = 90  # a first line longer than this is text, not a header
 
-_NUMBER = re.compile(r"\b([GH]\d+[a-z]?)\b")
 _WORD_STUDY = re.compile(
     r"^Word study:\s*(?P<name>.+?),\s*Strong's\s+(?:Greek|Hebrew)\s+(?P<num>[GH]\d+\w*),\s*in\s+(?P<book>[^.]+)\.?$"
 )
 _CHAIN = re.compile(r"^Scofield reference chain:\s*(?P<topic>.+?)\s+—\s+the fuller note is at\s+(?P<target>[^.]+)\.?$")
 _QUOTED_BY = re.compile(r"^Quoted by\s+(?P<by>.+?)\s*\(")
-_GLOSSES = re.compile(r"\bGlosses:\s*(?P<glosses>[^\n]+?)\.?(?:\n|$)")
-_STRONGS_HEAD = re.compile(r"—\s*Strong's\s+(?:Greek|Hebrew)\s+[GH]\d+\w*\.\s*")
-_DERIVATION = re.compile(
-    r"^(from|of|a primitive|corresponding|probably|perhaps|the same|apparently|by|an? (?:prolonged|"
-    r"primary|orthographical)|comparative|superlative|contracted|\(?properly)\b",
-    re.IGNORECASE,
-)
-_KJV = re.compile(r"\bKJV renders it:\s*(?P<kjv>[^\n]+?)\.?$")
-_PAREN = re.compile(r"\s*\([^()]*\)")
-_ABBREV = re.compile(
-    r"(?:\b(?:i\.e|e\.g|cf|viz|etc|al|pl|sc|lit|ch|vs|cl|seq|mg|ib|id|opp|ff|Mr|Mrs|Dr|St|Mt)\.|\b[A-Za-z]\."
-    r"|(?:^|\s)\(?\d{1,2}\.|(?:^|\s)[IVX]{1,4}\.)$"
-)
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’)]*\s+")
 
 
 class ChunkLike(Protocol):
@@ -94,63 +78,9 @@ class ChunkLike(Protocol):
     def metadata(self) -> ChunkMetadata: ...
 
 
-@dataclass(frozen=True)
-class Names:
-    """How to name books and scholars: a database's own tables (``books`` names by id, the
-    store's ``scholars()``), falling back to the built-in book table and known scholars."""
-
-    books: Mapping[str, str] = field(default_factory=dict)
-    scholars: Mapping[str, Scholar] = field(default_factory=dict)
-
-    def book(self, book_id: str) -> str:
-        if book_id in self.books:
-            return self.books[book_id]
-        known = BY_ID.get(book_id)
-        return known.name if known else book_words(book_id)
-
-    def scholar(self, scholar_id: str) -> Scholar:
-        return resolve(scholar_id, self.scholars)
-
-
-DEFAULT_NAMES = Names()
-
-
 def source_label(source_type: str) -> str:
     """``Section note``, ``Lexicon entry``…; an unknown type reads as its words."""
     return SOURCE_LABELS.get(source_type, source_type.replace("_", " ").strip().capitalize() or "Chunk")
-
-
-def reference(meta: ChunkMetadata, names: Names = DEFAULT_NAMES) -> str:
-    """``Romans 9:1-5``, ``Romans 9``, ``Romans``; empty without a book."""
-    return meta.reference(names.book(meta.book_id)) if meta.book_id else ""
-
-
-# -- small text helpers ----------------------------------------------------------------------------
-
-def _lines(text: str) -> list[str]:
-    return [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-
-
-def sentences(text: str) -> list[str]:
-    """Sentences of ``text`` (one line), not cut after "i.e.", "cf." or an initial ("C. I.")."""
-    out: list[str] = []
-    for piece in _SENTENCE_END.split(" ".join(text.split())):
-        if out and _ABBREV.search(out[-1]):
-            out[-1] += " " + piece
-        elif piece:
-            out.append(piece)
-    return out
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text`` on one line, cut at a word boundary to at most ``limit`` characters (with "…")."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text[: max(1, limit - 1)]
-    if " " in cut[limit // 2:]:
-        cut = cut[: cut.rfind(" ")]
-    return cut.rstrip(" ,;:—-") + "…"
 
 
 def _join(lead: str, rest: str) -> str:
@@ -160,14 +90,6 @@ def _join(lead: str, rest: str) -> str:
 
 def _is_header(line: str) -> bool:
     return len(line) <= _HEAD_CHARS and " — " in line
-
-
-def _first_sentence(text: str, limit: int = 60) -> str:
-    lines = _lines(text)
-    if not lines:
-        return ""
-    first = sentences(lines[0])
-    return shorten(first[0] if first else lines[0], limit)
 
 
 # -- who and what ------------------------------------------------------------------------------
@@ -196,79 +118,28 @@ def _lexicon_label(meta: ChunkMetadata, names: Names) -> str:
     return s.surname or s.name
 
 
-def _number(chunk: ChunkLike) -> str:
-    m = _NUMBER.search(chunk.source_id) or _NUMBER.search(chunk.text[:200])
-    return m.group(1) if m else ""
-
-
-def _lemma(first_line: str) -> str:
-    """The headword at the start of a lexicon entry: up to " (" or " —" or ","."""
-    m = re.match(r"^(.+?)(?:\s+\(|\s+—|,)", first_line)
-    word = m.group(1).strip() if m else ""
-    return word if len(word) <= 40 else ""
-
-
-def _gloss(definition: str, words: int = 8) -> str:
-    """A short gloss from a dictionary definition: "an inventor, i.e. contriver" → "inventor"."""
-    text = _PAREN.sub("", definition).strip()
-    text = re.split(r";|:|,\s*i\.e\.|,\s*e\.g\.|\s—\s|\.\s", text, maxsplit=1)[0]
-    text = re.sub(r"^(?:an?|the)\s+", "", text.strip(" .,;"), flags=re.IGNORECASE)
-    parts = text.split()
-    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
-
-
-def _strongs_body(text: str) -> list[str]:
-    """The sentences of a Strong's entry after its head, without the derivation (a sentence that
-    starts like one, "from G2147.", or cites another number, "a diminutive of G5597.")."""
-    m = _STRONGS_HEAD.search(text)
-    if not m:
-        return []
-    rest = sentences(text[m.end():])
-    while len(rest) > 1 and (_DERIVATION.match(rest[0]) or _NUMBER.search(rest[0])):
-        rest = rest[1:]
-    return rest
-
-
-def _lexicon_gloss(text: str) -> str:
-    m = _GLOSSES.search(text)
-    if m:
-        glosses = [g.strip() for g in m.group("glosses").split(";") if g.strip()]
-        return shorten("; ".join(glosses[:2]), 60)
-    body = _strongs_body(text)
-    if body and not body[0].startswith("KJV renders"):
-        return _gloss(body[0])
-    kjv = _KJV.search(text)
-    if kjv:
-        return _gloss(kjv.group("kjv"))
-    # another lexicon's "headword (…) — definition. …"
-    lines = _lines(text)
-    after = re.search(r"\s—\s(.+)", lines[0]) if lines else None
-    first = sentences(after.group(1)) if after else []
-    return _gloss(first[0]) if first else ""
-
-
 def _title_lexicon(chunk: ChunkLike, names: Names) -> str:
-    lines = _lines(chunk.text)
+    lines = text_lines(chunk.text)
     first = lines[0] if lines else ""
-    number, lemma = _number(chunk), _lemma(first)
+    number, lemma = strongs_number(chunk.source_id, chunk.text), headword(first)
     label = _lexicon_label(chunk.metadata, names)
     if not (number or lemma):
-        return _join(label, _first_sentence(chunk.text))
+        return _join(label, first_sentence(chunk.text))
     head = " ".join(p for p in (label, number, lemma) if p)
     if first.rstrip(".").endswith(", continued"):
         return f"{head} — continued"
-    gloss = _lexicon_gloss(chunk.text)
+    gloss = lexicon_gloss(chunk.text)
     return f"{head} — {gloss}" if gloss else head
 
 
 def _title_word_study(chunk: ChunkLike, names: Names) -> str:
-    lines = _lines(chunk.text)
+    lines = text_lines(chunk.text)
     m = _WORD_STUDY.match(lines[0]) if lines else None
     meta = chunk.metadata
     book = names.book(meta.book_id) if meta.book_id else (m.group("book") if m else "")
     where = f" in {book}" if book else ""
     if not m:
-        return _join("Word study", reference(meta, names) or _first_sentence(chunk.text))
+        return _join("Word study", names.reference(meta) or first_sentence(chunk.text))
     name, number = m.group("name").strip(), m.group("num")
     inner = re.fullmatch(r"(?P<lemma>.+?)\s*\((?P<tr>[^()]+)\)", name)
     word = f"{inner.group('lemma')} ({inner.group('tr')}, {number})" if inner else f"{name} ({number})"
@@ -277,7 +148,7 @@ def _title_word_study(chunk: ChunkLike, names: Names) -> str:
 
 def _title_commentary(chunk: ChunkLike, names: Names) -> str:
     meta = chunk.metadata
-    ref = reference(meta, names)
+    ref = names.reference(meta)
     who = author_work(meta, names) or source_label(chunk.source_type)
     if meta.panel_type == "quotation":
         name = names.scholar(meta.scholar_id).name if meta.scholar_id else "A quotation"
@@ -287,12 +158,12 @@ def _title_commentary(chunk: ChunkLike, names: Names) -> str:
     if words and meta.book_id:
         # a panel about a whole chapter or book: "outline of Romans 9", not "Romans 9:1-33"
         whole = ChunkMetadata(book_id=meta.book_id, chapter_num=meta.chapter_num)
-        return f"{who} — {words} {reference(whole, names)}"
-    return _join(who, ref or _first_sentence(chunk.text))
+        return f"{who} — {words} {names.reference(whole)}"
+    return _join(who, ref or first_sentence(chunk.text))
 
 
 def _title_thread(chunk: ChunkLike, names: Names) -> str:
-    lines = _lines(chunk.text)
+    lines = text_lines(chunk.text)
     first = lines[0] if lines else ""
     meta = chunk.metadata
     m = _CHAIN.match(first)
@@ -302,13 +173,13 @@ def _title_thread(chunk: ChunkLike, names: Names) -> str:
     if _is_header(first):
         return first.rstrip(".")
     who = author_work(meta, names) or source_label(chunk.source_type)
-    return _join(who, reference(meta, names) or _first_sentence(chunk.text))
+    return _join(who, names.reference(meta) or first_sentence(chunk.text))
 
 
 def _generic(chunk: ChunkLike, names: Names) -> str:
     meta = chunk.metadata
     lead = author_work(meta, names) or source_label(chunk.source_type)
-    return _join(lead, reference(meta, names) or _first_sentence(chunk.text))
+    return _join(lead, names.reference(meta) or first_sentence(chunk.text))
 
 
 def _with_part(line: str, chunk: ChunkLike) -> str:
@@ -333,7 +204,7 @@ def _title(chunk: ChunkLike, names: Names) -> str:
     if kind == SourceType.CROSS_REF_THREAD_NOTE:
         return _title_thread(chunk, names)
     if kind == SourceType.META_FAQ:
-        lines = _lines(chunk.text)
+        lines = text_lines(chunk.text)
         return f"Help — {shorten(lines[0], _HEAD_CHARS)}" if lines else "Help"
     return _generic(chunk, names)
 
@@ -342,12 +213,12 @@ def _title(chunk: ChunkLike, names: Names) -> str:
 
 def _snippet_sentences(chunk: ChunkLike) -> list[str]:
     """The chunk's sentences (a line break ends one) without the header its title is made from."""
-    lines = _lines(chunk.text)
+    lines = text_lines(chunk.text)
     if not lines:
         return []
     kind, meta = chunk.source_type, chunk.metadata
     if kind == SourceType.LEXICON_ENTRY:
-        body = _strongs_body(chunk.text)
+        body = strongs_body(chunk.text)
         if body:
             return body
         first = sentences(lines[0])
@@ -355,7 +226,7 @@ def _snippet_sentences(chunk: ChunkLike) -> list[str]:
             return [*first[1:], *(x for ln in lines[1:] for x in sentences(ln))]
     elif kind == SourceType.SECTION_PANEL and meta.panel_type == "quotation":
         quote = chunk.text.find("“")
-        lines = _lines(chunk.text[quote:]) if quote >= 0 else lines
+        lines = text_lines(chunk.text[quote:]) if quote >= 0 else lines
     elif len(lines) > 1 and (
         kind == SourceType.META_FAQ
         or (kind == SourceType.WORD_STUDY and _WORD_STUDY.match(lines[0]))
@@ -391,17 +262,18 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     book table and known scholars name things."""
     meta = chunk.metadata
     if chunk.source_type == USER_NOTE:  # the reader's own: unmistakably so, and on what
-        where = reference(meta, names)
+        where = names.reference(meta)
         return f"Your note on {where}" if where else "Your note"
     label = source_label(chunk.source_type)
     who = author_work(meta, names, full=True)
     if meta.panel_type == "quotation" and meta.scholar_id:
         m = _QUOTED_BY.match(chunk.text)
         who = names.scholar(meta.scholar_id).name + (f", quoted by {m.group('by').strip()}" if m else ", quoted")
-    what = reference(meta, names)
+    what = names.reference(meta)
     if chunk.source_type == SourceType.LEXICON_ENTRY:
-        lines = _lines(chunk.text)
-        what = " ".join(p for p in (_number(chunk), _lemma(lines[0]) if lines else "") if p)
+        lines = text_lines(chunk.text)
+        number = strongs_number(chunk.source_id, chunk.text)
+        what = " ".join(p for p in (number, headword(lines[0]) if lines else "") if p)
     elif chunk.source_type == SourceType.WORD_STUDY:
         t = _title_word_study(chunk, names)
         what = t.replace(" — word study", "") if " — word study" in t else what
@@ -409,22 +281,17 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
         t = _title(chunk, names)
         what = t.split(" — ", 1)[1] if " — " in t else what
     if not what:
-        what = _first_sentence(chunk.text)
+        what = first_sentence(chunk.text)
     head = f"{label}: {who}" if who else label
     return _with_part(f"{head} — {what}" if what else head, chunk)
 
 
 __all__ = [
-    "DEFAULT_NAMES",
     "PANEL_WORDS",
     "SOURCE_LABELS",
     "ChunkLike",
-    "Names",
     "author_work",
     "citation",
-    "reference",
-    "sentences",
-    "shorten",
     "snippet",
     "source_label",
     "title",

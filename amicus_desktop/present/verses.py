@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core.errors import AmicusError, ErrorCode
+from ..core.references import reference_text
 from ..session.question import AskFailure, InternalError
 from ..verses import VerseBreakdown, VerseHit, VerseSearchResult
 
@@ -81,8 +82,7 @@ def copied(reference: str, abbreviation: str, verses: Sequence[tuple[int, str]])
 
 def verse_reference(book_name: str, chapter: int, verses: Sequence[int]) -> str:
     """``Romans 8:28`` or ``Romans 8:28-30`` for the verse numbers given (first to last)."""
-    first, last = min(verses), max(verses)
-    return f"{book_name} {chapter}:{first}" + (f"-{last}" if last != first else "")
+    return reference_text(book_name, chapter, min(verses), max(verses))
 
 
 def copied_status(reference: str, abbreviation: str) -> str:

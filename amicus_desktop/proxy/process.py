@@ -4,7 +4,8 @@
 where it listens (:class:`Listening`), serves until SIGTERM or SIGINT and returns 0 — also when a
 signal comes while the model is still loading. ``port=0`` picks a free port. It logs through
 :mod:`amicus_desktop.logs` (the ``amicus.proxy`` logger, uvicorn's loggers, the redacting filter) to
-stderr and ``amicus-proxy.log``.
+stderr and ``amicus-proxy.log``. Binding, uvicorn's settings, the signals and the end with the parent
+are :mod:`amicus_desktop.http.lifecycle`'s, which the retrieval service runs under too.
 
 It refuses to start (:class:`ProxyRefused`, exit code 2) with a token variable that is set but
 unusable (only whitespace, or characters a bearer token cannot hold), and on an address beyond this
@@ -17,24 +18,16 @@ from __future__ import annotations
 
 import logging
 import os
-import signal
-import socket
-import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import FrameType
-from typing import TYPE_CHECKING, Any
 
 from ..config import TOKEN_ENV, token_problem
 from ..core.text import echo
 from ..embedding.openai import DEFAULT_API_KEY_ENV
 from ..http.guards import is_loopback_address
+from ..http.lifecycle import AddrInfo, StopRequest, resolve_address, serve, stopping_on_signals, uvicorn_config
 from ..http.urls import redact_url, url_problem
 from ..paths import DEFAULT_PROXY_HOST, DEFAULT_PROXY_PORT
-
-if TYPE_CHECKING:  # uvicorn loads only when the proxy starts
-    import uvicorn
 
 log = logging.getLogger("amicus.proxy")
 
@@ -84,32 +77,11 @@ class ProxyRefused(Exception):
         self.exit_code = exit_code
 
 
-class _StopRequest:
-    """The SIGTERM/SIGINT handler until uvicorn takes the signals over: it only records the signal
-    (raising from a handler could break the model's loading half-way) and stops the server if
-    there is one yet; the start-up checks it between its steps."""
-
-    def __init__(self) -> None:
-        self.signal: int | None = None
-        self.server: uvicorn.Server | None = None
-
-    def __call__(self, signum: int, frame: FrameType | None) -> None:
-        self.signal = signum
-        if self.server is not None:
-            self.server.should_exit = True
-
-    def stopped(self, when: str) -> bool:
-        if self.signal is None:
-            return False
-        log.info("stopped on %s %s", signal.Signals(self.signal).name, when)
-        return True
-
-
 def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
     """Serve until SIGTERM or SIGINT (then 0); :class:`ProxyRefused` if it cannot start.
     ``on_listening`` is called once, when the socket is bound and the model loaded."""
     from .. import logs
-    from .limits import AcceptErrorFilter
+    from ..http.limits import AcceptErrorFilter
 
     logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.DEBUG,
                        file_name=logs.PROXY_LOG_FILE, also=("uvicorn", "asyncio"))
@@ -123,7 +95,7 @@ def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
     if problem:
         raise ProxyRefused(problem, 2)
     try:
-        address = _address(args.host, args.port)
+        address = resolve_address(args.host, args.port)
     except OSError as exc:
         raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
     if not token and not is_loopback_address(address[4][0]):
@@ -142,21 +114,14 @@ def run(args: ProxyOptions, on_listening: Callable[[Listening], None]) -> int:
             raise ProxyRefused(f"--upstream {problem}", 2)
 
     # Until uvicorn takes the signals over, SIGTERM/SIGINT end the start-up cleanly (exit 0).
-    stop = _StopRequest()
-    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
+    with stopping_on_signals(log) as stop:
         return _serve(args, token, address, stop, on_listening)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
-def _serve(args: ProxyOptions, token: str | None, address: _AddrInfo, stop: _StopRequest,
+def _serve(args: ProxyOptions, token: str | None, address: AddrInfo, stop: StopRequest,
            on_listening: Callable[[Listening], None]) -> int:
-    import uvicorn
-
     from ..embedding import BackendError, Embedder, get_backend
-    from .limits import KEEP_ALIVE_TIMEOUT, MAX_HEAD_BYTES, connection_cap, listen, protocol_class
+    from ..http.limits import listen
     from .server import create_app
 
     backend: Embedder
@@ -188,37 +153,14 @@ def _serve(args: ProxyOptions, token: str | None, address: _AddrInfo, stop: _Sto
     rate = args.rate_limit or None
     app = create_app(backend, token=token, bind_host=address[4][0], rate_limit=rate,
                      rate_burst=max(1, round(2 * args.rate_limit)))
-    config = uvicorn.Config(
-        app,
-        log_config=None,  # keep our logging; uvicorn's access log is off (it would show clients)
-        access_log=False,
-        log_level=args.log_level,
-        timeout_graceful_shutdown=5,
-        lifespan="off",
-        server_header=False,
-        http=protocol_class(max_connections=connection_cap()),
-        h11_max_incomplete_event_size=MAX_HEAD_BYTES,
-        timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
-    )
-    server = _make_server(config, stop)
-    stop.server = server
-    if stop.stopped("before serving"):
-        sock.close()
-        backend.close()
-        return 0
-    _exit_with_parent(server)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     where = f"via {echo(redact_url(args.upstream or ''))}" if args.backend == "openai" else "local"
-    on_listening(Listening(f"http://{shown}:{port}", backend.model_id, dims, where, bool(token)))
+    listening = Listening(f"http://{shown}:{port}", backend.model_id, dims, where, bool(token))
     try:
-        server.run(sockets=[sock])
+        return serve(uvicorn_config(app, args.log_level), sock, stop, lambda: on_listening(listening))
     finally:
-        sock.close()
         backend.close()
-    if stop.signal is not None:
-        log.info("stopped on %s", signal.Signals(stop.signal).name)
-    return 0
 
 
 def _token(env_name: str) -> tuple[str | None, str | None]:
@@ -230,52 +172,3 @@ def _token(env_name: str) -> tuple[str | None, str | None]:
     if problem:
         return None, f"the token in ${env_name} {problem}; set a usable token or unset the variable"
     return raw.strip(), None
-
-
-def _make_server(config: uvicorn.Config, stop: _StopRequest) -> uvicorn.Server:
-    """uvicorn's Server, except that SIGTERM/SIGINT end it with exit 0 instead of re-raising; the
-    signal is recorded in ``stop`` (whose own handler uvicorn replaces while it serves)."""
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-            stop.signal = sig
-            if self.should_exit and sig == signal.SIGINT:
-                self.force_exit = True  # a second Ctrl-C: stop waiting for open requests
-            else:
-                self.should_exit = True
-
-    return Server(config)
-
-
-#: set to a process id, the proxy stops when that process is gone (test harnesses set it so a
-#: killed test run leaves no proxy behind).
-PARENT_ENV = "AMICUS_PROXY_PARENT_PID"
-
-
-def _exit_with_parent(server: uvicorn.Server) -> None:
-    value = os.environ.get(PARENT_ENV, "")
-    if not value.isdigit() or os.getppid() != int(value):
-        return
-    parent = int(value)
-
-    def watch() -> None:
-        while not server.should_exit:
-            if os.getppid() != parent:  # re-parented: the parent died
-                log.warning("parent process %d is gone: stopping", parent)
-                server.should_exit = True
-                time.sleep(10)
-                os._exit(1)  # graceful shutdown hung
-            time.sleep(0.5)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-_AddrInfo = tuple[Any, ...]  # one socket.getaddrinfo() entry: (family, type, proto, canonname, sockaddr)
-
-
-def _address(host: str, port: int) -> _AddrInfo:
-    """The address ``host`` resolves to first (the one the proxy binds)."""
-    return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP)[0]
-
-

@@ -10,5 +10,6 @@ for a library shared by many readers. No Qt.
 - :mod:`.observe` — trace ids on every answer, one log line per request;
 - :mod:`.openapi` — the OpenAPI 3.1 description;
 - :mod:`.app` — the Starlette app; ``amicus_desktop/cli/serve.py`` runs it under uvicorn with the
-  proxy's connection limits (:mod:`amicus_desktop.proxy.limits`).
+  embed proxy's connection limits and lifecycle (:mod:`amicus_desktop.http.limits`,
+  :mod:`amicus_desktop.http.lifecycle`).
 """

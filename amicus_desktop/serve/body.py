@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..core.names import Names
 from ..core.results import RetrievalResult, RetrievedChunk
-from ..present import Names, citation, snippet, title
+from ..present import citation, snippet, title
 
 #: CONTRACT section 9: a result's snippet is at most this many characters.
 SNIPPET_CHARS = 300

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..core.errors import AmicusError
+from ..core.names import Names
 from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
 from ..notes import NotesError
-from ..present import Names
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore, StoreInfo
 from .errors import ServiceError
@@ -62,8 +62,7 @@ class Answer:
 
 
 def read_facts(store: ScriptureStore) -> Facts:
-    return Facts(frozenset(store.book_ids()),
-                 Names({b.book_id: b.name for b in store.books()}, store.scholars()))
+    return Facts(frozenset(store.book_ids()), store.names())
 
 
 class _Lane:

@@ -16,12 +16,13 @@ The session is a small composition root. Each kind of state lives in one part:
 ==================  ===============================================================
 
 This module holds what spans parts: the engine's life cycle (start, re-open on new settings,
-close), the one function that builds a :class:`~amicus_desktop.core.query.RetrievalContext`
-(:meth:`Session.context`), and the rules between parts (a chapter change re-ranks; a database
-error seen while asking fails the library; the proxy going away marks results stale; a new mode,
-filter or pin asks the question on screen again, since they act in candidate generation). Listeners
-are plain callbacks on each part's :class:`~.events.Event` attributes; :attr:`Session.changed`
-fires after any of them, and :meth:`Session.until` awaits a condition on it.
+close), the one place a question's :class:`~amicus_desktop.core.query.RetrievalContext` is built
+(:meth:`Session.context`, by :func:`~.context.app_context`), and the rules between parts (a chapter
+change re-ranks; a database error seen while asking or loading fails the library; the proxy going away
+marks results stale; a new mode, filter or pin asks the question on screen again, since they act in
+candidate generation). The reader's moves and loads are :class:`~.navigation.Navigation`, a base of
+:class:`Session`. Listeners are plain callbacks on each part's :class:`~.events.Event` attributes;
+:attr:`Session.changed` fires after any of them, and :meth:`Session.until` awaits a condition on it.
 """
 
 from __future__ import annotations
@@ -35,15 +36,16 @@ from typing import Any
 from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
-from ..core.references import ChapterRef, PassageRef
 from ..core.results import RetrievalResult
-from ..overlays import Overlay, govern
+from ..overlays import Overlay
 from ..settings import Settings, SettingsStore
 from .commentary import Commentary
 from .connection import Connection
+from .context import app_context
 from .engine import Engine
 from .events import Event
 from .library import Library
+from .navigation import Navigation
 from .notes import Notebook
 from .preferences import Overrides, Preferences
 from .question import AskFailure, Cause, Question
@@ -54,31 +56,7 @@ from .verses import Verses
 log = logging.getLogger("amicus.session")
 
 
-def app_context(
-    settings: Settings,
-    query: str,
-    *,
-    chapter: ChapterRef | None = None,
-    mode: SearchMode | None = None,
-    filters: Filters = Filters(),
-    pins: tuple[str, ...] = (),
-    workspace: str | None = None,
-    overlay: Overlay | None = None,
-) -> RetrievalContext:
-    """The app's retrieval for ``query`` under ``settings``: the reader's weights, cap, k and profile on the app
-    preset's fusion and ranking policy (what ``--preset app`` reproduces on the command line) with the
-    curator's fusion, spread factor and focus boost (the app preset's until a weight search is applied), under
-    the ``overlay``'s forbidden sources and vocabulary (its preferred sources are the profile already; its
-    retrieval policy is kept for the command line and the service, the reader's settings rule the app)."""
-    s = settings
-    return govern(RetrievalContext(
-        query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
-        weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
-        fusion=s.fusion_config, policy=s.policy, workspace=workspace,
-    ), overlay)
-
-
-class Session:
+class Session(Navigation):
     """State and async work of one window: create, :meth:`start`, and :meth:`aclose` at the end.
 
     Runs on the current asyncio loop (qasync's in the app, so every listener runs on the Qt thread).
@@ -209,13 +187,10 @@ class Session:
 
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):
-            try:
+            with self.failing_library(engine):  # the library opened; a damaged verse table fails the database
                 verses = await self.verses.load(engine)  # the translations, before the reader's first chapter
                 self._restore_chapter()
                 await self.verses.warm(engine, verses)  # after it: the chapter does not wait for this
-            except AmicusError as err:  # the library opened; a damaged verse table fails the database
-                if err.code.is_database and engine.is_open:
-                    self.library.fail(err)
 
     async def _disconnect(self) -> None:
         """Close the engine. One whose close was interrupted (its caller cancelled) is finished here."""
@@ -297,56 +272,7 @@ class Session:
             if failure.code.is_database:
                 self.library.fail(failure)
 
-    # -- reading ---------------------------------------------------------------------------
-    def set_chapter(self, ref: ChapterRef | None, *, save: bool = True) -> None:
-        """Make ``ref`` the current chapter: load its text and re-rank the results for it (undoably)."""
-        if self.reader.go(ref):
-            self.question.rerank("chapter")
-            if save and self.reader.chapter is not None:
-                self.prefs.remember_chapter(self.reader.chapter)
-        self._load_current_text()
-
-    def _load_current_text(self) -> None:
-        current, engine = self.reader.chapter, self.engine
-        if current is not None and engine is not None and self.library.ready:
-            engine.spawn(self._load_text(engine, current))
-            engine.spawn(self._load_notes(engine, current))
-        self.notebook.desk.show_chapter(current)
-
-    async def _load_notes(self, engine: Engine, ref: ChapterRef) -> None:
-        """The commentary on ``ref`` (a browse, no embedding: it works offline)."""
-        try:
-            notes = await self.commentary.load(engine, ref)
-        except AmicusError as err:
-            if err.code.is_database and engine.is_open:
-                self.library.fail(err)
-            return
-        if engine.is_open and ref == self.reader.chapter:
-            self.commentary.accept(notes)
-
-    def open_passage(self, passage: PassageRef, *, peek: bool = False) -> None:
-        """Open ``passage``'s chapter with its verses in focus. Going there re-ranks as :meth:`set_chapter`
-        does — unless ``peek``: opening a result to read it never changes the answer on screen."""
-        if self.reader.show(passage):
-            if not peek:
-                self.question.rerank("chapter")
-            if self.reader.chapter is not None:
-                self.prefs.remember_chapter(self.reader.chapter)
-        self._load_current_text()
-
-    def read_passage(self, passage: PassageRef) -> None:
-        """Load the Bible text of ``passage`` (a result's verses); :attr:`Reader.passage_loaded` brings it."""
-        engine = self.engine
-        if engine is not None and self.library.ready:
-            engine.spawn(self._read_passage(engine, passage))
-
-    async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
-        try:
-            await self.reader.load_passage(engine, passage, self.verses.current)
-        except AmicusError as err:
-            if err.code.is_database and engine.is_open:
-                self.library.fail(err)
-
+    # -- the translation ---------------------------------------------------------------------
     def set_translation(self, translation_id: str | None) -> None:
         """Show the reader's text in ``translation_id`` and search the verses in it (the question on
         screen is searched again: the words searched and the text shown are the translation's)."""
@@ -356,28 +282,6 @@ class Session:
         view = self.question.view
         if view is not None and self.can_ask:
             self._ask_verses(view.result.query)
-
-    def step_chapter(self, delta: int) -> None:
-        """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""
-        target = self.reader.neighbour(delta)
-        if target is not None:
-            self.set_chapter(target)
-
-    async def _load_text(self, engine: Engine, ref: ChapterRef) -> None:
-        try:
-            await self.reader.load_text(engine, ref, self.verses.current)
-        except AmicusError as err:
-            if err.code.is_database and engine.is_open:
-                self.library.fail(err)
-
-    def _restore_chapter(self) -> None:
-        for text in self.prefs.start_chapters:
-            found = self.reader.find(text)
-            if found is not None:
-                self.set_chapter(found.chapter_ref, save=text != self.prefs.settings.last_chapter)
-                return
-        if self.library.books:
-            self.set_chapter(ChapterRef(self.library.books[0].book_id, 1), save=False)
 
     # -- preferences -----------------------------------------------------------------------
     def set_profile(self, profile: Profile) -> None:

@@ -12,12 +12,10 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..core.books import BOOKS, BY_ID, book_words
+from ..core.books import BOOKS
 from ..core.errors import AmicusError, ErrorCode
-from ..core.references import ChapterRef, reference_text
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import ModelInfo
-from ..core.scholars import Scholar
-from ..present.titles import Names
 from ..store.scripture import BookRow, StoreInfo
 from .engine import Engine
 from .events import Event
@@ -65,7 +63,7 @@ def canonical_books(ids: set[str] | None = None) -> list[BookRow]:
 class _Contents:
     books: list[BookRow] = field(default_factory=list)
     facets: Facets = field(default_factory=lambda: {"scholar_id": [], "tradition": [], "source_type": []})
-    scholars: dict[str, Scholar] = field(default_factory=dict)
+    names: Names = DEFAULT_NAMES
 
 
 class Library:
@@ -102,8 +100,8 @@ class Library:
             if not engine.is_open:  # replaced while opening: its news is stale
                 return False
             engine.monitor.set_expected(ModelInfo(info.model_id, info.dims))
-            books, facets, ids, scholars, types = await engine.run_db(
-                lambda store: (store.books(), store.facets(), store.book_ids(), store.scholars(),
+            books, facets, ids, names, types = await engine.run_db(
+                lambda store: (store.books(), store.facets(), store.book_ids(), store.names(),
                                store.source_type_counts())
             )
         except AmicusError as err:
@@ -119,7 +117,7 @@ class Library:
         if not engine.is_open:
             return False
         facets["source_type"] = sorted(types.items())
-        self._contents = _Contents(books or canonical_books(ids), facets, dict(scholars))
+        self._contents = _Contents(books or canonical_books(ids), facets, names)
         self._set(DbState(DbStatus.READY, engine.db_path, info=info))
         self.books_loaded.emit(self.books)
         self.facets_loaded.emit(self.facets)
@@ -141,20 +139,7 @@ class Library:
     def book(self, book_id: str) -> BookRow | None:
         return next((b for b in self.books if b.book_id == book_id), None)
 
-    def book_name(self, book_id: str | None) -> str:
-        if not book_id:
-            return ""
-        row = self.book(book_id)
-        if row is not None:
-            return row.name
-        canon = BY_ID.get(book_id)
-        return canon.name if canon else book_words(book_id)
-
     @property
     def names(self) -> Names:
-        """How this database names its books and scholars (for titles and citations)."""
-        return Names({b.book_id: b.name for b in self.books}, self._contents.scholars)
-
-    def chapter_label(self, ref: ChapterRef | None) -> str:
-        """``"Romans 9"`` (empty for no chapter)."""
-        return reference_text(self.book_name(ref.book_id), ref.chapter) if ref else ""
+        """How this database names its books, scholars and chapters (read once when it opened)."""
+        return self._contents.names

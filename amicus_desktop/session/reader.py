@@ -120,7 +120,7 @@ class Reader:
         books = self._library.books
         passage = parse_passage(text or "", [b.book_id for b in books])
         book = self._library.book(passage.book_id)
-        name = self._library.book_name(passage.book_id)
+        name = self._library.names.book(passage.book_id)
         if book is None:
             held = ", ".join(b.name for b in books[:6]) + (" …" if len(books) > 6 else "")
             raise PassageError("book", f"This database has no text of {name}; it holds {held}.", passage.book_id)

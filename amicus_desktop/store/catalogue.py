@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.names import Names
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
 from . import conditions, values
@@ -115,6 +116,10 @@ class Catalogue:
             }
             self._scholars = {sid: resolve_scholar(sid, own) for sid in sorted(ids | set(own))}
         return dict(self._scholars)
+
+    def names(self) -> Names:
+        """How this database names its books and scholars (its own tables first, then the built-in ones)."""
+        return Names({b.book_id: b.name for b in self.books()}, self.scholars())
 
     def source_type_counts(self) -> dict[str, int]:
         rows = self.rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")

@@ -19,18 +19,16 @@ index is not used, for ``doctor`` and the diagnostics.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
-import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import apsw
 
-from .. import paths
 from ..core.query import Filters
 from . import conditions, fts
+from .cache_files import cached_index
 from .errors import READ_ERRORS, db_error
 from .fts import FTS_TABLE, create_sql, match_expression
 
@@ -252,35 +250,13 @@ def _fill(store: ScriptureStore, target: apsw.Connection, schema: str) -> None:
 def _cached_index(store: ScriptureStore, *, rebuild: bool = False) -> Path:
     """The path of this database's keyword index in the cache folder, building it when missing,
     stale, or (``rebuild``) found unreadable."""
-    st = os.stat(store.path)
-    where = str(store.path.resolve())
-    path_key = hashlib.sha256(where.encode("utf-8")).hexdigest()[:16]
-    stat_key = hashlib.sha256(
-        f"{st.st_size}|{st.st_mtime_ns}|{fts.FTS_TOKENIZE}|{_CACHE_VERSION}".encode()
-    ).hexdigest()[:16]
-    folder = paths.cache_dir() / "keyword-index"
-    target = folder / f"{path_key}-{stat_key}.sqlite"
-    if target.exists() and not rebuild:
-        return target
-    folder.mkdir(parents=True, exist_ok=True)
-    tmp = folder / f".{target.name}.{os.getpid()}.tmp"
-    con = apsw.Connection(str(tmp), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
-    try:
-        con.execute("PRAGMA journal_mode=OFF")
-        con.execute("BEGIN")
+    def fill(con: apsw.Connection) -> None:
         con.execute(create_sql(schema="main", external_content=False))
         _fill(store, con, "main")
-        con.execute("COMMIT")
-    except BaseException:
-        con.close()
-        with contextlib.suppress(OSError):
-            tmp.unlink()
-        raise
-    con.close()
-    os.replace(tmp, target)
-    for old in folder.glob(f"{path_key}-*.sqlite"):  # indexes of earlier versions of the same file
-        if old != target:
-            with contextlib.suppress(OSError):
-                old.unlink()
+
+    target, built = cached_index(store.path, "keyword-index", f"{fts.FTS_TOKENIZE}|{_CACHE_VERSION}", fill,
+                                 rebuild=rebuild)
+    if not built:
+        return target
     log.info("keyword index built in the cache folder", extra={"chunks": store.info.chunk_count})
     return target

@@ -14,12 +14,9 @@ It reads the optional tables of :mod:`.verse_tables` when the database has them 
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import logging
 import math
-import os
 import re
 import weakref
 from collections.abc import Iterable, Sequence
@@ -29,8 +26,8 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from .. import paths
 from ..core.books import BY_ID
+from .cache_files import cached_index
 from .declarations import vec0_columns
 from .fts import FTS_TOKENIZE
 from .scripture import ScriptureStore
@@ -238,36 +235,13 @@ class VerseIndex:
                 if (str(b), int(c), int(v)) in self.rowid_of]
 
     def _cached(self, translation: Translation) -> Path:
-        st = os.stat(self.store.path)
-        path_key = hashlib.sha256(str(self.store.path.resolve()).encode("utf-8")).hexdigest()[:16]
-        stat_key = hashlib.sha256(
-            f"{st.st_size}|{st.st_mtime_ns}|{FTS_TOKENIZE}|{_CACHE_VERSION}".encode()).hexdigest()[:16]
-        folder = paths.cache_dir() / "verse-index"
-        target = folder / f"{path_key}-{stat_key}-{translation.translation_id}.sqlite"
-        if target.exists():
-            return target
-        folder.mkdir(parents=True, exist_ok=True)
-        tmp = folder / f".{target.name}.{os.getpid()}.tmp"
-        con = apsw.Connection(str(tmp), flags=apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE)
-        try:
-            con.execute("PRAGMA journal_mode=OFF")
-            con.execute("BEGIN")
-            con.execute(fts_sql(translation.translation_id))
-            con.executemany(f"INSERT INTO {fts_table(translation.translation_id)}(rowid, text) VALUES (?, ?)",
-                            self._rows(translation))
-            con.execute("COMMIT")
-        except BaseException:
-            con.close()
-            with contextlib.suppress(OSError):
-                tmp.unlink()
-            raise
-        con.close()
-        os.replace(tmp, target)
-        for old in folder.glob(f"{path_key}-*-{translation.translation_id}.sqlite"):
-            if old != target:
-                with contextlib.suppress(OSError):
-                    old.unlink()
-        return target
+        tid = translation.translation_id
+
+        def fill(con: apsw.Connection) -> None:
+            con.execute(fts_sql(tid))
+            con.executemany(f"INSERT INTO {fts_table(tid)}(rowid, text) VALUES (?, ?)", self._rows(translation))
+
+        return cached_index(self.store.path, "verse-index", f"{FTS_TOKENIZE}|{_CACHE_VERSION}", fill, suffix=tid)[0]
 
     def doc_count(self, translation: Translation, word: str) -> int:
         key = (translation.translation_id, word)

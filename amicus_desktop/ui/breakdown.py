@@ -10,6 +10,7 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPalette, QPen
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
+from ..core.names import Names
 from ..core.query import RetrievalContext
 from ..core.references import PassageRef
 from ..core.results import RejectedChunk, RetrievedChunk
@@ -169,14 +170,14 @@ class BreakdownPanel(QFrame):
         self,
         item: RetrievedChunk | RejectedChunk,
         ctx: RetrievalContext | None,
-        book_name: describe.BookName | None,
+        names: Names,
         *,
         total: int = 0,
         reason: str | None = None,
         references: tuple[PassageRef, ...] = (),
     ) -> None:
         breakdown = item.breakdown
-        ref = describe.reference(item.candidate, book_name) or item.candidate.chunk_id
+        ref = names.reference(item.candidate.metadata) or item.candidate.chunk_id
         if isinstance(item, RetrievedChunk):
             self.title.setText("Why this rank")
             self.subtitle.setText(f"#{item.rank} of {total} · {ref}")
@@ -188,7 +189,7 @@ class BreakdownPanel(QFrame):
             similarity = item.similarity if isinstance(item, RejectedChunk) else None
             self.words.setText(describe.never_scored(similarity) if similarity is not None else "")
             return
-        steps = breakdown_steps(breakdown, item.candidate, ctx, book_name, references)
+        steps = breakdown_steps(breakdown, item.candidate, ctx, names, references)
         self.chart.set_steps(steps)
         self.chart.show()
         lines = [s.words for s in steps if s.label != "distance"]

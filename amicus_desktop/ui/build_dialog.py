@@ -162,13 +162,7 @@ class BuildDialog(QDialog):
     def _poll(self) -> None:
         snap = self._box.read()
         self.stage.setText(stage_text(snap.stage))
-        if snap.total > 0 and snap.stage == "embedding":
-            self.bar.setRange(0, snap.total)
-            self.bar.setValue(snap.done)
-            eta = f", about {duration_text(snap.eta)} left" if snap.eta else ""
-            self.detail.setText(f"{snap.done:,} of {snap.total:,} chunks · {snap.rate:,.0f} per second{eta}")
-        else:
-            self.bar.setRange(0, 0)
+        if not show_embedding(snap, self.bar, self.detail):
             self.detail.setText("")
 
     def _show_failure(self, message: str) -> None:
@@ -179,6 +173,19 @@ class BuildDialog(QDialog):
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.cancel_button.setText("Close")
         self.cancel_button.setEnabled(True)
+
+
+def show_embedding(snap: Snapshot, bar: QProgressBar, detail: QLabel) -> bool:
+    """While chunks are embedded: how many of how many, at what rate, how long is left (``True``); before
+    the embedding has a total, a busy bar (``False``, ``detail`` untouched)."""
+    if snap.total > 0 and snap.stage == "embedding":
+        bar.setRange(0, snap.total)
+        bar.setValue(snap.done)
+        eta = f", about {duration_text(snap.eta)} left" if snap.eta else ""
+        detail.setText(f"{snap.done:,} of {snap.total:,} chunks · {snap.rate:,.0f} per second{eta}")
+        return True
+    bar.setRange(0, 0)
+    return False
 
 
 def stage_text(stage: str) -> str:

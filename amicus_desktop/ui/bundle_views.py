@@ -26,9 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import RetrievalResult, RetrievalWarning, WarningCode
 from ..present import bounds, describe, states
-from ..present.titles import shorten
+from ..present.sentences import shorten
 
 
 class WarningRow(QFrame):
@@ -182,7 +183,7 @@ class SearchedPanel(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
         self.body.setVisible(expanded)
 
-    def show_result(self, result: RetrievalResult | None, book_name: describe.BookName | None = None) -> None:
+    def show_result(self, result: RetrievalResult | None, names: Names = DEFAULT_NAMES) -> None:
         while self.grid.count():
             item = self.grid.takeAt(0)
             widget = item.widget() if item is not None else None
@@ -192,7 +193,7 @@ class SearchedPanel(QWidget):
         if result is None:
             self.hide()
             return
-        rows = dict(describe.searched_rows(result, book_name))
+        rows = dict(describe.searched_rows(result, names))
         line = 0
         for left, right in PAIRED:  # short facts two to a line, long ones across
             self._add(line, 0, left, rows.pop(left), span=1)

@@ -14,8 +14,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
+from ..core.names import Names
 from ..core.references import PassageRef
-from ..present import bounds, describe
+from ..present import bounds
 
 
 class ReferenceChips(QWidget):
@@ -42,13 +43,13 @@ class ReferenceChips(QWidget):
         self.chips: list[QToolButton] = []
         self.hide()
 
-    def set_references(self, refs: tuple[PassageRef, ...], book_name: describe.BookName) -> None:
+    def set_references(self, refs: tuple[PassageRef, ...], names: Names) -> None:
         """Show one chip per reference (hidden when there are none)."""
         for chip in self.chips:
             self.row.removeWidget(chip)
             chip.deleteLater()
         self.chips = []
-        labels = [ref.label(book_name(ref.book_id)).replace("-", "–") for ref in refs]
+        labels = [names.passage(ref).replace("-", "–") for ref in refs]
         for ref, text in zip(refs[:bounds.MAX_CHIPS], labels, strict=False):
             chip = QToolButton()
             chip.setText(text)

@@ -9,14 +9,14 @@ double-click) on a note opens its verses in the reader.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtWidgets import QLabel, QSplitter, QTextBrowser, QTreeView, QVBoxLayout, QWidget
 
+from ..core.names import DEFAULT_NAMES, NamesSource
 from ..core.results import Candidate
-from ..present.titles import DEFAULT_NAMES, Names, snippet, source_label, title
+from ..present.titles import snippet, source_label, title
 from ..session import ChapterNotes
 from .theme import muted_text, scaled_font, serif_font
 
@@ -37,7 +37,7 @@ def verse_label(c: Candidate) -> str:
 class CommentaryModel(QAbstractListModel):
     """One row per note of :class:`ChapterNotes`: ``"v. 6–13 · <title>"``, its snippet as tooltip."""
 
-    def __init__(self, names: Callable[[], Names] | None = None, parent: Any = None) -> None:
+    def __init__(self, names: NamesSource | None = None, parent: Any = None) -> None:
         super().__init__(parent)
         self._names = names
         self._rows: tuple[Candidate, ...] = ()
@@ -80,7 +80,7 @@ class CommentaryPane(QWidget):
 
     passageRequested = Signal(str, int, int, int)
 
-    def __init__(self, names: Callable[[], Names] | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, names: NamesSource | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._names = names
         self.heading = QLabel("Commentary")

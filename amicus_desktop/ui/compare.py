@@ -10,10 +10,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
+from ..core.names import Names
 from ..core.query import RetrievalContext
 from ..core.results import RetrievedChunk
 from ..present import describe
-from ..present.titles import Names, title
+from ..present.titles import title
 from .breakdown import BreakdownPanel
 from .theme import scaled_font
 
@@ -46,12 +47,12 @@ class ComparePanel(QWidget):
         self.pair: tuple[RetrievedChunk, RetrievedChunk] | None = None
 
     def show_pair(self, a: RetrievedChunk, b: RetrievedChunk, ctx: RetrievalContext | None,
-                  book_name: describe.BookName | None, names: Names, total: int) -> None:
+                  names: Names, total: int) -> None:
         first, second = sorted((a, b), key=lambda r: r.rank)
         self.pair = (first, second)
         self.heading.setText(f"Why #{first.rank} beat #{second.rank}")
         self.summary.setText(describe.compare_text(first, second))
         for panel, item in ((self.left, first), (self.right, second)):
-            panel.show_chunk(item, ctx, book_name, total=total)
+            panel.show_chunk(item, ctx, names, total=total)
             panel.title.setText(f"#{item.rank} · {title(item.candidate, names)}")
             panel.title.setWordWrap(True)

@@ -16,10 +16,10 @@ from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..core.books import BY_ID
+from ..core.names import Names
 from ..core.query import USER_NOTE, Filters
 from ..present import describe
 from ..present.notes import MY_NOTES
-from ..present.titles import Names
 from ..session import Facets
 from ..store.scripture import BookRow
 

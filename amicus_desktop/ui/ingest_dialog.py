@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from ..corpus.ingest import IngestReport
 from ..session.background import Op, Tasks
 from ..session.ingest import IngestRequest, failure_text, ingest_work, report_rows
-from .build_dialog import ProgressBox, duration_text, stage_text
+from .build_dialog import ProgressBox, show_embedding, stage_text
 from .theme import scaled_font
 
 log = logging.getLogger("amicus.ui")
@@ -255,13 +255,7 @@ class IngestDialog(QDialog):
         if snap.stage == "starting":
             return
         self.stage.setText(stage_text(snap.stage))
-        if snap.total > 0 and snap.stage == "embedding":
-            self.bar.setRange(0, snap.total)
-            self.bar.setValue(snap.done)
-            eta = f", about {duration_text(snap.eta)} left" if snap.eta else ""
-            self.detail.setText(f"{snap.done:,} of {snap.total:,} chunks · {snap.rate:,.0f} per second{eta}")
-        else:
-            self.bar.setRange(0, 0)
+        show_embedding(snap, self.bar, self.detail)
 
     # -- the report ---------------------------------------------------------------------------
     def show_report(self, report: IngestReport) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QFrame, QMainWindow, QSplitter, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
 from ..connectivity import Connectivity, ProxyState
 from ..core.query import Filters, Profile, SearchMode
@@ -26,7 +26,6 @@ from ..present import describe, states
 from ..session import ChapterNotes, ChapterText, DbState, DbStatus, ResultView, Session
 from ..session.background import Tasks
 from ..session.workbench import Workbench
-from ..session.workspaces import WorkspaceInfo
 from ..settings import Settings
 from ..understand import PassageError
 from .appearance import Appearance
@@ -41,9 +40,10 @@ from .export import Exporter
 from .filter_bar import FilterBar
 from .layout import restore_layout, save_layout
 from .menus import WindowMenus
-from .notes import NotesControl, WorkspaceSwitcher
+from .notes import NotesControl
 from .reader import ReaderPane
 from .results import ResultsPane
+from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
@@ -71,7 +71,7 @@ class MainWindow(QMainWindow):
         self.dialogs = WindowDialogs(self)
         self.ask_control = AskControl(self)
         self.notes_control = NotesControl(self)
-        self.workspace_switcher = WorkspaceSwitcher(session.notebook.switch)
+        self.workspace_switcher = self.notes_control.switcher
         self._build_widgets()
         self.banners = WindowBanners(self)
         self.profile_dock = ProfileDock(self)
@@ -96,10 +96,9 @@ class MainWindow(QMainWindow):
         self.ask.set_profile(session.prefs.profile, session.prefs.overlay)
         self.appearance.apply(session.prefs.settings)
         self._render_mode(session.search.mode)
-        self._render_pins(session.search.pins)
+        self.menus.render_pins(session.search.pins)
         self._render_filters(session.search.filters)
-        self.workspace_switcher.show_workspaces(session.notebook.workspaces)
-        self._update_title()
+        self.notes_control.show_workspace()
 
     # -- construction ----------------------------------------------------------------------
     def _build_widgets(self) -> None:
@@ -108,9 +107,8 @@ class MainWindow(QMainWindow):
         self.banner = Banner()
         self.notice_banner = Banner()
         self.ask = AskBar()
-        self.results = ResultsPane(library.book_name, library.chapter_label, names=lambda: library.names)
+        self.results = ResultsPane(lambda: library.names)
         self.results.is_pinned = self.session.search.is_pinned
-        self.results.workspace_name = self.session.notebook.workspaces.name_of
         self.filter_bar = FilterBar()
 
         right = QWidget()
@@ -128,13 +126,11 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
 
         self.commentary = CommentaryPane(lambda: library.names)
-        self.left_split = _splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
-                                    (3, 2), [540, 300])
-        self.left_split.addWidget(self.notes_control.pane)  # the reader's own notes, under the commentary
-        self.left_split.setStretchFactor(2, 1)  # it gives up height too in a small window: the reader first
-        self.left_split.setSizes([440, 220, 220])
-        self.main_split = _splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
-                                    (2, 3), [520, 960])
+        self.left_split = splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
+                                   stretch=(3, 2), sizes=[540, 300])
+        self.notes_control.place(self.left_split, self.results)  # the reader's own notes, under the commentary
+        self.main_split = splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
+                                   stretch=(2, 3), sizes=[520, 960])
 
         self.start_page = StartPage({
             states.BUILD_DEMO: self.dialogs.build_demo,
@@ -170,9 +166,9 @@ class MainWindow(QMainWindow):
         self.filter_bar.filtersChanged.connect(s.set_filters)
         self.results.pinRequested.connect(s.toggle_pin)
         self.results.chips.passageRequested.connect(self.open_passage)
-        self.reader.chapterRequested.connect(s.set_chapter)
-        self.reader.stepRequested.connect(s.step_chapter)
-        self.reader.referenceEntered.connect(self.goto_reference)
+        self.reader.nav.chapterRequested.connect(s.set_chapter)
+        self.reader.nav.stepRequested.connect(s.step_chapter)
+        self.reader.nav.referenceEntered.connect(self.goto_reference)
         self.ask.askRequested.connect(self.ask_control.ask)
         self.ask.profileClicked.connect(self.profile_dock.toggle)
         self.results.passage.passageRequested.connect(self.peek_passage)
@@ -196,7 +192,7 @@ class MainWindow(QMainWindow):
         sig.versesFailed.connect(verses.show_failure)
         sig.translationsLoaded.connect(lambda ts: self.reader.set_translations(ts, s.verses.translation))
         sig.translationChanged.connect(lambda t: self.reader.set_translations(s.verses.translations, t))
-        self.reader.translationChosen.connect(s.set_translation)
+        self.reader.nav.translationChosen.connect(s.set_translation)
         verses.verseOpened.connect(s.open_passage)
         verses.message.connect(self.show_status)
         self.reader.message.connect(self.show_status)
@@ -296,39 +292,21 @@ class MainWindow(QMainWindow):
             self._shown_once = True
             self.ask_control.initial_focus()
 
-    def _update_title(self) -> None:
-        """``Romans 9 — Personal — Amicus Desktop``: the chapter and the workspace, in every window list."""
-        label = self.session.library.chapter_label(self.session.reader.chapter)
-        parts = [label, self.session.notebook.workspaces.current.name, "Amicus Desktop"]
-        self.setWindowTitle(" — ".join(p for p in parts if p))
-
-    def render_workspace(self, info: WorkspaceInfo) -> None:
-        """The workspace changed: the title, the switcher, the results header (an answer is asked anew)."""
-        self.workspace_switcher.show_workspaces(self.session.notebook.workspaces)
-        self._update_title()
-        self.show_status(f"Workspace: {info.name} — its notes, pins, profile and overlay.")
-
-    def render_note_count(self, count: int) -> None:
-        """The filter bar's "My notes" entry with the workspace's count."""
-        library = self.session.library
-        if library.ready:
-            self.filter_bar.set_choices(library.facets, library.books, library.names, count)
-
     def _render_chapter(self, ref: ChapterRef | None) -> None:
-        label = self.session.library.chapter_label(ref)
-        self._update_title()
+        label = self.session.library.names.chapter(ref)
+        self.notes_control.update_title()
         self.ask.set_context(label)
         self.reader.set_chapter(ref, label)
         if ref is not None and not self.session.library.ready:
             self.reader.show_message(label, states.READ_NEEDS_DB)
 
     def _render_chapter_text(self, text: ChapterText) -> None:
-        label = self.session.library.chapter_label(text.ref)
+        label = self.session.library.names.chapter(text.ref)
         self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT,
                               translation=text.translation)
 
     def _render_notes(self, notes: ChapterNotes) -> None:
-        self.commentary.set_notes(notes, self.session.library.chapter_label(notes.ref))
+        self.commentary.set_notes(notes, self.session.library.names.chapter(notes.ref))
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_dock.set_facets(facets, self.session.prefs.profile)
@@ -344,9 +322,6 @@ class MainWindow(QMainWindow):
     def _render_filters(self, filters: Filters) -> None:
         self.filter_bar.set_filters(filters)
         self.menus.render_filters(filters)
-
-    def _render_pins(self, pins: tuple[str, ...]) -> None:
-        self.menus.render_pins(pins)
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_dock.set_weights(settings.weights)
@@ -388,19 +363,6 @@ class MainWindow(QMainWindow):
             self.workbench_dock.detach()
             self.closed.emit()
         event.accept()
-
-
-def _splitter(orientation: Qt.Orientation, name: str, first: QWidget, second: QWidget,
-              stretch: tuple[int, int], sizes: list[int]) -> QSplitter:
-    split = QSplitter(orientation)
-    split.setObjectName(name)
-    split.addWidget(first)
-    split.addWidget(second)
-    split.setStretchFactor(0, stretch[0])
-    split.setStretchFactor(1, stretch[1])
-    split.setSizes(sizes)
-    split.setChildrenCollapsible(False)
-    return split
 
 
 def _hline() -> QFrame:

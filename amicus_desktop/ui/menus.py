@@ -180,7 +180,7 @@ class WindowMenus:
         shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
         for chunk_id in pins[: bounds.MAX_PIN_ITEMS]:
             r = shown.get(chunk_id)
-            label = (describe.reference(r.candidate, session.library.book_name) or chunk_id) if r else chunk_id
+            label = (session.library.names.reference(r.candidate.metadata) or chunk_id) if r else chunk_id
             action = self.pins_menu.addAction(f"Unpin {label}")
             action.setToolTip(chunk_id)
             action.triggered.connect(lambda _checked=False, c=chunk_id: session.toggle_pin(c))

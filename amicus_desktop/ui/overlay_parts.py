@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import SOURCE_TYPES
-from ..present.titles import DEFAULT_NAMES, Names, source_label
+from ..present.titles import source_label
 from .theme import scaled_font
 
 _CHECKABLE = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable

@@ -10,10 +10,11 @@ from PySide6.QtCore import QEvent, QUrl, Signal
 from PySide6.QtGui import QShowEvent, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.references import PassageRef
 from ..core.results import Candidate
 from ..present import describe
-from ..present.titles import DEFAULT_NAMES, Names, title
+from ..present.titles import title
 from ..session import PassageText
 from .theme import muted_text, reading_size, serif_font
 
@@ -78,7 +79,6 @@ class PassagePanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.view)
         self._candidate: Candidate | None = None
-        self._book_name: describe.BookName | None = None
         self._note = ""
         self._names: Names = DEFAULT_NAMES
         self._verses: PassageText | None = None
@@ -89,12 +89,10 @@ class PassagePanel(QWidget):
         muted = muted_text(self.palette()).name()
         self.view.setHtml(f"<p style='color:{muted}; font-style:italic'>{html.escape(message)}</p>")
 
-    def show_candidate(self, c: Candidate, book_name: describe.BookName | None, note: str = "",
-                       names: Names | None = None) -> None:
+    def show_candidate(self, c: Candidate, names: Names, note: str = "") -> None:
         self._candidate = c
-        self._book_name = book_name
         self._note = note
-        self._names = names or DEFAULT_NAMES
+        self._names = names
         self._verses = None
         self._render()
         wanted = candidate_passage(c)
@@ -128,7 +126,7 @@ class PassagePanel(QWidget):
             return
         pal = self.palette()
         muted = muted_text(pal).name()
-        ref = describe.reference(c, self._book_name)
+        ref = self._names.reference(c.metadata)
         url = passage_url(c)
         if ref and url is not None:
             head = f"<a href='{url.toString()}' style='text-decoration:none; font-weight:600'>{html.escape(ref)}</a>"

@@ -22,9 +22,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import BoostWeights, Profile
 from ..overlays import Overlay
-from ..present.titles import DEFAULT_NAMES, Names
 from .overlay_parts import ForbiddenPanel, VocabularyPanel
 from .theme import scaled_font
 

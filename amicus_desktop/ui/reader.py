@@ -1,4 +1,5 @@
-"""The reading pane: book and chapter navigation, the translation, and the chapter's text in a serif face.
+"""The reading pane: book and chapter navigation (:mod:`.reader_nav`), the translation, and the chapter's text
+in a serif face.
 
 Verses in focus (a typed "John 3:16", a result opened in the reader) are highlighted and scrolled
 to the middle of the view once their chapter's text is on screen. The translation is chosen beside the
@@ -17,16 +18,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QPalette, QTextCursor
 from PySide6.QtWidgets import (
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
     QMenu,
-    QSizePolicy,
-    QSpinBox,
-    QStyle,
     QTextBrowser,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -35,17 +28,13 @@ from ..core.references import ChapterRef, PassageRef
 from ..present import verses as verse_words
 from ..store.scripture import BookRow
 from ..store.verses import Translation
-from .theme import blend, muted_text, reading_size, serif_font, show_as_error
+from .reader_nav import ReaderNav
+from .theme import blend, muted_text, reading_size, serif_font
 
 
 class ReaderPane(QWidget):
-    """Shows one chapter. Emits :attr:`chapterRequested` when the user navigates."""
+    """Shows one chapter; its :attr:`nav` (:class:`~.reader_nav.ReaderNav`) says where the user asks to go."""
 
-    chapterRequested = Signal(object)  # ChapterRef
-    stepRequested = Signal(int)  # -1 previous, +1 next
-    referenceEntered = Signal(str)
-    #: the reader should show (and verse search use) this translation id
-    translationChosen = Signal(str)
     #: ask this text as a question (a verse's *Search for this verse's topic*)
     topicRequested = Signal(str)
     #: a status-bar sentence (what was copied)
@@ -55,7 +44,6 @@ class ReaderPane(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._books: list[BookRow] = []
         self._ref: ChapterRef | None = None
         self._title = ""
         self._verses: list[tuple[int, str]] = []
@@ -67,48 +55,16 @@ class ReaderPane(QWidget):
         #: ``(menu, verses)`` functions that add entries to the text's context menu
         self.menu_extenders: list[Callable[[QMenu, list[int]], None]] = []
 
-        self.translation_combo = QComboBox()
-        self.translation_combo.setAccessibleName("Translation")
-        self.translation_combo.setToolTip("Translation of the text (and of verse search)")
-        self.translation_combo.hide()  # shown when the database holds more than one
-
-        self.book_combo = QComboBox()
-        self.book_combo.setAccessibleName("Book")
-        self.book_combo.setToolTip("Book")
-        self.book_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.book_combo.setMinimumContentsLength(12)
-        self.chapter_spin = QSpinBox()
-        self.chapter_spin.setAccessibleName("Chapter")
-        self.chapter_spin.setToolTip("Chapter")
-        self.chapter_spin.setMinimum(1)
-        self.chapter_spin.setKeyboardTracking(False)
-        self.prev_button = QToolButton()
-        self.prev_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowBack))
-        self.prev_button.setAccessibleName("Previous chapter")
-        self.prev_button.setToolTip("Previous chapter")
-        self.prev_button.setAutoRaise(True)
-        self.next_button = QToolButton()
-        self.next_button.setIcon(self.style().standardIcon(QStyle.StandardPixmap.SP_ArrowForward))
-        self.next_button.setAccessibleName("Next chapter")
-        self.next_button.setToolTip("Next chapter")
-        self.next_button.setAutoRaise(True)
-        self.goto_edit = QLineEdit()
-        self.goto_edit.setPlaceholderText("Go to… (Rom 9, John 3:16)")
-        self.goto_edit.setAccessibleName("Go to reference")
-        self.goto_edit.setClearButtonEnabled(True)
-        self.goto_edit.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.goto_error = QLabel()
-        self.goto_error.setWordWrap(True)
-        self.goto_error.hide()
-
-        nav = QHBoxLayout()
-        nav.setSpacing(6)
-        nav.addWidget(self.prev_button)
-        nav.addWidget(self.book_combo)
-        nav.addWidget(self.chapter_spin)
-        nav.addWidget(self.next_button)
-        nav.addStretch(1)
-        nav.addWidget(self.translation_combo)
+        self.nav = ReaderNav()
+        # the navigation's controls, by the names the window and the tests use
+        n = self.nav
+        self.book_combo = n.book_combo
+        self.chapter_spin = n.chapter_spin
+        self.prev_button = n.prev_button
+        self.next_button = n.next_button
+        self.translation_combo = n.translation_combo
+        self.goto_edit = n.goto_edit
+        self.goto_error = n.goto_error
 
         self.text = QTextBrowser()
         self.text.setOpenLinks(False)
@@ -120,19 +76,9 @@ class ReaderPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 10, 6, 6)
         layout.setSpacing(8)
-        layout.addLayout(nav)
-        layout.addWidget(self.goto_edit)  # a row of its own: readable in a narrow reader
-        layout.addWidget(self.goto_error)
+        layout.addWidget(self.nav)
         layout.addWidget(self.text, 1)
 
-        self.book_combo.activated.connect(self._book_chosen)
-        self.chapter_spin.valueChanged.connect(self._chapter_chosen)
-        self.prev_button.clicked.connect(lambda: self.stepRequested.emit(-1))
-        self.next_button.clicked.connect(lambda: self.stepRequested.emit(1))
-        self.goto_edit.returnPressed.connect(self._goto)
-        self.goto_edit.textEdited.connect(lambda _t: self.goto_error.hide())
-        self.translation_combo.activated.connect(
-            lambda i: self.translationChosen.emit(str(self.translation_combo.itemData(i))))
         self.text.installEventFilter(self)
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._context_menu)
@@ -140,30 +86,13 @@ class ReaderPane(QWidget):
 
     # -- inputs ----------------------------------------------------------------------------
     def set_books(self, books: list[BookRow]) -> None:
-        self._books = list(books)
-        self.book_combo.blockSignals(True)
-        self.book_combo.clear()
-        for b in self._books:
-            self.book_combo.addItem(b.name, b.book_id)
-        self.book_combo.blockSignals(False)
-        self._sync_nav()
+        self.nav.set_books(books)
 
     def set_chapter(self, ref: ChapterRef | None, title: str) -> None:
         """The current chapter changed: update navigation; text follows in :meth:`show_text`."""
         self._ref = ref
         self._title = title
-        self._sync_nav()
-
-    def set_translations(self, translations: tuple[Translation, ...], current: str | None) -> None:
-        """The translations the database holds, ``current`` chosen (``None``: the default)."""
-        self.translation_combo.clear()
-        for t in translations:
-            self.translation_combo.addItem(t.abbreviation or t.name, t.translation_id)
-            self.translation_combo.setItemData(self.translation_combo.count() - 1, t.name,
-                                               Qt.ItemDataRole.ToolTipRole)
-            if t.translation_id == current or (current is None and t.default):
-                self.translation_combo.setCurrentIndex(self.translation_combo.count() - 1)
-        self.translation_combo.setVisible(len(translations) > 1)
+        self.nav.show_chapter(ref)
 
     def show_text(self, ref: ChapterRef, title: str, verses: list[tuple[int, str]], note: str = "",
                   translation: str = "") -> None:
@@ -172,7 +101,7 @@ class ReaderPane(QWidget):
         self._title = f"{title} ({translation})" if translation else title
         self._verses = verses
         self._note = note
-        self._sync_nav()
+        self.nav.show_chapter(ref)
         self._render()
         self._centre_focus()
 
@@ -247,50 +176,17 @@ class ReaderPane(QWidget):
         self._render()
         self._centre_focus()
 
+    def set_translations(self, translations: tuple[Translation, ...], current: str | None) -> None:
+        """The translations the database holds, ``current`` chosen (``None``: the default)."""
+        self.nav.set_translations(translations, current)
+
     def focus_goto(self) -> None:
-        self.goto_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        self.goto_edit.selectAll()
+        self.nav.focus_goto()
 
     def show_goto_error(self, message: str) -> None:
-        self.goto_error.setText(message)
-        show_as_error(self.goto_error)
-        self.goto_error.show()
+        self.nav.show_goto_error(message)
 
     # -- internals -------------------------------------------------------------------------
-    def _sync_nav(self) -> None:
-        ref = self._ref
-        self.book_combo.blockSignals(True)
-        self.chapter_spin.blockSignals(True)
-        if ref is not None:
-            i = self.book_combo.findData(ref.book_id)
-            if i >= 0:
-                self.book_combo.setCurrentIndex(i)
-            book = next((b for b in self._books if b.book_id == ref.book_id), None)
-            self.chapter_spin.setMaximum(max(1, book.chapters if book else 999))
-            self.chapter_spin.setValue(ref.chapter)
-            ids = [b.book_id for b in self._books]
-            first = bool(ids) and ref.book_id == ids[0] and ref.chapter <= 1
-            last = bool(ids) and ref.book_id == ids[-1] and book is not None and ref.chapter >= book.chapters
-            self.prev_button.setEnabled(not first)
-            self.next_button.setEnabled(not last)
-        self.book_combo.blockSignals(False)
-        self.chapter_spin.blockSignals(False)
-
-    def _book_chosen(self, index: int) -> None:
-        book_id = self.book_combo.itemData(index)
-        if book_id and (self._ref is None or book_id != self._ref.book_id):
-            self.chapterRequested.emit(ChapterRef(book_id, 1))
-
-    def _chapter_chosen(self, value: int) -> None:
-        book_id = self.book_combo.currentData()
-        if book_id:
-            self.chapterRequested.emit(ChapterRef(book_id, value))
-
-    def _goto(self) -> None:
-        text = self.goto_edit.text().strip()
-        if text:
-            self.referenceEntered.emit(text)
-
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.ApplicationPaletteChange):
             self._render()
@@ -359,7 +255,8 @@ class ReaderPane(QWidget):
     def copy_verses(self, numbers: list[int] | None = None) -> bool:
         """Copy whole verses with their reference and translation; ``False`` when there is no verse."""
         numbers = self.selected_verses() if numbers is None else numbers
-        book = next((b.name for b in self._books if self._ref and b.book_id == self._ref.book_id), None)
+        row = self.nav.book(self._ref.book_id) if self._ref else None
+        book = row.name if row else None
         if not numbers or self._ref is None or book is None:
             return False
         reference = verse_words.verse_reference(book, self._ref.chapter, numbers)

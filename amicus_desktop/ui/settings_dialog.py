@@ -34,6 +34,7 @@ from ..core.query import MAX_CANDIDATES, MAX_K
 from ..core.text import echo
 from ..http.urls import redact_urls
 from ..settings import Settings, validate
+from .weights import boost_spin
 
 DB_FILTER = "Scripture databases (*.db *.sqlite *.sqlite3);;All files (*)"
 
@@ -91,10 +92,10 @@ class SettingsDialog(QDialog):
         token_note.setWordWrap(True)
         form.addRow("", token_note)
 
-        self.chapter_spin = _boost_spin(settings.chapter_boost, "Chapter boost")
-        self.scholar_spin = _boost_spin(settings.scholar_boost, "Scholar boost")
-        self.tradition_spin = _boost_spin(settings.tradition_boost, "Tradition boost")
-        self.reference_spin = _boost_spin(settings.reference_boost, "Reference boost")
+        self.chapter_spin = boost_spin("Chapter boost", settings.chapter_boost)
+        self.scholar_spin = boost_spin("Scholar boost", settings.scholar_boost)
+        self.tradition_spin = boost_spin("Tradition boost", settings.tradition_boost)
+        self.reference_spin = boost_spin("Reference boost", settings.reference_boost)
         self.cap_spin = _int_spin(settings.per_scholar_cap or 0, 0, 50, "Chunks per scholar (0: no cap)")
         self.cap_spin.setSpecialValueText("no cap")
         self.k_spin = _int_spin(settings.k, 1, MAX_K, "Results shown")
@@ -112,7 +113,7 @@ class SettingsDialog(QDialog):
         self.alpha_spin = _fraction_spin(settings.alpha, 0.0, "Hybrid fusion: weight of meaning (alpha)")
         self.spread_spin = _fraction_spin(settings.spread or 0.0, 0.0, "Spread factor past the cap per source")
         self.spread_spin.setSpecialValueText("hard cap")
-        self.focus_spin = _boost_spin(settings.focus_boost or 0.1, "Focus chapter boost")
+        self.focus_spin = boost_spin("Focus chapter boost", settings.focus_boost or 0.1)
         self.focus_spin.setMinimum(1.0 - 0.05)
         self.focus_spin.setSpecialValueText("off")
         if settings.focus_boost is None:
@@ -224,16 +225,6 @@ def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: boo
     if value.source == "settings":
         return f"In use: {shown} — from your settings."
     return f"In use: {shown} — the default."
-
-
-def _boost_spin(value: float, name: str) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(0.1, 10.0)
-    spin.setDecimals(2)
-    spin.setSingleStep(0.05)
-    spin.setValue(value)
-    spin.setAccessibleName(name)
-    return spin
 
 
 def _fraction_spin(value: float, lo: float, name: str) -> QDoubleSpinBox:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 import pythonbible as pb
 from pythonbible.books import Book as PbBook
 
-from ..core.books import _CANON, BOOKS
+from ..core.books import BOOKS
 
 DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2011": "-", "\u2012": "-", "\u2212": "-"})
 #: Short abbreviations that are also English words: rewritten only when capitalised ("Is 53").
@@ -53,8 +53,8 @@ def _abbreviations() -> tuple[re.Pattern[str], dict[str, str]]:
     rewrite unnecessary without a change here.
     """
     names: dict[str, str] = {}
-    for book, (_name, osis, _chapters, abbreviations) in zip(BOOKS, _CANON, strict=True):
-        for alias in (osis, *abbreviations):
+    for book in BOOKS:
+        for alias in (book.osis, *book.abbreviations):
             if not _known_to_pythonbible(alias):
                 names[alias.lower()] = book.name
     alternatives = "|".join(sorted((re.escape(a) for a in names), key=len, reverse=True))

@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ..core.books import BY_ID
 from ..core.errors import AmicusError, ErrorCode
+from ..core.names import DEFAULT_NAMES
 from ..core.query import SearchMode
 from ..core.results import ModelInfo, RetrievalWarning, WarningCode
 from ..embedding.client import check_against_db
@@ -128,7 +128,7 @@ class VerseSearch:
         hits = tuple(_hit(i, g, index_keys, texts) for i, g in enumerate(groups, start=1))
         warnings: list[RetrievalWarning] = [
             RetrievalWarning(WarningCode.REFERENCE_NOT_IN_CORPUS,
-                             f"{ref.label(BY_ID[ref.book_id].name if ref.book_id in BY_ID else None)} is not in "
+                             f"{DEFAULT_NAMES.passage(ref)} is not in "
                              "this database's Bible text.")
             for ref in signals.missing_references]
         if len(hits) < query.k:
@@ -163,7 +163,7 @@ def _hit(rank_: int, g: RankedGroup, keys: list[tuple[str, int, int]], texts: di
     score = {m.rowid: m.breakdown.final for m in g.members}
     verses = tuple((keys[r][2], texts.get(r, ""), score[r]) for r in g.rowids)
     return VerseHit(
-        rank=rank_, book_id=book, book_name=BY_ID[book].name if book in BY_ID else book, chapter_num=chapter,
+        rank=rank_, book_id=book, book_name=DEFAULT_NAMES.book(book), chapter_num=chapter,
         verse_start=verses[0][0], verse_end=verses[-1][0], text=" ".join(t for _, t, _ in verses if t),
         score=g.best.breakdown.final, breakdown=g.best.breakdown, verses=verses,
         ranked=tuple(":".join(map(str, keys[m.rowid])) for m in g.members),

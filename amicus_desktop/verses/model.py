@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.query import SearchMode
-from ..core.references import PassageRef
+from ..core.references import PassageRef, reference_text
 from ..core.results import ModelInfo, RetrievalWarning
 
 DEFAULT_K = 10
@@ -125,8 +125,7 @@ class VerseHit:
 
     @property
     def reference(self) -> str:
-        ref = f"{self.book_name} {self.chapter_num}:{self.verse_start}"
-        return ref + (f"-{self.verse_end}" if self.verse_end != self.verse_start else "")
+        return reference_text(self.book_name, self.chapter_num, self.verse_start, self.verse_end)
 
     def verse_ids(self) -> list[str]:
         return [f"{self.book_id}:{self.chapter_num}:{v}" for v in range(self.verse_start, self.verse_end + 1)]

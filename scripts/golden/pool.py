@@ -47,14 +47,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from amicus_desktop.core.results import Candidate
 from amicus_desktop.evaluate.golden import GoldenQuery, load
 from amicus_desktop.evaluate.relevance import configurations
 from amicus_desktop.evaluate.report import judged_share
 from amicus_desktop.evaluate.run import EvalConfig, evaluate
-from amicus_desktop.present import Names, title
-from amicus_desktop.present.titles import author_work, reference, source_label
+from amicus_desktop.present import title
+from amicus_desktop.present.titles import author_work, source_label
 from amicus_desktop.retrieval import Retriever
 from amicus_desktop.store.scripture import ScriptureStore
 
@@ -138,7 +139,7 @@ def packet_chunk(c: Candidate, names: Names) -> dict[str, str]:
         "chunk_id": c.chunk_id,
         "kind": source_label(c.source_type),
         "title": title(c, names),
-        "place": reference(c.metadata, names),
+        "place": names.reference(c.metadata),
         "author": author_work(c.metadata, names, full=True),
         "text": c.text,
     }
@@ -149,7 +150,7 @@ async def pool(db: Path, proxy: str, questions: list[Question], spec: PoolSpec, 
     try:
         await retriever.open()
         book_ids, names = await retriever.run_db(
-            lambda s: (sorted(s.book_ids()), Names({b.book_id: b.name for b in s.books()}, s.scholars()))
+            lambda s: (sorted(s.book_ids()), s.names())
         )
         out.mkdir(parents=True, exist_ok=True)
         sizes = []
@@ -190,7 +191,7 @@ async def gaps(db: Path, proxy: str, golden_path: Path, out: Path) -> None:
     retriever = Retriever(db, proxy)
     try:
         await retriever.open()
-        names = await retriever.run_db(lambda s: Names({b.book_id: b.name for b in s.books()}, s.scholars()))
+        names = await retriever.run_db(lambda s: s.names())
         new: dict[str, set[str]] = {q.id: set() for q in golden.queries}
         for config in configurations(Fusion()):
             report = await evaluate(retriever, golden, config)

@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import RetrievalContext, SearchMode
 from amicus_desktop.core.results import RetrievalResult
-from amicus_desktop.present import Names
 from amicus_desktop.retrieval import Retriever
-from amicus_desktop.store.scripture import ScriptureStore
 from tests.support.corpora import corpus
 from tests.support.dbs import build_db
 from tests.support.proxy import free_port
@@ -23,11 +22,7 @@ def keyword_result(tmp: Path, query: str = "grace faith justified God", k: int =
         r = Retriever(db, f"http://127.0.0.1:{free_port()}")
         try:
             result = await r.retrieve(RetrievalContext(query, k=k, mode=SearchMode.KEYWORD))
-
-            def names(store: ScriptureStore) -> Names:
-                return Names({b.book_id: b.name for b in store.books()}, store.scholars())
-
-            return result, await r.run_db(names)
+            return result, await r.run_db(lambda store: store.names())
         finally:
             await r.aclose()
 

@@ -20,8 +20,9 @@ from amicus_desktop.bundle.export import (
     export_result,
     write_atomic,
 )
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.results import RetrievalResult
-from amicus_desktop.present.titles import Names, citation
+from amicus_desktop.present.titles import citation
 from tests.bundle.results import keyword_result
 
 Bundle = tuple[RetrievalResult, Names]

@@ -6,8 +6,6 @@ import hashlib
 import json
 import os
 import socket
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -15,22 +13,13 @@ import pytest
 
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store.sqlite import connect
+from tests.support.cli import cli
 from tests.support.corpora import corpus_db as corpus_db  # the fixture ``db``
 from tests.support.corpora import dead_proxy, sha256
 from tests.support.dbs import Chunk, build_db, edit_db, random_chunks, unit
 from tests.support.scripted_proxy import ScriptedProxy, reply_json, text_vector
 
 SECRET = "Sup3r-Secret-Token"
-
-
-def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "amicus_desktop", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, **(env or {})},
-    )
 
 
 def query_json(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict]:
@@ -213,6 +202,17 @@ def test_readable_table_by_default(corpus, proxy: ScriptedProxy) -> None:
     assert "10 results" in proc.stdout and "Rejected" in proc.stdout
     assert "×1.1 scholar" in proc.stdout
     assert "total" in proc.stdout
+
+
+def test_a_long_boosts_cell_is_cut_with_a_mark(corpus, proxy: ScriptedProxy) -> None:
+    db, _ = corpus  # henry's chunks on Romans 1 get three boosts: more than the column's 30 characters
+    proc = cli("query", "grace", "--db", str(db), "--proxy", proxy.url,
+               "--chapter", "romans:1", "--prefer-scholar", "henry", "--prefer-tradition", "t-henry")
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line[:2].strip().isdigit() and "×" in line]
+    cells = [line[36:66] for line in rows]  # after "#", score, base, sim and words; then one space
+    assert all(line[66] == " " for line in rows), rows
+    assert any(c.startswith("×1.5 chapter, ×1.1 scholar") and c.endswith("…") for c in cells), rows
 
 
 # -- errors ------------------------------------------------------------------------------------

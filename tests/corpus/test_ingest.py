@@ -16,9 +16,8 @@ from amicus_desktop.corpus.documents import parse_lines, read_corpus
 from amicus_desktop.corpus.ingest import ingest
 from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.store import ScriptureStore
-from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.writer import ChunkRecord
-from tests.support.dbs import Chunk, build_db
+from tests.support.dbs import Chunk, build_db, read_rows
 from tests.support.ingest import RecordingEmbedder, chunk, document, folder_state, notes, write_jsonl
 from tests.support.scripted_proxy import ScriptedProxy
 
@@ -27,14 +26,6 @@ REQUIRED_META = ("schema_version", "embedding_model", "embedding_dims", "distanc
 
 def _corpus(*docs):
     return parse_lines([json.dumps(d) for d in docs])
-
-
-def _rows(path, sql, params=()):
-    con = connect(path, readonly=True)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
 
 
 def test_a_new_library_is_a_section_one_database_with_keyword_index_and_names(tmp_path) -> None:
@@ -53,9 +44,9 @@ def test_a_new_library_is_a_section_one_database_with_keyword_index_and_names(tm
         assert info.fts_table == "chunk_fts" and info.has_scholars
         assert store.scholar_table() == {"jane-doe": Scholar("jane-doe", "Jane Doe", "anglican", "Notes")}
         assert [b.book_id for b in store.books()] == ["romans"]
-    meta = dict(_rows(out, "SELECT t.chunk_id, m.tradition FROM chunk_text t JOIN chunk_metadata m USING (rowid)"))
+    meta = dict(read_rows(out, "SELECT t.chunk_id, m.tradition FROM chunk_text t JOIN chunk_metadata m USING (rowid)"))
     assert meta == {"n:0": "anglican", "n:1": "anglican", "n:2": "anglican", "faq:1": None}
-    assert _rows(out, "SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'grace'") == [(3,)]
+    assert read_rows(out, "SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'grace'") == [(3,)]
 
 
 def test_reingesting_embeds_only_what_changed_counted_at_the_proxy(tmp_path) -> None:
@@ -84,23 +75,23 @@ def test_reingesting_embeds_only_what_changed_counted_at_the_proxy(tmp_path) -> 
         assert (third.chunks_embedded, third.chunks_replaced, third.chunks_unchanged) == (1, 1, 7)
         assert proxy.embed_requests == 2 and sent[8:] == [
             "Jane Doe — Romans 1:3.\nNote 2, rewritten: the righteousness of faith."]  # a note with its title
-    assert _rows(out, "SELECT text FROM chunk_text WHERE chunk_id = 'n:2'") == [
+    assert read_rows(out, "SELECT text FROM chunk_text WHERE chunk_id = 'n:2'") == [
         ("Note 2, rewritten: the righteousness of faith.",)]
-    assert _rows(out, "SELECT count(*) FROM chunk_text") == [(8,)]
+    assert read_rows(out, "SELECT count(*) FROM chunk_text") == [(8,)]
 
 
 def test_a_change_that_is_not_embedded_keeps_the_vector(tmp_path) -> None:
     out = tmp_path / "mine.db"
     embedder = RecordingEmbedder()
     ingest(_corpus(notes(2)), out, embedder)
-    vector = _rows(out, "SELECT embedding FROM embeddings WHERE rowid = "
+    vector = read_rows(out, "SELECT embedding FROM embeddings WHERE rowid = "
                         "(SELECT rowid FROM chunk_text WHERE chunk_id = 'n:1')")
     renamed = notes(2)
     renamed.update(tradition="methodist", title="Notes, second edition")
     report = ingest(_corpus(renamed), out, embedder)
     assert (report.chunks_embedded, report.chunks_replaced, report.written) == (0, 2, True)
     assert len(embedder.texts) == 2
-    assert _rows(out, "SELECT embedding FROM embeddings WHERE rowid = "
+    assert read_rows(out, "SELECT embedding FROM embeddings WHERE rowid = "
                       "(SELECT rowid FROM chunk_text WHERE chunk_id = 'n:1')") == vector
     with ScriptureStore(out) as store:
         # the tradition is the person's and follows the file; the title names a work already known: kept

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import SOURCE_TYPES
 from amicus_desktop.core.results import Candidate, ChunkMetadata
 from amicus_desktop.core.scholars import KNOWN_SCHOLARS, Scholar
 from amicus_desktop.corpus import build_database
-from amicus_desktop.present.titles import Names, citation, sentences, shorten, snippet, source_label, title
+from amicus_desktop.present.titles import citation, snippet, source_label, title
 from amicus_desktop.store import ScriptureStore
 from tests.support.embedders import StandInEmbedder
 
@@ -26,7 +27,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Candidate]
     build_database(path, ["romans", "john"], StandInEmbedder())
     with ScriptureStore(path) as store:
         rows = store.fetch(range(1, store.info.chunk_count + 1))
-        names = Names(books={b.book_id: b.name for b in store.books()}, scholars=store.scholars())
+        names = store.names()
     chunks = {cid: Candidate(rowid, cid, st_, sid, text, metadata=meta, distance=0.0)
               for rowid, (cid, st_, sid, text, meta) in rows.items()}
     return chunks, names
@@ -161,13 +162,6 @@ def test_minimal_and_foreign_chunks_fall_back_sensibly() -> None:
     long = "word " * 200
     assert len(snippet(Row("section_panel", "x", long))) <= 160
     assert snippet(Row("section_panel", "x", long)).endswith("…")
-
-
-def test_sentences_and_shorten() -> None:
-    assert sentences("C. I. Scofield wrote it. Then, i.e. later, more. End") == [
-        "C. I. Scofield wrote it.", "Then, i.e. later, more.", "End"]
-    assert shorten("one two three four", 12) == "one two…"
-    assert shorten("short", 12) == "short"
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,5 +1,5 @@
 """The real proxy process against abusive clients (found by probing it): slow clients under a small
-descriptor limit, request heads that are too big or not HTTP/1 (``proxy/limits.py`` and the checks
+descriptor limit, request heads that are too big or not HTTP/1 (``http/limits.py`` and the checks
 of ``proxy/server.py`` that keep to them). Each test drives ``amicus-desktop proxy`` over real
 sockets.
 """
@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from amicus_desktop.proxy.limits import REQUEST_TIMEOUT
+from amicus_desktop.http.limits import REQUEST_TIMEOUT
 from tests.proxy.conftest import TOKEN
 from tests.support.proxy import ProxyProcess
 

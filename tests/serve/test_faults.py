@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import pytest
 
-from amicus_desktop.proxy.limits import REQUEST_TIMEOUT
+from amicus_desktop.http.limits import REQUEST_TIMEOUT
 from tests.serve.conftest import sha256
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess

@@ -213,8 +213,7 @@ async def test_an_answer_in_flight_follows_a_move_but_not_a_peek(
     rom9, john3 = ChapterRef("romans", 9), ChapterRef("john", 3)
     session = open_session(small_db, proxy.url, chapter="romans:9")
     session.start()
-    # the start chapter is restored after the library is ready (and asking possible): wait for it, or the
-    # restore would be a move of its own after the one below
+    # the restored chapter too: it comes after the library is ready, and would undo a move made before it
     await reach(session, lambda: session.can_ask and session.reader.chapter == rom9)
     task = session.ask("grace")
     session.set_chapter(john3)  # moved on purpose before the answer came

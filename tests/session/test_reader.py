@@ -61,4 +61,4 @@ async def test_reader_navigation_crosses_books_and_clamps(
     assert reader.chapter == ChapterRef("romans", 15)
     assert reader.resolve("John 3:16") == PassageRef("john", 3, 16, 16, "John 3:16")
     assert reader.find("Hezekiah 4") is None
-    assert session.library.chapter_label(ChapterRef("john", 3)) == "John 3"
+    assert session.library.names.chapter(ChapterRef("john", 3)) == "John 3"

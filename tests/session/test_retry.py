@@ -6,9 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from amicus_desktop.connectivity import Connectivity, ProxyState
 from amicus_desktop.session.retry import Asking, ask_again, offer_again, retry
-from tests.support.sessions import make_session
+from tests.support.sessions import OpenSession
 
 IDLE = Asking(failed=None, shown=None, typed="", proxy=ProxyState.ONLINE, busy=False, can_ask=True)
 
@@ -40,8 +42,9 @@ def test_the_failed_question_is_offered_again_once_the_proxy_is_back_and_idle() 
         assert offer_again(replace(IDLE, failed="grace", proxy=state)) is None
 
 
-def test_asking_reads_the_session_and_the_question_box(small_db: Path) -> None:
-    session = make_session(small_db, "http://127.0.0.1:9")  # never started: no I/O
+@pytest.mark.anyio  # the session is closed by the fixture, in the test's event loop
+async def test_asking_reads_the_session_and_the_question_box(small_db: Path, open_session: OpenSession) -> None:
+    session = open_session(small_db, "http://127.0.0.1:9")  # never started: no I/O
     a = Asking.of(session, "typed")
     assert a == Asking(None, None, "typed", ProxyState.CHECKING, busy=False, can_ask=False)
     session.question.failed_text = "grace"

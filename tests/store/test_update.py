@@ -15,7 +15,7 @@ from amicus_desktop.store import ScriptureStore, codes, fts
 from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.update import Hashes, LibraryUpdate, NewLibrary, sweep_stale, tmp_path_for
 from amicus_desktop.store.writer import ChunkRecord
-from tests.support.dbs import Chunk, build_db, unit
+from tests.support.dbs import Chunk, build_db, read_rows, unit
 from tests.support.ingest import folder_state
 
 H = Hashes("c", "e")
@@ -36,14 +36,6 @@ def _library(tmp_path, *, two_stage=False, full_schema=True):
 
 def _rec(cid, text, **meta):
     return ChunkRecord(cid, "section_panel", "src", text, ChunkMetadata(**meta))
-
-
-def _rows(path, sql, params=()):
-    con = connect(path, readonly=True)
-    try:
-        return con.execute(sql, params).fetchall()
-    finally:
-        con.close()
 
 
 def test_an_error_inside_leaves_the_library_byte_identical_and_no_temporary_file(tmp_path) -> None:
@@ -70,14 +62,14 @@ def test_replace_and_add_keep_every_table_and_rebuild_the_keyword_index(tmp_path
         lib.add_scholars([Scholar("jane-doe", "Jane Doe", "anglican", "Notes")])
         lib.add_books(["john"])
     assert not tmp_path_for(path).exists()
-    assert _rows(path, "SELECT note FROM curator_notes") == [("keep me",)]
+    assert read_rows(path, "SELECT note FROM curator_notes") == [("keep me",)]
     with ScriptureStore(path) as store:
         assert store.info.chunk_count == 7
         assert store.scholars()["jane-doe"] == Scholar("jane-doe", "Jane Doe", "anglican", "Notes")
         assert [b.book_id for b in store.books()] == ["john", "romans"]
-    texts = dict(_rows(path, "SELECT chunk_id, text FROM chunk_text"))
+    texts = dict(read_rows(path, "SELECT chunk_id, text FROM chunk_text"))
     assert texts["c1"] == "replaced with words about sanctification" and len(texts) == 7
-    hits = lambda word: {r[0] for r in _rows(  # noqa: E731
+    hits = lambda word: {r[0] for r in read_rows(  # noqa: E731
         path, "SELECT t.chunk_id FROM chunk_fts f JOIN chunk_text t ON t.rowid = f.rowid WHERE chunk_fts MATCH ?",
         (word,))}
     assert hits("sanctification") == {"c1"} and hits("justification") == {"c9"}
@@ -88,9 +80,9 @@ def test_replace_and_add_keep_every_table_and_rebuild_the_keyword_index(tmp_path
     finally:
         con.close()
     # the vec0 filter columns follow the new metadata
-    assert _rows(path, "SELECT book_id, scholar_id FROM embeddings WHERE rowid = "
+    assert read_rows(path, "SELECT book_id, scholar_id FROM embeddings WHERE rowid = "
                  "(SELECT rowid FROM chunk_text WHERE chunk_id = 'c1')") == [("john", "jane-doe")]
-    assert dict((c, (a, b)) for c, a, b in _rows(path, "SELECT * FROM chunk_hashes")) == {
+    assert dict((c, (a, b)) for c, a, b in read_rows(path, "SELECT * FROM chunk_hashes")) == {
         "c1": ("h1", "e1"), "c9": ("h9", "e9")}
 
 
@@ -99,7 +91,7 @@ def test_the_two_stage_file_is_made_again_for_the_changed_library(tmp_path) -> N
     old = codes.CodesFile.open(codes.path_for(path))
     with LibraryUpdate(path) as lib:
         lib.put([_rec("c9", "another")], unit(np.arange(8) + 1.0)[None, :], [H])
-    meta = dict(_rows(path, "SELECT key, value FROM db_meta"))
+    meta = dict(read_rows(path, "SELECT key, value FROM db_meta"))
     new = codes.CodesFile.open(codes.path_for(path))
     assert dict(new.db) == codes.db_fingerprint(meta) != dict(old.db)
     assert new.rows == int(meta["chunk_count"]) == 7
@@ -149,7 +141,7 @@ def test_another_writer_during_the_update_wins_and_nothing_is_replaced(tmp_path)
         con = connect(path, readonly=False)
         con.execute("INSERT INTO curator_notes VALUES ('theirs')")
         con.close()
-    assert ("theirs",) in _rows(path, "SELECT note FROM curator_notes")
+    assert ("theirs",) in read_rows(path, "SELECT note FROM curator_notes")
     assert not tmp_path_for(path).exists()
 
 

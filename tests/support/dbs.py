@@ -185,6 +185,15 @@ def edit_db(path: Path, *sql: str) -> None:
         con.close()
 
 
+def read_rows(path: Path, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one query on the file at ``path``, opened read-only (what a test checks was written)."""
+    con = connect(path, readonly=True)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
 def candidates(store: ScriptureStore, vector: np.ndarray, k: int, filters: Filters = Filters()) -> list[Candidate]:
     """The dense search's nearest rows with their text and metadata from the store, nearest first."""
     hits = nearest(store, vector, k, filters)

@@ -2,33 +2,22 @@
 
 :func:`make_session` builds a :class:`Session` on a database path and a proxy URL (settings live in
 the test's own ``AMICUS_HOME``); :func:`reach` waits for a condition or fails the test;
-:class:`Recorder` keeps every event of every part, in order; :func:`run` runs a coroutine on a new
-event loop within a deadline, for tests written as plain functions. Async tests in
-``tests/session/`` get their sessions from the ``open_session`` fixture instead
-(``tests/session/conftest.py``), which closes them when the test ends, passed or failed.
+:class:`Recorder` keeps every event of every part, in order. Tests get their sessions from the
+``open_session`` fixture (``tests/session/conftest.py``), which closes them when the test ends, passed
+or failed.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from amicus_desktop.session import Event, Overrides, Session
 from amicus_desktop.settings import SettingsStore
 
-T = TypeVar("T")
-
 #: ``open_session(db, proxy_url, chapter=None, **session_options)``: the fixture's factory.
 OpenSession = Callable[..., Session]
-
-
-def run(coro: Awaitable[T], timeout: float = 30.0) -> T:
-    async def bounded() -> T:
-        return await asyncio.wait_for(coro, timeout)
-
-    return asyncio.run(bounded())
 
 
 def make_session(db: Path | None, proxy: str, chapter: str | None = None, **kw: Any) -> Session:

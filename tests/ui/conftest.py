@@ -15,10 +15,13 @@ from typing import Any, TypeVar
 import pytest
 
 from amicus_desktop.connectivity import ONLINE_INTERVAL
+from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.session import Overrides, Session
 from amicus_desktop.settings import SettingsStore
 from amicus_desktop.ui.layout import window_settings
 from amicus_desktop.ui.main_window import MainWindow
+from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
+from tests.support.proxy import ProxyProcess
 
 T = TypeVar("T")
 
@@ -117,3 +120,31 @@ def harness(qtbot: Any, aloop: asyncio.AbstractEventLoop) -> Iterator[Harness]:
         yield h
     finally:
         h.close_all()
+
+
+# -- the real local proxy and a library it embedded, once per module (the slow real-proxy flows) --
+@pytest.fixture(scope="module")
+def real_proxy() -> Iterator[ProxyProcess]:
+    proxy = ProxyProcess("--rate-limit", "0")
+    proxy.start()
+    try:
+        yield proxy
+    finally:
+        proxy.close()
+
+
+@pytest.fixture(scope="module")
+def real_db(real_proxy: ProxyProcess, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    with ProxyEmbedder(real_proxy.url) as embedder:
+        chunks = demo_like_chunks(vectors=embedder.embed)
+        model = embedder.model_id
+    return build_db(tmp_path_factory.mktemp("realdb") / "scripture.db", chunks, model=model,
+                    books=BOOKS, verses=verses())
+
+
+@pytest.fixture
+def proxy_ready(real_proxy: ProxyProcess) -> ProxyProcess:
+    """The module's proxy, running (a test before may have stopped it)."""
+    if not real_proxy.running:
+        real_proxy.start()
+    return real_proxy

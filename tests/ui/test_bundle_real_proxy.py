@@ -7,7 +7,6 @@ says they are from before the outage instead of "before the proxy went away".
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,10 +14,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from amicus_desktop.connectivity import ProxyState
-from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.present import states
 from amicus_desktop.ui import shortcuts
-from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import ProxyProcess
 
 from .conftest import Harness, wait_for
@@ -29,29 +26,9 @@ FIRST = "Why did God choose Jacob and not Esau?"
 FAILED = "What does the potter and the clay mean?"
 
 
-@pytest.fixture(scope="module")
-def proxy() -> Iterator[ProxyProcess]:
-    p = ProxyProcess("--rate-limit", "0")
-    p.start()
-    try:
-        yield p
-    finally:
-        p.close()
-
-
-@pytest.fixture(scope="module")
-def real_db(proxy: ProxyProcess, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    with ProxyEmbedder(proxy.url) as embedder:
-        chunks = demo_like_chunks(vectors=embedder.embed)
-        model = embedder.model_id
-    return build_db(tmp_path_factory.mktemp("bundle-real") / "scripture.db", chunks, model=model,
-                    books=BOOKS, verses=verses())
-
-
 def test_failed_and_stale_notes_follow_the_proxy_down_and_up(harness: Harness, qtbot: Any, real_db: Path,
-                                                              proxy: ProxyProcess) -> None:
-    if not proxy.running:
-        proxy.start()
+                                                              proxy_ready: ProxyProcess) -> None:
+    proxy = proxy_ready
     window = harness.open(db=real_db, proxy=proxy.url, chapter="romans:9")
     session = window.session
     wait_for(qtbot, lambda: session.can_ask, timeout=15)

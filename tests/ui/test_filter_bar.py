@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import MAX_FILTER_VALUES, Filters
-from amicus_desktop.present.titles import Names
 from amicus_desktop.ui.filter_bar import FilterBar
 
 

@@ -1,14 +1,13 @@
 """End-to-end flows against the real local embed proxy (a subprocess) and a DB built by the test.
 
-The proxy and the database are made once per module: the DB's chunks are embedded by that same
-proxy, so its ``embedding_model`` is exactly what the proxy reports.
+The proxy and the database are made once per module (``tests/ui/conftest.py``): the DB's chunks are
+embedded by that same proxy, so its ``embedding_model`` is exactly what the proxy reports.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,8 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.references import ChapterRef
-from amicus_desktop.embedding import ProxyEmbedder
 from amicus_desktop.logs import setup_logging, shutdown_logging
 from amicus_desktop.session import DbStatus
-from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.probes import count_health_probes
 from tests.support.proxy import ProxyProcess
 
@@ -28,33 +25,6 @@ from .conftest import wait_for
 pytestmark = pytest.mark.slow
 
 QUESTION = "Why did God choose Jacob and not Esau?"
-
-
-@pytest.fixture(scope="module")
-def real_proxy() -> Iterator[ProxyProcess]:
-    proxy = ProxyProcess("--rate-limit", "0")
-    proxy.start()
-    try:
-        yield proxy
-    finally:
-        proxy.close()
-
-
-@pytest.fixture(scope="module")
-def real_db(real_proxy: ProxyProcess, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    with ProxyEmbedder(real_proxy.url) as embedder:
-        chunks = demo_like_chunks(vectors=embedder.embed)
-        model = embedder.model_id
-    return build_db(tmp_path_factory.mktemp("realdb") / "scripture.db", chunks, model=model,
-                    books=BOOKS, verses=verses())
-
-
-@pytest.fixture
-def proxy_ready(real_proxy: ProxyProcess) -> ProxyProcess:
-    """The module's proxy, running (a test before may have stopped it)."""
-    if not real_proxy.running:
-        real_proxy.start()
-    return real_proxy
 
 
 def ask(window, qtbot, text: str = QUESTION) -> None:

@@ -189,11 +189,11 @@ def test_keyword_results_pass_the_modeltester(qtmodeltester, harness, qtbot, sma
     s.set_mode(SearchMode.KEYWORD)
     s.search.set_pins(("romans-9-spurgeon-0-0",))
     ask_in_window(window, qtbot, "potter clay")
-    model = ResultsModel(s.library.book_name)  # the window's model dies with the window, before the tester
+    model = ResultsModel(lambda: s.library.names)  # the window's model dies with the window, before the tester
     model.set_view(s.question.view)
     assert model.rowCount() > 1 and model.chunk(0).pinned
     qtmodeltester.check(model, force_py=True)
-    rejected = RejectedModel(s.library.book_name)
+    rejected = RejectedModel(lambda: s.library.names)
     rejected.set_view(s.question.view)
     qtmodeltester.check(rejected, force_py=True)
     # The breakdown reads in keyword mode too: no similarity, the keyword score is the base.

@@ -3,8 +3,10 @@ menu, and the workspace switch — connected to the session's notebook (``sessio
 
 :class:`NotesControl` renders the notebook's events (through :class:`~..session_signals.SessionSignals`)
 and forwards what the reader does: writing a note on the selected verses, editing, deleting and undoing,
-searching the list, clicking a margin mark, choosing another workspace. It holds no state of its own but
-which note the pane's editor was last filled with.
+searching the list, clicking a margin mark, choosing another workspace. The workspace shows in the window
+too: in its title (with the chapter), the status bar's switcher (:attr:`NotesControl.switcher`) and the
+filter bar's *My notes* count. It holds no state of its own but which note the pane's editor was last
+filled with.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QMenu, QSplitter
 
 from ...connectivity import ProxyState
 from ...core.references import ChapterRef, PassageRef
@@ -22,9 +24,11 @@ from ...session.notes import EditorState, EditorStatus, NoteListing, NotesOnChap
 from ...session.workspaces import WorkspaceInfo
 from .models import NotesModel
 from .pane import ALL, CHAPTER, NotesPane
+from .workspaces import WorkspaceSwitcher
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
+    from ..results import ResultsPane
 
 
 class NotesControl:
@@ -37,7 +41,17 @@ class NotesControl:
         names = lambda: session.library.names  # noqa: E731
         self.model = NotesModel(names)
         self.pane = NotesPane(self.model, names)
+        #: The workspace switcher, for the status bar.
+        self.switcher = WorkspaceSwitcher(session.notebook.switch)
         self._filled = 0  # the editor's ``opened`` count the pane's text was filled for
+
+    def place(self, left_split: QSplitter, results: ResultsPane) -> None:
+        """The notes pane last in the window's left column (under the reader and its commentary), and the
+        workspace's name for the results header."""
+        left_split.addWidget(self.pane)
+        left_split.setStretchFactor(2, 1)  # it gives up height too in a small window: the reader first
+        left_split.setSizes([440, 220, 220])
+        results.workspace_name = self.notebook.workspaces.name_of
 
     def connect(self) -> None:
         w, sig, pane, nb = self._w, self._w.signals, self.pane, self.notebook
@@ -139,7 +153,7 @@ class NotesControl:
         if chapter is None:
             return
         menu.addSeparator()
-        label = self._w.session.library.chapter_label(chapter)
+        label = self._w.session.library.names.chapter(chapter)
         where = f"{label}:{verses[0]}" + (f"–{verses[-1]}" if len(verses) > 1 else "") if verses else label
         menu.addAction(f"Write a note on {where}…", lambda: self.write_on(chapter, verses))
         marks = self.notebook.desk.chapter.marks() if self.notebook.desk.chapter is not None else {}
@@ -158,7 +172,7 @@ class NotesControl:
         names = self._w.session.library.names
         self._w.reader.set_note_marks({v: words.mark_tooltip(ns, names) for v, ns in notes.marks().items()})
         if self.pane.scope == CHAPTER:
-            label = self._w.session.library.chapter_label(notes.ref)
+            label = names.chapter(notes.ref)
             self.pane.show_notes(notes.notes, words.chapter_heading(label, len(notes.notes)),
                                  words.empty_chapter(label), words.chapter_heading("", len(notes.notes)))
 
@@ -167,7 +181,7 @@ class NotesControl:
             self.pane.show_notes(listing.notes, words.list_heading(listing.total, len(listing.notes), listing.query),
                                  "No note matches." if listing.query.strip() else "No notes in this workspace yet.",
                                  words.short_list_heading(listing.total, listing.query))
-        self._w.render_note_count(self.notebook.desk.count)
+        self._render_note_count()
 
     def _removed(self, note: Note | None) -> None:
         self.pane.show_removed(words.removed_text(note, self._w.session.library.names) if note is not None else "")
@@ -182,6 +196,26 @@ class NotesControl:
         title = f"Your note on {where}" if status.note is not None else words.new_note_title(where)
         self.pane.show_editor(status, title, editor.draft if fresh else None)
 
+    def _render_note_count(self) -> None:
+        """The filter bar's "My notes" entry with the workspace's count."""
+        library = self._w.session.library
+        if library.ready:
+            self._w.filter_bar.set_choices(library.facets, library.books, library.names, self.notebook.desk.count)
+
     def _workspace_changed(self, info: WorkspaceInfo) -> None:
+        """The workspace changed: the title, the switcher, the results header (an answer is asked anew)."""
         self.pane.show_removed("")
-        self._w.render_workspace(info)
+        self.show_workspace()
+        self._w.show_status(f"Workspace: {info.name} — its notes, pins, profile and overlay.")
+
+    def show_workspace(self) -> None:
+        """The current workspace in the switcher and the window's title."""
+        self.switcher.show_workspaces(self.notebook.workspaces)
+        self.update_title()
+
+    def update_title(self) -> None:
+        """``Romans 9 — Personal — Amicus Desktop``: the chapter and the workspace, in every window list."""
+        session = self._w.session
+        parts = [session.library.names.chapter(session.reader.chapter), self.notebook.workspaces.current.name,
+                 "Amicus Desktop"]
+        self._w.setWindowTitle(" — ".join(p for p in parts if p))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 
+from ...core.names import DEFAULT_NAMES, NamesSource
 from ...notes import Note
 from ...present import notes as words
-from ...present.titles import DEFAULT_NAMES, Names
 
 Index = QModelIndex | QPersistentModelIndex
 NoteRole = Qt.ItemDataRole.UserRole + 1
@@ -19,7 +18,7 @@ class NotesModel(QAbstractListModel):
     """``v. 11 · Not of works…`` (a chapter's notes) or ``Romans 9:11 · Not of works…`` (the whole list);
     :data:`NoteRole` gives the :class:`~amicus_desktop.notes.Note`."""
 
-    def __init__(self, names: Callable[[], Names] | None = None, parent: Any = None) -> None:
+    def __init__(self, names: NamesSource | None = None, parent: Any = None) -> None:
         super().__init__(parent)
         self._names = names
         self._rows: tuple[Note, ...] = ()

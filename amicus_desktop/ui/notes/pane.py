@@ -11,7 +11,6 @@ saved as it is typed, within a few seconds).
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QKeyEvent
@@ -30,9 +29,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.names import NamesSource
 from ...notes import Note
 from ...present import notes as words
-from ...present.titles import Names
 from ...session.notes import EditorState, EditorStatus
 from ..elided import ElidedLabel
 from ..theme import muted_text, scaled_font, serif_font
@@ -67,7 +66,7 @@ class NotesPane(QWidget):
     takeTheirsRequested = Signal()
     passageRequested = Signal(str, int, int, int)
 
-    def __init__(self, model: NotesModel, names: Callable[[], Names], parent: QWidget | None = None) -> None:
+    def __init__(self, model: NotesModel, names: NamesSource, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._names = names
         self._empty = ""

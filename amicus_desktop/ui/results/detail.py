@@ -13,9 +13,9 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSplitter, QStackedWidget, QVBoxLayout, QWidget
 
+from ...core.names import NamesSource
 from ...core.results import RejectedChunk, RetrievedChunk
 from ...present import describe
-from ...present.titles import Names
 from ...session import ResultView
 from ..banner import Banner
 from ..breakdown import BreakdownPanel
@@ -31,14 +31,14 @@ class DetailArea(QWidget):
     """The stale note over the passage and breakdown panes (or the comparison of two results).
 
     ``view`` and ``reason`` read the results pane's current answer and a rejected candidate's reason
-    in words; ``book_name`` and ``names`` name things as the open database does.
+    in words; ``names`` names things as the open database does.
     """
 
-    def __init__(self, book_name: describe.BookName, names: Callable[[], Names],
+    def __init__(self, names: NamesSource,
                  view: Callable[[], ResultView | None], reason: Callable[[RejectedChunk], str],
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._book_name, self._names, self._view, self._reason = book_name, names, view, reason
+        self._names, self._view, self._reason = names, view, reason
         self._pending: Item | None = None
         self._shown: tuple[Item, ResultView] | None = None  # what the panes hold
         self._timer = QTimer(self)
@@ -84,8 +84,7 @@ class DetailArea(QWidget):
 
     def show_pair(self, a: RetrievedChunk, b: RetrievedChunk, view: ResultView) -> None:
         """Two results' breakdowns side by side instead of the passage and breakdown panes."""
-        names = self._names() or Names()
-        self.compare.show_pair(a, b, view.result.context, self._book_name, names, len(view.result.results))
+        self.compare.show_pair(a, b, view.result.context, self._names(), len(view.result.results))
         self.detail_stack.setCurrentWidget(self.compare)
 
     def show_single(self) -> None:
@@ -120,12 +119,11 @@ class DetailArea(QWidget):
         ctx = view.result.context
         names = self._names()
         if isinstance(item, RetrievedChunk):
-            self.passage.show_candidate(item.candidate, self._book_name, names=names)
-            self.breakdown.show_chunk(item, ctx, self._book_name, total=len(view.result.results),
+            self.passage.show_candidate(item.candidate, names)
+            self.breakdown.show_chunk(item, ctx, names, total=len(view.result.results),
                                       references=view.result.trace.references)
         else:
             reason = self._reason(item)
-            self.passage.show_candidate(item.candidate, self._book_name, note=describe.not_shown(reason),
-                                        names=names)
-            self.breakdown.show_chunk(item, ctx, self._book_name, reason=reason,
+            self.passage.show_candidate(item.candidate, names, note=describe.not_shown(reason))
+            self.breakdown.show_chunk(item, ctx, names, reason=reason,
                                       references=view.result.trace.references)

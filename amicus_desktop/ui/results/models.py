@@ -10,17 +10,17 @@ and scholars by their display names, from the open database's own tables (:class
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
+from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.query import USER_NOTE, RetrievalContext, SearchMode
 from ...core.results import RejectedChunk, RetrievedChunk
 from ...present import describe
-from ...present.titles import DEFAULT_NAMES, Names, snippet, title
+from ...present.titles import snippet, title
 from ...session import ResultView
 from .. import shortcuts
 from ..theme import blend
@@ -30,8 +30,6 @@ SortRole = Qt.ItemDataRole.UserRole + 2
 ScoreFractionRole = Qt.ItemDataRole.UserRole + 3
 
 Index = QModelIndex | QPersistentModelIndex
-BookName = Callable[[str], str]
-NamesSource = Callable[[], Names]
 
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 _CENTER = int(Qt.AlignmentFlag.AlignCenter)
@@ -55,7 +53,7 @@ class _RowsModel(QAbstractTableModel):
     def _title_tip(self, item: RetrievedChunk | RejectedChunk) -> str:
         """The snippet, then what the row is in the database's terms (reference, kind, id)."""
         c = item.candidate
-        facts = [describe.reference(c, self.names.book), describe.source_label(c.source_type), c.chunk_id]
+        facts = [self.names.reference(c.metadata), describe.source_label(c.source_type), c.chunk_id]
         return "\n".join(x for x in (snippet(c), " · ".join(f for f in facts if f)) if x)
 
     def _scholar(self, scholar_id: str | None) -> str:
@@ -83,12 +81,10 @@ class ResultsModel(_RowsModel):
                "Final score")
     RANK, MOVE, TITLE, REFERENCE, SOURCE, SCHOLAR, TRADITION, SIMILARITY, BOOSTS, FINAL = range(10)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
-                 names: NamesSource | None = None) -> None:
+    def __init__(self, names: NamesSource | None = None, parent: Any = None) -> None:
         super().__init__(parent)
         self._rows: tuple[RetrievedChunk, ...] = ()
         self._view: ResultView | None = None
-        self._book_name = book_name
         self._names = names
         self._max_score = 1.0
 
@@ -174,7 +170,7 @@ class ResultsModel(_RowsModel):
         if col == self.TITLE:
             return self._title(r)
         if col == self.REFERENCE:
-            return describe.reference(c, self._book_name) or "—"
+            return self.names.reference(c.metadata) or "—"
         if col == self.SOURCE:
             return describe.source_label(c.source_type)
         if col == self.SCHOLAR:
@@ -255,14 +251,12 @@ class RejectedModel(_RowsModel):
     COLUMNS = ("Title", "Reference", "Source", "Scholar", "Similarity", "Score", "Why it is not shown")
     TITLE, REFERENCE, SOURCE, SCHOLAR, SIMILARITY, SCORE, REASON = range(7)
 
-    def __init__(self, book_name: BookName | None = None, parent: Any = None, *,
-                 names: NamesSource | None = None) -> None:
+    def __init__(self, names: NamesSource | None = None, parent: Any = None) -> None:
         super().__init__(parent)
         self._names = names
         self._rows: tuple[RejectedChunk, ...] = ()
         self._ctx: RetrievalContext | None = None
         self._positions: dict[str, int] = {}
-        self._book_name = book_name
 
     def set_view(self, view: ResultView | None) -> None:
         self.beginResetModel()
@@ -300,7 +294,7 @@ class RejectedModel(_RowsModel):
             if col == self.TITLE:
                 return self._title_tip(rej) if role == Qt.ItemDataRole.ToolTipRole else self._title(rej)
             if col == self.REFERENCE:
-                text = describe.reference(rej.candidate, self._book_name) or "—"
+                text = self.names.reference(rej.candidate.metadata) or "—"
                 return rej.chunk_id if role == Qt.ItemDataRole.ToolTipRole else text
             if col == self.SOURCE:
                 return describe.source_label(rej.candidate.source_type)

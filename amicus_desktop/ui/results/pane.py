@@ -22,10 +22,9 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
 
-from ...core.references import ChapterRef
+from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.results import RetrievedChunk
 from ...present import describe, states
-from ...present.titles import DEFAULT_NAMES, Names
 from ...session import ResultView
 from .. import shortcuts
 from ..bundle_views import SearchedPanel, WarningStrip
@@ -43,8 +42,7 @@ from .tables import fit_columns, rejected_table, results_table
 class ResultsPane(QWidget):
     """Results, rejected candidates, passage and breakdown for the session's current answer.
 
-    ``book_name``, ``chapter_label`` and ``names`` come from the session's library (names as the
-    database spells them).
+    ``names`` answers with the session's library's names (as the database spells them).
     """
 
     RESULTS_TAB, REJECTED_TAB, VERSES_TAB = 0, 1, 2
@@ -59,12 +57,9 @@ class ResultsPane(QWidget):
     #: the user asked to pin or unpin this chunk id (context menu)
     pinRequested = Signal(str)
 
-    def __init__(self, book_name: describe.BookName, chapter_label: Callable[[ChapterRef | None], str],
-                 parent: QWidget | None = None, *, names: Callable[[], Names] = lambda: DEFAULT_NAMES) -> None:
+    def __init__(self, names: NamesSource = lambda: DEFAULT_NAMES, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._book_name = book_name
         self._narrow_hidden: set[int] = set()
-        self._chapter_label = chapter_label
         self._names = names
         self._online = True
         self.menu = ResultMenu(self)
@@ -125,7 +120,7 @@ class ResultsPane(QWidget):
         self.export_button.clicked.connect(self.exportRequested.emit)
         rl.addLayout(self.bundle_bar)
 
-        self.detail_area = DetailArea(book_name, names, lambda: self.results_model.view, self.rejected_model.reason)
+        self.detail_area = DetailArea(names, lambda: self.results_model.view, self.rejected_model.reason)
         self.passage, self.breakdown = self.detail_area.passage, self.detail_area.breakdown
         self.compare, self.stale_note = self.detail_area.compare, self.detail_area.stale_note
         self.detail_split, self.detail_stack = self.detail_area.detail_split, self.detail_area.detail_stack
@@ -147,12 +142,12 @@ class ResultsPane(QWidget):
         self.show_view(None)
 
     def _build_tables(self) -> None:
-        self.results_model = ResultsModel(self._book_name, self, names=self._names)
+        self.results_model = ResultsModel(self._names, self)
         self.results_proxy = SortProxy(self)
         self.results_proxy.setSourceModel(self.results_model)
         self.results_view = results_table(self.results_proxy)
         self.results_view.viewport().installEventFilter(self)
-        self.rejected_model = RejectedModel(self._book_name, self, names=self._names)
+        self.rejected_model = RejectedModel(self._names, self)
         self.rejected_proxy = SortProxy(self)
         self.rejected_proxy.setSourceModel(self.rejected_model)
         self.rejected_view = rejected_table(self.rejected_proxy)
@@ -171,13 +166,13 @@ class ResultsPane(QWidget):
         for tab, title in enumerate(describe.tab_titles(view)):
             self.tabs.setTabText(tab, title)
         self.warnings.show_warnings(view.shown_warnings if view is not None else [])
-        self.searched.show_result(view.result if view is not None else None, self._book_name)
+        self.searched.show_result(view.result if view is not None else None, self._names())
         self.bundle_bar.set_enabled(view is not None)
         if view is None:
             self.stack.setCurrentWidget(self.empty)
             self.detail_area.hide()
             self.title.setText("")
-            self.chips.set_references((), self._book_name)
+            self.chips.set_references((), self._names())
             self.note.hide()
             self.stale_note.clear()
             self.detail_area.clear()
@@ -185,14 +180,14 @@ class ResultsPane(QWidget):
         self.stack.setCurrentWidget(self.tabs)
         self.detail_area.setVisible(self.tabs.currentIndex() != self.VERSES_TAB)
         ctx = view.result.context
-        self.title.setText(describe.results_title(view, self._chapter_label,
+        self.title.setText(describe.results_title(view, self._names(),
                                                   self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
-        self.chips.set_references(view.result.trace.references, self._book_name)
+        self.chips.set_references(view.result.trace.references, self._names())
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         self._fit_columns()
-        note = describe.rerank_note(view, self._chapter_label, shortcuts.keys_of("undo_rerank").split(", ")[0])
+        note = describe.rerank_note(view, self._names(), shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
         self._render_stale()

@@ -45,7 +45,7 @@ class ChunkPreview(QWidget):
                                else EMPTY)
             return
         library = self._bench.session.library
-        self.passage.show_candidate(candidate, library.book_name, names=library.names)
+        self.passage.show_candidate(candidate, library.names)
 
     def show_note(self, title: str, lines: list[str]) -> None:
         """A row that is not a chunk: its title and what it holds, in words."""

@@ -24,17 +24,14 @@ from PySide6.QtWidgets import (
 from ...core.query import BoostWeights
 from ...present import describe
 from ...session.workbench import Workbench
+from ..weights import boost_spin
 from .common import GradingView, on_row, table
 from .models import RankingModel
 
 
 def _boost_spin(name: str) -> QDoubleSpinBox:
-    spin = QDoubleSpinBox()
-    spin.setRange(0.1, 10.0)
-    spin.setDecimals(2)
-    spin.setSingleStep(0.05)
-    spin.setAccessibleName(name)
-    spin.setKeyboardTracking(False)
+    spin = boost_spin(name)
+    spin.setKeyboardTracking(False)  # one what-if per value typed, not per keystroke
     return spin
 
 

@@ -9,16 +9,19 @@ from pathlib import Path
 from amicus_desktop.core.query import BoostWeights
 from amicus_desktop.session import Session
 from amicus_desktop.session.workbench import Workbench
-from tests.support.sessions import make_session, reach
+from tests.support.sessions import OpenSession, reach
 
 BIG_CHAPTER = BoostWeights(chapter=3.0)
 
 
-async def started(db: Path, url: str) -> tuple[Session, Workbench]:
-    session = make_session(db, url, chapter="romans:9")
+async def started(open_session: OpenSession, db: Path, url: str) -> tuple[Session, Workbench]:
+    """A session on ``db`` (closed by the ``open_session`` fixture), reading Romans 9, that has asked "grace";
+    and its workbench."""
+    session = open_session(db, url, chapter="romans:9")
     bench = Workbench(session)
     session.start()
-    await reach(session, lambda: session.can_ask)
+    # the restored chapter too: restored after the library is ready, it would re-rank the answer
+    await reach(session, lambda: session.can_ask and session.reader.chapter is not None)
     task = session.ask("grace")
     assert task is not None
     await task

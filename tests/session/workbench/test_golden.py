@@ -7,105 +7,100 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from amicus_desktop.evaluate import golden as golden_io
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.golden import GoldenQuery, GoldenSet
 from amicus_desktop.paths import golden_dir
 from amicus_desktop.session.workbench import Workbench
 from tests.support.scripted_proxy import ScriptedProxy
-from tests.support.sessions import run
+from tests.support.sessions import OpenSession
 
 from .support import bench_until, started
 
-
-def test_judging_goes_into_the_open_golden_set_saved_atomically(small_db: Path) -> None:
-    async def main() -> None:
-        with ScriptedProxy(dims=8) as proxy:
-            session, bench = await started(small_db, proxy.url)
-            notices: list[str] = []
-            bench.notice.connect(notices.append)
-            view = session.question.view
-            assert view is not None
-            top = [r.chunk_id for r in view.result.results]
-            assert not bench.judge(top[0], 3) and "golden set first" in notices[-1]
-
-            assert await bench.new_golden("My set")
-            path = golden_dir() / "My-set.json"
-            assert bench.golden_path == path and json.loads(path.read_text())["queries"] == []
-            assert bench.judge(top[2], 3) and bench.judge(top[0], 1) and bench.judge(top[5], 2)
-            await bench.flush()
-            data = json.loads(path.read_text())
-            assert len(data["queries"]) == 1
-            q = data["queries"][0]
-            assert q["query"] == "grace" and q["chapter"] == "romans:9" and q["mode"] == view.result.mode.value
-            assert q["judgments"] == {top[2]: 3, top[0]: 1, top[5]: 2}
-            assert bench.grade(top[2]) == 3 and bench.grade(top[1]) is None
-            judgments = {top[2]: 3, top[0]: 1, top[5]: 2}
-            assert bench.question_scores() == {"ndcg@10": metrics.ndcg(top, judgments),
-                                               "mrr@10": metrics.mrr(top, judgments)}
-            assert bench.judge(top[0], None)
-            await bench.flush()
-            assert top[0] not in json.loads(path.read_text())["queries"][0]["judgments"]
-            assert not list(path.parent.glob(".*.tmp"))
-
-            assert bench.changes is None and not list(path.parent.glob(".*.tmp"))
-            # Another workbench (the next run of the app) reads the same judgments.
-            again = Workbench(session)
-            assert await again.open_golden(path) and again.grade(top[5]) == 2
-            await session.aclose()
-
-    run(main())
+pytestmark = pytest.mark.anyio  # async tests on asyncio; see tests/session/conftest.py
 
 
-def test_a_bad_golden_file_is_reported_and_missing_chunk_ids_are_named(small_db: Path, tmp_path: Path) -> None:
-    async def main() -> None:
-        with ScriptedProxy(dims=8) as proxy:
-            session, bench = await started(small_db, proxy.url)
-            notices: list[str] = []
-            bench.notice.connect(notices.append)
-            bad = tmp_path / "bad.json"
-            bad.write_text('{"name": "x", "queries": [{"id": "q1", "query": "grace", "judgments": {"a": 7}}]}')
-            assert not await bench.open_golden(bad) and "bad.json is not a golden set" in notices[-1]
-            assert "0 to 3" in notices[-1] and bench.golden is None
-            assert not await bench.open_golden(tmp_path / "absent.json") and "could not be read" in notices[-1]
+async def test_judging_goes_into_the_open_golden_set_saved_atomically(
+    small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    session, bench = await started(open_session, small_db, proxy.url)
+    notices: list[str] = []
+    bench.notice.connect(notices.append)
+    view = session.question.view
+    assert view is not None
+    top = [r.chunk_id for r in view.result.results]
+    assert not bench.judge(top[0], 3) and "golden set first" in notices[-1]
 
-            view = session.question.view
-            assert view is not None
-            real = view.result.results[0].chunk_id
-            good = tmp_path / "mixed.json"
-            golden_io.save(GoldenSet("mixed", (GoldenQuery("q1", "grace", {real: 2, "nope:1": 3, "gone#2": 1}),)), good)
-            assert await bench.open_golden(good)
-            await bench_until(bench, lambda: bench.missing != ())
-            assert bench.missing == ("gone#2", "nope:1")
-            await session.aclose()
+    assert await bench.new_golden("My set")
+    path = golden_dir() / "My-set.json"
+    assert bench.golden_path == path and json.loads(path.read_text())["queries"] == []
+    assert bench.judge(top[2], 3) and bench.judge(top[0], 1) and bench.judge(top[5], 2)
+    await bench.flush()
+    data = json.loads(path.read_text())
+    assert len(data["queries"]) == 1
+    q = data["queries"][0]
+    assert q["query"] == "grace" and q["chapter"] == "romans:9" and q["mode"] == view.result.mode.value
+    assert q["judgments"] == {top[2]: 3, top[0]: 1, top[5]: 2}
+    assert bench.grade(top[2]) == 3 and bench.grade(top[1]) is None
+    judgments = {top[2]: 3, top[0]: 1, top[5]: 2}
+    assert bench.question_scores() == {"ndcg@10": metrics.ndcg(top, judgments),
+                                       "mrr@10": metrics.mrr(top, judgments)}
+    assert bench.judge(top[0], None)
+    await bench.flush()
+    assert top[0] not in json.loads(path.read_text())["queries"][0]["judgments"]
+    assert not list(path.parent.glob(".*.tmp"))
 
-    run(main())
+    assert bench.changes is None and not list(path.parent.glob(".*.tmp"))
+    # Another workbench (the next run of the app) reads the same judgments.
+    again = Workbench(session)
+    assert await again.open_golden(path) and again.grade(top[5]) == 2
 
 
-def test_a_grade_that_cannot_be_saved_is_kept_and_saved_with_the_next(small_db: Path, tmp_path: Path) -> None:
-    async def main() -> None:
-        with ScriptedProxy(dims=8) as proxy:
-            session, bench = await started(small_db, proxy.url)
-            notices: list[str] = []
-            bench.notice.connect(notices.append)
-            folder = tmp_path / "sets"
-            path = folder / "set.json"
-            golden_io.save(GoldenSet("set", ()), path)
-            assert await bench.open_golden(path)
-            view = session.question.view
-            assert view is not None
-            top = [r.chunk_id for r in view.result.results]
-            path.unlink()
-            folder.rmdir()
-            folder.write_text("the folder is gone; a file has its name")  # every save now fails
-            assert bench.judge(top[0], 3)
-            await bench.flush()
-            assert "set.json could not be saved" in notices[-1] and bench.grade(top[0]) == 3
-            folder.unlink()
-            assert bench.judge(top[1], 1)
-            await bench.flush()
-            saved = golden_io.load(path)
-            assert saved.queries[0].judgments == {top[0]: 3, top[1]: 1}  # nothing was lost
-            await session.aclose()
+async def test_a_bad_golden_file_is_reported_and_missing_chunk_ids_are_named(
+    small_db: Path, tmp_path: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    session, bench = await started(open_session, small_db, proxy.url)
+    notices: list[str] = []
+    bench.notice.connect(notices.append)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"name": "x", "queries": [{"id": "q1", "query": "grace", "judgments": {"a": 7}}]}')
+    assert not await bench.open_golden(bad) and "bad.json is not a golden set" in notices[-1]
+    assert "0 to 3" in notices[-1] and bench.golden is None
+    assert not await bench.open_golden(tmp_path / "absent.json") and "could not be read" in notices[-1]
 
-    run(main())
+    view = session.question.view
+    assert view is not None
+    real = view.result.results[0].chunk_id
+    good = tmp_path / "mixed.json"
+    golden_io.save(GoldenSet("mixed", (GoldenQuery("q1", "grace", {real: 2, "nope:1": 3, "gone#2": 1}),)), good)
+    assert await bench.open_golden(good)
+    await bench_until(bench, lambda: bench.missing != ())
+    assert bench.missing == ("gone#2", "nope:1")
+
+
+async def test_a_grade_that_cannot_be_saved_is_kept_and_saved_with_the_next(
+    small_db: Path, tmp_path: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    session, bench = await started(open_session, small_db, proxy.url)
+    notices: list[str] = []
+    bench.notice.connect(notices.append)
+    folder = tmp_path / "sets"
+    path = folder / "set.json"
+    golden_io.save(GoldenSet("set", ()), path)
+    assert await bench.open_golden(path)
+    view = session.question.view
+    assert view is not None
+    top = [r.chunk_id for r in view.result.results]
+    path.unlink()
+    folder.rmdir()
+    folder.write_text("the folder is gone; a file has its name")  # every save now fails
+    assert bench.judge(top[0], 3)
+    await bench.flush()
+    assert "set.json could not be saved" in notices[-1] and bench.grade(top[0]) == 3
+    folder.unlink()
+    assert bench.judge(top[1], 1)
+    await bench.flush()
+    saved = golden_io.load(path)
+    assert saved.queries[0].judgments == {top[0]: 3, top[1]: 1}  # nothing was lost

@@ -52,7 +52,7 @@ def view(ctx: RetrievalContext | None = None, previous: dict[str, int] | None = 
 
 
 def test_results_model_passes_modeltester(qtmodeltester, qapp) -> None:
-    model = ResultsModel(lambda b: b.title())
+    model = ResultsModel()
     model.set_view(view())
     qtmodeltester.check(model, force_py=True)
     model.set_view(None)
@@ -119,7 +119,7 @@ def test_breakdown_words_cover_every_step() -> None:
     ctx = RetrievalContext("q", profile=Profile.of(["scofield"]), chapter=ChapterRef("romans", 9),
                            weights=BoostWeights())
     r = make_result(ctx).results[0]
-    steps = breakdown.breakdown_steps(r.breakdown, r.candidate, ctx, lambda b: b.title())
+    steps = breakdown.breakdown_steps(r.breakdown, r.candidate, ctx)
     labels = [s.label for s in steps]
     assert labels[0] == "distance" and labels[1] == "similarity" and labels[-1] == "final"
     assert [s.label.split()[-1] for s in steps[2:5]] == ["chapter", "scholar", "tradition"]
@@ -159,8 +159,8 @@ def test_invalid_indexes_are_harmless(qapp) -> None:
 
 def test_every_row_says_what_it_is_with_display_names(qtmodeltester, qapp) -> None:
     """Title column from ``present.titles``, the snippet as its tooltip, scholars by display name."""
+    from amicus_desktop.core.names import Names
     from amicus_desktop.core.scholars import Scholar
-    from amicus_desktop.present.titles import Names
 
     ctx = RetrievalContext("q", chapter=ChapterRef("romans", 9))
     cands = [
@@ -177,7 +177,7 @@ def test_every_row_says_what_it_is_with_display_names(qtmodeltester, qapp) -> No
     result = RetrievalResult("q", ModelInfo("m", 8), tuple(results), tuple(rejected), Timings(1, 2, 0.1, 3.1),
                              tuple(cands), ctx)
     names = Names({"romans": "Romans"}, {"mh": Scholar("mh", "Matthew Henry", "reformed", "Concise Commentary")})
-    model = ResultsModel(lambda b: b.title(), names=lambda: names)
+    model = ResultsModel(lambda: names)
     model.set_view(ResultView(result, None, "ask", time.time()))
     qtmodeltester.check(model, force_py=True)
     titles = {model.chunk(r).chunk_id: model.index(r, ResultsModel.TITLE).data() for r in range(model.rowCount())}
@@ -189,6 +189,6 @@ def test_every_row_says_what_it_is_with_display_names(qtmodeltester, qapp) -> No
     assert model.index(row, ResultsModel.SCHOLAR).data() == "Matthew Henry"
     tip = model.index(row, ResultsModel.TITLE).data(Qt.ItemDataRole.ToolTipRole)
     assert tip.startswith("Here the apostle speaks of election.") and "mh1" in tip
-    rejected_model = RejectedModel(lambda b: b.title(), names=lambda: names)
+    rejected_model = RejectedModel(lambda: names)
     rejected_model.set_view(ResultView(result, None, "ask", time.time()))
     qtmodeltester.check(rejected_model, force_py=True)

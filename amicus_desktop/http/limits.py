@@ -1,6 +1,7 @@
-"""The proxy's connection limits: how uvicorn is configured, and the one thing uvicorn lacks. No Qt.
+"""The connection limits of the project's servers (the embed proxy and the retrieval service): how
+uvicorn is configured, and the one thing uvicorn lacks. No Qt.
 
-uvicorn (0.30+, h11) gives the proxy most of what it needs as settings: the h11 parser (chosen
+uvicorn (0.30+, h11) gives a server most of what it needs as settings: the h11 parser (chosen
 explicitly: ``http="auto"`` would switch to httptools where that is installed, with other
 limits), a cap on an incomplete request head (``h11_max_incomplete_event_size``) and an idle
 timeout between requests (``timeout_keep_alive``). What it lacks is a deadline on *receiving*
@@ -150,7 +151,7 @@ def protocol_class(*, max_connections: int, request_timeout: float = REQUEST_TIM
 
 
 class GatedListener(socket.socket):
-    """The proxy's listening socket: at most :data:`ACCEPTS_PER_PASS` accepts per event-loop pass.
+    """The server's listening socket: at most :data:`ACCEPTS_PER_PASS` accepts per event-loop pass.
 
     asyncio calls :meth:`accept` in a loop while connections wait; a ``BlockingIOError`` ends that
     loop quietly, and the socket, still readable, is served again on the next pass — after the new

@@ -1,9 +1,9 @@
-"""Typed settings (atomic, 0600, corrupt → .bak, unwritable → told) and logging (no secrets, no queries)."""
+"""Typed settings (``settings.py``): atomic, 0600, a corrupt file kept aside as .bak, an unwritable folder
+told, not fatal."""
 
 from __future__ import annotations
 
 import json
-import logging
 import os
 import stat
 from pathlib import Path
@@ -13,7 +13,6 @@ import pytest
 from amicus_desktop import paths
 from amicus_desktop.core.preset import APP
 from amicus_desktop.core.query import Profile
-from amicus_desktop.logs import RedactFilter, redact, setup_logging, shutdown_logging
 from amicus_desktop.settings import Settings, SettingsStore, from_json, validate
 
 
@@ -185,41 +184,3 @@ def test_read_only_store_never_writes(amicus_home: Path) -> None:
     store.load()
     assert store.save(Settings(k=3)) is False
     assert not (paths.config_dir() / "settings.json").exists()
-
-
-def test_redaction() -> None:
-    assert "abc123" not in redact("Authorization: Bearer abc123")
-    assert "hunter2" not in redact("token=hunter2 and more")
-    assert "sk-" in redact("key sk-ABCDEFGHIJKLMNOP") and "ABCDEFGH" not in redact("key sk-ABCDEFGHIJKLMNOP")
-
-
-def test_log_file_never_holds_tokens_or_query_text(amicus_home: Path) -> None:
-    path = setup_logging(stderr_level=None)
-    try:
-        assert path is not None and path.parent == paths.log_dir()
-        log = logging.getLogger("amicus.ui")
-        log.info("asked", extra={"query": "what is grace", "query_chars": 13, "token": "s3cret"})
-        log.warning("upstream said Bearer s3cret-token")
-        for handler in logging.getLogger("amicus").handlers:
-            handler.flush()
-        text = path.read_text()
-        assert "query_chars=13" in text
-        assert "what is grace" not in text and "s3cret" not in text
-    finally:
-        shutdown_logging()
-
-
-def test_unwritable_log_dir_falls_back_to_stderr(tmp_path: Path) -> None:
-    blocker = tmp_path / "file"
-    blocker.write_text("x")
-    try:
-        assert setup_logging(log_dir=blocker / "logs") is None
-    finally:
-        shutdown_logging()
-
-
-def test_redact_filter_keeps_records_flowing() -> None:
-    record = logging.LogRecord("amicus.x", logging.INFO, __file__, 1, "token=%s", ("abc",), None)
-    record.query = "secret question"
-    assert RedactFilter().filter(record)
-    assert not hasattr(record, "query") and "abc" not in record.getMessage()
