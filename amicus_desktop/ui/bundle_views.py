@@ -183,6 +183,13 @@ class SearchedPanel(QWidget):
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
         self.body.setVisible(expanded)
 
+    def toggle_expanded(self) -> None:
+        """Open or close the panel when it is shown (the ``searched`` shortcut); opened, it has the focus."""
+        if self.isVisible():
+            self.set_expanded(not self.expanded)
+            if self.expanded:
+                self.toggle.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
     def show_result(self, result: RetrievalResult | None, names: Names = DEFAULT_NAMES) -> None:
         while self.grid.count():
             item = self.grid.takeAt(0)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QPalette
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
@@ -117,6 +117,13 @@ class FilterBar(QFrame):
         self.toggle.setChecked(opened)
         self.body.setVisible(opened)
         self._render()
+
+    def toggle_open(self) -> None:
+        """Open or close the bar (the ``filters`` shortcut); opened, the first filter has the focus."""
+        opened = not self.toggle.isChecked()
+        self.set_open(opened)
+        if opened:
+            self.buttons["source_types"].setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def clear(self) -> None:
         if self._filters.active:

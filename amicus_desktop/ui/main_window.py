@@ -207,13 +207,6 @@ class MainWindow(QMainWindow):
         """A notice (the settings could not be saved…) under the results, with *Settings…* and *Dismiss*."""
         self.banners.show_notice(states.notice_text(text))
 
-    def toggle_searched(self) -> None:
-        panel = self.results.searched
-        if panel.isVisible():
-            panel.set_expanded(not panel.expanded)
-            if panel.expanded:
-                panel.toggle.setFocus(Qt.FocusReason.ShortcutFocusReason)
-
     def toggle_commentary(self) -> None:
         """Show or hide the chapter's commentary under the reader (Ctrl+Shift+N)."""
         visible = self.commentary.isHidden()
@@ -225,12 +218,6 @@ class MainWindow(QMainWindow):
     def search_by_words(self) -> None:
         """The offline banner's *Search by words instead*: switch to keyword mode, visibly."""
         self.session.set_mode(SearchMode.KEYWORD)
-
-    def toggle_filters(self) -> None:
-        opened = not self.filter_bar.toggle.isChecked()
-        self.filter_bar.set_open(opened)
-        if opened:
-            self.filter_bar.buttons["source_types"].setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def toggle_pin(self) -> None:
         """Pin or unpin the selected result (the ``toggle_pin`` shortcut)."""
@@ -248,13 +235,13 @@ class MainWindow(QMainWindow):
         self.reader.goto_edit.clear()
         self.reader.text.setFocus(Qt.FocusReason.OtherFocusReason)
 
-    def open_passage(self, book: str, chapter: int, start: int, end: int) -> None:
-        """Go to a passage (a reference chip, a commentary note): the results are re-ranked for its chapter."""
-        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None))
+    def open_passage(self, book: str, chapter: int, start: int, end: int, *, peek: bool = False) -> None:
+        """Go to a passage (a reference chip, a commentary note): the results are re-ranked for its chapter —
+        or, to ``peek`` (Enter on a result, its link), open it to read and leave the results as they are."""
+        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None), peek=peek)
 
     def peek_passage(self, book: str, chapter: int, start: int, end: int) -> None:
-        """Open a result's passage to read it (Enter on a result, its link): the results stay as they are."""
-        self.session.open_passage(PassageRef(book, chapter, start or None, (end or start) or None), peek=True)
+        self.open_passage(book, chapter, start, end, peek=True)
 
     def undo_rerank(self) -> None:
         """Back to the ranking before the last re-rank (a chapter move, a profile or settings change) — or,
