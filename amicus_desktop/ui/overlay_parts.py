@@ -44,7 +44,8 @@ def _note(text: str) -> QLabel:
     return label
 
 
-def _checked(lst: QListWidget) -> list[str]:
+def checked(lst: QListWidget) -> list[str]:
+    """The values (``UserRole``) of a checklist's ticked rows, in its order."""
     out = []
     for i in range(lst.count()):
         item = lst.item(i)
@@ -52,6 +53,16 @@ def _checked(lst: QListWidget) -> list[str]:
         if value and item.checkState() == Qt.CheckState.Checked:
             out.append(value)
     return out
+
+
+def tick(lst: QListWidget, value: str, on: bool = True) -> None:
+    """Tick or untick the row of a checklist holding ``value`` (as a click would); ``KeyError`` if none does."""
+    for i in range(lst.count()):
+        item = lst.item(i)
+        if item.data(Qt.ItemDataRole.UserRole) == value:
+            item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
+            return
+    raise KeyError(value)
 
 
 class ForbiddenPanel(QWidget):
@@ -99,17 +110,11 @@ class ForbiddenPanel(QWidget):
             self._updating = False
 
     def forbidden(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        return tuple(_checked(self.scholars)), tuple(_checked(self.kinds))
+        return tuple(checked(self.scholars)), tuple(checked(self.kinds))
 
     def check(self, kind: str, value: str, on: bool = True) -> None:
         """Tick or untick ``value`` in ``"scholar"``/``"kind"`` (as a click would)."""
-        lst = self.scholars if kind == "scholar" else self.kinds
-        for i in range(lst.count()):
-            item = lst.item(i)
-            if item.data(Qt.ItemDataRole.UserRole) == value:
-                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
-                return
-        raise KeyError(value)
+        tick(self.scholars if kind == "scholar" else self.kinds, value, on)
 
     @staticmethod
     def _fill(lst: QListWidget, values: list[tuple[str, int]], chosen: set[str], label: object) -> None:

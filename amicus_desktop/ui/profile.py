@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import BoostWeights, Profile
 from ..overlays import Overlay
-from .overlay_parts import ForbiddenPanel, VocabularyPanel
+from .overlay_parts import ForbiddenPanel, VocabularyPanel, checked, tick
 from .theme import scaled_font
 
 #: the role id of an overlay the reader starts in the editor (by forbidding a source or adding a word)
@@ -190,17 +190,11 @@ class ProfilePanel(QWidget):
             self._updating = False
 
     def profile(self) -> Profile:
-        return Profile.of(self._checked(self.scholars), self._checked(self.traditions))
+        return Profile.of(checked(self.scholars), checked(self.traditions))
 
     def check(self, kind: str, value: str, on: bool = True) -> None:
         """Tick or untick ``value`` in ``"scholar"``/``"tradition"`` (as a click would)."""
-        lst = self.scholars if kind == "scholar" else self.traditions
-        for i in range(lst.count()):
-            item = lst.item(i)
-            if item.data(Qt.ItemDataRole.UserRole) == value:
-                item.setCheckState(Qt.CheckState.Checked if on else Qt.CheckState.Unchecked)
-                return
-        raise KeyError(value)
+        tick(self.scholars if kind == "scholar" else self.traditions, value, on)
 
     # -- internals -------------------------------------------------------------------------
     @staticmethod
@@ -222,16 +216,6 @@ class ProfilePanel(QWidget):
             item = QListWidgetItem("None in this database")
             item.setFlags(Qt.ItemFlag.NoItemFlags)
             lst.addItem(item)
-
-    @staticmethod
-    def _checked(lst: QListWidget) -> list[str]:
-        out = []
-        for i in range(lst.count()):
-            item = lst.item(i)
-            value = item.data(Qt.ItemDataRole.UserRole)
-            if value and item.checkState() == Qt.CheckState.Checked:
-                out.append(value)
-        return out
 
     def _changed(self, _item: QListWidgetItem) -> None:
         if not self._updating:
