@@ -82,6 +82,9 @@ class Settings:
     candidates: int = APP.candidates
     #: the chapter last open in the reader, as ``book_id:chapter``.
     last_chapter: str | None = None
+    #: the translation the reader shows and verse search runs on, by id (``None``: the database's default;
+    #: one the database does not hold falls back to it)
+    translation: str | None = None
     #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
     search_mode: SearchMode = APP.mode
     #: chunk ids pinned to the top of every ranking (CONTRACT section 6), in the order pinned.
@@ -174,6 +177,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("k", values.int_in(1, MAX_K)),
     Option("candidates", values.int_in(1, MAX_CANDIDATES)),
     Option("last_chapter", values.chapter),
+    Option("translation", values.text_or_none),
     Option("search_mode", values.search_mode),
     Option("pins", values.ordered_names),
     Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),

@@ -188,6 +188,7 @@ class Session(Navigation):
     async def _load(self, engine: Engine) -> None:
         if await self.library.load(engine):
             with self.failing_library(engine):  # the library opened; a damaged verse table fails the database
+                self.verses.translation = self.prefs.settings.translation  # the reader's last choice
                 verses = await self.verses.load(engine)  # the translations, before the reader's first chapter
                 self._restore_chapter()
                 await self.verses.warm(engine, verses)  # after it: the chapter does not wait for this
@@ -278,6 +279,7 @@ class Session(Navigation):
         screen is searched again: the words searched and the text shown are the translation's)."""
         if not self.verses.set_translation(translation_id):
             return
+        self.prefs.remember_translation(translation_id)
         self._load_current_text()
         view = self.question.view
         if view is not None and self.can_ask:

@@ -238,6 +238,11 @@ class Preferences:
     def remember_chapter(self, ref: ChapterRef) -> None:
         self._save(self.settings.replace(last_chapter=str(ref)))
 
+    def remember_translation(self, translation_id: str | None) -> None:
+        """The translation chosen in the reader, shown again at the next start."""
+        if translation_id != self.settings.translation:
+            self._save(self.settings.replace(translation=translation_id))
+
     def remember_golden_set(self, path: str | None) -> None:
         """The golden set open in the workbench, reopened at the next start (nothing is re-ranked)."""
         if path != self.settings.golden_set:

@@ -92,6 +92,13 @@ def test_the_kjv_in_the_reader_and_in_verse_search_labelled_everywhere(harness, 
     wait_for(qtbot, lambda: s.question.view is not None and s.question.view.result.query == "For God so loved the world"
              and not s.question.busy, timeout=30)
     assert window.ask.edit.text() == "For God so loved the world"
+    # the translation chosen is the reader's at the next start
+    harness.close(window)
+    window = harness.open(db=verse_db, proxy=local_proxy.url, chapter="john:3")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.text is not None, timeout=30)
+    assert s.verses.translation == "kjv" and window.reader.translation_combo.currentText() == "KJV"
+    assert window.reader.text.toPlainText().startswith("John 3 (KJV)")
 
 
 def test_keyword_verse_search_works_offline(harness, qtbot, verse_db: Path) -> None:
