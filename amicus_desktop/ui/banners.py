@@ -21,6 +21,9 @@ class WindowBanners(QObject):
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self._window = window
+        #: the notices shown since the last *Dismiss*: a second one never hides the first (both can come at
+        #: start, e.g. the settings and the workspaces when the config folder cannot be written)
+        self._notices: list[states.StateText] = []
         window.banner.countdown_samples = states.COUNTDOWN_SAMPLES
         # The offline banner counts down to the next check.
         self.countdown = QTimer(self)
@@ -52,13 +55,23 @@ class WindowBanners(QObject):
                 w.banner.set_countdown(text.countdown)
 
     def show_notice(self, text: states.StateText) -> None:
-        """A notice with its actions (*Settings…* for a note about the settings) and *Dismiss*."""
+        """A notice with its actions (*Settings…* for a note about the settings) and *Dismiss*. While one is
+        shown, the next joins it: the first stays the body, the later ones the line under it."""
         w = self._window
-        banner = w.notice_banner
+        if text not in self._notices:
+            self._notices.append(text)
+        first, *later = self._notices
         handlers = {states.SETTINGS: w.dialogs.open_settings}
-        actions = [(states.ACTION_LABELS[a], handlers[a]) for a in text.actions if a in handlers]
-        banner.show_message(text.kind, text.title, text.body, [*actions, ("Dismiss", banner.clear)],
-                            detail=text.advice)
+        wanted = dict.fromkeys(a for t in self._notices for a in t.actions if a in handlers)
+        actions = [(states.ACTION_LABELS[a], handlers[a]) for a in wanted]
+        detail = " ".join(part for part in (first.advice, *(f"Also: {t.body}" for t in later)) if part)
+        w.notice_banner.show_message(first.kind, first.title, first.body, [*actions, ("Dismiss", self.dismiss)],
+                                     detail=detail)
+
+    def dismiss(self) -> None:
+        """*Dismiss*: the notices go, all of them."""
+        self._notices.clear()
+        self._window.notice_banner.clear()
 
     def stop(self) -> None:
         self.countdown.stop()

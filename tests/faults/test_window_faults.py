@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 
 from amicus_desktop import paths
 from amicus_desktop.connectivity import ProxyState
@@ -185,13 +186,21 @@ def test_flapping_proxy_settles(harness, qtbot, guarded_db: Path, app_log: Path,
 
 def test_unwritable_config_directory(harness, qtbot, guarded_db: Path) -> None:
     """The config folder cannot be written (here: its path is taken by a file, which stops root
-    too): the app runs, and says settings won't be saved."""
+    too): the app runs, and says settings won't be saved — and that the workspaces could not be read: the
+    second notice joins the first, it does not hide it; Dismiss takes both."""
     cfg = paths.config_dir()
     cfg.parent.mkdir(parents=True, exist_ok=True)
     cfg.write_text("a file where the config folder should be")
     window = harness.open(db=guarded_db, proxy=f"http://127.0.0.1:{free_port()}")
-    wait_for(qtbot, window.notice_banner.isVisible)
-    assert "cannot be saved" in window.notice_banner.body.text()
+    banner = window.notice_banner
+    wait_for(qtbot, lambda: banner.isVisible() and "workspaces" in banner.detail.text())
+    assert "cannot be saved" in banner.body.text()
+    assert "Also: The workspaces could not be read" in banner.detail.text()
+    qtbot.mouseClick(banner.button("Dismiss"), Qt.MouseButton.LeftButton)
+    assert not banner.isVisible()
+    window.show_notice("The settings could not be saved to here (a test).")
+    assert banner.isVisible() and banner.body.text().startswith("The settings could not be saved to here")
+    assert "workspaces" not in banner.detail.text()
     wait_for(qtbot, lambda: window.session.library.state.status is DbStatus.READY)
     assert cfg.read_text() == "a file where the config folder should be"
 
