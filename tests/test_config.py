@@ -108,3 +108,15 @@ def test_dev_sh_asks_the_same_resolution(amicus_home: Path) -> None:
                          capture_output=True, text=True, timeout=60, env=env, cwd=ROOT, check=False)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["http://saved-for-dev:9", "/from/env.db"]
+
+
+def test_blas_runs_one_thread_unless_the_user_says_otherwise() -> None:
+    """Set by the package before numpy loads, in every process that imports it (the app, serve, mcp, query):
+    OpenBLAS's second thread only spins between the app's small matrix products (docs/PERFORMANCE.md)."""
+    code = "import amicus_desktop, numpy, os; print(os.environ['OPENBLAS_NUM_THREADS'])"
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "2"

@@ -54,6 +54,8 @@ class BenchConfig:
     #: ``N`` or ``N@T`` per run (empty: :mod:`.service`'s default), seconds measured per run (``None``: its default)
     service_clients: Sequence[str] = ()
     service_seconds: float | None = None
+    #: services on the same library for the service rows (docs/DEPLOY.md's replicas, on this machine)
+    service_replicas: int = 1
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
 
@@ -198,7 +200,7 @@ def _measure_service(cfg: BenchConfig, path: Path, env: dict[str, str], label: s
     levels = ",".join(cfg.service_clients or service.DEFAULT_CLIENTS)
     cfg.log(f"{label}: the service under {levels} concurrent clients")
     args = ["--db", str(path), "--clients", levels,
-            "--seconds", str(cfg.service_seconds or service.DEFAULT_SECONDS)]
+            "--seconds", str(cfg.service_seconds or service.DEFAULT_SECONDS), "--replicas", str(cfg.service_replicas)]
     return run_worker([*args, "--real-proxy"] if real else args, env, module="service")
 
 

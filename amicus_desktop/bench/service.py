@@ -185,7 +185,10 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
     await asyncio.sleep(seconds)
     run.measuring = False
     wall = time.perf_counter() - t0
-    cpu = {name: cpu_seconds(pid) - cpu0[name] for name, pid in pids.items()}
+    cpu: dict[str, float] = {}
+    for name, pid in pids.items():  # the replicas of the service ("service 2", …) count as the service
+        key = "service" if name.startswith("service") else name
+        cpu[key] = cpu.get(key, 0.0) + cpu_seconds(pid) - cpu0[name]
     stop.set()
     await asyncio.gather(*tasks, return_exceptions=True)
     done = len(run.latency)
@@ -201,12 +204,13 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
 
 
 def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
-            *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS) -> dict[str, Any]:
-    """The service and in-process rows for ``db`` (see the module docstring)."""
+            *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS, replicas: int = 1) -> dict[str, Any]:
+    """The service and in-process rows for ``db`` (see the module docstring); ``replicas`` services on the
+    same library, the clients dealt out among them in turn (docs/DEPLOY.md's replicas, here on one machine)."""
     with ScriptureStore(db) as store:
         info = store.info
     out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
-                           "k": K, "warmup_s": warmup}
+                           "k": K, "warmup_s": warmup, "replicas": replicas}
     proxy: subprocess.Popen[str] | None = None
     if real_proxy:  # the project's proxy and local model, for a real library
         proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0",
@@ -226,25 +230,30 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
                "--port", "0", "--rate-limit", "0", "--log-level", "warning"]
         if lanes:
             cmd += ["--lanes", str(lanes)]
-        serve, url = start_server(cmd, "listening on ", _START_S)
-        pids["service"] = serve.pid
+        services: list[tuple[subprocess.Popen[str], str]] = []
         try:
+            for i in range(replicas):
+                services.append(start_server(cmd, "listening on ", _START_S))
+                pids["service" if i == 0 else f"service {i + 1}"] = services[-1][0].pid
+            urls = itertools.cycle([url for _proc, url in services])
             out["service"] = []
             for n, think in levels:
                 texts = question_stream(f"s{n}-{think:g}-")
 
                 async def start(run: _Run, stop: asyncio.Event, think: float, rng: random.Random,
                                 texts: Iterator[str] = texts) -> None:
-                    await _http_client(url, texts, run, stop, think, rng)
+                    await _http_client(next(urls), texts, run, stop, think, rng)
 
                 row = asyncio.run(_level(n, think, seconds, start, pids, warmup))
-                row["service_peak_rss_mb"] = peak_rss_of(serve.pid)
+                row["service_peak_rss_mb"] = sum(peak_rss_of(proc.pid) for proc, _url in services)
                 out["service"].append(row)
                 print(f"  service, {level_name(n, think)} clients: {row['throughput']:.1f}/s, p95 "
                       f"{row['latency_ms'].get('p95', 0):.0f} ms, errors {row['errors']}", file=sys.stderr, flush=True)
         finally:
-            stop_server(serve, _STOP_S)
-        del pids["service"]
+            for proc, _url in services:
+                stop_server(proc, _STOP_S)
+        for name in [name for name in pids if name.startswith("service")]:
+            del pids[name]
         out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids, warmup))
     finally:
         if proxy is not None:
@@ -288,7 +297,9 @@ def service_table(report: dict[str, Any]) -> str:
         sv = m.get("service")
         if not sv:
             continue
-        for kind, key in (("HTTP", "service"), ("in-process", "in_process")):
+        replicas = sv.get("replicas", 1)
+        for kind, key in (("HTTP" if replicas == 1 else f"HTTP, {replicas} services", "service"),
+                          ("in-process", "in_process")):
             for row in sv[key]:
                 lat, st = row["latency_ms"], row["stages_ms"]
                 errors = ", ".join(f"{c} {n}" for c, n in sorted(row["errors"].items())) or "0"
@@ -313,10 +324,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="measured per run")
     p.add_argument("--warmup", type=float, default=WARMUP_SECONDS, help="seconds of load before measuring")
     p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
+    p.add_argument("--replicas", type=int, default=1,
+                   help="services on the same library, the clients dealt out among them (default 1)")
     args = p.parse_args(argv)
     levels = parse_levels(args.clients)
     result = measure(args.db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
-                     warmup=args.warmup)
+                     warmup=args.warmup, replicas=args.replicas)
     with contextlib.suppress(BrokenPipeError):
         print(json.dumps(result), flush=True)
     return 0

@@ -74,6 +74,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "answer and next question (default 1,8,32,32@1)")
     p.add_argument("--service-seconds", type=float, metavar="S",
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
+    p.add_argument("--replicas", type=positive_int_arg, default=1, metavar="N",
+                   help="--service: N services on the same library, the clients dealt out among them (default 1)")
     p.add_argument("--notes", type=positive_int_arg, metavar="N",
                    help="instead: what a workspace of N notes adds to a question (the notes row; the library is "
                         "--real-db, else the default scripture.db)")
@@ -90,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
         keep=args.keep, seed=args.seed, real_proxy=args.real_proxy, real_db=args.real_db,
         service=args.service, service_clients=args.clients.split(",") if args.clients else (),
-        service_seconds=args.service_seconds,
+        service_seconds=args.service_seconds, service_replicas=args.replicas,
     )
     try:
         report = run_benchmark(cfg)

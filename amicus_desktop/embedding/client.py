@@ -152,6 +152,9 @@ class EmbedClient:
             timeout=httpx.Timeout(connect=connect_timeout, read=read_timeout, write=read_timeout, pool=connect_timeout),
             # The proxy is configured explicitly; environment proxies would only misroute it.
             trust_env=False,
+            # keep every connection the service's concurrent questions opened (httpx keeps 20 of its 100): past
+            # 20 at once, each answer closed a connection and the next question opened one
+            limits=httpx.Limits(max_connections=100, max_keepalive_connections=100),
         )
         self._cache: OrderedDict[str, Embedding] = OrderedDict()
         self._cache_size = cache_size

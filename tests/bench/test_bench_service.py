@@ -40,3 +40,21 @@ def test_service_rows_beside_in_process(tmp_path: Path) -> None:
     table = service_table({"results": [{"label": "400 × 16", "service": out}]})
     assert table.count("| 400 × 16") == 4 and "in-process" in table and "3 (think 0.1 s)" in table
     assert sha256(db) == before
+
+
+def test_replicas_share_the_clients(tmp_path: Path) -> None:
+    """``--replicas 2``: two services on one library, the clients dealt out among them, their CPU summed."""
+    db = tmp_path / synth.db_name(300, 16, 1)
+    synth.build(db, 300, 16, 1)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop.bench.service", "--db", str(db), "--clients", "2",
+         "--seconds", "0.6", "--warmup", "0.3", "--replicas", "2"],
+        capture_output=True, text=True, timeout=240, cwd=ROOT, check=False,
+        env={**os.environ, "AMICUS_HOME": str(tmp_path / "home")},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    (row,) = out["service"]
+    assert out["replicas"] == 2 and row["requests"] > 0 and row["errors"] == {}
+    assert set(row["cpu_ms_per_request"]) == {"service", "proxy", "load generator"}
+    assert "| HTTP, 2 services |" in service_table({"results": [{"label": "300 × 16", "service": out}]})
