@@ -8,41 +8,16 @@ Each state is reached in-process through the real window and session, against th
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-OUT = Path(__file__).resolve().parent
-SMALL = (1000, 650)
+from shotkit import SMALL, run
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
-    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
-
-    from amicus_desktop import paths
-    from tests.support.proxy import ProxyProcess
-
-    db = (args.db or paths.default_db_path()).resolve()
-    if not db.is_file():
-        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
-        return 1
-    args.out.mkdir(parents=True, exist_ok=True)
-    with ProxyProcess("--rate-limit", "0") as proxy:
-        shots(db, proxy.url, args.out)
-    return 0
+    return run(__doc__ or "", shots)
 
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:

@@ -9,41 +9,16 @@ at 1000×650 (``-1000x650`` before ``.png``).
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-
-OUT = Path(__file__).resolve().parent
-SMALL = (1000, 650)
+from shotkit import SMALL, run
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args()
-    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
-
-    from amicus_desktop import paths
-    from tests.support.proxy import ProxyProcess, free_port
-
-    db = (args.db or paths.default_db_path()).resolve()
-    if not db.is_file():
-        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
-        return 1
-    args.out.mkdir(parents=True, exist_ok=True)
-    with ProxyProcess("--rate-limit", "0") as proxy:
-        shots(db, proxy.url, f"http://127.0.0.1:{free_port()}", args.out)
-    return 0
+    return run(__doc__ or "", shots, offline=True)
 
 
 def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
@@ -51,11 +26,11 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
 
     from amicus_desktop.core.query import Filters, SearchMode
     from amicus_desktop.core.references import ChapterRef
+    from amicus_desktop.present.states import ACTION_LABELS, KEYWORD
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
-    from amicus_desktop.present.states import ACTION_LABELS, KEYWORD
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)

@@ -1,0 +1,45 @@
+"""What the screenshot scripts share: the environment (offscreen Qt, a fresh ``AMICUS_HOME``), the
+command line (``--db``, ``--out``), the demo library's check and the real local embed proxy, started for the
+run. A script passes its ``shots(db, proxy_url, out)`` — or ``shots(db, proxy_url, offline_url, out)`` with
+``offline=True``, a closed port for its offline states — to :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+#: where the PNGs go (docs/screenshots/), and the narrow size every state is also saved at
+OUT = Path(__file__).resolve().parent
+SMALL = (1000, 650)
+
+
+def run(doc: str, shots: Callable[..., None], *, offline: bool = False) -> int:
+    """Parse the command line, start the proxy, and call ``shots``; 1 when the library is missing."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--db", type=Path, default=None, help="the demo scripture.db (default: the app's default path)")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args()
+    os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
+
+    from amicus_desktop import paths
+    from tests.support.proxy import ProxyProcess, free_port
+
+    db = (args.db or paths.default_db_path()).resolve()
+    if not db.is_file():
+        print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
+        return 1
+    args.out.mkdir(parents=True, exist_ok=True)
+    with ProxyProcess("--rate-limit", "0") as proxy:
+        extra: tuple[Any, ...] = (f"http://127.0.0.1:{free_port()}",) if offline else ()
+        shots(db, proxy.url, *extra, args.out)
+    return 0
