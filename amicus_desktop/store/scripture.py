@@ -253,21 +253,22 @@ class ScriptureStore(Catalogue):
 
     def chapter_chunks(self, book_id: str, chapter: int, source_types: Sequence[str],
                        limit: int = 1000) -> list[Candidate]:
-        """The chunks of ``source_types`` on one chapter, by verse (at most ``limit``): a browse over
-        ``chunk_metadata`` (no vector). Chunks on the whole chapter (no verses) come first;
-        ``distance`` is ``None``."""
+        """The chunks of ``source_types`` on one chapter (at most ``limit``): a browse over ``chunk_metadata``
+        (no vector), the types in the order given (the reader's commentary before the chapter's word studies),
+        each by verse, the chunks on the whole chapter (no verses) first; ``distance`` is ``None``."""
         if not source_types:
             return []
         loose = self.info.loose_columns
         book, chap = conditions.column("m", "book_id", loose), conditions.column("m", "chapter_num", loose)
-        kinds = conditions.among(conditions.column("t", "source_type", loose))
+        kind = conditions.column("t", "source_type", loose)
+        listed = conditions.json_list(source_types)
         rows = self.rows(
             f"""SELECT {CHUNK_SELECT} FROM chunk_metadata m JOIN chunk_text t ON t.rowid = m.rowid
-                WHERE {book} = ? AND {chap} = ? AND {kinds}
-                ORDER BY m.verse_start IS NOT NULL, m.verse_start, m.verse_end, t.source_type, m.scholar_id,
-                         t.rowid
+                WHERE {book} = ? AND {chap} = ? AND {conditions.among(kind)}
+                ORDER BY (SELECT min(j.key) FROM json_each(?) j WHERE j.value = {kind}),
+                         m.verse_start IS NOT NULL, m.verse_start, m.verse_end, m.scholar_id, t.rowid
                 LIMIT ?""",
-            [book_id, chapter, conditions.json_list(source_types), limit],
+            [book_id, chapter, listed, listed, limit],
         )
         out: list[Candidate] = []
         for row in rows:

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.anyio  # async tests on asyncio; see conftest.py
 
 
 async def test_commentary_follows_the_chapter_without_a_question(small_db: Path, open_session: OpenSession) -> None:
-    """Notes, chapter panels and word studies on the chapter on screen, by verse, from a browse over
+    """Chapter panels, notes and word studies on the chapter on screen, each by verse, from a browse over
     chunk_metadata: it works with no proxy at all (nothing listens on the URL)."""
     session = open_session(small_db, f"http://127.0.0.1:{free_port()}", chapter="romans:9")
     session.start()
@@ -27,10 +27,13 @@ async def test_commentary_follows_the_chapter_without_a_question(small_db: Path,
     for chunk in notes.chunks:
         m = chunk.metadata
         assert (m.book_id, m.chapter_num) == ("romans", 9) and chunk.source_type in BROWSE_TYPES
-    starts = [c.metadata.verse_start for c in notes.chunks]
-    whole = [s for s in starts if s is None]
-    assert starts[: len(whole)] == whole  # whole-chapter notes first
-    assert starts[len(whole):] == sorted(s for s in starts if s is not None)
+    kinds = [BROWSE_TYPES.index(c.source_type) for c in notes.chunks]
+    assert kinds == sorted(kinds)  # chapter panels, then the notes on verses, then the chapter's word studies
+    for kind in set(kinds):
+        starts = [c.metadata.verse_start for c, k in zip(notes.chunks, kinds, strict=True) if k == kind]
+        whole = [s for s in starts if s is None]
+        assert starts[: len(whole)] == whole  # whole-chapter ones first
+        assert starts[len(whole):] == sorted(s for s in starts if s is not None)
     # the expected set, straight from the file
     with ScriptureStore(small_db) as store:
         expected = {r[0] for r in store.rows(
