@@ -87,6 +87,9 @@ _WORD_CUES = re.compile(
     r"translation|lexicon|etymology|strong'?s)\b",
     re.IGNORECASE,
 )
+#: what the cues above do not count: "what does it mean that the Word became flesh" asks about a statement, and
+#: "the Word" (John's title of Christ) is no question about a word
+_NOT_CUES = re.compile(r"\bit\s+means?\s+(?:that|to|for|when|if)\b|\bthe Word\b")
 #: "What is grace?", "What is the Logos?": a short definitional question
 _DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'’-]+\s*){1,3}\??\s*$", re.IGNORECASE)
 #: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword
@@ -121,7 +124,7 @@ def transliteration(candidate: Candidate) -> str | None:
 def word_question(question: str, references: Sequence[PassageRef], candidates: Iterable[Candidate]) -> bool:
     """Whether the question asks about a word: a cue ("mean", "Greek") or a question word that is a
     dictionary headword's transliteration in the pool ("agape", "logos")."""
-    if _WORD_CUES.search(question) or _DEFINITION.match(question):
+    if _WORD_CUES.search(_NOT_CUES.sub(" ", question)) or _DEFINITION.match(question):
         return True
     folded = {fold(k) for k in keywords(question, tuple(references))}
     # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking

@@ -153,6 +153,11 @@ def test_word_questions_are_told_from_topical_ones() -> None:
     assert not word_question("Jacob and Esau", (), [esau])  # a name's transliteration is the English name
     assert not word_question("Jesus and Nicodemus", (), [])
     assert not word_question("How can I be sure that I am saved?", (), [])
+    # a statement's meaning, and John's title of Christ, are no question about a word
+    assert not word_question("What does it mean that the Word became flesh?", (), [])
+    assert not word_question("What does it mean to be born again?", (), [])
+    assert word_question("What does the word 'justify' mean in the New Testament?", (), [])
+    assert word_question("What does Paul mean by the flesh?", (), [])
 
 
 def test_a_name_entry_counts_less_than_commentary_unless_the_question_is_about_a_word() -> None:

@@ -76,6 +76,14 @@ def test_names_do_not_crowd_out_commentary(demo_db: Path, local_proxy) -> None:
     assert rank_of(nicodemus, lambda r: henry(r) and on("john", 3, 1)(r)) <= 3
 
 
+def test_a_question_about_a_statement_leads_with_the_commentary_on_it(demo_db: Path, local_proxy) -> None:
+    """"What does it mean that the Word became flesh?" asks about John 1:14, not about a word: Henry's note on
+    it leads, not the lexicon's entries for "flesh" and "meat"."""
+    result = ask(demo_db, local_proxy.url, "What does it mean that the Word became flesh?", ChapterRef("john", 1))
+    first = result.ranked[0]
+    assert henry(first) and on("john", 1, 14)(first)
+
+
 def test_a_word_the_library_has_no_entry_for_brings_no_stray_entries(demo_db: Path, local_proxy) -> None:
     result = ask(demo_db, local_proxy.url, "What does propitiation mean?")
     top = [r.chunk_id for r in result.ranked[:5]]
