@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from shotkit import SMALL, run
+from shotkit import reach, run, save
 
 
 def main() -> int:
@@ -21,30 +20,15 @@ def main() -> int:
 
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.references import ChapterRef
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.main_window import MainWindow
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
-
-    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
-        if not await session.until(cond, timeout):
-            raise TimeoutError("state not reached")
-
-    async def save(window: MainWindow, name: str) -> None:
-        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
-            window.resize(*size)
-            await asyncio.sleep(0.5)
-            QApplication.processEvents()
-            path = out / name.replace(".png", f"{suffix}.png")
-            window.grab().save(str(path))
-            print(f"{path.name}: ok")
-        window.resize(*DEFAULT_SIZE)
 
     async def ask(window: MainWindow, session: Session, question: str) -> None:
         window.ask.edit.setText(question)
@@ -69,21 +53,21 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         assert view is not None
         row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_suspended), 0)
         select(window, row)
-        await save(window, "answers-passage-first.png")
+        await save(window, out, "answers-passage-first.png")
         # a topic asked with no chapter open: full list, commentary first, the focus chapter in the breakdown
         session.set_chapter(None)
         await ask(window, session, "the raising of Lazarus")
         select(window, 0)
-        await save(window, "answers-topic.png")
+        await save(window, out, "answers-topic.png")
         # a deliberate move re-ranks, says so and which key undoes it
         session.set_chapter(ChapterRef("romans", 3))
         await ask(window, session, "How is a person justified before God?")
         session.set_chapter(ChapterRef("romans", 5))
         await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
-        await save(window, "answers-reranked.png")
+        await save(window, out, "answers-reranked.png")
         # one shared word is not a strong match
         await ask(window, session, "Noah's ark")
-        await save(window, "answers-no-strong-match.png")
+        await save(window, out, "answers-no-strong-match.png")
         window.close()
         await session.aclose()
 

@@ -9,12 +9,10 @@ at 1000×650 (``-1000x650`` before ``.png``).
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from shotkit import SMALL, run
+from shotkit import reach, run, save
 
 
 def main() -> int:
@@ -22,7 +20,6 @@ def main() -> int:
 
 
 def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.query import Filters, SearchMode
     from amicus_desktop.core.references import ChapterRef
@@ -30,24 +27,10 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.main_window import MainWindow
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
-
-    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
-        if not await session.until(cond, timeout):
-            raise TimeoutError("state not reached")
-
-    async def save(window: MainWindow, name: str) -> None:
-        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
-            window.resize(*size)
-            await asyncio.sleep(0.4)
-            QApplication.processEvents()
-            path = out / name.replace(".png", f"{suffix}.png")
-            window.grab().save(str(path))
-            print(f"{path.name}: ok")
-        window.resize(*DEFAULT_SIZE)
 
     async def ask(window: MainWindow, session: Session, question: str) -> None:
         window.ask.edit.setText(question)
@@ -68,22 +51,22 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         session, window = await open_window(proxy_url, "romans:3")
         session.set_mode(SearchMode.HYBRID)
         await ask(window, session, "How is a person justified before God?")
-        await save(window, "search-justified.png")
+        await save(window, out, "search-justified.png")
         session.set_chapter(ChapterRef("romans", 5))
         await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
         await ask(window, session, "love")
-        await save(window, "search-love.png")
+        await save(window, out, "search-love.png")
         # references in the question become chips
         session.set_chapter(ChapterRef("romans", 9))
         await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 9))
         await ask(window, session, "What does Rom 9:6-13 say about Jacob and Esau?")
-        await save(window, "search-chips.png")
+        await save(window, out, "search-chips.png")
         # the filter bar, open, with two kinds active
         window.filter_bar.set_open(True)
         task = session.set_filters(Filters.of(source_types=["section_panel", "chapter_panel"], books=["romans"]))
         if task is not None:
             await task
-        await save(window, "search-filters.png")
+        await save(window, out, "search-filters.png")
         window.filter_bar.set_open(False)
         task = session.set_filters(Filters())
         if task is not None:
@@ -95,7 +78,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
             if task is not None:
                 await task
             window.results.results_view.selectRow(0)
-            await save(window, "search-pinned.png")
+            await save(window, out, "search-pinned.png")
             task = session.clear_pins()
             if task is not None:
                 await task
@@ -106,12 +89,12 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         session, window = await open_window(offline_url, "romans:9")
         await reach(session, lambda: session.connection.state.state.value == "offline")
         window.ask.edit.setText("potter clay mercy")
-        await save(window, "search-offline.png")
+        await save(window, out, "search-offline.png")
         button = window.banner.button(ACTION_LABELS[KEYWORD])
         assert button is not None, "no 'Search by words instead' button"
         button.click()
         await ask(window, session, "potter clay mercy")
-        await save(window, "search-offline-keyword.png")
+        await save(window, out, "search-offline-keyword.png")
         window.close()
         await session.aclose()
 

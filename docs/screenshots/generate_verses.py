@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from shotkit import SMALL, run
+from shotkit import reach, run, save
 
 
 def main() -> int:
@@ -36,27 +35,10 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.main_window import MainWindow
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
-
-    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
-        if not await session.until(cond, timeout):
-            raise TimeoutError("state not reached")
-
-    async def save(window: MainWindow, name: str, settle: Callable[[], None] = lambda: None) -> None:
-        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
-            window.resize(*size)
-            await asyncio.sleep(0.4)
-            QApplication.processEvents()
-            settle()  # what must stay in view after the resize (a verse in focus, a selection)
-            await asyncio.sleep(0.1)
-            QApplication.processEvents()
-            path = out / name.replace(".png", f"{suffix}.png")
-            window.grab().save(str(path))
-            print(f"{path.name}: ok")
-        window.resize(*DEFAULT_SIZE)
 
     async def ask(window: MainWindow, session: Session, question: str) -> None:
         window.ask.edit.setText(question)
@@ -79,7 +61,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         session.set_mode(SearchMode.HYBRID)
         await ask(window, session, "God so loved the world")
         window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
-        await save(window, "verses.png")
+        await save(window, out, "verses.png")
         # the KJV in the reader, a verse opened from the tab (highlighted), the tab searched in the KJV
         session.set_translation("kjv")
         await reach(session, lambda: not session.verses.busy and session.verses.view is not None
@@ -87,7 +69,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         session.open_passage(PassageRef("john", 3, 16, 16))
         await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "KJV"
                     and session.reader.loaded_chapter == ChapterRef("john", 3))
-        await save(window, "verses-kjv.png", lambda: window.reader.set_focus(session.reader.focus))
+        await save(window, out, "verses-kjv.png", prepare=lambda: window.reader.set_focus(session.reader.focus))
         # verses selected in the reader and copied with their reference
         session.set_translation("web")
         await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "WEB")
@@ -102,7 +84,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         print("clipboard:", QGuiApplication.clipboard().text().replace("\n", " / "))
         window.ask.edit.clear()
         window.ask.edit.paste()  # what was copied, pasted where it can be seen: "… — John 3:16-17 (WEB)"
-        await save(window, "verses-copied.png", window.reader.text.ensureCursorVisible)
+        await save(window, out, "verses-copied.png", prepare=window.reader.text.ensureCursorVisible)
         window.close()
         await session.aclose()
 
@@ -112,7 +94,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         session.set_mode(SearchMode.KEYWORD)
         await ask(window, session, "nothing separate us from the love of God")
         window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
-        await save(window, "verses-keyword-offline.png")
+        await save(window, out, "verses-keyword-offline.png")
         window.close()
         await session.aclose()
 

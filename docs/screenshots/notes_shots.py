@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-from shotkit import SMALL, run
+from shotkit import reach, run, save
 
 NOTES = (
     ("Romans 9:11-13", "**Election before birth.** Not of works, but of him that calleth — before the twins "
@@ -52,7 +51,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from amicus_desktop.session.notes import EditorState
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.main_window import MainWindow
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)
@@ -61,26 +60,9 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         for ref, text in NOTES:
             ws.add(text, parse_ref(ref))
 
-    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 30.0) -> None:
-        if not await session.until(cond, timeout):
-            raise TimeoutError("state not reached")
-
     async def settle(seconds: float = 0.4) -> None:
         await asyncio.sleep(seconds)
         QApplication.processEvents()
-
-    async def save(window: MainWindow, name: str, part: Callable[[], object] | None = None,
-                   prepare: Callable[[], None] | None = None) -> None:
-        for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
-            window.resize(*size)
-            await settle()
-            if prepare is not None:
-                prepare()
-                await settle(0.1)
-            path = out / name.replace(".png", f"{suffix}.png")
-            (part() if part is not None else window).grab().save(str(path))  # type: ignore[attr-defined]
-            print(f"{path.name}: ok")
-        window.resize(*DEFAULT_SIZE)
 
     async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
         session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
@@ -98,14 +80,14 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded: the proxy is up
         await settle(0.6)
         pane.select(session.notebook.desk.chapter.notes[1].id)  # type: ignore[union-attr]
-        await save(window, "notes-pane.png")
+        await save(window, out, "notes-pane.png")
         def verse_10_on_top() -> None:  # the marks on verses 11–13 in view, under the verse before them
             y = window.reader.verse_rect_y(10)
             bar = window.reader.text.verticalScrollBar()
             if y is not None:
                 bar.setValue(bar.value() + y - 20)
 
-        await save(window, "notes-margin.png", lambda: window.reader, verse_10_on_top)
+        await save(window, out, "notes-margin.png", part=lambda: window.reader, prepare=verse_10_on_top)
         # writing a note: the editor, autosaved
         control.edit(session.notebook.desk.chapter.notes[2])  # type: ignore[union-attr]
         await reach(session, lambda: session.notebook.editor.is_open)
@@ -115,13 +97,13 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         await reach(session, lambda: session.notebook.editor.status.state is EditorState.SAVED
                     and "children" in session.notebook.editor.draft, timeout=10)
         await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded a few s after
-        await save(window, "notes-editing.png")
+        await save(window, out, "notes-editing.png")
         await session.notebook.editor.close()
         # the whole list, searched
         control.find()
         pane.search.setText("potter")
         await reach(session, lambda: session.notebook.desk.listing.query == "potter")
-        await save(window, "notes-list-search.png")
+        await save(window, out, "notes-list-search.png")
         # a question: the reader's note among the results, marked and titled as theirs
         control.focus()
         session.set_mode(SearchMode.HYBRID)
@@ -136,12 +118,12 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         assert mine, "the reader's note is not among the results"
         row = window.results.results_model.row_of(mine[0].chunk_id)
         window.results.results_view.selectRow(row)
-        await save(window, "notes-in-results.png")
+        await save(window, out, "notes-in-results.png")
         # another workspace: nothing of the first one's notes
         window.menus.workspace_menu.new_workspace("Study group")
         await reach(session, lambda: session.question.view is not None and not session.question.busy
                     and session.question.view.result.context.workspace == "study-group")  # type: ignore[union-attr]
-        await save(window, "notes-workspace.png")
+        await save(window, out, "notes-workspace.png")
         window.close()
         await session.aclose()
 
@@ -159,7 +141,7 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
         task = session.ask("mercy not merit")
         assert task is not None
         await task
-        await save(window, "notes-pending.png")
+        await save(window, out, "notes-pending.png")
         window.close()
         await session.aclose()
 

@@ -43,3 +43,34 @@ def run(doc: str, shots: Callable[..., None], *, offline: bool = False) -> int:
         extra: tuple[Any, ...] = (f"http://127.0.0.1:{free_port()}",) if offline else ()
         shots(db, proxy.url, *extra, args.out)
     return 0
+
+
+async def reach(session: Any, cond: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait until ``cond()`` holds in ``session`` (a :class:`~amicus_desktop.session.Session`), or fail loudly."""
+    if not await session.until(cond, timeout):
+        raise TimeoutError("state not reached")
+
+
+async def save(window: Any, out: Path, name: str, *, prepare: Callable[[], object] | None = None,
+               part: Callable[[], Any] | None = None) -> None:
+    """``window`` saved as ``out/name`` at its default size and as ``-1000x650`` at :data:`SMALL`; ``prepare``
+    runs after each resize (what must stay in view: a verse in focus, a selection), ``part`` picks the widget
+    to grab (the whole window when ``None``)."""
+    import asyncio
+
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE
+
+    for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
+        window.resize(*size)
+        await asyncio.sleep(0.4)
+        QApplication.processEvents()
+        if prepare is not None:
+            prepare()
+            await asyncio.sleep(0.1)
+            QApplication.processEvents()
+        path = out / name.replace(".png", f"{suffix}.png")
+        (part() if part is not None else window).grab().save(str(path))
+        print(f"{path.name}: ok")
+    window.resize(*DEFAULT_SIZE)
