@@ -128,7 +128,7 @@ cmd_test() {
   setup
   # The gates first (seconds, not minutes): lint and strict types, configured in pyproject.toml.
   say "Lint: ruff check"
-  "$VENV/bin/ruff" check amicus_desktop tests scripts
+  "$VENV/bin/ruff" check amicus_desktop tests scripts tools research
   say "Types: mypy --strict"
   "$VENV/bin/mypy"
   say "Running every test (offscreen)"

@@ -1,6 +1,6 @@
 """Regenerate the verse-search screenshots of docs/UI.md ("Verses and translations").
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_verses.py --db PATH/demo.db
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/generate_verses.py --db PATH/demo.db
 
 The database must hold the verse tables (``build-db`` writes them). Each state is reached in-process
 through the real window and session, against the real local embed proxy (started here) or a closed

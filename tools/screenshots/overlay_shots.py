@@ -1,6 +1,6 @@
 """The overlay editor, at the window's default size and at 1000×650 (docs/UI.md, "Overlays").
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/overlay_shots.py
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/overlay_shots.py
 
 Builds a library from the shipped sample corpus with ``amicus-desktop ingest``, opens it in the real window
 with the real local proxy, imports the shipped sample overlay (``resources/overlays/sample-pastor.json``)
@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 QUESTION = "What does the new covenant promise?"
 
 

@@ -1,4 +1,4 @@
-"""Measure the local embedding backend: ``.venv/bin/python scripts/bench_local_model.py [N [THREADS]]``.
+"""Measure the local embedding backend: ``.venv/bin/python research/measure/bench_local_model.py [N [THREADS]]``.
 
 Prints query latency (one short text, warm) and batch throughput on N chunks of 40..200 words of
 English prose-like text taken from the standard library's docstrings, in words/s and word pieces/s.

@@ -1,6 +1,6 @@
 """The ingest dialog's report, at the window's default size and at 1000×650 (docs/UI.md, "Adding documents").
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/ingest_shots.py
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/ingest_shots.py
 
 Builds a library from the shipped sample corpus (``resources/corpus/sample-study-notes.jsonl``) with
 ``amicus-desktop ingest``, opens it in the real window with the real local proxy, then adds a small file of
@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 MY_NOTES = [
     {"source_id": "my-notes:romans-8", "title": "My notes on Romans", "source_type": "section_panel",
@@ -61,6 +61,7 @@ def main() -> int:
 
 
 def shoot(library: Path, corpus: Path, proxy_url: str) -> None:
+    from docs.screenshots.generate import save_with_dialog
     from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.session import Overrides, Session
@@ -68,7 +69,6 @@ def shoot(library: Path, corpus: Path, proxy_url: str) -> None:
     from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.ingest_dialog import IngestDialog
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
-    from docs.screenshots.generate import save_with_dialog
 
     app = make_application()
     app.setQuitOnLastWindowClosed(False)

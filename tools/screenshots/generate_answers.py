@@ -1,6 +1,6 @@
 """Regenerate the screenshots of docs/UI.md's "What a reader gets" (the app's ranking and its warnings).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_answers.py --db PATH/demo.db
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/generate_answers.py --db PATH/demo.db
 
 Each state is reached in-process through the real window and session, against the real local embed proxy
 (started here), and saved at the window's default size and at 1000×650 (``-1000x650`` before ``.png``).

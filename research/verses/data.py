@@ -1,6 +1,6 @@
 """Exploration data for verse search: everything a candidate signal needs, loaded once and cached.
 
-    .venv/bin/python scripts/verses_research/explore.py --db DEMO.db
+    .venv/bin/python research/verses/explore.py --db DEMO.db
 
 Not part of the app: the numbers it prints chose the signals the engine keeps (docs/RELEVANCE.md).
 """

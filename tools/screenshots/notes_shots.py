@@ -1,6 +1,6 @@
 """Regenerate the screenshots of the reader's notes and workspaces (docs/UI.md, "Your notes").
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/notes_shots.py --db PATH/demo.db
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/notes_shots.py --db PATH/demo.db
 
 Each state is reached in-process through the real window and session — a few notes written into a fresh
 notes store first, as ``amicus-desktop notes add`` would — against the real local embed proxy (started

@@ -1,6 +1,6 @@
 """Regenerate the screenshots in docs/screenshots/ (offscreen; needs the demo scripture.db).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate.py [--db PATH]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/generate.py [--db PATH]
 
 Most states are taken exactly as a user would, with ``amicus-desktop --screenshot`` (CONTRACT
 section 4) against the real local embed proxy (started here) or, for faults the real proxy never
@@ -26,7 +26,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 QUESTION = "Why did God choose Jacob and not Esau?"
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def cli_shot(name: str, *args: str, env: dict[str, str] | None = None, out: Path = OUT) -> None:
@@ -182,7 +182,8 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
         window.results.tabs.setCurrentIndex(1)
         model = window.results.rejected_model
         capped = next((r for r in range(model.rowCount()) if "scholar cap" in model.index(r, model.REASON).data()), 0)
-        window.results.rejected_view.selectRow(window.results.rejected_proxy.mapFromSource(model.index(capped, 0)).row())
+        row = window.results.rejected_proxy.mapFromSource(model.index(capped, 0)).row()
+        window.results.rejected_view.selectRow(row)
         await settle(window, "rejected.png")
         # a profile change, with the profile panel open and the rank moves shown
         window.results.tabs.setCurrentIndex(0)

@@ -1,6 +1,7 @@
 """How fast ``amicus-desktop ingest`` is, against the embedding model alone (docs/PERFORMANCE.md, "Ingest").
 
-    .venv/bin/python scripts/ingest_speed.py WORKDIR [--chunks 10000] [--books matthew,mark,luke,john,acts,romans]
+    .venv/bin/python research/measure/ingest_speed.py WORKDIR [--chunks 10000] \\
+        [--books matthew,mark,luke,john,acts,romans]
 
 1. Writes an ingest corpus (``WORKDIR/corpus.jsonl``) of the first ``--chunks`` chunks ``build-db`` makes for
    ``--books`` (real study text: commentary, lexicon entries, word studies, chains), one document per source.

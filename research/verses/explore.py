@@ -1,6 +1,6 @@
 """Score candidate verse-search signals on the verse golden set, train and held-out halves per kind.
 
-    .venv/bin/python scripts/verses_research/explore.py --db DEMO.db
+    .venv/bin/python research/verses/explore.py --db DEMO.db
 """
 
 from __future__ import annotations

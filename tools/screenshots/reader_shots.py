@@ -1,6 +1,6 @@
 """Regenerate the reader's-experience screenshots in docs/screenshots/ (offscreen; needs the demo DB).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/reader_shots.py --db PATH [--proxy URL]
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/reader_shots.py --db PATH [--proxy URL]
 
 Each picture is taken at the window's default size and at 1000 × 650 (``-small`` in the name), by
 driving the real window in-process as a user would: go to a verse, ask, select results, browse the
@@ -26,7 +26,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
 
 QUESTION = "Why did God choose Jacob and not Esau?"
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SIZES = {"": None, "-small": (1000, 650)}
 
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 #: where the PNGs go (docs/screenshots/), and the narrow size every state is also saved at
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SMALL = (1000, 650)
 
 

@@ -1,6 +1,6 @@
 """Regenerate the search screenshots of docs/UI.md ("Search modes, references, filters and pins").
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/generate_search.py --db PATH/demo.db
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/generate_search.py --db PATH/demo.db
 
 Each state is reached in-process through the real window and session, against the real local embed
 proxy (started here) or a closed port (offline), and saved twice: at the window's default size and

@@ -1,6 +1,6 @@
 """Every signal tried for verse search, scored in one run: the table in docs/RELEVANCE.md ("Verse search").
 
-    .venv/bin/python scripts/verses_research/summary.py DEMO.db
+    .venv/bin/python research/verses/summary.py DEMO.db
 
 Each cell is nDCG@10 train / held-out (the fixed split of data.split, the same as ``relevance --verses``);
 the last column is the share of the top 10 that carries a judgment. Signals alone are scored over every

@@ -1,6 +1,6 @@
 """Regenerate docs/screenshots/workbench-*.png: the curator workbench, driven in-process (offscreen).
 
-    QT_QPA_PLATFORM=offscreen .venv/bin/python docs/screenshots/workbench.py --db PATH
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/workbench.py --db PATH
 
 Needs the demo scripture.db (Romans + John); starts the real local embed proxy. Each state is shot
 at the default window size and at 1000×650 (``-small``). Everything the workbench writes (a copy of
@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-OUT = Path(__file__).resolve().parent
+OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 SMALL = (1000, 650)
 
 
@@ -43,9 +43,9 @@ def main() -> int:
     from amicus_desktop.core.query import BoostWeights
     from amicus_desktop.evaluate import golden as golden_io
     from amicus_desktop.evaluate.judges import Rating
+    from amicus_desktop.paths import golden_dir
     from amicus_desktop.resources import resource_path
     from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.paths import golden_dir
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow

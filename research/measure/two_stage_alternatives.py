@@ -1,6 +1,6 @@
 """The design measurements behind the two-stage search (docs/PERFORMANCE.md, "Choices measured").
 
-    .venv/bin/python scripts/two_stage_alternatives.py DB [--queries 20] [--with-table]
+    .venv/bin/python research/measure/two_stage_alternatives.py DB [--queries 20] [--with-table]
 
 ``DB`` is a scripture.db with its two-stage file (e.g. one kept by ``amicus-desktop bench --keep``).
 Per question, interleaved, it times
