@@ -87,10 +87,11 @@ def local_model() -> LocalMiniLMBackend:
 @pytest.fixture(scope="session")
 def study_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     """Romans 3, 5, 9 and friends, full schema, real vectors (see ``tests/support/study.py``)."""
+    from tests.support.build_cache import cached
     from tests.support.study import build_study_db
 
     path = tmp_path_factory.mktemp("study") / "scripture.db"
-    return build_study_db(path, local_model.embed, local_model.model_id, local_model.dims)
+    return cached("study", path, lambda p: build_study_db(p, local_model.embed, local_model.model_id, local_model.dims))
 
 
 @pytest.fixture(scope="session")
@@ -121,18 +122,20 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     built once per run (a minute or two) for the tests of what a reader gets on real data."""
     from amicus_desktop.corpus import build_database
     from amicus_desktop.corpus.sources.common import DEMO_BOOKS
+    from tests.support.build_cache import cached
 
     path = tmp_path_factory.mktemp("demo") / "scripture.db"
-    build_database(path, list(DEMO_BOOKS), local_model)
-    return path
+    return cached("demo", path, lambda p: build_database(p, list(DEMO_BOOKS), local_model))
 
 
 @pytest.fixture(scope="session")
 def verse_db(tmp_path_factory: pytest.TempPathFactory, local_model) -> Path:
     """Chapters of John and Romans with the verse-search tables, real vectors (``tests/support/verses.py``)."""
+    from tests.support.build_cache import cached
     from tests.support.verses import build_verse_library
 
-    return build_verse_library(tmp_path_factory.mktemp("verses") / "scripture.db", local_model)
+    path = tmp_path_factory.mktemp("verses") / "scripture.db"
+    return cached("verses", path, lambda p: build_verse_library(p, local_model))
 
 
 @pytest.fixture(scope="session")
