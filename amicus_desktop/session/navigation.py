@@ -2,7 +2,9 @@
 
 :class:`Navigation` is the part of :class:`~.controller.Session` that moves the reader — a chapter change
 re-ranks the answer on screen (undoably) and is remembered, opening a result only to read it (a peek) does
-not — and loads the chapter's text and commentary and a result's verses through the engine. One rule spans
+not — and loads the chapter's text and commentary and a result's verses through the engine. Every move is a
+visit in the reader's :class:`~.reading_history.ReadingHistory`; :meth:`Navigation.go_back` and
+:meth:`Navigation.go_forward` walk it (reading moves: they never re-rank the answer on screen). One rule spans
 every load: a database error seen while loading fails the library (:meth:`Navigation.failing_library`).
 """
 
@@ -51,7 +53,16 @@ class Navigation:
             self.question.rerank("chapter")
             if save and self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
+        self._visited()
         self._load_current_text()
+
+    def _visited(self) -> None:
+        """Record where the reader is now (the verses in focus, else the chapter) as a visit."""
+        current, focus = self.reader.chapter, self.reader.focus
+        if focus is not None:
+            self.reader.history.visit(focus)
+        elif current is not None:
+            self.reader.history.visit(PassageRef(current.book_id, current.chapter))
 
     def _load_current_text(self) -> None:
         current, engine = self.reader.chapter, self.engine
@@ -67,15 +78,32 @@ class Navigation:
             if engine.is_open and ref == self.reader.chapter:
                 self.commentary.accept(notes)
 
-    def open_passage(self, passage: PassageRef, *, peek: bool = False) -> None:
+    def open_passage(self, passage: PassageRef, *, peek: bool = False, visit: bool = True) -> None:
         """Open ``passage``'s chapter with its verses in focus. Going there re-ranks as :meth:`set_chapter`
-        does — unless ``peek``: opening a result to read it never changes the answer on screen."""
+        does — unless ``peek``: opening a result to read it never changes the answer on screen. ``visit``:
+        record it in the reading history (not when the history itself is walked)."""
         if self.reader.show(passage):
             if not peek:
                 self.question.rerank("chapter")
             if self.reader.chapter is not None:
                 self.prefs.remember_chapter(self.reader.chapter)
+        if visit:
+            self._visited()
         self._load_current_text()
+
+    def go_back(self) -> bool:
+        """Back to the place read before this one; ``False`` when there is none."""
+        return self._walk(self.reader.history.back())
+
+    def go_forward(self) -> bool:
+        """Forward to the place gone back from; ``False`` when there is none."""
+        return self._walk(self.reader.history.forward())
+
+    def _walk(self, place: PassageRef | None) -> bool:
+        if place is None:
+            return False
+        self.open_passage(place, peek=True, visit=False)
+        return True
 
     def read_passage(self, passage: PassageRef) -> None:
         """Load the Bible text of ``passage`` (a result's verses); :attr:`Reader.passage_loaded` brings it."""
@@ -86,6 +114,13 @@ class Navigation:
     async def _read_passage(self, engine: Engine, passage: PassageRef) -> None:
         with self.failing_library(engine):
             await self.reader.load_passage(engine, passage, self.verses.current)
+
+    def set_beside(self, translation_id: str | None) -> None:
+        """Show the chapter in a second translation beside the first, verse by verse (``None``: one only)."""
+        chosen = next((t for t in self.verses.translations if t.translation_id == translation_id), None)
+        if chosen != self.reader.beside:
+            self.reader.beside = chosen
+            self._load_current_text()
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""

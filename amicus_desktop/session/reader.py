@@ -20,16 +20,35 @@ from ..understand import PassageError, parse_passage
 from .engine import Engine
 from .events import Event
 from .library import Library
+from .reading_history import ReadingHistory
 
 
 @dataclass(frozen=True)
 class ChapterText:
     """A chapter's verses as ``(number, text)``; empty when the database has no text for it.
-    ``translation`` names the translation they are in (its abbreviation, ``""`` when unknown)."""
+    ``translation`` names the translation they are in (its abbreviation, ``""`` when unknown). ``beside``
+    holds the same chapter in a second translation (``beside_translation``) when the reader shows two in
+    parallel (empty otherwise); its verse numbers may differ (see :func:`aligned`)."""
 
     ref: ChapterRef
     verses: tuple[tuple[int, str], ...]
     translation: str = ""
+    beside: tuple[tuple[int, str], ...] = ()
+    beside_translation: str = ""
+
+    @property
+    def parallel(self) -> bool:
+        return bool(self.beside_translation)
+
+
+def aligned(left: tuple[tuple[int, str], ...],
+            right: tuple[tuple[int, str], ...]) -> list[tuple[int, str | None, str | None]]:
+    """Two translations of a chapter, one row per verse number either holds, in order: ``(verse, left text,
+    right text)`` with ``None`` where one translation has no such verse (the versifications differ: a verse
+    one tradition numbers and the other omits or joins to its neighbour, as the KJV's 3 John 1:15 against
+    the WEB's 1:14)."""
+    lmap, rmap = dict(left), dict(right)
+    return [(n, lmap.get(n), rmap.get(n)) for n in sorted(lmap.keys() | rmap.keys())]
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,10 @@ class Reader:
         self.chapter_changed: Event[ChapterRef | None] = Event("chapter changed")
         self.text_loaded: Event[ChapterText] = Event("chapter text loaded")
         self.passage_loaded: Event[PassageText] = Event("passage text loaded")
+        #: where the reader has been (back and forward); :class:`~.navigation.Navigation` records the visits
+        self.history = ReadingHistory()
+        #: the second translation shown beside the first (``None``: one translation)
+        self.beside: Translation | None = None
 
     @property
     def loaded_chapter(self) -> ChapterRef | None:
@@ -142,8 +165,15 @@ class Reader:
         :attr:`text` if ``ref`` is still current then."""
         # plain values (and a frozen Translation) only cross to the DB thread
         verses = await engine.run_db(_chapter(translation, ref.book_id, ref.chapter))
+        beside = self.beside
+        other: tuple[tuple[int, str], ...] = ()
+        if beside is not None and (translation is None or beside.translation_id != translation.translation_id):
+            other = tuple(await engine.run_db(_chapter(beside, ref.book_id, ref.chapter)))
+        else:
+            beside = None
         if engine.is_open and ref == self.chapter:
-            self.text = ChapterText(ref, tuple(verses), translation.abbreviation if translation else "")
+            self.text = ChapterText(ref, tuple(verses), translation.abbreviation if translation else "", other,
+                                    (beside.abbreviation or beside.name) if beside is not None else "")
             self.text_loaded.emit(self.text)
 
     async def load_passage(self, engine: Engine, passage: PassageRef,

@@ -2,8 +2,9 @@
 
 It follows the reader (the session's :class:`~amicus_desktop.session.Commentary` loads the notes
 of every chapter opened, without a question), lists them by verse with their titles from
-:mod:`amicus_desktop.present.titles`, and shows the selected one's full text. Enter (or a
-double-click) on a note opens its verses in the reader.
+:mod:`amicus_desktop.present.titles`, and shows the selected one's full text — and it follows the verse:
+the note covering the verse the reader is at (:meth:`CommentaryPane.follow_verse`, the narrowest when
+several do) is selected and shown. Enter (or a double-click) on a note opens its verses in the reader.
 """
 
 from __future__ import annotations
@@ -139,6 +140,28 @@ class CommentaryPane(QWidget):
             muted = muted_text(self.palette()).name()
             message = "No notes, chapter panels or word studies on this chapter in this database." if notes else ""
             self.text.setHtml(f"<p style='color:{muted}; font-style:italic'>{html.escape(message)}</p>")
+
+    def follow_verse(self, verse: int | None) -> bool:
+        """Select the note covering ``verse`` (the narrowest range; a verse note before a chapter note); ``False``
+        when none does (the selection stays)."""
+        if verse is None:
+            return False
+        best: tuple[int, int] | None = None
+        for row in range(self.model.rowCount()):
+            c = self.model.chunk(row)
+            m = c.metadata if c is not None else None
+            if m is None or m.verse_start is None or not m.verse_start <= verse <= (m.verse_end or m.verse_start):
+                continue
+            width = (m.verse_end or m.verse_start) - m.verse_start
+            if best is None or width < best[0]:
+                best = (width, row)
+        if best is None:
+            return False
+        index = self.model.index(best[1], 0)
+        if self.list.currentIndex() != index:
+            self.list.setCurrentIndex(index)
+        self.list.scrollTo(index)
+        return True
 
     @property
     def current(self) -> Candidate | None:

@@ -1,4 +1,5 @@
-"""The main window: reader on the left; question, results, breakdown and rejections on the right.
+"""The main window: the Bible text on the left, the study panes in a drawer under it; question, results,
+breakdown and rejections on the right (the layout and reading mode: ``layout.py``).
 
 The window is composition: it lays out the panes, forwards user intent to the
 :class:`~amicus_desktop.session.Session` and renders its state, which arrives through
@@ -14,7 +15,7 @@ again, and when, from ``session/retry.py``. Background work (export, copy as con
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QFrame, QMainWindow, QStackedWidget, QVBoxLayout, QWidget
 
@@ -38,15 +39,17 @@ from .dialogs import WindowDialogs
 from .docks import ProfileDock, WorkbenchDock
 from .export import Exporter
 from .filter_bar import FilterBar
-from .layout import restore_layout, save_layout
+from .layout import ReadingLayout, restore_layout, save_layout
 from .menus import WindowMenus
 from .notes import NotesControl
 from .reader import ReaderPane
+from .reader_control import ReaderControl
 from .results import ResultsPane
 from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
+from .study_drawer import StudyDrawer
 
 DEFAULT_SIZE = (1480, 920)
 
@@ -71,6 +74,7 @@ class MainWindow(QMainWindow):
         self.dialogs = WindowDialogs(self)
         self.ask_control = AskControl(self)
         self.notes_control = NotesControl(self)
+        self.reader_control = ReaderControl(self)
         self.workspace_switcher = self.notes_control.switcher
         self._build_widgets()
         self.banners = WindowBanners(self)
@@ -81,11 +85,13 @@ class MainWindow(QMainWindow):
         self.appearance = Appearance(self)
         self.menus = WindowMenus(self)
         self.actions_by_id = self.menus.actions_by_id
+        self.reading_layout = ReadingLayout(self, self.right)
         self.status_bar = StatusBar()
         self.status_bar.add_first_permanent(self.workspace_switcher)  # never hidden by a passing sentence
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
+        self.reader_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
@@ -126,11 +132,15 @@ class MainWindow(QMainWindow):
         rv.addWidget(self.banner)
 
         self.commentary = CommentaryPane(lambda: library.names)
-        self.left_split = splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.commentary,
-                                   stretch=(3, 2), sizes=[540, 300])
-        self.notes_control.place(self.left_split, self.results)  # the reader's own notes, under the commentary
+        # the text over the study drawer (closed until asked for: the text gets the room)
+        self.drawer = StudyDrawer()
+        self.drawer.add_pane(self.commentary, "Commentary", "Show or hide the commentary on the verse and chapter")
+        self.notes_control.place(self.drawer, self.results)  # the reader's own notes, beside the commentary
+        self.left_split = splitter(Qt.Orientation.Vertical, "leftSplit", self.reader, self.drawer,
+                                   stretch=(1, 0), sizes=[840, 30])
+        self.right = right
         self.main_split = splitter(Qt.Orientation.Horizontal, "mainSplit", self.left_split, right,
-                                   stretch=(2, 3), sizes=[520, 960])
+                                   stretch=(1, 1), sizes=[640, 840])
 
         self.start_page = StartPage({
             states.BUILD_DEMO: self.dialogs.build_demo,
@@ -208,11 +218,11 @@ class MainWindow(QMainWindow):
         self.banners.show_notice(states.notice_text(text))
 
     def toggle_commentary(self) -> None:
-        """Show or hide the chapter's commentary under the reader (Ctrl+Shift+N)."""
-        visible = self.commentary.isHidden()
-        self.commentary.setVisible(visible)
-        self.actions_by_id["commentary"].setChecked(visible)
-        if visible:
+        """Open or close the commentary under the reader (Ctrl+Shift+N)."""
+        if self.drawer.current is self.commentary:
+            self.drawer.close_drawer()
+        else:
+            self.reading_layout.open_pane(self.commentary)
             self.commentary.list.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def search_by_words(self) -> None:
@@ -278,6 +288,7 @@ class MainWindow(QMainWindow):
         if not self._shown_once:
             self._shown_once = True
             self.ask_control.initial_focus()
+            QTimer.singleShot(0, self, self.reading_layout.size_drawer)  # once laid out at its restored size
 
     def _render_chapter(self, ref: ChapterRef | None) -> None:
         label = self.session.library.names.chapter(ref)
@@ -290,10 +301,13 @@ class MainWindow(QMainWindow):
     def _render_chapter_text(self, text: ChapterText) -> None:
         label = self.session.library.names.chapter(text.ref)
         self.reader.show_text(text.ref, label, list(text.verses), "" if text.verses else states.NO_CHAPTER_TEXT,
-                              translation=text.translation)
+                              translation=text.translation, beside=list(text.beside),
+                              beside_translation=text.beside_translation)
 
     def _render_notes(self, notes: ChapterNotes) -> None:
         self.commentary.set_notes(notes, self.session.library.names.chapter(notes.ref))
+        self.drawer.set_count(self.commentary, len(notes.chunks))
+        self.commentary.follow_verse(self.reader.current_verse)
 
     def _render_facets(self, facets: dict[str, list[tuple[str, int]]]) -> None:
         self.profile_dock.set_facets(facets, self.session.prefs.profile)

@@ -35,6 +35,10 @@ def handlers(w: MainWindow) -> dict[str, Callable[[], object]]:
     return {
         "focus_ask": w.ask_control.focus,
         "goto": w.reader.focus_goto,
+        "back": s.go_back,
+        "forward": s.go_forward,
+        "reading_mode": lambda: w.reading_layout.toggle_reading(),
+        "parallel": lambda: w.reader_control.toggle_parallel(),
         "prev_chapter": lambda: s.step_chapter(-1),
         "next_chapter": lambda: s.step_chapter(1),
         "focus_results": w.results.focus_results,
@@ -109,14 +113,14 @@ class WindowMenus:
         self.edit_menu.addAction(a["undo_rerank"])
         self.edit_menu.addAction(a["copy_context"])
         go = bar.addMenu("&Go")
-        for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):
+        for key in ("back", "forward", "focus_ask", "goto", "prev_chapter", "next_chapter"):
             go.addAction(a[key])
         view = bar.addMenu("&View")
-        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "focus_breakdown", "compare",
-                    "commentary", "profile", "workbench"):
+        for key in ("reading_mode", "parallel", "commentary", "focus_reader", "focus_results", "show_rejected",
+                    "searched", "focus_breakdown", "compare", "profile", "workbench"):
             view.addAction(a[key])
-        a["commentary"].setCheckable(True)
-        a["commentary"].setChecked(True)
+        for key in ("reading_mode", "parallel", "commentary"):
+            a[key].setCheckable(True)
         view.addSeparator()
         for key in ("zoom_in", "zoom_out", "zoom_reset"):
             view.addAction(a[key])

@@ -1,13 +1,14 @@
 """The selected chunk: its title, its full text with its verse range as a link that opens it in
 the reader, and under the note the Bible text of that range (read from the ``verses`` table on the
-DB thread and delivered by :meth:`PassagePanel.show_verses`)."""
+DB thread and delivered by :meth:`PassagePanel.show_verses`). The words the question's keyword search looked
+for (:meth:`PassagePanel.set_words`) are marked in both, as in a browser's find."""
 
 from __future__ import annotations
 
 import html
 
 from PySide6.QtCore import QEvent, QUrl, Signal
-from PySide6.QtGui import QShowEvent, QTextCursor
+from PySide6.QtGui import QPalette, QShowEvent, QTextCursor
 from PySide6.QtWidgets import QTextBrowser, QVBoxLayout, QWidget
 
 from ..core.names import DEFAULT_NAMES, Names
@@ -16,7 +17,8 @@ from ..core.results import Candidate
 from ..present import describe
 from ..present.titles import title
 from ..session import PassageText
-from .theme import muted_text, reading_size, serif_font
+from .highlight import marked
+from .theme import blend, muted_text, reading_size, serif_font
 
 SCHEME = "amicus"
 
@@ -82,7 +84,24 @@ class PassagePanel(QWidget):
         self._note = ""
         self._names: Names = DEFAULT_NAMES
         self._verses: PassageText | None = None
+        self._words: tuple[str, ...] = ()
         self.clear()
+
+    def set_words(self, words: tuple[str, ...]) -> None:
+        """Mark these words (the keyword search's, after stop-words) in the note and its Bible text."""
+        if words != self._words:
+            self._words = tuple(words)
+            self._render()
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self._words
+
+    def _mark(self, text: str) -> str:
+        """``text`` escaped, the searched words in it marked (bold on the highlight's tint)."""
+        shade = blend(self.palette().color(QPalette.ColorRole.Base),
+                      self.palette().color(QPalette.ColorRole.Highlight), 0.28).name()
+        return marked(text, self._words, f"<span style='background-color:{shade}; font-weight:600'>", "</span>")
 
     def clear(self, message: str = "The selected result's full text appears here.") -> None:
         self._candidate = None
@@ -144,7 +163,7 @@ class PassagePanel(QWidget):
         facts.append(c.chunk_id)
         heading = (f"<p style='font-size:large; font-weight:600; margin-bottom:4px'>"
                    f"{html.escape(title(c, self._names))}</p>")
-        body = "".join(f"<p style='line-height:145%'>{html.escape(p)}</p>" for p in c.text.split("\n\n") if p.strip())
+        body = "".join(f"<p style='line-height:145%'>{self._mark(p)}</p>" for p in c.text.split("\n\n") if p.strip())
         note = f"<p style='color:{muted}'><i>{html.escape(self._note)}</i></p>" if self._note else ""
         self.view.setHtml(
             f"{heading}<p style='margin-bottom:2px; margin-top:0'>{head}</p>"
@@ -158,7 +177,7 @@ class PassagePanel(QWidget):
         if self._verses is None or not self._verses.verses:
             return ""
         lines = " ".join(
-            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(t)}"
+            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{self._mark(t)}"
             for n, t in self._verses.verses
         )
         label = f"{ref} ({self._verses.translation})" if self._verses.translation else ref

@@ -1,22 +1,27 @@
 """The reading pane: book and chapter navigation (:mod:`.reader_nav`), the translation, and the chapter's text
-in a serif face.
+in a serif face — one translation as running text, or two side by side, verse by verse (:mod:`.reader_text`).
 
 Verses in focus (a typed "John 3:16", a result opened in the reader) are highlighted and scrolled
 to the middle of the view once their chapter's text is on screen. The translation is chosen beside the
 chapter (WEB, KJV…) and named in the chapter's title. Copying selected text copies the whole verses the
 selection touches with their reference ("— Romans 8:28 (WEB)"); the context menu offers that and
 *Search for this verse's topic* (the verse's text asked as a question), then what :attr:`ReaderPane.
-menu_extenders` add (the reader's notes). A verse the reader wrote a note on carries a margin mark (✎,
-its notes in the tooltip) that :attr:`ReaderPane.noteMarkClicked` reports.
+menu_extenders` add (the reader's notes; ``ui/study/``'s cross-references, bookmarks). In two translations
+the verse is copied from the column it was chosen in, with that translation's name.
+
+Hooks for the study panes: :meth:`ReaderPane.set_margin_marks` puts a kind of mark in the margin (the notes'
+✎ is the kind ``note``; :attr:`ReaderPane.marginMarkClicked` reports a click, :attr:`noteMarkClicked` the
+notes' own), :attr:`ReaderPane.verseChosen` says which verse the reader clicked or moved to (the commentary
+follows it), :attr:`ReaderPane.wordClicked` which word (verse, word, column: 0 the left translation, 1 the
+right) was clicked.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QPalette, QTextCursor
+from PySide6.QtGui import QGuiApplication, QKeyEvent, QKeySequence, QMouseEvent, QTextCursor
 from PySide6.QtWidgets import (
     QMenu,
     QTextBrowser,
@@ -29,7 +34,8 @@ from ..present import verses as verse_words
 from ..store.scripture import BookRow
 from ..store.verses import Translation
 from .reader_nav import ReaderNav
-from .theme import blend, muted_text, reading_size, serif_font
+from .reader_text import Mark, Page, page_html
+from .theme import reading_size, serif_font
 
 
 class ReaderPane(QWidget):
@@ -39,8 +45,14 @@ class ReaderPane(QWidget):
     topicRequested = Signal(str)
     #: a status-bar sentence (what was copied)
     message = Signal(str)
-    #: the margin mark of a verse (0: the chapter's) was clicked
+    #: the notes' margin mark of a verse (0: the chapter's) was clicked
     noteMarkClicked = Signal(int)
+    #: a margin mark of some kind (``note``, or a study pane's) on a verse was clicked
+    marginMarkClicked = Signal(str, int)
+    #: the reader clicked (or moved the cursor to) this verse
+    verseChosen = Signal(int)
+    #: a word was clicked: verse, word, column (0: the translation on the left or alone, 1: the one beside)
+    wordClicked = Signal(int, str, int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -51,7 +63,10 @@ class ReaderPane(QWidget):
         self._note = ""
         self._rendered: tuple[ChapterRef | None, int] | None = None
         self._translation = ""  # the abbreviation of the translation on screen
-        self._marks: dict[int, str] = {}  # verse (0: the chapter) → the mark's tooltip
+        self._beside: list[tuple[int, str]] = []  # the chapter in the translation beside it (two columns)
+        self._beside_translation = ""
+        self._marks: dict[str, dict[int, Mark]] = {}  # kind → verse (0: the chapter) → mark
+        self._chosen: int | None = None  # the verse the reader last clicked or moved to
         #: ``(menu, verses)`` functions that add entries to the text's context menu
         self.menu_extenders: list[Callable[[QMenu, list[int]], None]] = []
 
@@ -62,6 +77,8 @@ class ReaderPane(QWidget):
         self.chapter_spin = n.chapter_spin
         self.prev_button = n.prev_button
         self.next_button = n.next_button
+        self.back_button = n.back_button
+        self.forward_button = n.forward_button
         self.translation_combo = n.translation_combo
         self.goto_edit = n.goto_edit
         self.goto_error = n.goto_error
@@ -83,6 +100,8 @@ class ReaderPane(QWidget):
         self.text.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.text.customContextMenuRequested.connect(self._context_menu)
         self.text.anchorClicked.connect(self._anchor_clicked)
+        self.text.viewport().installEventFilter(self)
+        self.text.cursorPositionChanged.connect(self._cursor_moved)
 
     # -- inputs ----------------------------------------------------------------------------
     def set_books(self, books: list[BookRow]) -> None:
@@ -95,10 +114,17 @@ class ReaderPane(QWidget):
         self.nav.show_chapter(ref)
 
     def show_text(self, ref: ChapterRef, title: str, verses: list[tuple[int, str]], note: str = "",
-                  translation: str = "") -> None:
+                  translation: str = "", beside: list[tuple[int, str]] | None = None,
+                  beside_translation: str = "") -> None:
+        """Show a chapter; with ``beside_translation``, ``beside`` (the same chapter in it) in a second column."""
+        if ref != self._ref:
+            self._chosen = None
         self._ref = ref
         self._translation = translation
-        self._title = f"{title} ({translation})" if translation else title
+        self._beside = list(beside or [])
+        self._beside_translation = beside_translation
+        names = " · ".join(t for t in (translation, beside_translation) if t)
+        self._title = f"{title} ({names})" if names else title
         self._verses = verses
         self._note = note
         self.nav.show_chapter(ref)
@@ -113,19 +139,48 @@ class ReaderPane(QWidget):
 
     def set_note_marks(self, marks: dict[int, str]) -> None:
         """Mark these verses (0: the chapter's title) as carrying the reader's notes; the values are tooltips."""
-        if marks != self._marks:
-            self._marks = dict(marks)
+        self.set_margin_marks("note", {v: ("✎", tip) for v, tip in marks.items()})
+
+    def set_margin_marks(self, kind: str, marks: dict[int, Mark]) -> None:
+        """Put ``kind``'s marks in the margin: verse (0: the chapter's title) → (symbol, tooltip); ``{}`` clears
+        them. Kinds show in the order first set; a click is :attr:`marginMarkClicked`."""
+        if marks != self._marks.get(kind, {}):
+            self._marks[kind] = dict(marks)
             self._render()
+
+    @property
+    def showing_parallel(self) -> bool:
+        """Whether two translations are on screen side by side."""
+        return bool(self._beside_translation) and bool(self._verses)
+
+    @property
+    def current_verse(self) -> int | None:
+        """The verse the reader is at: the one last clicked or moved to, else the first in focus."""
+        lines = self.highlighted
+        return self._chosen if self._chosen is not None else (lines[0] if lines else None)
 
     def _anchor_clicked(self, url: object) -> None:
         text = url.toString() if hasattr(url, "toString") else str(url)
-        if text.startswith("note:") and text[5:].isdigit():
-            self.noteMarkClicked.emit(int(text[5:]))
+        parts = text.split(":")
+        if len(parts) == 3 and parts[0] == "mark" and parts[2].isdigit():
+            self.marginMarkClicked.emit(parts[1], int(parts[2]))
+            if parts[1] == "note":
+                self.noteMarkClicked.emit(int(parts[2]))
+
+    def _cursor_moved(self) -> None:
+        if not self._verses:
+            return
+        verse = self._verse_at(self.text.textCursor().position(), self._anchors())
+        if verse is not None and verse != self._chosen:
+            self._chosen = verse
+            self.verseChosen.emit(verse)
 
     def set_focus(self, passage: PassageRef | None) -> None:
         """Highlight ``passage``'s verses and centre the first; at once if its chapter is on screen,
         else when :meth:`show_text` brings it (``None`` clears)."""
         self._focus = passage
+        if passage is not None and passage.verse_start is not None:
+            self._chosen = None  # the verses brought into focus are where the reader is now
         if passage is None or self._showing(passage):
             self._render()
             self._centre_focus()
@@ -162,9 +217,19 @@ class ReaderPane(QWidget):
 
     def _scroll_to_focus(self) -> None:
         lines = self.highlighted
-        if lines is None:
-            return
-        y = self.verse_rect_y(lines[0])
+        if lines is not None:
+            self.centre_verse(lines[0])
+
+    def keep_current_in_view(self) -> None:
+        """After the view changed size (reading mode, the drawer): the verse the reader is at in the middle."""
+        verse = self.current_verse
+        if verse is not None:
+            self.centre_verse(verse)
+            QTimer.singleShot(0, self, lambda: self.centre_verse(verse))
+
+    def centre_verse(self, verse: int) -> None:
+        """Scroll so that ``verse``'s first line sits in the middle of the view."""
+        y = self.verse_rect_y(verse)
         if y is None:
             return
         bar = self.text.verticalScrollBar()
@@ -193,33 +258,13 @@ class ReaderPane(QWidget):
         super().changeEvent(event)
 
     def _render(self) -> None:
-        pal = self.palette()
-        muted = muted_text(pal).name()
-        mark = blend(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Highlight), 0.22).name()
-        pen = pal.color(QPalette.ColorRole.Highlight).name()
-
-        def note_mark(verse: int) -> str:  # the margin mark: a link with the notes in its tooltip
-            tip = self._marks.get(verse)
-            return "" if tip is None or not self._verses else (
-                f"<a href='note:{verse}' title='{html.escape(tip, quote=True)}' style='text-decoration:none; "
-                f"color:{pen}; font-weight:600'>✎</a>&#8202;")
-
-        parts = [f"<h2 style='font-weight:600; margin-bottom:14px'>{note_mark(0)}{html.escape(self._title)}</h2>"]
-        if self._note:
-            parts.append(f"<p style='color:{muted}; font-style:italic'>{html.escape(self._note)}</p>")
-        if self._verses:
-            lo, hi = self._focus_lines()
-            spans = []
-            for n, text in self._verses:
-                body = html.escape(text)
-                num = f"{note_mark(n)}<a name='v{n}'></a><sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;"
-                if lo <= n <= hi:
-                    body = f"<span style='background-color:{mark}'>{body}</span>"
-                spans.append(num + body)
-            parts.append("<p style='line-height:160%'>" + " &nbsp;".join(spans) + "</p>")
+        page = Page(self._title, self._note, self._verses, self._translation, self._beside,
+                    self._beside_translation, self._focus_lines(), self._marks)
         same = self._rendered == (self._ref, len(self._verses))
         scroll = self.text.verticalScrollBar().value() if same else 0
-        self.text.setHtml("".join(parts))
+        self.text.blockSignals(True)  # the cursor's move to the start is not the reader's
+        self.text.setHtml(page_html(page, self.palette()))
+        self.text.blockSignals(False)
         self._rendered = (self._ref, len(self._verses))
         self.text.verticalScrollBar().setValue(scroll)
 
@@ -252,17 +297,27 @@ class ReaderPane(QWidget):
             return []
         return [n for n, _t in self._verses if first <= n <= last]
 
-    def copy_verses(self, numbers: list[int] | None = None) -> bool:
-        """Copy whole verses with their reference and translation; ``False`` when there is no verse."""
+    def column_at(self, cursor: QTextCursor | None = None) -> int:
+        """The column of ``cursor`` (the text cursor when ``None``): 1 in the translation beside, else 0."""
+        cursor = cursor if cursor is not None else self.text.textCursor()
+        table = cursor.currentTable() if self.showing_parallel else None
+        return 1 if table is not None and table.cellAt(cursor).column() == 1 else 0
+
+    def copy_verses(self, numbers: list[int] | None = None, column: int | None = None) -> bool:
+        """Copy whole verses with their reference and translation (in two translations: those of ``column``,
+        the cursor's when ``None``); ``False`` when there is no verse."""
         numbers = self.selected_verses() if numbers is None else numbers
+        column = self.column_at() if column is None else column
+        verses, translation = ((self._beside, self._beside_translation) if column == 1 and self.showing_parallel
+                               else (self._verses, self._translation))
         row = self.nav.book(self._ref.book_id) if self._ref else None
         book = row.name if row else None
-        if not numbers or self._ref is None or book is None:
+        chosen = [(n, t) for n, t in verses if n in numbers]
+        if not chosen or self._ref is None or book is None:
             return False
-        reference = verse_words.verse_reference(book, self._ref.chapter, numbers)
-        chosen = [(n, t) for n, t in self._verses if n in numbers]
-        QGuiApplication.clipboard().setText(verse_words.copied(reference, self._translation, chosen))
-        self.message.emit(verse_words.copied_status(reference, self._translation))
+        reference = verse_words.verse_reference(book, self._ref.chapter, [n for n, _t in chosen])
+        QGuiApplication.clipboard().setText(verse_words.copied(reference, translation, chosen))
+        self.message.emit(verse_words.copied_status(reference, translation))
         return True
 
     def _context_menu(self, point: QPoint) -> None:
@@ -271,9 +326,12 @@ class ReaderPane(QWidget):
         if not self.text.textCursor().hasSelection():
             self.text.setTextCursor(self.text.cursorForPosition(point))
         numbers = self.selected_verses()
+        column = self.column_at(self.text.cursorForPosition(point))
         menu = QMenu(self)
         label = "Copy verse with reference" if len(numbers) == 1 else "Copy verses with reference"
-        copy = menu.addAction(label, lambda: self.copy_verses(numbers))
+        if self.showing_parallel:
+            label += f" ({self._beside_translation if column else self._translation})"
+        copy = menu.addAction(label, lambda: self.copy_verses(numbers, column))
         copy.setShortcut(QKeySequence(QKeySequence.StandardKey.Copy))
         text = " ".join(t for n, t in self._verses if n in numbers)
         menu.addAction("Search for this verse's topic", lambda: self.topicRequested.emit(text))
@@ -287,7 +345,19 @@ class ReaderPane(QWidget):
         if watched is self.text and event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent):
             if event.matches(QKeySequence.StandardKey.Copy) and self.copy_verses():
                 return True
+        if (watched is self.text.viewport() and event.type() == QEvent.Type.MouseButtonRelease
+                and isinstance(event, QMouseEvent) and event.button() == Qt.MouseButton.LeftButton
+                and not self.text.textCursor().hasSelection()):
+            self._word_clicked(event.position().toPoint())
         return super().eventFilter(watched, event)
+
+    def _word_clicked(self, point: QPoint) -> None:
+        cursor = self.text.cursorForPosition(point)
+        verse = self._verse_at(cursor.position(), self._anchors())
+        cursor.select(QTextCursor.SelectionType.WordUnderCursor)
+        word = cursor.selectedText().strip()
+        if verse is not None and word and any(c.isalpha() for c in word):
+            self.wordClicked.emit(verse, word, self.column_at(cursor))
 
     def _focus_lines(self) -> tuple[int, int]:
         f = self._focus

@@ -1,4 +1,5 @@
-"""The reader's navigation bar: book, chapter, previous and next, the translation, and *Go to…*.
+"""The reader's navigation bar: back and forward (through what was read), book, chapter, previous and next,
+the translation and the one beside it, and *Go to…*.
 
 :class:`ReaderNav` shows where the reader is (:meth:`ReaderNav.show_chapter`) and says where the reader
 asked to go — it never moves by itself: the session decides, and the pane shows what it decided.
@@ -9,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -34,6 +36,10 @@ class ReaderNav(QWidget):
     referenceEntered = Signal(str)
     #: the reader should show (and verse search use) this translation id
     translationChosen = Signal(str)
+    #: show this translation id beside the text ("": none)
+    besideChosen = Signal(str)
+    #: back (-1) or forward (+1) through what was read
+    historyRequested = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -44,6 +50,15 @@ class ReaderNav(QWidget):
         self.translation_combo.setAccessibleName("Translation")
         self.translation_combo.setToolTip("Translation of the text (and of verse search)")
         self.translation_combo.hide()  # shown when the database holds more than one
+
+        self.beside_combo = QComboBox()
+        self.beside_combo.setAccessibleName("Translation beside")
+        self.beside_combo.setToolTip("A second translation beside the text, verse by verse (Ctrl+Shift+T)")
+        self.beside_combo.hide()
+
+        self.back_button = self._tool(QStyle.StandardPixmap.SP_ArrowLeft, "Back")
+        self.forward_button = self._tool(QStyle.StandardPixmap.SP_ArrowRight, "Forward")
+        self.show_history(False, False, "", "")
 
         self.book_combo = QComboBox()
         self.book_combo.setAccessibleName("Book")
@@ -76,18 +91,28 @@ class ReaderNav(QWidget):
 
         nav = QHBoxLayout()
         nav.setSpacing(6)
+        nav.addWidget(self.back_button)
+        nav.addWidget(self.forward_button)
+        rule = QFrame()  # back/forward through what was read | the chapter's own neighbours
+        rule.setFrameShape(QFrame.Shape.VLine)
+        rule.setFrameShadow(QFrame.Shadow.Sunken)
+        nav.addWidget(rule)
         nav.addWidget(self.prev_button)
         nav.addWidget(self.book_combo)
         nav.addWidget(self.chapter_spin)
         nav.addWidget(self.next_button)
         nav.addStretch(1)
-        nav.addWidget(self.translation_combo)
+        texts = QHBoxLayout()  # Go to… and the translations: a row of its own, readable in a narrow reader
+        texts.setSpacing(6)
+        texts.addWidget(self.goto_edit, 1)
+        texts.addWidget(self.translation_combo)
+        texts.addWidget(self.beside_combo)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(8)
         layout.addLayout(nav)
-        layout.addWidget(self.goto_edit)  # a row of its own: readable in a narrow reader
+        layout.addLayout(texts)
         layout.addWidget(self.goto_error)
 
         self.book_combo.activated.connect(self._book_chosen)
@@ -98,6 +123,35 @@ class ReaderNav(QWidget):
         self.goto_edit.textEdited.connect(lambda _t: self.goto_error.hide())
         self.translation_combo.activated.connect(
             lambda i: self.translationChosen.emit(str(self.translation_combo.itemData(i))))
+        self.beside_combo.activated.connect(lambda i: self.besideChosen.emit(str(self.beside_combo.itemData(i) or "")))
+        self.back_button.clicked.connect(lambda: self.historyRequested.emit(-1))
+        self.forward_button.clicked.connect(lambda: self.historyRequested.emit(1))
+
+    def _tool(self, icon: QStyle.StandardPixmap, name: str) -> QToolButton:
+        button = QToolButton()
+        button.setIcon(self.style().standardIcon(icon))
+        button.setAccessibleName(name)
+        button.setAutoRaise(True)
+        return button
+
+    def show_history(self, can_back: bool, can_forward: bool, back_to: str, forward_to: str) -> None:
+        """Enable back and forward as the reading history allows; their tooltips name where they go."""
+        self.back_button.setEnabled(can_back)
+        self.forward_button.setEnabled(can_forward)
+        self.back_button.setToolTip(f"Back to {back_to} (Alt+Left)" if back_to else "Back (Alt+Left)")
+        self.forward_button.setToolTip(f"Forward to {forward_to} (Alt+Right)" if forward_to else "Forward (Alt+Right)")
+
+    def show_beside(self, translations: tuple[Translation, ...], beside: str | None) -> None:
+        """The choice of a translation beside the text: none, or one of ``translations``; ``beside`` chosen."""
+        self.beside_combo.clear()
+        self.beside_combo.addItem("One translation", "")
+        for t in translations:
+            self.beside_combo.addItem(f"+ {t.abbreviation or t.name} beside", t.translation_id)
+            self.beside_combo.setItemData(self.beside_combo.count() - 1, f"{t.name} beside the text",
+                                          Qt.ItemDataRole.ToolTipRole)
+            if t.translation_id == beside:
+                self.beside_combo.setCurrentIndex(self.beside_combo.count() - 1)
+        self.beside_combo.setVisible(bool(translations))
 
     def set_books(self, books: list[BookRow]) -> None:
         self._books = list(books)

@@ -26,6 +26,7 @@ class SessionSignals(QObject):
     chapterChanged = Signal(object)  # ChapterRef | None
     chapterLoaded = Signal(object)  # ChapterText
     focusChanged = Signal(object)  # PassageRef | None
+    historyChanged = Signal(object)  # ReadingHistory
     passageLoaded = Signal(object)  # PassageText
     notesLoaded = Signal(object)  # ChapterNotes
     busyChanged = Signal(bool)
@@ -62,6 +63,7 @@ class SessionSignals(QObject):
             s.reader.chapter_changed.connect(self.chapterChanged.emit),
             s.reader.text_loaded.connect(self.chapterLoaded.emit),
             s.reader.focus_changed.connect(self.focusChanged.emit),
+            s.reader.history.changed.connect(self.historyChanged.emit),
             s.reader.passage_loaded.connect(self.passageLoaded.emit),
             s.commentary.loaded.connect(self.notesLoaded.emit),
             s.question.busy_changed.connect(self.busyChanged.emit),

@@ -4,7 +4,8 @@ A list of verses (rank, reference, score, text) over the selected verse's "why t
 that counts, where it came from (the commentary note, the Strong's word, the neighbouring verse), the sum
 and the score. Enter or a double-click opens the verse in the reader (:attr:`VersesView.verseOpened`);
 Ctrl+C copies the selected verse with its reference and translation ("— John 3:16 (WEB)"). The states
-(nothing asked, searching, no verse vectors, nothing found) are sentences from ``present/verses.py``.
+(nothing asked, searching, no verse vectors, nothing found) are sentences from ``present/verses.py``. The
+question's words (:meth:`VersesView.set_words`) are marked in the selected verse's text.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ from ..present import verses as words
 from ..session.question import AskFailure
 from ..session.verses import VerseView
 from ..verses import VerseHit
-from .theme import muted_text, scaled_font, serif_font
+from .highlight import marked
+from .theme import blend, muted_text, scaled_font, serif_font
 
 
 class VersesView(QWidget):
@@ -45,6 +47,7 @@ class VersesView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._view: VerseView | None = None
+        self._words: tuple[str, ...] = ()
         self.title = QLabel()
         self.title.setFont(scaled_font(self.font(), 1.0, bold=True))
         self.title.setWordWrap(True)
@@ -88,6 +91,11 @@ class VersesView(QWidget):
         self.list.installEventFilter(self)
 
     # -- rendering -----------------------------------------------------------------------------
+    def set_words(self, words: tuple[str, ...]) -> None:
+        """Mark these words (the question's, after stop-words) in the selected verse's text."""
+        self._words = tuple(words)
+        self._explain(self.list.currentItem())
+
     def show_busy(self, busy: bool) -> None:
         if busy and self._view is None:
             self._show_state(words.BUSY)
@@ -145,9 +153,14 @@ class VersesView(QWidget):
         self.why.setHtml(
             f"<p style='font-weight:600; margin-bottom:2px'>{html.escape(reference)}"
             f" <span style='color:{muted}; font-weight:normal'>— {html.escape(words.OPEN_HINT)}</span></p>"
-            f"<p style='line-height:140%'>{html.escape(hit.text)}</p>"
+            f"<p style='line-height:140%'>{self._marked(hit.text)}</p>"
             + "".join(f"<div style='margin-left:8px'>{html.escape(line)}</div>" for line in lines)
         )
+
+    def _marked(self, text: str) -> str:
+        pal = self.palette()
+        shade = blend(pal.color(QPalette.ColorRole.Base), pal.color(QPalette.ColorRole.Highlight), 0.28).name()
+        return marked(text, self._words, f"<span style='background-color:{shade}; font-weight:600'>", "</span>")
 
     def _open(self, item: QTreeWidgetItem | None) -> None:
         hit = self.selected_hit() if item is not None else None

@@ -31,6 +31,25 @@ def long_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_db(path, demo_like_chunks(dims=8), books=BOOKS, verses=rows)
 
 
+def visible_lines(reader: Any, everywhere: bool = False) -> int:
+    """How many lines of the chapter's text the reader's view shows whole now (``everywhere``: it has)."""
+    text = reader.text
+    top = -1 if everywhere else text.verticalScrollBar().value()
+    bottom = 10**9 if everywhere else top + text.viewport().height()
+    count = 0
+    block = text.document().begin()
+    while block.isValid():
+        layout = block.layout()
+        origin = layout.position().y()
+        for i in range(layout.lineCount()):
+            line = layout.lineAt(i)
+            y = origin + line.y()
+            if y >= top and y + line.height() <= bottom:
+                count += 1
+        block = block.next()
+    return count
+
+
 def _centred(window: Any, verse: int) -> bool:
     """Whether ``verse`` is highlighted and its first line sits near the middle of the reader's view."""
     pane = window.reader
@@ -163,7 +182,15 @@ def test_layout_holds_at_laptop_and_full_hd_sizes(harness, qtbot, small_db: Path
         assert shot.save(str(tmp_path / f"layout-{size[0]}x{size[1]}.png"))
         assert (shot.width(), shot.height()) == size
         reader, results, breakdown = window.reader, window.results, window.results.breakdown
+        # the text gets the room: the study drawer is closed, its tabs under the text
+        assert visible_lines(reader) >= min(15, visible_lines(reader, everywhere=True)) >= 9, visible_lines(reader)
+        assert window.drawer.tabs.isVisible() and not window.commentary.isVisible()
+        window.actions_by_id["commentary"].trigger()  # the commentary opens under the text
+        wait_for(qtbot, window.commentary.list.isVisible)
+        qtbot.wait(50)
+        assert visible_lines(reader) >= 5
         controls = [reader.book_combo, reader.chapter_spin, reader.prev_button, reader.next_button,
+                    reader.back_button, reader.forward_button,
                     reader.goto_edit, reader.text, window.ask.edit, window.ask.button, results.results_view,
                     results.passage.view, breakdown.scroll_area, window.commentary.list, window.commentary.text]
         for w in controls:
@@ -320,11 +347,12 @@ def test_commentary_pane_follows_the_chapter_and_opens_a_note_in_the_reader(harn
     # another chapter: the pane follows
     window.actions_by_id["next_chapter"].trigger()
     wait_for(qtbot, lambda: pane.heading.text().startswith("Commentary on Romans 10"))
-    # Ctrl+Shift+C hides and shows it
+    # Ctrl+Shift+N shows and hides it under the text
+    closed = window.drawer.current is not pane
     window.actions_by_id["commentary"].trigger()
-    assert pane.isHidden()
+    assert (window.drawer.current is pane) is closed
     window.actions_by_id["commentary"].trigger()
-    assert not pane.isHidden()
+    assert (window.drawer.current is pane) is not closed
 
 
 def test_two_selected_results_are_compared_side_by_side(harness, qtbot, small_db: Path) -> None:

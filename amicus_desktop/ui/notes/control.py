@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu, QSplitter
+from PySide6.QtWidgets import QMenu
 
 from ...connectivity import ProxyState
 from ...core.references import ChapterRef, PassageRef
@@ -29,6 +29,7 @@ from .workspaces import WorkspaceSwitcher
 if TYPE_CHECKING:
     from ..main_window import MainWindow
     from ..results import ResultsPane
+    from ..study_drawer import StudyDrawer
 
 
 class NotesControl:
@@ -45,12 +46,10 @@ class NotesControl:
         self.switcher = WorkspaceSwitcher(session.notebook.switch)
         self._filled = 0  # the editor's ``opened`` count the pane's text was filled for
 
-    def place(self, left_split: QSplitter, results: ResultsPane) -> None:
-        """The notes pane last in the window's left column (under the reader and its commentary), and the
-        workspace's name for the results header."""
-        left_split.addWidget(self.pane)
-        left_split.setStretchFactor(2, 1)  # it gives up height too in a small window: the reader first
-        left_split.setSizes([440, 220, 220])
+    def place(self, drawer: StudyDrawer, results: ResultsPane) -> None:
+        """The notes pane in the study drawer under the reader (beside the commentary), and the workspace's
+        name for the results header."""
+        drawer.add_pane(self.pane, "My notes", "Show or hide my notes on this chapter")
         results.workspace_name = self.notebook.workspaces.name_of
 
     def connect(self) -> None:
@@ -145,8 +144,8 @@ class NotesControl:
         self.pane.search.selectAll()
 
     def show(self) -> None:
-        if self.pane.isHidden():
-            self.pane.show()
+        """Open the study drawer on the notes pane (leaving reading mode)."""
+        self._w.reading_layout.open_pane(self.pane)
 
     def _reader_menu(self, menu: QMenu, verses: list[int]) -> None:
         chapter = self._w.session.reader.chapter
@@ -171,6 +170,7 @@ class NotesControl:
     def _chapter_loaded(self, notes: NotesOnChapter) -> None:
         names = self._w.session.library.names
         self._w.reader.set_note_marks({v: words.mark_tooltip(ns, names) for v, ns in notes.marks().items()})
+        self._w.drawer.set_count(self.pane, len(notes.notes))
         if self.pane.scope == CHAPTER:
             label = names.chapter(notes.ref)
             self.pane.show_notes(notes.notes, words.chapter_heading(label, len(notes.notes)),
