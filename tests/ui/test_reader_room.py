@@ -117,12 +117,12 @@ def test_back_and_forward_go_through_what_was_read(window: Any, qtbot: Any) -> N
     window.actions_by_id["next_chapter"].trigger()
     wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("john", 2))
     assert nav.back_button.isEnabled() and "John 1:14" in nav.back_button.toolTip()
-    expected = [(ChapterRef("john", 1), (14, 14)), (ChapterRef("romans", 8), (28, 28)), (ChapterRef("john", 3), (16, 16)),
-                (ChapterRef("romans", 9), None)]
+    expected = [(ChapterRef("john", 1), (14, 14)), (ChapterRef("romans", 8), (28, 28)),
+                (ChapterRef("john", 3), (16, 16)), (ChapterRef("romans", 9), None)]
     for chapter, lines in expected:
         window.actions_by_id["back"].trigger()
         wait_for(qtbot, lambda c=chapter: s.reader.loaded_chapter == c)
-        wait_for(qtbot, lambda l=lines: window.reader.highlighted == l)
+        wait_for(qtbot, lambda want=lines: window.reader.highlighted == want)
     assert not nav.back_button.isEnabled() and not window.actions_by_id["back"].isEnabled()
     nav.forward_button.click()
     wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("john", 3) and window.reader.highlighted == (16, 16))
