@@ -84,6 +84,7 @@ class CommentaryPane(QWidget):
     def __init__(self, names: NamesSource | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._names = names
+        self._opened = ""  # the note the reader last opened in the reader (Enter, a double-click)
         self.heading = QLabel("Commentary")
         self.heading.setFont(scaled_font(self.font(), 1.0, bold=True))
         self.model = CommentaryModel(names, self)
@@ -142,10 +143,15 @@ class CommentaryPane(QWidget):
             self.text.setHtml(f"<p style='color:{muted}; font-style:italic'>{html.escape(message)}</p>")
 
     def follow_verse(self, verse: int | None) -> bool:
-        """Select the note covering ``verse`` (the narrowest range; a verse note before a chapter note); ``False``
-        when none does (the selection stays)."""
+        """Select the note covering ``verse`` (the one the reader opened when it does, else the narrowest range: a
+        verse's note before a section's, a section's before the chapter's outline); ``False`` when none does (the
+        selection stays)."""
         if verse is None:
             return False
+        current = self.current
+        m0 = current.metadata if current is not None and current.chunk_id == self._opened else None
+        if m0 is not None and m0.verse_start is not None and m0.verse_start <= verse <= (m0.verse_end or m0.verse_start):
+            return True  # the note the reader opened covers it: it stays
         best: tuple[int, int] | None = None
         for row in range(self.model.rowCount()):
             c = self.model.chunk(row)
@@ -186,5 +192,6 @@ class CommentaryPane(QWidget):
         c = self.model.chunk(index.row())
         if c is None or not c.metadata.book_id or c.metadata.chapter_num is None:
             return
+        self._opened = c.chunk_id  # it stays selected when its verses come into focus
         m = c.metadata
         self.passageRequested.emit(m.book_id, m.chapter_num, m.verse_start or 0, m.verse_end or m.verse_start or 0)

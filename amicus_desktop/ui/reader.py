@@ -148,6 +148,10 @@ class ReaderPane(QWidget):
             self._marks[kind] = dict(marks)
             self._render()
 
+    def margin_marks(self, kind: str = "note") -> dict[int, str]:
+        """``kind``'s marks on screen: verse (0: the chapter) → tooltip."""
+        return {v: tip for v, (_symbol, tip) in self._marks.get(kind, {}).items()}
+
     @property
     def showing_parallel(self) -> bool:
         """Whether two translations are on screen side by side."""

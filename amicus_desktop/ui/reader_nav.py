@@ -10,7 +10,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -91,12 +90,6 @@ class ReaderNav(QWidget):
 
         nav = QHBoxLayout()
         nav.setSpacing(6)
-        nav.addWidget(self.back_button)
-        nav.addWidget(self.forward_button)
-        rule = QFrame()  # back/forward through what was read | the chapter's own neighbours
-        rule.setFrameShape(QFrame.Shape.VLine)
-        rule.setFrameShadow(QFrame.Shadow.Sunken)
-        nav.addWidget(rule)
         nav.addWidget(self.prev_button)
         nav.addWidget(self.book_combo)
         nav.addWidget(self.chapter_spin)
@@ -104,6 +97,8 @@ class ReaderNav(QWidget):
         nav.addStretch(1)
         texts = QHBoxLayout()  # Go to… and the translations: a row of its own, readable in a narrow reader
         texts.setSpacing(6)
+        texts.addWidget(self.back_button)  # beside the "address": back and forward through what was read
+        texts.addWidget(self.forward_button)
         texts.addWidget(self.goto_edit, 1)
         texts.addWidget(self.translation_combo)
         texts.addWidget(self.beside_combo)
@@ -144,9 +139,10 @@ class ReaderNav(QWidget):
     def show_beside(self, translations: tuple[Translation, ...], beside: str | None) -> None:
         """The choice of a translation beside the text: none, or one of ``translations``; ``beside`` chosen."""
         self.beside_combo.clear()
-        self.beside_combo.addItem("One translation", "")
+        self.beside_combo.addItem("+ none", "")
+        self.beside_combo.setItemData(0, "One translation", Qt.ItemDataRole.ToolTipRole)
         for t in translations:
-            self.beside_combo.addItem(f"+ {t.abbreviation or t.name} beside", t.translation_id)
+            self.beside_combo.addItem(f"+ {t.abbreviation or t.name}", t.translation_id)
             self.beside_combo.setItemData(self.beside_combo.count() - 1, f"{t.name} beside the text",
                                           Qt.ItemDataRole.ToolTipRole)
             if t.translation_id == beside:

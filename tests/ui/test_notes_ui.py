@@ -69,8 +69,8 @@ def test_a_note_written_in_the_window_is_found_cited_as_yours_and_absent_from_an
     qtmodeltester.check(pane.model, force_py=True)
     assert pane.model.index(0, 0).data().startswith("v. 11–13 · Election before birth")
     # the margin mark on verse 11, its notes in the tooltip; clicking it selects the note
-    wait_for(qtbot, lambda: 11 in window.reader._marks)
-    assert "Your note on Romans 9:11-13" in window.reader._marks[11]
+    wait_for(qtbot, lambda: 11 in window.reader.margin_marks())
+    assert "Your note on Romans 9:11-13" in window.reader.margin_marks()[11]
     assert "✎" in window.reader.text.toPlainText()
     window.reader.noteMarkClicked.emit(11)
     assert pane.current is not None and pane.current.text == NOTE and pane.list.hasFocus()
@@ -108,10 +108,10 @@ def test_a_note_written_in_the_window_is_found_cited_as_yours_and_absent_from_an
     wait_for(qtbot, lambda: QGuiApplication.clipboard().text() != "", timeout=15)
     assert "Your note" not in QGuiApplication.clipboard().text() and "potter and the clay" not in \
         QGuiApplication.clipboard().text()
-    wait_for(qtbot, lambda: pane.heading.text() == "My notes on Romans 9 (0)" and not window.reader._marks)
+    wait_for(qtbot, lambda: pane.heading.text() == "My notes on Romans 9 (0)" and not window.reader.margin_marks())
     # and back: the note is there again
     window.workspace_switcher.activated.emit(window.workspace_switcher.findData("personal"))
-    wait_for(qtbot, lambda: pane.model.rowCount() == 1 and 11 in window.reader._marks)
+    wait_for(qtbot, lambda: pane.model.rowCount() == 1 and 11 in window.reader.margin_marks())
 
 
 def test_the_note_list_searches_deletes_with_undo_and_follows_the_command_line(harness, qtbot, qtmodeltester,
@@ -182,6 +182,7 @@ def test_the_workspace_and_the_notes_count_stay_visible_in_a_small_window(harnes
     pane = window.notes_control.pane
     window.resize(1000, 650)
     window.show()
+    window.notes_control.focus()  # Ctrl+5: the notes open in the drawer under the text
     wait_for(qtbot, lambda: pane.heading.text() == "My notes on Romans 9 (0)")
     # a passing sentence hides a status bar's other widgets: never the workspace
     window.show_status("Copied 10 chunks, 1,875 tokens")

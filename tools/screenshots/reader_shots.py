@@ -4,7 +4,8 @@
 
 Each picture is taken at the window's default size and at 1000 × 650 (``-small`` in the name), by
 driving the real window in-process as a user would: go to a verse, ask, select results, browse the
-chapter's commentary, change the font size and the colour scheme. Without ``--proxy`` the real
+chapter's commentary, change the font size and the colour scheme; the text with the room (the study drawer
+closed), the commentary following a verse, reading mode, WEB and KJV side by side, the searched words marked. Without ``--proxy`` the real
 local embed proxy is started here.
 """
 
@@ -97,6 +98,8 @@ async def compare(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
 
 async def commentary(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
     pane = window.commentary
+    if window.drawer.current is not pane:
+        window.toggle_commentary()  # the commentary opens in the drawer under the text
     rows = [r for r in range(pane.model.rowCount()) if pane.model.chunk(r).metadata.verse_start]
     if rows:
         pane.list.setCurrentIndex(pane.model.index(rows[min(2, len(rows) - 1)], 0))
@@ -151,8 +154,44 @@ async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
     help_dialog.close()
 
 
+async def reading_room(window: Any, session: Any, suffix: str, size: Any, grab: Any) -> None:
+    """Issue 34: the text with the drawer closed, the commentary following a verse, reading mode, WEB and KJV side
+    by side, back/forward's tooltip, and the searched words marked (a keyword search)."""
+    from amicus_desktop.core.query import SearchMode
+
+    async def until(cond: Callable[[], bool]) -> None:
+        if not await session.until(cond, 20.0):
+            raise TimeoutError("state not reached")
+
+    if window.drawer.is_open:
+        window.drawer.close_drawer()
+    window.goto_reference("Romans 9:13")
+    await until(lambda: window.reader.highlighted == (13, 13))
+    await grab(window, f"reader-room{suffix}.png", size)
+    window.toggle_commentary()
+    window.reader.keep_current_in_view()
+    await grab(window, f"reader-commentary-verse{suffix}.png", size, keep_scroll=True)
+    window.reader_control.toggle_parallel()
+    await until(lambda: window.reader.showing_parallel)
+    window.reader.keep_current_in_view()
+    await grab(window, f"reader-parallel{suffix}.png", size, keep_scroll=True)
+    window.reading_layout.toggle_reading()
+    await asyncio.sleep(0.3)
+    window.reader.keep_current_in_view()
+    await grab(window, f"reader-reading-mode{suffix}.png", size, keep_scroll=True)
+    window.reading_layout.toggle_reading()
+    window.reader_control.toggle_parallel()
+    window.drawer.close_drawer()
+    session.set_mode(SearchMode.KEYWORD)
+    window.ask.edit.setText("Jacob Esau hated")
+    await session.ask("Jacob Esau hated")
+    await until(lambda: window.results.passage.verses is not None)
+    await grab(window, f"reader-search-words{suffix}.png", size)
+    session.set_mode(SearchMode.HYBRID)
+
+
 #: Further pictures, one coroutine each: ``hook(window, session, suffix, size, grab)``.
-EXTRA: list[Callable[..., Any]] = [passage_text, compare, commentary, navigation_error, comfort, dialogs]
+EXTRA: list[Callable[..., Any]] = [passage_text, compare, commentary, navigation_error, comfort, reading_room, dialogs]
 OUT_DIR: list[Path] = [OUT]
 
 

@@ -79,6 +79,8 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         """While the workbench is open the reader's own minimum width does not hold the window wide (it steps
         aside instead, :meth:`_fit_reader`); closed, the reader's minimum counts again."""
         self._window.left_split.setMinimumWidth(1 if open_ else 0)
+        self._window.main_split.updateGeometry()  # the window's minimum (cached with the reader's) follows now
+        self._window.stack.updateGeometry()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if watched is self._window and event.type() == QEvent.Type.Resize and self.isVisible():
