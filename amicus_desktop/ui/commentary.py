@@ -150,7 +150,8 @@ class CommentaryPane(QWidget):
             return False
         current = self.current
         m0 = current.metadata if current is not None and current.chunk_id == self._opened else None
-        if m0 is not None and m0.verse_start is not None and m0.verse_start <= verse <= (m0.verse_end or m0.verse_start):
+        if m0 is not None and m0.verse_start is not None and m0.verse_start <= verse <= (m0.verse_end or
+                                                                                         m0.verse_start):
             return True  # the note the reader opened covers it: it stays
         best: tuple[int, int] | None = None
         for row in range(self.model.rowCount()):

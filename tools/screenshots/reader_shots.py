@@ -4,8 +4,9 @@
 
 Each picture is taken at the window's default size and at 1000 × 650 (``-small`` in the name), by
 driving the real window in-process as a user would: go to a verse, ask, select results, browse the
-chapter's commentary, change the font size and the colour scheme; the text with the room (the study drawer
-closed), the commentary following a verse, reading mode, WEB and KJV side by side, the searched words marked. Without ``--proxy`` the real
+chapter's commentary, change the font size and the colour scheme; the text with the room (the study
+drawer closed), the commentary following a verse, reading mode, WEB and KJV side by side, the searched
+words marked. Without ``--proxy`` the real
 local embed proxy is started here.
 """
 
