@@ -81,6 +81,12 @@ class ReadingLayout:
         w.actions_by_id["commentary"].setChecked(w.drawer.current is w.commentary)
         if is_open:
             self.size_drawer()
+        else:  # the text takes the room back (the splitter would keep the drawer's old share empty)
+            split = w.left_split
+            total = sum(split.sizes())
+            row = w.drawer.maximumHeight()
+            if total > row:
+                split.setSizes([total - row, row])
         w.reader.keep_current_in_view()
 
     def size_drawer(self) -> None:

@@ -80,6 +80,10 @@ def test_the_study_drawer_opens_on_demand_and_keeps_its_height(harness: Any, win
     window.notes_control.focus()  # Ctrl+5: the notes take the drawer's place
     assert window.drawer.current is window.notes_control.pane and not window.commentary.isVisible()
     window.actions_by_id["commentary"].trigger()
+    window.drawer.close_drawer()  # closed, the text takes the room back: no empty band under the tabs
+    wait_for(qtbot, lambda: window.left_split.sizes()[1] <= window.drawer.tabs.sizeHint().height() + 2)
+    assert window.drawer.open_height == kept
+    window.actions_by_id["commentary"].trigger()
     harness.close(window)
     again = harness.open(db=demo_db, proxy=f"http://127.0.0.1:{free_port()}", chapter="romans:9")
     again.resize(*SMALL)
