@@ -22,9 +22,10 @@ class GapsTab(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Judgment gaps")
-        self.model = GapsModel(self._grade, self)
+        self.model = GapsModel(self._grade, self.bench.review.titles, self)
         self.view = GradingView(self._judge_row)
-        table(self.view, "Unjudged chunks of the top 10s (0–3 grades them)", self.model, stretch=GapsModel.CHUNK)
+        table(self.view, "Unjudged chunks of the top 10s (0–3 grades them)", self.model, stretch=GapsModel.CHUNK,
+              titles=GapsModel.CHUNK)
         on_row(self.view, self._row_selected)
         self.view.activatedRow.connect(self._ask)
         v = QVBoxLayout(self)
@@ -70,3 +71,4 @@ class GapsTab(QWidget):
             self.model.set_gaps(gaps)
         else:
             self.model.grades_changed()
+            self.model.titles_changed()
