@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QStyledItemDelegate, QStyleOp
 
 #: The narrowest an elided label gets: a few letters and the ellipsis.
 MIN_CHARS = 6
+#: The letters of a title's first part (its author, or a word study's word) kept however narrow the column.
+TITLE_LEAD = 8
 
 
 class ElidedLabel(QLabel):
@@ -95,18 +97,20 @@ class ElidedLabel(QLabel):
 
 def elide_title(text: str, fm: QFontMetrics, width: int) -> str:
     """``text`` shortened to ``width`` the way a chunk's title should be: its passage is what tells two rows
-    apart, so the author's part before " — " is elided first ("Matthew He… — Romans 9:6-13 (part 6 of 6)");
-    only a column too narrow for the passage itself elides the passage's end."""
+    apart, so the part before " — " (the author, or a word study's word) is elided first, down to its first
+    few letters ("Matthew He… — Romans 9:6-13 (part 6 of 6)"); in a column narrower still, those letters stay
+    and the passage's end goes ("Matthew… — Romans 9:6-1…")."""
     if fm.horizontalAdvance(text) <= width:
         return text
     who, sep, what = text.partition(" — ")
-    if sep:
-        tail = sep + what
-        room = width - fm.horizontalAdvance(tail)
-        if room >= fm.horizontalAdvance(who[:MIN_CHARS // 2] + "…"):
-            return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
-        return fm.elidedText(what, Qt.TextElideMode.ElideRight, width)
-    return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    if not sep:
+        return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    tail = sep + what
+    least = fm.elidedText(who, Qt.TextElideMode.ElideRight, fm.horizontalAdvance(who[:TITLE_LEAD] + "…"))
+    room = width - fm.horizontalAdvance(tail)
+    if room >= fm.horizontalAdvance(least):
+        return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
+    return fm.elidedText(least + tail, Qt.TextElideMode.ElideRight, width)
 
 
 class TitleDelegate(QStyledItemDelegate):

@@ -19,9 +19,11 @@ def test_a_title_keeps_its_passage_and_loses_the_author_first(qapp: Any) -> None
     narrow = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew He…" + tail))
     assert narrow.endswith(tail) and narrow.startswith("Matthew") and "…" in narrow
     assert fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("Matthew He…" + tail)
-    # narrower than the passage itself: only then does the passage's end go
-    tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Romans 9:6"))
-    assert tiny.startswith("Rom") and tiny.endswith("…")
+    # narrower still: the first letters of the author stay, and the passage's end goes
+    tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew H… — Romans 9:6"))
+    assert tiny.startswith("Matthew") and " — Romans 9" in tiny and tiny.endswith("…")
+    word = elide_title("ἀγαπάω (agapáō, G25) — word study in Romans", fm, fm.horizontalAdvance("ἀγαπάω (a… — word"))
+    assert word.startswith("ἀγαπάω") and " — w" in word  # a word study keeps its word
     # a title without an author part elides at its end, as any text
     plain = elide_title("What is a word study and how is it made?", fm, fm.horizontalAdvance("What is a"))
     assert plain.startswith("What") and plain.endswith("…")
