@@ -28,6 +28,7 @@ from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMo
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from .calibrate import Floor, WarningRates, calibrate, calibrate_joint, warning_rates
+from .chapters import VARIANTS, chapter_variants
 from .golden import GoldenSet
 from .run import EvalConfig, EvalReport, evaluate
 
@@ -70,6 +71,13 @@ def configurations(default_fusion: Fusion) -> list[EvalConfig]:
     return rows
 
 
+def chapter_rows() -> list[EvalConfig]:
+    """The rows asked again with no chapter, the chapter each question is about and an unrelated one
+    (:mod:`.chapters`): the baselines, the app, and the app with the open chapter boosting every passage in it."""
+    everywhere = replace(APP.policy, chapter_relation=None, chapter_floor=None)
+    return [DENSE, BM25, APP_ROW, replace(APP_ROW, policy=everywhere, label="app, the chapter boosting all of it")]
+
+
 @dataclass
 class ModelReport:
     """One model's rows, its calibrated floors, and the warning and short-list rates of the key rows."""
@@ -79,6 +87,8 @@ class ModelReport:
     reports: list[EvalReport] = field(default_factory=list)
     floors: list[Floor] = field(default_factory=list)
     rates: list[WarningRates] = field(default_factory=list)
+    #: (variant of :data:`.chapters.VARIANTS`, row of :func:`chapter_rows`) → its report
+    chapters: dict[tuple[str, EvalConfig], EvalReport] = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -143,6 +153,11 @@ async def run_model(
         for config in rows:
             progress(f"{info.model_id}: {config.describe()}")
             out.reports.append(await evaluate(retriever, golden, config))
+        asked = await retriever.run_db(lambda store: chapter_variants(store, golden))
+        for variant in VARIANTS:
+            for config in chapter_rows():
+                progress(f"{info.model_id}: {config.describe()}, {variant} chapter")
+                out.chapters[(variant, config)] = await evaluate(retriever, asked[variant], config)
         if unanswerable is not None:
             answerable = {q.id for q in golden.queries if any(g >= 2 for g in q.judgments.values())}
             by_config = {r.config: r for r in out.reports}
