@@ -58,6 +58,8 @@ def configurations(default_fusion: Fusion) -> list[EvalConfig]:
         ("app without passage first", replace(policy, passage_first=False)),
         ("app without source priors", replace(policy, source_priors=False)),
         ("app without the focus chapter", replace(policy, focus=None)),
+        ("app, the open chapter boosting all of it", replace(policy, chapter_relation=None)),
+        ("app, open chapter only above 0.7 × best", replace(policy, chapter_floor=0.7)),
         ("app, spread ×0.7", replace(policy, spread=0.7)),
         ("app, spread ×0.95", replace(policy, spread=0.95)),
     ]
