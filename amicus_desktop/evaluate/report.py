@@ -95,19 +95,20 @@ def format_chapters(golden: GoldenSet, model: ModelReport, columns: Sequence[str
     unrelated one, and the app's unrelated and about rows against its no-chapter row, per kind."""
     if not model.chapters:
         return []
-    lines = ["", f"  {'the open chapter (docs/RELEVANCE.md)':<40} " + " ".join(f"{c[:8]:>8}" for c in columns)]
+    lines = ["", f"  {'the same questions, the chapter open:':<40} " + " ".join(f"{c[:8]:>8}" for c in columns)]
     for config in chapter_rows():
         for variant in VARIANTS:
             report = model.chapters.get((variant, config))
             if report is not None:
                 by_kind = ndcg_by_kind(golden, report)
-                label = f"{config.describe()}, {variant}"
-                lines.append(f"  {label:<40.40} " + " ".join(f"{by_kind[c]:8.3f}" for c in columns))
-    none = model.chapters.get(("none", APP_ROW))
+                cells = " ".join(f"{by_kind[c]:8.3f}" for c in columns)
+                lines.append(f"  {config.describe():<30} {variant:>9} {cells}")
+    app = chapter_rows()[2]
+    none = model.chapters.get(("none", app))
     if none is not None:
         base = ndcg_by_kind(golden, none)
         for variant in ("about", "unrelated"):
-            report = model.chapters.get((variant, APP_ROW))
+            report = model.chapters.get((variant, app))
             if report is not None:
                 ours = ndcg_by_kind(golden, report)
                 ratios = " ".join(f"{ours[c] / base[c] if base[c] else 0:7.3f}×" for c in columns)
