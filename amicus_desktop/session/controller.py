@@ -39,6 +39,7 @@ from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
 from ..overlays import Overlay
 from ..settings import Settings, SettingsStore
+from ..states import AskFailure
 from .commentary import Commentary
 from .connection import Connection
 from .context import app_context
@@ -48,7 +49,7 @@ from .library import Library
 from .navigation import Navigation
 from .notes import Notebook
 from .preferences import Overrides, Preferences
-from .question import AskFailure, Cause, Question
+from .question import Cause, Question
 from .reader import Reader
 from .search import Search
 from .verses import Verses

@@ -14,8 +14,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
-from ...bundle.export import clip_text
 from ...core.results import RetrievedChunk
+from ...present.export import clip_text
 from ...present.titles import citation
 from .. import shortcuts
 from .models import ChunkRole
