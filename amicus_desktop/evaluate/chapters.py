@@ -45,17 +45,8 @@ def chunk_chapters(store: ScriptureStore, chunk_ids: Sequence[str]) -> dict[str,
 
 
 def library_chapters(store: ScriptureStore) -> list[ChapterRef]:
-    """Every chapter some commentary lies in, in the library's order (book order of first appearance)."""
-    rows = store.rows(
-        "SELECT m.book_id, m.chapter_num, min(t.rowid) FROM chunk_metadata m JOIN chunk_text t ON t.rowid = m.rowid "
-        f"WHERE t.source_type IN ({', '.join('?' for _ in _COMMENTARY)}) AND m.book_id IS NOT NULL "
-        "AND m.chapter_num IS NOT NULL GROUP BY m.book_id, m.chapter_num",
-        list(_COMMENTARY),
-    )
-    first_of_book: dict[str, int] = {}
-    for book, _chapter, rowid in rows:
-        first_of_book[book] = min(first_of_book.get(book, rowid), rowid)
-    return [ChapterRef(str(b), int(c)) for b, c, _ in sorted(rows, key=lambda r: (first_of_book[r[0]], r[1]))]
+    """Every chapter some commentary lies in, in the library's order (books by their first chunk)."""
+    return [ChapterRef(book, chapter) for book, chapter in store.chapters_of(_COMMENTARY)]
 
 
 def gains(q: GoldenQuery, chapters: Mapping[str, ChapterRef]) -> dict[ChapterRef, float]:

@@ -77,7 +77,8 @@ def chapter_rows() -> list[EvalConfig]:
     """The rows asked again with no chapter, the chapter each question is about and an unrelated one
     (:mod:`.chapters`): the baselines, the app, and the app with the open chapter boosting every passage in it."""
     everywhere = replace(APP.policy, chapter_relation=None, chapter_floor=None)
-    return [replace(DENSE, label="dense only"), replace(BM25, label="BM25 only"), replace(APP_ROW, label="--preset app"),
+    return [replace(DENSE, label="dense only"), replace(BM25, label="BM25 only"),
+            replace(APP_ROW, label="--preset app"),
             replace(APP_ROW, policy=everywhere, label="app, chapter on all of it")]
 
 
