@@ -7,11 +7,14 @@ models (``models.py``), the tables' set-up and width fitting (``tables.py``), th
 them (``detail.py``, filled one event-loop turn after the tables), the bundle bar (``bundle_bar.py``)
 and the splitters (``splitter.py``).
 
-Over the tables: the answer's warnings (:class:`~..bundle_views.WarningStrip`) and *How this was
-searched* (:class:`~..bundle_views.SearchedPanel`); under them, *Copy as Amicus context* with its token
-budget and *Export results…* (the window does both). Ctrl+C on a result copies its text and citation;
-its context menu is built by :meth:`ResultsPane.result_menu`, which other code extends by appending
-to :attr:`ResultsPane.menu_extenders`.
+Over the tabs: the header (the question, and the toggle that ranks it for the open chapter or the whole
+library) and *How this was searched* (:class:`~..bundle_views.SearchedPanel`). The answer's warnings
+(:class:`~..bundle_views.WarningStrip`) and the re-rank note are inside the Results tab, over its table:
+they come and go without moving the tab bar (a click meant for *Verses* never lands on *Rejected*) and are
+never shown over the Verses tab, whose verses have their own states. Under the tables, *Copy as Amicus
+context* with its token budget and *Export results…* (the window does both). Ctrl+C on a result copies
+its text and citation; its context menu is built by :meth:`ResultsPane.result_menu`, which other code
+extends by appending to :attr:`ResultsPane.menu_extenders`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,16 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QHBoxLayout,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.results import RetrievedChunk
@@ -56,6 +68,10 @@ class ResultsPane(QWidget):
 
     #: the user asked to pin or unpin this chunk id (context menu)
     pinRequested = Signal(str)
+    #: the user asked to pin this chunk id for a scope (``question``, ``passage``, ``always``: context menu)
+    pinScopeRequested = Signal(str, str)
+    #: the reader turned the open chapter off (``True``: rank for the whole library) or on again
+    wholeLibraryRequested = Signal(bool)
 
     def __init__(self, names: NamesSource = lambda: DEFAULT_NAMES, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +85,8 @@ class ResultsPane(QWidget):
         self.result_menu = self.menu.build
         #: The name of the workspace an answer was asked in, for the header (from its context's id).
         self.workspace_name: Callable[[str | None], str] = lambda wid: wid or ""
+        #: The name of the chapter open in the reader ("Romans 8"; ``None``: none), for the toggle.
+        self.open_chapter: Callable[[], str | None] = lambda: None
 
         self._build_tables()
         self.title = QLabel()
@@ -84,9 +102,23 @@ class ResultsPane(QWidget):
         #: whether a chunk id is pinned now (the session's answer; set by the window)
         self.is_pinned: Callable[[str], bool] = lambda _chunk_id: False
 
+        self.chapter_toggle = QCheckBox()
+        self.chapter_toggle.setObjectName("chapterToggle")
+        self.chapter_toggle.setAccessibleName("Rank this question for the open chapter")
+        self.chapter_toggle.clicked.connect(lambda checked: self.wholeLibraryRequested.emit(not checked))
+        self.chapter_toggle.hide()
+
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.results_view, "Results")
+        #: the Results tab's page: the warnings and the re-rank note over the results table
+        self.results_page = results_page = QWidget()
+        pl = QVBoxLayout(results_page)
+        pl.setContentsMargins(0, 4, 0, 0)
+        pl.setSpacing(4)
+        pl.addWidget(self.warnings)
+        pl.addWidget(self.note)
+        pl.addWidget(self.results_view, 1)
+        self.tabs.addTab(results_page, "Results")
         self.tabs.addTab(self.rejected_view, "Rejected")
         #: the Bible verses matching the question (``ui/verses.py``), with their own "why this rank"
         self.verses = VersesView()
@@ -107,9 +139,11 @@ class ResultsPane(QWidget):
         rl.setContentsMargins(12, 6, 12, 0)
         rl.setSpacing(6)
         rl.addWidget(self.title)
-        rl.addWidget(self.chips)
-        rl.addWidget(self.warnings)
-        rl.addWidget(self.note)
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.addWidget(self.chapter_toggle)
+        header.addWidget(self.chips, 1)
+        rl.addLayout(header)
         rl.addWidget(self.searched)
         rl.addWidget(self.stack, 1)
         self.bundle_bar = BundleBar()
@@ -172,6 +206,7 @@ class ResultsPane(QWidget):
             self.stack.setCurrentWidget(self.empty)
             self.detail_area.hide()
             self.title.setText("")
+            self.chapter_toggle.hide()
             self.chips.set_references((), self._names())
             self.note.hide()
             self.stale_note.clear()
@@ -184,6 +219,7 @@ class ResultsPane(QWidget):
                                                   self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._names())
+        self._render_toggle(view)
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         self._fit_columns()
@@ -192,6 +228,25 @@ class ResultsPane(QWidget):
         self.note.setVisible(note is not None)
         self._render_stale()
         self._reselect(selected)
+
+    def _render_toggle(self, view: ResultView) -> None:
+        """"Rank for Romans 8", checked unless the reader asked this question of the whole library; shown while
+        a chapter is open (or the answer is the whole library's), since only then is there a choice."""
+        ctx = view.result.context
+        ranked = self._names().chapter(ctx.chapter) if ctx is not None and ctx.chapter is not None else None
+        chapter = self.open_chapter() if view.whole_library or ranked is None else ranked
+        self.chapter_toggle.setVisible(chapter is not None or view.whole_library)
+        self.chapter_toggle.setText(describe.chapter_toggle_text(chapter))
+        self.chapter_toggle.setChecked(not view.whole_library)
+        self.chapter_toggle.setToolTip(describe.chapter_toggle_help(chapter, view.whole_library,
+                                                                    shortcuts.keys_of("whole_library")))
+
+    def pin_choices(self) -> list[tuple[str, str]]:
+        """The scopes a result can be pinned for now, each with its menu words (the narrow one first)."""
+        view = self.results_model.view
+        question = view.result.query if view is not None else ""
+        chapter = self.open_chapter()
+        return describe.pin_choices(question, chapter)
 
     def set_online(self, online: bool) -> None:
         """The proxy's reachability: the stale note's wording follows it."""
