@@ -48,7 +48,7 @@ from .detail import DetailArea
 from .menu import ResultMenu
 from .models import ChunkRole, RejectedModel, ResultsModel, SortProxy
 from .splitter import ResultsSplitter, splitter
-from .tables import fit_columns, rejected_table, results_table
+from .tables import fit_columns, fit_move_column, rejected_table, results_table
 
 
 class ResultsPane(QWidget):
@@ -222,6 +222,7 @@ class ResultsPane(QWidget):
         self._render_toggle(view)
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
+        fit_move_column(self.results_view, self.results_model)
         self._fit_columns()
         note = describe.rerank_note(view, self._names(), shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
