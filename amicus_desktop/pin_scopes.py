@@ -1,4 +1,4 @@
-"""Where a reader's pin applies in the app: always, for a passage, or for questions like one. No Qt.
+"""A reader's pin and where it applies in the app: always, for a passage, or for questions like one. No Qt.
 
 The contract's pins (CONTRACT section 6, ``--pin``) are constant: each is in every answer of the call, and
 that stays so on the command line, the service and the MCP server. In the app a pin is the reader's, kept in
@@ -6,75 +6,37 @@ the settings file (and held by each workspace), and a reader pins a result *for*
 
 ``always``     every question (a constant entry, as the contract's ``--pin``; what every older pin is);
 ``passage``    while the chapter it was pinned in is the one the question is ranked for ("pinned for John 3");
-``question``   questions like the one it was pinned for (:func:`alike`: "pinned for questions like
-               “born again”") — the default, the narrow one.
+``question``   questions like the one it was pinned for ("pinned for questions like “born again”") — the
+               default, the narrow one.
 
-A pin that does not apply to a question is not asked for: it is neither in the results nor in the copied
-context. :class:`PinScope` holds the scope of one pin; a pin without one is ``always`` (so a settings file
-from before scopes loads unchanged).
-
-**Questions like this one.** Two questions are alike when at least half of the pinned question's content
-words, and at least two of them (one, for a question of one), are in the new one: the keyword search's words,
-stop-words out, accents folded, compared on their first five letters so that "baptism" meets "baptized" and
-"government" meets "governing". A pinned question with no content words is alike only to itself. Measured on
-the demo golden set (``research/measure/pin_scopes.py``, docs/UI.md "Pins"): a pin follows 8 of 27 rephrasings
-of its question and 26 of 17,988 ordered pairs of questions that share no relevant passage (0.14 %); one
-shared word was enough for 10 of 27 but carried pins to 1.5 % of the unrelated pairs ("Is the law itself sin?"
-to every question about sin). Words cannot bridge "original sin" and "Are people born sinful?": such a pin is
-pinned for the passage, or always.
+:class:`PinScope` holds the scope of one pin (how the settings file writes it: CONTRACT section 6, "the app's
+pin scopes"); a pin without one is ``always``, so a settings file from before scopes loads unchanged. Which
+pins a question gets is :mod:`amicus_desktop.session.pins` (the rule for "alike" lives there, with its
+measurement).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from .core.references import ChapterRef
-from .understand.query import fold, keywords
 
 Scope = Literal["always", "passage", "question"]
 SCOPES: tuple[Scope, ...] = ("question", "passage", "always")
 #: The scope of a pin made without choosing (Ctrl+B, or a pin's first menu entry): the narrow one.
 DEFAULT_SCOPE: Scope = "question"
-#: The share of the pinned question's content words a new question must hold to be "like" it, and how many.
-ALIKE_SHARE = 0.5
-ALIKE_WORDS = 2
-_PREFIX = 5
-_WORDS = re.compile(r"[^\W_]+")
 MAX_ANCHOR_CHARS = 500
-
-
-def content_words(text: str) -> frozenset[str]:
-    """The words of ``text`` that say what it is about, folded and cut to their first five letters."""
-    return frozenset(fold(w)[:_PREFIX] for w in keywords(text) if len(w) >= 3 and not w.isdigit())
-
-
-def alike(pinned: str, question: str) -> bool:
-    """Whether ``question`` is like ``pinned`` (the question a pin was made for): see the module's text."""
-    ours = content_words(pinned)
-    if not ours:
-        return _WORDS.findall(fold(pinned)) == _WORDS.findall(fold(question))
-    shared = len(ours & content_words(question))
-    return shared / len(ours) >= ALIKE_SHARE and shared >= min(ALIKE_WORDS, len(ours))
 
 
 @dataclass(frozen=True)
 class PinScope:
-    """A pin's scope other than ``always``: ``anchor`` is the chapter (``book:chapter``) for ``passage``, the
-    question pinned for (at most :data:`MAX_ANCHOR_CHARS` characters) for ``question``."""
+    """A pin's scope: ``anchor`` is the chapter (``book:chapter``) for ``passage``, the question pinned for (at
+    most :data:`MAX_ANCHOR_CHARS` characters) for ``question``, empty for ``always``."""
 
     chunk_id: str
     scope: Scope
     anchor: str
-
-    def applies(self, question: str, chapter: ChapterRef | None) -> bool:
-        """Whether the pin belongs in the answer to ``question`` ranked for ``chapter`` (``None``: none)."""
-        if self.scope == "always":
-            return True
-        if self.scope == "passage":
-            return chapter is not None and str(chapter) == self.anchor
-        return alike(self.anchor, question)
 
     @property
     def chapter(self) -> ChapterRef | None:
@@ -117,11 +79,4 @@ def scope_of(scopes: tuple[PinScope, ...], chunk_id: str) -> PinScope:
     return next((s for s in scopes if s.chunk_id == chunk_id), PinScope(chunk_id, "always", ""))
 
 
-def applying(pins: tuple[str, ...], scopes: tuple[PinScope, ...], question: str,
-             chapter: ChapterRef | None) -> tuple[str, ...]:
-    """The pins (in pin order) that belong in the answer to ``question`` ranked for ``chapter``."""
-    return tuple(p for p in pins if scope_of(scopes, p).applies(question, chapter))
-
-
-__all__ = ["ALIKE_SHARE", "ALIKE_WORDS", "DEFAULT_SCOPE", "SCOPES", "PinScope", "Scope", "alike", "applying",
-           "content_words", "scope_of"]
+__all__ = ["DEFAULT_SCOPE", "MAX_ANCHOR_CHARS", "SCOPES", "PinScope", "Scope", "scope_of"]

@@ -149,17 +149,16 @@ def reject_reason(
 
 
 def forbidden_reason(rej: RejectedChunk, ctx: RetrievalContext | None, names: Names | None = None) -> str:
-    """"forbidden by the overlay 'pastor': C. I. Scofield is one of its forbidden scholars
-    (/source_policy/forbidden_scholars)"."""
+    """"forbidden by the overlay 'pastor': C. I. Scofield is one of its forbidden scholars" — in words; the rule's
+    JSON pointer into the overlay file stays in the bundle (``rule``), for whoever fixes the file."""
     role = ctx.governance.role_id if ctx is not None and ctx.governance is not None else "in use"
-    where = f" ({rej.rule.value})" if rej.rule is not None else ""
     if rej.rule is ForbiddenRule.SCHOLAR:
         sid = rej.candidate.metadata.scholar_id or ""
         who = names.scholar(sid).name if names is not None else sid
         what = f"{who} is one of its forbidden scholars"
     else:
         what = f"{source_label(rej.candidate.source_type).lower()} is one of its forbidden kinds of source"
-    return f"forbidden by the overlay {role!r}: {what}{where}"
+    return f"forbidden by the overlay {role!r}: {what}"
 
 
 def reject_short(rej: RejectedChunk) -> str:

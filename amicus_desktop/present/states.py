@@ -17,7 +17,7 @@ from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import SearchMode
 from ..core.results import WarningCode
-from ..session import DbState, DbStatus, InternalError
+from ..states import DbState, DbStatus, InternalError
 from .notes import pending_text
 from .sentences import shorten
 

@@ -40,6 +40,7 @@ from ..core.results import RetrievalResult
 from ..overlays import Overlay
 from ..pin_scopes import SCOPES
 from ..settings import Settings, SettingsStore
+from ..states import AskFailure
 from .commentary import Commentary
 from .connection import Connection
 from .context import app_context
@@ -49,7 +50,7 @@ from .library import Library
 from .navigation import Navigation
 from .notes import Notebook
 from .preferences import Overrides, Preferences
-from .question import AskFailure, Cause, Question
+from .question import Cause, Question
 from .reader import Reader
 from .search import Search
 from .verses import Verses

@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Literal
 
 from .. import logs
@@ -33,6 +32,7 @@ from ..core.query import RetrievalContext
 from ..core.references import ChapterRef
 from ..core.results import RetrievalResult, RetrievalWarning
 from ..retrieval import rerank_result, validate_query
+from ..states import AskFailure, InternalError
 from .engine import Engine
 from .events import Event
 from .history import History
@@ -69,16 +69,6 @@ class ResultView:
         return tuple(w for w in self.result.warnings if ctx is None or not chosen_by_reader(w, ctx))
 
 
-@dataclass(frozen=True)
-class InternalError:
-    """Asking failed because of a bug in Amicus Desktop: ``kind`` is the exception's type name,
-    ``log_file`` where its traceback was written (``None`` when logging goes to stderr only)."""
-
-    kind: str
-    log_file: Path | None
-
-
-AskFailure = AmicusError | InternalError
 
 
 class Question:

@@ -7,16 +7,17 @@ narrowing for the questions at hand, cleared when another database opens). Each 
 :class:`~.events.Event`; the session decides whether it asks again.
 
 Each pin has a scope (:mod:`amicus_desktop.pin_scopes`): every question, the passage it was pinned in, or
-questions like the one it was pinned for (the default). :meth:`Search.applying` says which pins a question
-gets — the only pins the session asks for.
+questions like the one it was pinned for (the default). :meth:`Search.applying` (by :mod:`.pins`) says which
+pins a question gets — the only pins the session asks for.
 """
 
 from __future__ import annotations
 
 from ..core.query import Filters, SearchMode
 from ..core.references import ChapterRef
-from ..pin_scopes import DEFAULT_SCOPE, PinScope, Scope, applying, scope_of
+from ..pin_scopes import DEFAULT_SCOPE, PinScope, Scope, scope_of
 from .events import Event
+from .pins import applying
 from .preferences import Preferences
 
 #: The order Ctrl+M walks through.

@@ -1,4 +1,4 @@
-"""How often a "questions like this one" pin follows a question (amicus_desktop/pin_scopes.py), on the demo
+"""How often a "questions like this one" pin follows a question (amicus_desktop/session/pins.py), on the demo
 golden set: to its rephrasings (questions with the same grade-3 passages, and three "born again" pairs) and to
 questions that share no passage graded 2 or more. Prints one line per rule tried; the app uses share ≥ 0.5 and
 at least two shared words.
@@ -12,8 +12,8 @@ import collections
 import itertools
 import json
 
-from amicus_desktop import pin_scopes as ps
 from amicus_desktop.resources import resource_path
+from amicus_desktop.session import pins as ps
 
 EXTRA = [("born again", "What does it mean to be born again?"),
          ("What does it mean to be born again?", "the new birth"),

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.references import ChapterRef
-from amicus_desktop.pin_scopes import PinScope, alike
+from amicus_desktop.pin_scopes import PinScope
 from amicus_desktop.session import Session
+from amicus_desktop.session.pins import alike
 from amicus_desktop.settings import SettingsStore
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.sessions import OpenSession, reach

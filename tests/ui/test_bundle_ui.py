@@ -19,12 +19,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
-from amicus_desktop.bundle.export import ExportFormat, clip_text
 from amicus_desktop.context import WordPieceCounter, assemble
 from amicus_desktop.core.query import Filters, SearchMode
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.core.results import RetrievedChunk, WarningCode
 from amicus_desktop.present import citation
+from amicus_desktop.present.export import ExportFormat, clip_text
 from amicus_desktop.present.titles import citation as chunk_citation
 from amicus_desktop.ui import shortcuts
 from amicus_desktop.ui.bundle_views import WarningRow

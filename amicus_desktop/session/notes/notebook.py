@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from ...connectivity import Connectivity, ProxyState
 from ...core.results import ModelInfo
 from ...notes import Note
+from ...states import DbState, DbStatus
 from ..events import Event
-from ..library import DbState, DbStatus
 from ..workspaces import Held, Workspaces
 from .desk import POLL_SECONDS, NotesDesk
 from .editor import AUTOSAVE_SECONDS, NoteEditor

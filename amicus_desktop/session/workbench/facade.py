@@ -24,10 +24,10 @@ from ...evaluate import snapshots as snap_io
 from ...evaluate.golden import GoldenQuery, GoldenSet
 from ...evaluate.run import EvalConfig, EvalReport
 from ...settings import Settings
+from ...states import DbState, DbStatus
 from ..background import Tasks
 from ..controller import Session
 from ..events import Event
-from ..library import DbState, DbStatus
 from ..question import ResultView
 from .ab import ABJob, ABResult, Side
 from .evaluation import EvaluationJob, Progress

@@ -14,9 +14,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
-from ...bundle.export import clip_text
 from ...core.results import RetrievedChunk
 from ...pin_scopes import DEFAULT_SCOPE
+from ...present.export import clip_text
 from ...present.titles import citation
 from .. import shortcuts
 from .models import ChunkRole
