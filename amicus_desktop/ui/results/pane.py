@@ -7,13 +7,13 @@ models (``models.py``), the tables' set-up and width fitting (``tables.py``), th
 them (``detail.py``, filled one event-loop turn after the tables), the bundle bar (``bundle_bar.py``)
 and the splitters (``splitter.py``).
 
-Over the tabs: the header (the question, and the toggle that ranks it for the open chapter or the whole
-library) and *How this was searched* (:class:`~..bundle_views.SearchedPanel`). The answer's warnings
-(:class:`~..bundle_views.WarningStrip`) and the re-rank note are inside the Results tab, over its table:
-they come and go without moving the tab bar (a click meant for *Verses* never lands on *Rejected*) and are
-never shown over the Verses tab, whose verses have their own states. Under the tables, *Copy as Amicus
-context* with its token budget and *Export results…* (the window does both). Ctrl+C on a result copies
-its text and citation; its context menu is built by :meth:`ResultsPane.result_menu`, which other code
+Over the tabs: the header (the question; at the tab bar's right end the toggle that ranks it for the
+open chapter or the whole library) and *How this was searched* (:class:`~..bundle_views.SearchedPanel`).
+The answer's warnings (:class:`~..bundle_views.WarningStrip`) and the re-rank note are inside the Results
+tab, over its table: they come and go without moving the tab bar (a click meant for *Verses* never lands on
+*Rejected*) and are never shown over the Verses tab, whose verses have their own states. Under the tables,
+*Copy as Amicus context* with its token budget and *Export results…* (the window does both). Ctrl+C on a
+result copies its text and citation; its context menu is built by :meth:`ResultsPane.result_menu`, which other code
 extends by appending to :attr:`ResultsPane.menu_extenders`.
 """
 
@@ -25,7 +25,6 @@ from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
-    QHBoxLayout,
     QLabel,
     QSplitter,
     QStackedWidget,
@@ -112,13 +111,15 @@ class ResultsPane(QWidget):
         self.tabs.setDocumentMode(True)
         #: the Results tab's page: the warnings and the re-rank note over the results table
         self.results_page = results_page = QWidget()
-        pl = QVBoxLayout(results_page)
+        self._page_layout = pl = QVBoxLayout(results_page)
         pl.setContentsMargins(0, 4, 0, 0)
         pl.setSpacing(4)
         pl.addWidget(self.warnings)
         pl.addWidget(self.note)
         pl.addWidget(self.results_view, 1)
         self.tabs.addTab(results_page, "Results")
+        # the toggle sits at the tab bar's right end: part of the header, and it costs the tables no height
+        self.tabs.setCornerWidget(self.chapter_toggle, Qt.Corner.TopRightCorner)
         self.tabs.addTab(self.rejected_view, "Rejected")
         #: the Bible verses matching the question (``ui/verses.py``), with their own "why this rank"
         self.verses = VersesView()
@@ -139,11 +140,7 @@ class ResultsPane(QWidget):
         rl.setContentsMargins(12, 6, 12, 0)
         rl.setSpacing(6)
         rl.addWidget(self.title)
-        header = QHBoxLayout()
-        header.setContentsMargins(0, 0, 0, 0)
-        header.addWidget(self.chapter_toggle)
-        header.addWidget(self.chips, 1)
-        rl.addLayout(header)
+        rl.addWidget(self.chips)
         rl.addWidget(self.searched)
         rl.addWidget(self.stack, 1)
         self.bundle_bar = BundleBar()
@@ -227,6 +224,8 @@ class ResultsPane(QWidget):
         note = describe.rerank_note(view, self._names(), shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
+        # the note and the warnings are inside the Results tab: coming, they resize no tab, so look again here
+        QTimer.singleShot(0, self, self._keep_rows_visible)
         self._render_stale()
         self._reselect(selected)
 
@@ -284,7 +283,7 @@ class ResultsPane(QWidget):
         """Give the tables the height their six rows need, out of the detail panes below them, when a
         short window or a two-line note over the tables left them less (the splitter shares a smaller
         height out in proportion, not by need)."""
-        deficit = self.tabs.minimumSizeHint().height() - self.tabs.height()
+        deficit = max(self.tabs.minimumSizeHint().height(), self._results_tab_needs()) - self.tabs.height()
         if deficit <= 0 or not self.tabs.isVisible():
             return
         top, bottom = self.split.sizes()
@@ -292,6 +291,16 @@ class ResultsPane(QWidget):
         move = min(deficit, spare)
         if move > 0:
             self.split.setSizes([top + move, bottom - move])
+
+    def _results_tab_needs(self) -> int:
+        """The Results tab's height for its table's six rows under the warnings and the note shown now, at
+        the width they have (a wrapped note's minimum size does not count its second line)."""
+        width, layout = self.results_page.width(), self._page_layout
+        above = [w for w in (self.warnings, self.note) if w.isVisibleTo(self.results_page)]
+        heights = [w.heightForWidth(width) if w.hasHeightForWidth() else w.sizeHint().height() for w in above]
+        margins = layout.contentsMargins()
+        return (self.tabs.tabBar().sizeHint().height() + margins.top() + margins.bottom() + sum(heights)
+                + layout.spacing() * len(above) + self.results_view.minimumHeight())
 
     def _fit_columns(self) -> None:
         fit_columns(self.results_view, self.results_model, self._narrow_hidden)
