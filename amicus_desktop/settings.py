@@ -39,8 +39,6 @@ from .core.preset import APP
 from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
-    MAX_CANDIDATES,
-    MAX_K,
     BoostWeights,
     Fusion,
     FusionMethod,
@@ -49,6 +47,7 @@ from .core.query import (
     SearchMode,
 )
 from .files import read_small
+from .knobs import BY_SETTING
 from .pin_scopes import PinScope
 
 log = logging.getLogger("amicus.settings")
@@ -167,19 +166,24 @@ class Option:
         return getattr(Settings(), self.name)
 
 
+def _knob(name: str) -> Option:
+    """A setting that is a knob of the search request: its coercer from the table's row."""
+    return Option(name, values.of_knob(BY_SETTING[name]))
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("db_path", values.file_path),
     Option("proxy_url", values.base_url),
     Option("token", values.text_or_none),
     Option("preferred_scholars", values.name_set),
     Option("preferred_traditions", values.name_set),
-    Option("chapter_boost", values.boost),
-    Option("scholar_boost", values.boost),
-    Option("tradition_boost", values.boost),
-    Option("per_scholar_cap", values.int_in_or_none(1, 50)),
-    Option("reference_boost", values.boost),
-    Option("k", values.int_in(1, MAX_K)),
-    Option("candidates", values.int_in(1, MAX_CANDIDATES)),
+    _knob("chapter_boost"),
+    _knob("scholar_boost"),
+    _knob("tradition_boost"),
+    _knob("per_scholar_cap"),
+    _knob("reference_boost"),
+    _knob("k"),
+    _knob("candidates"),
     Option("last_chapter", values.chapter),
     Option("translation", values.text_or_none),
     Option("search_mode", values.search_mode),
@@ -188,10 +192,10 @@ OPTIONS: tuple[Option, ...] = (
     Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
     Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
     Option("color_scheme", values.choice(*COLOR_SCHEMES)),
-    Option("fusion", values.choice(*(m.value for m in FusionMethod))),
-    Option("alpha", values.number_in(0.0, 1.0)),
-    Option("spread", values.or_none(values.number_in(0.0, 1.0, low_open=True))),
-    Option("focus_boost", values.or_none(values.boost)),
+    _knob("fusion"),
+    _knob("alpha"),
+    _knob("spread"),
+    _knob("focus_boost"),
     Option("judge_name", values.text_or_none),
     Option("golden_set", values.file_path),
 )

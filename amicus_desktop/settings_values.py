@@ -14,6 +14,7 @@ from typing import Any
 
 from .core.query import SearchMode
 from .http.urls import check_url
+from .knobs import SETTINGS_BOOST, Kind, Knob
 from .pin_scopes import PinScope
 
 
@@ -75,8 +76,8 @@ def name_set(value: Any) -> tuple[str, ...]:
         raise Kept(tuple(sorted(kept.value)), str(kept)) from None
 
 
-#: the least and the most a boost weight may be (the settings, the spin boxes that edit them)
-BOOST_RANGE = (0.1, 10.0)
+#: the least and the most a boost weight may be (the settings, the spin boxes that edit them; the table's)
+BOOST_RANGE = SETTINGS_BOOST
 
 
 def boost(value: Any) -> float:
@@ -178,3 +179,17 @@ def chapter(value: Any) -> str | None:
     if not book or not chapter.isdigit() or int(chapter) < 1:
         raise ValueError("not BOOK:CHAPTER")
     return value
+
+
+def of_knob(knob: Knob) -> Callable[[Any], Any]:
+    """The coercer of a knob's setting, from its row of :data:`~amicus_desktop.knobs.KNOBS`: its
+    kind and its settings range (a number whose contract default is ``None`` may be ``null``: off)."""
+    if knob.kind is Kind.CHOICE:
+        return choice(*knob.choices)
+    lo, hi = knob.settings_bounds()
+    if knob.kind is Kind.WHOLE:
+        return int_in(int(lo), int(hi))
+    if knob.kind is Kind.CAP:
+        return int_in_or_none(int(lo), int(hi))
+    coerce = boost if (lo, hi) == BOOST_RANGE else number_in(lo, hi, low_open=knob.low_open)
+    return or_none(coerce) if knob.default is None else coerce

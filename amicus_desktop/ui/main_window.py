@@ -94,6 +94,7 @@ class MainWindow(QMainWindow):
         self._render_db(session.library.state)
         self.render_connectivity(session.connection.state)
         self.ask.set_profile(session.prefs.profile, session.prefs.overlay)
+        self.ask.set_chapter_boost(session.prefs.settings.chapter_boost)
         self.appearance.apply(session.prefs.settings)
         self._render_mode(session.search.mode)
         self.menus.render_pins(session.search.pins)
@@ -317,6 +318,7 @@ class MainWindow(QMainWindow):
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_dock.set_weights(settings.weights)
+        self.ask.set_chapter_boost(settings.chapter_boost)
         self.results.set_budget(settings.context_budget)
         self.appearance.apply(settings)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
+from ..elided import TitleDelegate
 from .models import RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 
 #: The title column never gets narrower than this; columns the title repeats give way first.
@@ -25,6 +26,7 @@ def results_table(proxy: SortProxy) -> QTableView:
     (or Shift+arrow) selects a second result to compare."""
     view = table(proxy, "Results")
     view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(view))
+    view.setItemDelegateForColumn(ResultsModel.TITLE, TitleDelegate(view))  # a narrow title keeps its passage
     view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
     for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, MOVE_WIDTH), (ResultsModel.SCHOLAR, 118),
                        (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 100), (ResultsModel.BOOSTS, 150),
@@ -49,6 +51,7 @@ def results_table(proxy: SortProxy) -> QTableView:
 def rejected_table(proxy: SortProxy) -> QTableView:
     """The rejected view over ``proxy``: the reason stretches; nearest misses first."""
     view = table(proxy, "Rejected candidates")
+    view.setItemDelegateForColumn(RejectedModel.TITLE, TitleDelegate(view))
     for col, width in ((RejectedModel.TITLE, 260), (RejectedModel.SCHOLAR, 112),
                        (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
         view.setColumnWidth(col, width)
@@ -104,8 +107,8 @@ def table(model: SortProxy, name: str) -> QTableView:
     view.setAlternatingRowColors(True)
     view.setShowGrid(False)
     view.setWordWrap(False)
-    # a title reads "Matthew Henry, Concise Commentary — Romans 9:14-24 (part 1 of 2)": eliding in the middle
-    # keeps the passage and the part visible in a narrow column (the whole title is in the tooltip)
+    # other columns elide in the middle; the title columns' delegate keeps the passage and the part whole (the
+    # whole title is in the tooltip)
     view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()
