@@ -83,6 +83,7 @@ class Workbench:
 
     def _library_changed(self, state: DbState) -> None:
         if state.status is DbStatus.READY:
+            self.review.forget_titles()
             self.golden_job.check_missing()
             self.golden_job.reopen()
 
