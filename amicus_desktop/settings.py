@@ -48,6 +48,7 @@ from .core.query import (
 )
 from .files import read_small
 from .knobs import BY_SETTING
+from .pin_scopes import PinScope
 
 log = logging.getLogger("amicus.settings")
 
@@ -86,8 +87,11 @@ class Settings:
     translation: str | None = None
     #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
     search_mode: SearchMode = APP.mode
-    #: chunk ids pinned to the top of every ranking (CONTRACT section 6), in the order pinned.
+    #: chunk ids pinned to the top of the ranking (CONTRACT section 6), in the order pinned.
     pins: tuple[str, ...] = ()
+    #: where the pins that are not for every question apply (``pin_scopes.py``: a passage, questions like one);
+    #: a pin without an entry here is for every question, as every pin of a file from before scopes is.
+    pin_scopes: tuple[PinScope, ...] = ()
     #: "Copy as Amicus context" budget, in the model tokenizer's tokens.
     context_budget: int = DEFAULT_CONTEXT_BUDGET
     #: reading text size in points; ``None``: the platform's default font size.
@@ -142,7 +146,7 @@ class Settings:
         for opt in OPTIONS:
             value = getattr(self, opt.name)
             if isinstance(value, tuple):
-                value = list(value)
+                value = [v.to_json() if isinstance(v, PinScope) else v for v in value]
             elif isinstance(value, SearchMode):
                 value = value.value
             out[opt.name] = value
@@ -184,6 +188,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("translation", values.text_or_none),
     Option("search_mode", values.search_mode),
     Option("pins", values.ordered_names),
+    Option("pin_scopes", values.pin_scopes),
     Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
     Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
     Option("color_scheme", values.choice(*COLOR_SCHEMES)),

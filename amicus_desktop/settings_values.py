@@ -15,6 +15,7 @@ from typing import Any
 from .core.query import SearchMode
 from .http.urls import check_url
 from .knobs import SETTINGS_BOOST, Kind, Knob
+from .pin_scopes import PinScope
 
 
 def text_or_none(value: Any) -> str | None:
@@ -41,7 +42,7 @@ def base_url(value: Any) -> str:
 class Kept(ValueError):
     """A list with some entries dropped: ``value`` is what was kept, the message says what went."""
 
-    def __init__(self, value: tuple[str, ...], message: str) -> None:
+    def __init__(self, value: tuple[Any, ...], message: str) -> None:
         super().__init__(message)
         self.value = value
 
@@ -124,6 +125,26 @@ def int_in(lo: int, hi: int) -> Callable[[Any], int]:
 def ordered_names(value: Any) -> tuple[str, ...]:
     """A list of strings in the user's order, duplicates dropped (pins: the first pinned stays first)."""
     return entries(value)
+
+
+def pin_scopes(value: Any) -> tuple[PinScope, ...]:
+    """The scopes of the pins that are not ``always`` (a pin with none is ``always``: older files have none);
+    one bad entry is dropped (its pin becomes ``always``), not the list."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError("not a list of pin scopes")
+    good: dict[str, PinScope] = {}
+    bad = 0
+    for entry in value:
+        try:
+            scope = PinScope.from_json(entry)
+        except (TypeError, ValueError):
+            bad += 1
+            continue
+        good.setdefault(scope.chunk_id, scope)
+    if bad:
+        raise Kept(tuple(good.values()), f"{bad} pin scope{' was' if bad == 1 else 's were'} not understood and "
+                                         f"{'its pin applies' if bad == 1 else 'their pins apply'} to every question")
+    return tuple(good.values())
 
 
 def int_in_or_none(lo: int, hi: int) -> Callable[[Any], int | None]:

@@ -121,7 +121,7 @@ def test_the_store_owns_its_sql() -> None:
 FLOORS: tuple[frozenset[str], ...] = tuple(frozenset(f.split()) for f in (
     "__init__ core resources paths files http schemas knobs",  # plain data, the user's files, HTTP rules, the
     # table of a search request's knobs
-    "settings_values settings config logs",  # what the user set, and where it lives
+    "pin_scopes settings_values settings config logs",  # what the user set, and where it lives
     "understand store embedding overlays",  # the question, the library, vectors, a role's policy
     "notes context connectivity states",  # the reader's notes, context blocks, the proxy's state, app states
     "candidates",

@@ -15,6 +15,8 @@ from .models import RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 
 #: The title column never gets narrower than this; columns the title repeats give way first.
 TITLE_MIN = 220
+#: The Move column's width for "▲ 2" and "new"; a pinned row's "Pinned for John 3" widens it to fit.
+MOVE_WIDTH = 56
 #: Results columns hidden, in this order, when the table is too narrow for them and the title.
 NARROW_DROPS = (ResultsModel.TRADITION, ResultsModel.SIMILARITY, ResultsModel.SCHOLAR)
 
@@ -26,7 +28,7 @@ def results_table(proxy: SortProxy) -> QTableView:
     view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(view))
     view.setItemDelegateForColumn(ResultsModel.TITLE, TitleDelegate(view))  # a narrow title keeps its passage
     view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-    for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.SCHOLAR, 118),
+    for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, MOVE_WIDTH), (ResultsModel.SCHOLAR, 118),
                        (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 100), (ResultsModel.BOOSTS, 150),
                        (ResultsModel.FINAL, 118)):
         view.setColumnWidth(col, width)
@@ -59,6 +61,14 @@ def rejected_table(proxy: SortProxy) -> QTableView:
     # Nearest misses first: what a curator looks for.
     view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
     return view
+
+
+def fit_move_column(view: QTableView, model: ResultsModel) -> None:
+    """The Move column as wide as its widest pinned cell ("Pinned for John 3"), else :data:`MOVE_WIDTH`."""
+    texts = [model.index(row, ResultsModel.MOVE).data() for row in range(model.rowCount())
+             if (item := model.chunk(row)) is not None and item.pinned]
+    widest = max((view.fontMetrics().horizontalAdvance(str(t)) for t in texts), default=0)
+    view.setColumnWidth(ResultsModel.MOVE, max(MOVE_WIDTH, widest + 16))
 
 
 def fit_columns(view: QTableView, model: ResultsModel, hidden: set[int]) -> None:
