@@ -67,8 +67,16 @@ def error_response(status: int, code: str, message: str,
                         headers=headers)
 
 
+def head_size(scope: Scope) -> int:
+    """Bytes of a request's head as it came: the request line (its target with the query string) and
+    the headers, with their separators."""
+    target = len(scope.get("raw_path") or b"") + (1 + len(scope["query_string"]) if scope.get("query_string") else 0)
+    line = len(scope.get("method", "")) + 1 + target + len(" HTTP/1.1\r\n")
+    return line + sum(len(k) + 2 + len(v) + 2 for k, v in scope["headers"]) + 2
+
+
 class RequestLimits:
-    """ASGI middleware: HTTP/1.0 or 1.1 only (505) and at most :data:`MAX_HEAD` bytes of headers (431).
+    """ASGI middleware: HTTP/1.0 or 1.1 only (505) and at most :data:`MAX_HEAD` bytes of head (431).
 
     h11 accepts any ``HTTP/d.d`` request line, and a head that arrives in one network read is
     never measured against its incomplete-head limit; both are checked here on what it parsed.
@@ -83,9 +91,9 @@ class RequestLimits:
             refusal: Response | None = None
             if scope.get("http_version") not in HTTP_VERSIONS:
                 refusal = error_response(505, "HTTP_VERSION_NOT_SUPPORTED", "Use HTTP/1.1.")
-            elif sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_head:
+            elif head_size(scope) > self.max_head:
                 refusal = error_response(431, "HEADERS_TOO_LARGE",
-                                         f"The request headers are larger than {self.max_head:,} bytes.")
+                                         f"The request line and headers are larger than {self.max_head:,} bytes.")
             if refusal is not None:
                 refusal.headers["Connection"] = "close"
                 await refusal(scope, receive, send)

@@ -25,7 +25,7 @@ from typing import NoReturn
 
 from ..cli.search_args import add_search_args, check_search_args, context_from_args
 from ..core.errors import AmicusError
-from ..core.query import MAX_QUERY_CHARS, RetrievalContext
+from ..core.query import MAX_FILTER_VALUES, MAX_K, MAX_QUERY_CHARS, RetrievalContext
 from ..notes import model as notes_model
 from ..overlays import Overlay, apply_to_args
 from ..retrieval import validate_query
@@ -49,6 +49,13 @@ FLAGS: dict[str, str] = {
 #: Parameters that may be given more than once (where the flag may).
 REPEATABLE = frozenset({"prefer.scholar", "prefer.tradition", "filter.source_type", "filter.book",
                         "filter.scholar", "filter.tradition", "pin"})
+#: Values all repeatable parameters of one request may hold together (a filter kind takes at most as
+#: many distinct ones, the library's own bound). The flags' parser takes time in proportion to the
+#: square of the number of flags (10,000 ``pin=`` values held the event loop for 2.8 s), so more are
+#: refused while the pairs are first read, before anything is parsed.
+MAX_REPEATED = MAX_FILTER_VALUES
+#: ``pin`` values one request may hold: a pin is a result shown first, so as many as ``k`` may be.
+MAX_PINS = MAX_K
 #: Every parameter ``GET /retrieve`` takes.
 NAMES: tuple[str, ...] = ("q", *FLAGS, "workspace", "overlay")
 #: ``mode`` values: the service's ``dense`` is ``query``'s ``semantic`` (which is accepted too).
@@ -146,17 +153,28 @@ def _shown(name: str) -> str:
 def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
     """Check ``(name, value)`` pairs (a query string in order) and return what they ask.
 
-    Refusals, in this order: an unknown or repeated name (400 ``BAD_REQUEST``); no or an empty ``q``
+    Refusals, in this order: an unknown or repeated name, more than :data:`MAX_REPEATED` values of the
+    repeatable parameters or :data:`MAX_PINS` pins (400 ``BAD_REQUEST``, found in one linear pass over the
+    pairs, so a request of 10,000 pins costs no more than reading it); no or an empty ``q``
     (400 ``QUERY_INVALID``); ``q`` longer than 2,000 characters (413 ``QUERY_TOO_LONG``); a value the
     flag would refuse, ``threshold`` outside 0..1, a bad workspace id or overlay name (400).
     """
     given: dict[str, list[str]] = {}
+    repeated = 0
     for name, value in items:
         if name not in NAMES:
             raise bad_request(f"Unknown parameter {_shown(name)}. The parameters are: {', '.join(NAMES)}.")
-        if name in given and name not in REPEATABLE:
+        values = given.setdefault(name, [])
+        if values and name not in REPEATABLE:
             raise bad_request(f"The parameter {name} is given more than once.")
-        given.setdefault(name, []).append(value)
+        values.append(value)
+        if name in REPEATABLE:
+            repeated += 1
+            if repeated > MAX_REPEATED:
+                raise bad_request(f"A request may hold at most {MAX_REPEATED:,} values of the repeatable "
+                                  "parameters (filters, preferences and pins) in all.")
+            if name == "pin" and len(values) > MAX_PINS:
+                raise bad_request(f"A request may pin at most {MAX_PINS} chunks.")
     q = given.get("q", [""])[0]
     if len(q) > MAX_QUERY_CHARS:
         raise ServiceError(ServiceCode.QUERY_TOO_LONG,
