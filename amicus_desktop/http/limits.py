@@ -39,10 +39,8 @@ answer 503 to the app while they hold the slots.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
-import secrets
 import socket
 import sys
 import time
@@ -51,6 +49,8 @@ from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .trace import TRACE_HEADER, error_body, new_trace_id
 
 log = logging.getLogger("amicus.proxy")
 
@@ -67,20 +67,9 @@ MAX_CONNECTIONS = 1000
 HEADROOM = 64
 #: connections accepted per pass of the event loop (asyncio's own loop takes up to its backlog).
 ACCEPTS_PER_PASS = 8
-#: the header every answer's trace id is sent in (the retrieval service's answers all carry one)
-TRACE_HEADER = "X-Trace-Id"
 #: seconds, and bytes, a refused request's remaining bytes are read and dropped before the connection closes
 LINGER_SECONDS = 2.0
 LINGER_BYTES = 1024 * 1024
-
-
-def new_trace_id() -> str:
-    return secrets.token_hex(8)
-
-
-def error_body(code: str, message: str, trace: str) -> bytes:
-    """The contract's error body with its trace id."""
-    return json.dumps({"error": {"code": code, "message": message}, "trace_id": trace}).encode("utf-8")
 
 
 class _Connection(h11.Connection):

@@ -27,7 +27,7 @@ from typing import Any
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..http.limits import TRACE_HEADER, new_trace_id
+from ..http.trace import TRACE_HEADER, new_trace_id
 from .errors import internal
 
 log = logging.getLogger("amicus.serve")

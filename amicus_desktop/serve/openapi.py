@@ -18,9 +18,9 @@ from typing import Any
 
 from .. import __version__, schemas
 from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, USER_NOTE, SearchMode
+from ..http.trace import TRACE_HEADER
 from .body import SNIPPET_CHARS
 from .errors import STATUS
-from .observe import TRACE_HEADER
 from .params import DEFAULT_K, MODES, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
 
 
