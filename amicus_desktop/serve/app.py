@@ -62,8 +62,8 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         try:
             client = access.authenticate(request.headers.get("authorization"))
             access.admit(client, request.client.host if request.client else None)
-            # on a worker thread: checking 1,000 repeated values takes the flags' parser ~0.1 s, which
-            # the event loop — and every other client, /health included — must not wait for
+            # on a worker thread: a check takes time with the request's values (1,000 at most), which the
+            # event loop — every other client, /health included — must not wait for (issue 30, item 1)
             params = await run_in_threadpool(parse, request.query_params.multi_items())
             access.permit(client, params.workspace)
             scope = Scope(params.workspace, overlays.find(params.overlay))
