@@ -23,6 +23,7 @@ import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 #: Suffixes nothing is ever written over: database files, whichever database is open.
 DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db-wal", ".db-shm", ".db-journal")
@@ -43,6 +44,27 @@ class FileWriteError(Exception):
 
 
 # -- reading --------------------------------------------------------------------------------------
+def _open_regular_fd(path: str | os.PathLike[str]) -> int:
+    """A descriptor of the regular file at ``path``, opened without blocking (a FIFO with no writer
+    would block ``open`` for ever) and checked before any read; :class:`FileReadError` otherwise."""
+    name = Path(path).name or str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileReadError(errno.EINVAL, f"{name} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at ``path`` opened for reading in binary, of any size (an ingest corpus, read a
+    line at a time): :class:`FileReadError` for a FIFO, a device or a folder, as :func:`read_small`."""
+    return os.fdopen(_open_regular_fd(path), "rb")
+
+
 def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
@@ -50,11 +72,8 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     before any read) and for a file larger than ``limit``; other ``OSError`` as the system raises them.
     """
     name = Path(path).name or str(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
+    fd = _open_regular_fd(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FileReadError(errno.EINVAL, f"{name} is not a regular file")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:

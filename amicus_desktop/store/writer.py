@@ -93,16 +93,23 @@ class ScriptureWriter:
         with contextlib.suppress(FileNotFoundError):
             self.tmp_path.unlink()
         con = connect(self.tmp_path, readonly=False)
-        # Page size must be set before the first table; 64 KiB pages build and filter faster.
-        con.execute(f"PRAGMA page_size={int(self.page_size)}")
-        con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a crash discards it anyway
-        con.execute("PRAGMA synchronous=OFF")
-        con.execute("PRAGMA cache_size=-262144")  # 256 MiB while building
-        self._con = con
-        self._create_schema()
-        con.execute("BEGIN")
-        if self.two_stage:
-            self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
+        try:
+            # Page size must be set before the first table; 64 KiB pages build and filter faster.
+            con.execute(f"PRAGMA page_size={int(self.page_size)}")
+            con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a crash discards it anyway
+            con.execute("PRAGMA synchronous=OFF")
+            con.execute("PRAGMA cache_size=-262144")  # 256 MiB while building
+            self._con = con
+            self._create_schema()
+            con.execute("BEGIN")
+            if self.two_stage:
+                self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
+        except BaseException:  # __exit__ is not called when __enter__ fails (a file-size limit left the file)
+            self._con = None
+            con.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.tmp_path.unlink()
+            raise
         return self
 
     def __exit__(

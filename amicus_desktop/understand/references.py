@@ -34,6 +34,7 @@ from .forms import DASHES, normalise
 
 __all__ = [
     "MAX_REFERENCES", "PassageError", "find_references", "parse_passage", "reference_spans", "resolve_book_name",
+    "verse_count",
 ]
 
 #: References one question may name (a chapter each; "Romans 3:21-5:2" counts 3). More are ignored:
@@ -63,6 +64,12 @@ def _our_book(book: pb.Book | None) -> Book | None:
     if book is None:
         return None
     return BOOKS[book.value - 1] if 1 <= book.value <= len(BOOKS) else None
+
+
+def verse_count(book_id: str, chapter: int) -> int:
+    """Verses in ``chapter`` of the canonical book ``book_id`` (0 for a chapter or book the canon lacks)."""
+    book = BY_ID.get(book_id)
+    return _verses(book, chapter) if book is not None else 0
 
 
 def _verses(book: Book, chapter: int) -> int:
