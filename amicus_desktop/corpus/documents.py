@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 
 from .. import schemas
 from ..core.books import BY_ID, resolve_book
+from ..core.query import NOTE_ID_PREFIX, is_note_id
 from ..core.results import ChunkMetadata
 from ..files import open_regular
 from ..schemas import quote
@@ -184,7 +185,10 @@ def rule_problems(data: Mapping[str, Any], chunk_lines: Mapping[str, int],
         at = f"/chunks/{i}"
         problems.extend(_place_problems(at, chunk))
         cid = chunk["chunk_id"]
-        if cid in in_line:
+        if is_note_id(cid):
+            problems.append(f"{at}/chunk_id: {quote(cid)} is in the notes' id space: ids beginning "
+                            f"{NOTE_ID_PREFIX!r} are a reader's notes', never a library chunk's")
+        elif cid in in_line:
             problems.append(f"{at}/chunk_id: {quote(cid)} is also /chunks/{in_line[cid]} of this line")
         elif cid in chunk_lines:
             problems.append(f"{at}/chunk_id: {quote(cid)} is already on line {chunk_lines[cid]}")
