@@ -6,7 +6,8 @@ The one home of two rules:
   :func:`read_small` reads a *regular* file only — a FIFO would block for ever, ``/dev/zero`` never
   ends — and at most ``limit`` bytes of it;
 * **writing** a file the person names (an export, a ``--screenshot``): :func:`check_target` refuses a
-  target that is a database (by name, or because it is the open one — through a link too), a folder,
+  target that is a database (by name, by its first bytes whatever its name, or because it is the open one
+  — through a link too), a folder,
   anything but a regular file (a FIFO or device node must not be replaced), a name the file system
   cannot hold, or a name without an expected suffix; :func:`write_atomic` writes through a
   temporary file with a *short* name in the same folder and ``os.replace`` — on failure nothing is
@@ -125,6 +126,22 @@ def check_target(path: Path, protected: Sequence[Path] = (), *, what: str = "res
     if not stat.S_ISREG(info.st_mode):
         raise FileWriteError(f"{path} is not a regular file (a pipe or a device); it is never replaced. "
                              "Choose another name.")
+    if _is_sqlite(path):
+        raise FileWriteError(f"{path.name} is a SQLite database; {what} are never written over a database, "
+                             f"whatever its name. Choose {hint}.")
+
+
+#: the first 16 bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether the regular file at ``path`` begins as a SQLite database does (a notes store, a library)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _name_max(folder: Path) -> int:
