@@ -172,7 +172,8 @@ def test_import_reports_each_bad_note_by_index(tmp_path: Path, small_db: Path) -
         assert good.ref.verse_end == 28  # one verse: it ends where it starts
 
 
-@pytest.mark.parametrize("content", [b"not json", b'{"notes": {}}', b"[]", b"\xff\xfe"])
+@pytest.mark.parametrize("content", [b"not json", b'{"notes": {}}', b"[]", b"\xff\xfe",
+                                     b'{"workspace": "w", "notes": [{"id": "note:a", "text": "t", "x": NaN}]}'])
 def test_a_file_that_is_not_an_export_is_a_usage_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
