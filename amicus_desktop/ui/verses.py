@@ -29,8 +29,8 @@ from PySide6.QtWidgets import (
 
 from ..core.references import PassageRef
 from ..present import verses as words
-from ..session.question import AskFailure
 from ..session.verses import VerseView
+from ..states import AskFailure
 from ..verses import VerseHit
 from .highlight import marked
 from .theme import blend, muted_text, scaled_font, serif_font
