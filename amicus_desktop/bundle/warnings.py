@@ -159,7 +159,7 @@ def books_not_searchable(needed: Sequence[str], coverage: Coverage | None) -> Re
         have = f"{count}: {', '.join(held)}" if len(held) <= 3 else count
         message = (f"{which} {'has' if one else 'have'} no study material in this library ({have}), so nothing "
                    f"on {'it' if one else 'them'} could be found. {'Its' if one else 'Their'} text can still be "
-                   "read and searched by words (Verses); build the whole Bible with 'build-db --all' to search "
+                   "read and searched by words (Verses); build the whole Bible ('build-db --all --resume') to search "
                    f"{'it' if one else 'them'}.")
     return RetrievalWarning(WarningCode.BOOKS_NOT_SEARCHABLE, message)
 
