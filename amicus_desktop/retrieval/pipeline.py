@@ -47,6 +47,7 @@ from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
 from ..rerank.base import base_scores
 from ..store.scripture import ScriptureStore, StoreInfo
+from ..store.verses import VerseIndex
 from ..understand.books import books_needed
 from ..understand.query import plan
 from .notes import RetrieverNotes
@@ -229,7 +230,8 @@ class Retriever:
             bases = base_scores(pool.candidates, ctx.mode, ctx.fusion)
             if max(bases.values()) < floor.base:  # no result can be a strong match: look for misspellings
                 words = query_plan.keywords
-                spelling = await self.run_db(lambda store: KeywordIndex.for_store(store).suggestions(words))
+                spelling = await self.run_db(lambda store: not_in_the_bible(
+                    store, KeywordIndex.for_store(store).suggestions(words)))
 
         t0 = time.perf_counter()
         results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
@@ -297,6 +299,18 @@ class Retriever:
             await self._run(store.close)
         await self._run(self.notes.close)
         self._executor.shutdown(wait=True)
+
+
+def not_in_the_bible(store: ScriptureStore, spelling: dict[str, str]) -> dict[str, str]:
+    """(DB thread) The respellings of words the Bible's text does not hold either: a library of some books
+    knows no "Noah", but the word is no misspelling ("Did you mean nah's ark?")."""
+    if not spelling or not store.info.has_verses:
+        return spelling
+    index = VerseIndex.for_store(store)
+    default = index.default
+    if default is None:
+        return spelling
+    return {word: better for word, better in spelling.items() if index.doc_count(default, word) == 0}
 
 
 def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:

@@ -58,3 +58,22 @@ def test_a_search_says_what_it_covered(db: Path, proxy: ScriptedProxy) -> None:
     # a book filter on a book without study material says why nothing matched
     code, out = query_json("justified by faith", "--db", str(db), "--proxy", proxy.url, "--book", "genesis")
     assert code == 0 and "books_not_searchable" in [w["code"] for w in out["warnings"]]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_noahs_ark_on_the_demo_library_says_genesis_is_missing(demo_db: Path, local_proxy) -> None:
+    """The demo library (Romans and John, the whole Bible's text): the warning names Genesis, and the words of
+    the Bible's text are no misspellings ("Did you mean nah's ark?" was offered before)."""
+    from amicus_desktop.retrieval import retrieve
+    from amicus_desktop.session.controller import app_context
+    from amicus_desktop.settings import Settings
+    from amicus_desktop.store import ScriptureStore
+
+    result = retrieve(app_context(Settings(), "What happened to Noah's ark?"), db=demo_db, proxy=local_proxy.url)
+    codes = [w.code for w in result.warnings]
+    assert codes[0] is WarningCode.BOOKS_NOT_SEARCHABLE and "Genesis" in result.warnings[0].message
+    assert all(w.suggestion is None for w in result.warnings)
+    assert result.diagnostics.coverage == Coverage(("john", "romans"))
+    with ScriptureStore(demo_db) as store:  # every book's text is in the demo library
+        assert len(store.books()) == 66 and "ship of gopher wood" in dict(store.chapter("genesis", 6))[14]
