@@ -28,6 +28,7 @@ def _meta(path: Path) -> dict[str, str]:
         con.close()
 
 
+@pytest.mark.timeout(900)  # reads the whole Bible's text (both translations): minutes on a busy machine
 def test_build_jude_with_stand_in(tmp_path, library, stand_in):
     out = tmp_path / "jude.db"
     seen: list[BuildProgress] = []
