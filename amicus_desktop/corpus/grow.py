@@ -6,7 +6,8 @@ material and verse vectors are embedded and written **in one transaction per boo
 window, ``query``, ``serve``) only ever sees whole books, and a crash, SIGKILL or full disk loses at most
 the book in progress. ``--resume`` starts again after the last book written: nothing is embedded twice.
 
-While it grows the library is in WAL mode with a marker file beside it (``scripture.db-growing``): readers
+While it grows (:mod:`amicus_desktop.store.growing` writes it) the library is in WAL mode with a marker
+file beside it (``scripture.db-growing``): readers
 open it with SQLite's own locking and see the last committed book (:func:`~amicus_desktop.store.sqlite.
 connect_readonly`). When the last book is in, the marker and ``build_state`` go, the file returns to a
 rollback journal and gets the two-stage search file if it is big enough (the same rule as ``build-db``).
@@ -18,31 +19,24 @@ entries no verse uses) comes last.
 
 from __future__ import annotations
 
-import contextlib
-import datetime as _dt
 import json
 import re
 import threading
 import time
-import uuid
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import apsw
 import numpy as np
 
 from .. import __version__
 from ..core.books import BOOKS, BY_ID, Book
 from ..core.query import SOURCE_TYPES
 from ..embedding.base import Embedder, embed_documents
-from ..store import codes
-from ..store.fts import FTS_TABLE
-from ..store.schema import BUILD_STATE, GROWING, VEC_FILTER_COLUMNS
-from ..store.sqlite import connect, growing_marker
-from ..store.verse_tables import VERSE_EMBEDDINGS, VERSE_KEYS
-from ..store.writer import ChunkRecord, ScriptureWriter, add_two_stage, insert_chunks
+from ..store.growing import GrowingLibrary, NotGrowing
+from ..store.schema import BUILD_STATE, GROWING
+from ..store.writer import ChunkRecord, ScriptureWriter
 from .build import BuildCancelled, BuildProgress, collect_chunks, embed_batches
 from .library import Library, describe_sources
 from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
@@ -51,10 +45,6 @@ from .verse_index import Cancelled, load_translations, write_verse_search
 
 _NUMBER = re.compile(r"\b([GH]\d+)")
 REST = "the rest"  # the unit of what belongs to no book
-
-
-class NotGrowing(ValueError):
-    """``--resume`` was pointed at a library it did not start (a finished one, or someone else's)."""
 
 
 @dataclass(frozen=True)
@@ -116,10 +106,9 @@ def grow_database(
     whole = BibleText.whole(library)
     if not out.exists():
         _start(out, embedder, library, whole, batch=batch)
-    con = _open(out, str(embedder.model_id), int(embedder.dims))
-    try:
-        have = {str(r[0]) for r in con.execute("SELECT chunk_id FROM chunk_text")}
-        done = set(_meta(con).get("corpus_books", "").split(",")) - {""}
+    with GrowingLibrary(out, str(embedder.model_id), int(embedder.dims)) as grown:
+        have = grown.chunk_ids()
+        done = grown.books_done()
         order = [b for b in build_order(scope.books) if b.book_id not in done]
         _, records = collect_chunks(scope, library, cancel=cancel, progress=progress, whole=whole)
         todo = [(name, [r for r in recs if r.chunk_id not in have]) for name, recs in units(records, order, whole)]
@@ -135,15 +124,15 @@ def grow_database(
                 rate = chunks / elapsed if elapsed > 0 and chunks else 0.0
                 progress(BuildProgress(f"book {i + 1}/{len(todo)}: {BY_ID[name].name if name in BY_ID else name}",
                                        chunks, total, rate, (total - chunks) / rate if rate else None))
-            _write_unit(con, name, recs, embedder, whole, done, batch=batch, cancel=cancel)
+            _write_unit(grown, name, recs, embedder, whole, done, batch=batch, cancel=cancel)
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
                 written.append(name)
         complete = scope.ids <= done
-        _finish(con, out, complete, "all 66 books" if len(done) == len(BOOKS) else scope.describe())
-    finally:
-        con.close()
+        if complete:
+            grown.finish("Amicus public-domain corpus "
+                         f"({'all 66 books' if len(done) == len(BOOKS) else scope.describe()})")
     if progress:
         progress(BuildProgress("done", 1, 1, eta=0.0))
     return GrowReport(out, tuple(written), len(done), chunks, time.monotonic() - t0, complete)
@@ -168,84 +157,18 @@ def _start(out: Path, embedder: Embedder, library: Library, whole: BibleText, *,
             raise BuildCancelled("the build was cancelled") from None
 
 
-def _open(out: Path, model_id: str, dims: int) -> apsw.Connection:
-    """The growing library, for writing (marker first: a reader then never takes it for a finished file)."""
-    con = connect(out, readonly=False)
-    meta = _meta(con)
-    if meta.get(BUILD_STATE) != GROWING:
-        con.close()
-        raise NotGrowing(f"{out} is a finished library, not one 'build-db --resume' is growing: choose "
-                         "another --out, or delete it to build it again")
-    if meta.get("embedding_model") != model_id or meta.get("embedding_dims") != str(dims):
-        con.close()
-        raise NotGrowing(f"{out} is being built with {meta.get('embedding_model')} ({meta.get('embedding_dims')} "
-                         f"dims), not {model_id} ({dims}): resume it with the same model")
-    growing_marker(out).touch()
-    con.setbusytimeout(60_000)  # readers hold their locks for one read at a time
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=NORMAL")
-    return con
-
-
-def _meta(con: apsw.Connection) -> dict[str, str]:
-    return {str(k): str(v) for k, v in con.execute("SELECT key, value FROM db_meta")}
-
-
-def _write_unit(con: apsw.Connection, name: str, recs: list[ChunkRecord], embedder: Embedder, whole: BibleText,
+def _write_unit(grown: GrowingLibrary, name: str, recs: list[ChunkRecord], embedder: Embedder, whole: BibleText,
                 done: set[str], *, batch: int, cancel: threading.Event | None) -> None:
     """Embed one book (its chunks and verses), then write it all in one transaction."""
-    parts = [(chunk, vectors) for chunk, vectors in embed_batches(embedder, recs, batch=batch, cancel=cancel,
-                                                                   verses=whole.verses)]
+    parts = list(embed_batches(embedder, recs, batch=batch, cancel=cancel, verses=whole.verses))
     keys = [k for k in whole.verses if k[0] == name]
-    verse_vectors = [np.asarray(embed_documents(embedder, [whole.verses[k] for k in keys[i: i + batch]]),
-                                dtype=np.float32) for i in range(0, len(keys), batch)]
+    dims = int(embedder.dims)
+    vectors = [np.asarray(embed_documents(embedder, [whole.verses[k] for k in keys[i: i + batch]]), dtype=np.float32)
+               for i in range(0, len(keys), batch)]
     if cancel is not None and cancel.is_set():
         raise BuildCancelled("the build was cancelled")
-    with con:  # one transaction: the whole book, or nothing of it
-        rowid = int(next(iter(con.execute("SELECT coalesce(max(rowid), 0) FROM chunk_text")))[0]) + 1
-        for chunk, vectors in parts:
-            rowids = list(range(rowid, rowid + len(chunk)))
-            insert_chunks(con, rowids, chunk, vectors, dims=vectors.shape[1], filter_columns=VEC_FILTER_COLUMNS)
-            con.executemany(f"INSERT INTO {FTS_TABLE}(rowid, text) VALUES (?, ?)",
-                            ((r, c.text) for r, c in zip(rowids, chunk, strict=True)))
-            rowid += len(chunk)
-        if keys:
-            position = {(str(b), int(c), int(v)): int(r) for r, b, c, v in con.execute(
-                f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} WHERE book_id = ?", (name,))}
-            vecs = np.concatenate(verse_vectors)
-            con.executemany(f"INSERT INTO {VERSE_EMBEDDINGS}(rowid, embedding, book_id) VALUES (?, ?, ?)",
-                            ((position[k], v.tobytes(), name) for k, v in zip(keys, vecs, strict=True)
-                             if k in position))
-        con.executemany("INSERT OR REPLACE INTO scholars VALUES (?, ?, ?, ?)",
-                        ((s.scholar_id, s.name, s.tradition, s.work) for s in scholars_of(recs)))
-        books = sorted(done | ({name} if name in BY_ID else set()), key=lambda b: BY_ID[b].ordinal)
-        counts = dict(con.execute("SELECT source_type, count(*) FROM chunk_text GROUP BY 1"))
-        meta = {"corpus_books": ",".join(books),
-                "chunk_count": str(sum(counts.values())),
-                "chunk_counts": json.dumps({t: int(counts.get(t, 0)) for t in SOURCE_TYPES}),
-                "built_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
-                "build_id": uuid.uuid4().hex}
-        con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
-    # Into the file itself, so a reader that watches it (the app, serve) reopens and sees the new book.
-    con.execute("PRAGMA wal_checkpoint(PASSIVE)")
-
-
-def _finish(con: apsw.Connection, out: Path, complete: bool, described: str) -> None:
-    """The last book in: an ordinary library again (rollback journal, no marker, two-stage file if big)."""
-    if not complete:
-        return
-    with con:
-        con.execute(f"DELETE FROM db_meta WHERE key = '{BUILD_STATE}'")
-        con.execute("INSERT OR REPLACE INTO db_meta VALUES ('corpus_name', ?)",
-                    (f"Amicus public-domain corpus ({described})",))
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    with contextlib.suppress(apsw.BusyError):  # a reader still open keeps WAL mode: harmless, the WAL is empty
-        con.execute("PRAGMA journal_mode=DELETE")
-    growing_marker(out).unlink(missing_ok=True)
-    meta = _meta(con)
-    if codes.prefer_two_stage(int(meta["chunk_count"]), int(meta["embedding_dims"])):
-        con.close()
-        add_two_stage(out)
+    grown.write_book(name, parts, keys, np.concatenate(vectors) if vectors else np.zeros((0, dims), np.float32),
+                     scholars_of(recs), done, SOURCE_TYPES)
 
 
 __all__ = ["GrowReport", "NotGrowing", "build_order", "grow_database", "units"]
