@@ -3,12 +3,13 @@
 An answer's ETag is a strong validator: the SHA-256 of its JSON as the service writes it, without the keys
 that differ on every request by nature (:data:`PER_REQUEST`) — ``trace_id`` (this request's), the timings
 (``timing_ms``, ``diagnostics.search_ms``) and whether the question's vector came from the embed cache
-(``query_trace.embedding_cached``). Everything else an answer holds is in it: the results, their scores
-and breakdowns, the warnings, the model, the provenance; so a rebuilt library, a changed overlay or a new
-note of the workspace changes the ETag whenever it changes the answer, and never yields a stale ``304``. A request whose ``If-None-Match``
-names the answer's ETag gets ``304 Not Modified`` without a body (the search still runs: the validator is
-the answer itself). ``Cache-Control`` says an answer may be kept by the client (never a shared cache: it
-may be a workspace's) and must be revalidated before it is used again (:data:`CACHE_CONTROL`).
+(``query_trace.embedding_cached``). Everything else an answer holds is in it: the results, their scores and
+breakdowns, the warnings, the model, the provenance; so a rebuilt library, a changed overlay or a new note of
+the workspace changes the ETag whenever it changes the answer, and never yields a stale ``304``. A request
+whose ``If-None-Match`` names the answer's ETag gets ``304 Not Modified`` without a body (the search still
+runs: the validator is the answer itself). ``Cache-Control`` says an answer may be kept by the client (never a
+shared cache: it may be a workspace's) and must be revalidated before it is used again
+(:data:`CACHE_CONTROL`).
 """
 
 from __future__ import annotations
