@@ -1,0 +1,125 @@
+"""Cross-references of a verse from the library's own material, ranked, each saying where it comes from.
+
+Sources (:class:`~.model.XrefSource`): the references Henry's and Scofield's notes on the verse cite,
+Scofield's chains and Nave's topics that list the verse (all read by :mod:`.xref_index`), and the
+verses nearest the verse in meaning (its vector among the verse vectors) — marked as such: similar,
+not cited. Candidates that overlap are one passage to agree on: a passage scores the number of kinds
+of source that name it or a passage overlapping it (meaning counting half: it is a guess, not a
+citation), then a little for how many notes name it and how close it is in meaning. No Qt.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from ..core.errors import AmicusError, ErrorCode
+from ..core.references import PassageRef
+from ..store.scripture import ScriptureStore
+from ..store.study import verse_texts, verse_vector
+from ..store.verses import VerseIndex
+from .model import CrossReference, CrossReferences, XrefEvidence, XrefSource
+from .xref_index import XrefIndex, overlaps
+
+#: verses nearest in meaning looked at (the verse and its neighbours are left out of them)
+MEANING_K = 10
+#: the most cross-references returned
+DEFAULT_LIMIT = 60
+_WEIGHT = {XrefSource.MEANING: 0.5}
+
+
+@dataclass
+class _Candidate:
+    ref: PassageRef
+    evidence: list[XrefEvidence] = field(default_factory=list)
+    similarity: float = 0.0
+
+
+def parse_sources(names: Iterable[str]) -> tuple[XrefSource, ...]:
+    """``["henry", "nave"]`` → sources; ``QUERY_INVALID`` naming an unknown one."""
+    out = []
+    for name in names:
+        try:
+            out.append(XrefSource(name.strip().lower()))
+        except ValueError:
+            known = ", ".join(s.value for s in XrefSource)
+            raise AmicusError(ErrorCode.QUERY_INVALID, f"{name[:40]!r} is not a source of cross-references "
+                                                       f"(one of {known}).") from None
+    return tuple(dict.fromkeys(out))
+
+
+def _meaning(store: ScriptureStore, index: VerseIndex, book_id: str, chapter: int, verse: int) -> list[_Candidate]:
+    rowid = index.rowid_of.get((book_id, chapter, verse))
+    if rowid is None or not index.has_vectors:
+        return []
+    vector = verse_vector(store, rowid)
+    if vector is None:
+        return []
+    skip = {rowid, *index.neighbours(rowid)}
+    out: list[_Candidate] = []
+    for other, distance in index.nearest(vector, MEANING_K + len(skip)):
+        if other in skip or len(out) >= MEANING_K:
+            continue
+        b, c, v = index.keys[other]
+        similarity = 1.0 - distance
+        evidence = XrefEvidence(XrefSource.MEANING, f"similarity {similarity:.2f}")
+        out.append(_Candidate(PassageRef(b, c, v, v), [evidence], similarity))
+    return out
+
+
+def _texts(store: ScriptureStore, refs: Collection[PassageRef]) -> dict[PassageRef, str]:
+    out: dict[PassageRef, str] = {}
+    for ref in refs:
+        first = ref.verse_start or 1
+        last = ref.verse_end if ref.verse_end is not None and ref.verse_start is not None else first
+        rows = verse_texts(store, ref.book_id, ref.chapter, first, last, 2)
+        text = rows[0] if rows else ""
+        out[ref] = text + (" …" if len(rows) > 1 or (ref.verse_start is None and rows) else "")
+    return out
+
+
+def cross_references(store: ScriptureStore, verse: PassageRef, sources: Iterable[XrefSource] = (),
+                     limit: int = DEFAULT_LIMIT) -> CrossReferences:
+    """The cross-references of ``verse`` (its first verse when it is a range or a chapter), best first,
+    from ``sources`` only when given."""
+    v = verse.verse_start or 1
+    wanted = tuple(dict.fromkeys(sources)) or tuple(XrefSource)
+    vindex = VerseIndex.for_store(store)
+    xindex = XrefIndex.for_store(store)
+    available = xindex.kinds() | ({XrefSource.MEANING} if vindex.has_vectors else set())
+    candidates: dict[PassageRef, _Candidate] = {}
+    for hit in xindex.hits(verse.book_id, verse.chapter, v):
+        if hit.kind in wanted:
+            cand = candidates.setdefault(hit.ref, _Candidate(hit.ref))
+            evidence = XrefEvidence(hit.kind, hit.detail, hit.chunk_id)
+            if evidence not in cand.evidence:
+                cand.evidence.append(evidence)
+    if XrefSource.MEANING in wanted:
+        for cand in _meaning(store, vindex, verse.book_id, verse.chapter, v):
+            mine = candidates.setdefault(cand.ref, _Candidate(cand.ref))
+            mine.evidence.extend(cand.evidence)
+            mine.similarity = cand.similarity
+    by_chapter: dict[tuple[str, int], list[_Candidate]] = defaultdict(list)
+    for cand in candidates.values():
+        by_chapter[(cand.ref.book_id, cand.ref.chapter)].append(cand)
+    ranked = []
+    for cand in candidates.values():
+        near = [o for o in by_chapter[(cand.ref.book_id, cand.ref.chapter)] if overlaps(o.ref, cand.ref)]
+        agreeing = {e.source for other in near for e in other.evidence}
+        similarity = max((o.similarity for o in near), default=0.0)
+        score = (sum(_WEIGHT.get(s, 1.0) for s in agreeing) + 0.2 * min(len(cand.evidence), 5) / 5
+                 + 0.1 * similarity)
+        ranked.append((score, cand))
+    ranked.sort(key=lambda sc: (-sc[0], sc[1].ref.book_id, sc[1].ref.chapter, sc[1].ref.verse_start or 0))
+    top = ranked[:limit]
+    texts = _texts(store, [c.ref for _, c in top])
+    items = tuple(CrossReference(c.ref, texts.get(c.ref, ""), s, tuple(c.evidence)) for s, c in top)
+    missing = [s for s in wanted if s not in available]
+    notice = ""
+    if missing:
+        notice = "This library has no " + ", ".join(s.label.lower() for s in missing) + " for cross-references."
+        if XrefSource.MEANING in missing:
+            notice += " (Nearest in meaning needs the verse vectors: rebuild with 'amicus-desktop build-db'.)"
+    here = PassageRef(verse.book_id, verse.chapter, v, v)
+    return CrossReferences(here, items, tuple(s for s in XrefSource if s in available), wanted, notice)
