@@ -109,11 +109,12 @@ class XrefFile:
         """The index of ``store``'s library, written from ``groups()`` when the cache has none for it."""
         def fill(con: apsw.Connection) -> None:
             con.execute("CREATE TABLE groups (group_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, detail TEXT NOT NULL, "
-                        "chunk_id TEXT NOT NULL)")
+                        "chunk_id TEXT NOT NULL, directed INTEGER NOT NULL)")
             con.execute("CREATE TABLE places (group_id INTEGER NOT NULL, role INTEGER NOT NULL, "
                         "book_id TEXT NOT NULL, chapter INTEGER NOT NULL, vs INTEGER, ve INTEGER)")
             for gid, (kind, detail, chunk_id, anchor, members) in enumerate(groups(), start=1):
-                con.execute("INSERT INTO groups VALUES (?, ?, ?, ?)", (gid, kind, detail, chunk_id))
+                con.execute("INSERT INTO groups VALUES (?, ?, ?, ?, ?)",
+                            (gid, kind, detail, chunk_id, int(anchor is not None)))
                 places = ([(0, anchor)] if anchor else []) + [(1, m) for m in members]
                 con.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?)",
                                 [(gid, role, *place) for role, place in places])
@@ -123,19 +124,20 @@ class XrefFile:
         path, _built = cached_index(store.path, "xref-index", fingerprint, fill)
         return cls(path)
 
-    def hits(self, book_id: str, chapter: int, verse: int) -> list[tuple[str, str, str, Place]]:
-        """``(kind, detail, chunk_id, place)``: the places named by the notes covering the verse (role 0)
-        and the other places of the groups listing it (role 1)."""
+    def hits(self, book_id: str, chapter: int, verse: int) -> list[tuple[str, str, str, Place, bool]]:
+        """``(kind, detail, chunk_id, place, reverse)``: the places named by the notes covering the verse, the
+        passages of the notes naming it (``reverse``), and the other places of the groups of peers listing it."""
         rows = self._con.execute(
-            """SELECT g.kind, g.detail, g.chunk_id, o.book_id, o.chapter, o.vs, o.ve FROM places p
+            """SELECT g.kind, g.detail, g.chunk_id, o.book_id, o.chapter, o.vs, o.ve, o.role = 0 FROM places p
                JOIN groups g ON g.group_id = p.group_id
-               JOIN places o ON o.group_id = p.group_id AND o.role = 1
+               JOIN places o ON o.group_id = p.group_id
+                 AND o.role = (CASE WHEN g.directed THEN 1 - p.role ELSE 1 END)
                WHERE p.book_id = ? AND p.chapter = ?
                  AND ((p.role = 0 AND (p.vs IS NULL OR (p.vs <= ? AND coalesce(p.ve, p.vs) >= ?)))
                    OR (p.role = 1 AND p.vs <= ? AND coalesce(p.ve, p.vs) >= ?))""",
             (book_id, chapter, verse, verse, verse, verse)).fetchall()
-        return [(str(k), str(d), str(c), (str(b), _int(ch) or 0, _int(vs), _int(ve)))
-                for k, d, c, b, ch, vs, ve in rows]
+        return [(str(k), str(d), str(c), (str(b), _int(ch) or 0, _int(vs), _int(ve)), bool(r))
+                for k, d, c, b, ch, vs, ve, r in rows]
 
     def kinds(self) -> set[str]:
         return {str(k) for (k,) in self._con.execute("SELECT DISTINCT kind FROM groups")}

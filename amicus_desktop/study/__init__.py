@@ -19,7 +19,7 @@ from .model import (
     XrefEvidence,
     XrefSource,
 )
-from .strongs import has_word_table, parse_number, strongs_study, verse_words
+from .strongs import has_word_table, numbers_at, parse_number, strongs_study, verse_words
 from .xrefs import cross_references, parse_sources
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "XrefSource",
     "cross_references",
     "has_word_table",
+    "numbers_at",
     "parse_number",
     "parse_sources",
     "strongs_study",

@@ -128,3 +128,17 @@ def strongs_study(store: ScriptureStore, number: str, book: str | None = None) -
         notice = notice or f"This library holds nothing on {number}."
     return StrongsStudy(number, language, lemma, translit, tuple(entries), tuple(studies), tuple(lines), total,
                         dict(books), book, notice)
+
+
+def numbers_at(store: ScriptureStore, book_id: str, chapter: int, verse: int, word: int) -> tuple[str, tuple[str, ...]]:
+    """The ``word``-th word (from 0, as :data:`~amicus_desktop.store.word_strongs.WORD` counts) of a KJV verse
+    and the Strong's numbers of the word or phrase holding it (``()``: none, or no word table)."""
+    text, words = verse_words(store, book_id, chapter, verse)
+    found = list(WORD.finditer(text))
+    if not 0 <= word < len(found):
+        return "", ()
+    at = found[word].start()
+    for w in words:
+        if w.start <= at < w.end:
+            return text[w.start:w.end], w.numbers
+    return found[word].group(0), ()

@@ -5,7 +5,7 @@ chains, Nave's topics) is read with the project's one reference parser
 (:func:`amicus_desktop.understand.find_references`) and kept as *groups*:
 
 * a commentary note is a directed group: its passage (the *anchor*, the chunk's metadata) cites
-  its *members* — a verse the note covers gets them;
+  its *members* — a verse the note covers gets them, and a verse it cites gets the note's passage;
 * a chain (one chunk) and a Nave sub-topic (one line of a topic's chunk) are groups of peers — a
   verse among the members gets the others.
 
@@ -33,7 +33,7 @@ from ..understand import find_references
 from .model import XrefSource
 
 #: how the index is made: a change here builds every library's index again
-_VERSION = "xref-1"
+_VERSION = "xref-2"
 #: the most references one piece of a note may hold (a Nave line lists many)
 _PER_PIECE = 400
 COMMENTATORS = {"matthew-henry": XrefSource.HENRY, "c-i-scofield": XrefSource.SCOFIELD}
@@ -155,10 +155,11 @@ class XrefIndex:
         the chains and topics listing it."""
         here = PassageRef(book_id, chapter, verse, verse)
         out = []
-        for kind, detail, chunk_id, (b, c, vs, ve) in self._file.hits(book_id, chapter, verse):
+        for kind, detail, chunk_id, (b, c, vs, ve), reverse in self._file.hits(book_id, chapter, verse):
             ref = PassageRef(b, c, vs, ve)
             if not overlaps(ref, here):
-                out.append(Hit(XrefSource(kind), detail, chunk_id, ref))
+                said = f"{detail} cites {here.label()}" if reverse else detail
+                out.append(Hit(XrefSource(kind), said, chunk_id, ref))
         return out
 
     def kinds(self) -> set[XrefSource]:

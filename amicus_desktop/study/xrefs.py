@@ -3,9 +3,10 @@
 Sources (:class:`~.model.XrefSource`): the references Henry's and Scofield's notes on the verse cite,
 Scofield's chains and Nave's topics that list the verse (all read by :mod:`.xref_index`), and the
 verses nearest the verse in meaning (its vector among the verse vectors) — marked as such: similar,
-not cited. Candidates that overlap are one passage to agree on: a passage scores the number of kinds
-of source that name it or a passage overlapping it (meaning counting half: it is a guess, not a
-citation), then a little for how many notes name it and how close it is in meaning. No Qt.
+not cited. A passage scores the number of kinds of source that name it or a passage of at most
+:data:`SUPPORT_SPAN` verses holding it (meaning counting half: it is a guess, not a citation), then a
+little for how many notes name it and how close it is in meaning, less a little for a long passage
+or a whole chapter (a pointer to all of Romans 4 says less than one to Romans 4:7). No Qt.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from ..store.scripture import ScriptureStore
 from ..store.study import verse_texts, verse_vector
 from ..store.verses import VerseIndex
 from .model import CrossReference, CrossReferences, XrefEvidence, XrefSource
-from .xref_index import XrefIndex, overlaps
+from .xref_index import XrefIndex
 
 #: verses nearest in meaning looked at (the verse and its neighbours are left out of them)
 MEANING_K = 10
 #: the most cross-references returned
 DEFAULT_LIMIT = 60
 _WEIGHT = {XrefSource.MEANING: 0.5}
+#: the widest passage whose sources count as agreeing with a verse or passage inside it
+SUPPORT_SPAN = 12
 
 
 @dataclass
@@ -47,6 +50,31 @@ def parse_sources(names: Iterable[str]) -> tuple[XrefSource, ...]:
             raise AmicusError(ErrorCode.QUERY_INVALID, f"{name[:40]!r} is not a source of cross-references "
                                                        f"(one of {known}).") from None
     return tuple(dict.fromkeys(out))
+
+
+def _width(ref: PassageRef) -> int | None:
+    """How many verses a reference spans (``None``: a whole chapter)."""
+    if ref.verse_start is None:
+        return None
+    return (ref.verse_end or ref.verse_start) - ref.verse_start + 1
+
+
+def _supports(wider: PassageRef, ref: PassageRef) -> bool:
+    """Whether a source naming ``wider`` agrees with one naming ``ref``: the same passage, or a passage of
+    at most :data:`SUPPORT_SPAN` verses holding it (a whole chapter agrees with nothing in particular)."""
+    if wider == ref:
+        return True
+    width = _width(wider)
+    if width is None or width > SUPPORT_SPAN or ref.verse_start is None or wider.verse_start is None:
+        return False
+    return ((wider.book_id, wider.chapter) == (ref.book_id, ref.chapter) and wider.verse_start <= ref.verse_start
+            and (ref.verse_end or ref.verse_start) <= (wider.verse_end or wider.verse_start))
+
+
+def _breadth(ref: PassageRef) -> float:
+    """What a broad reference gives up: a pointer to a whole chapter or a long passage is less of one."""
+    width = _width(ref)
+    return 0.6 if width is None or width > 12 else 0.3 if width > 5 else 0.0
 
 
 def _meaning(store: ScriptureStore, index: VerseIndex, book_id: str, chapter: int, verse: int) -> list[_Candidate]:
@@ -105,11 +133,15 @@ def cross_references(store: ScriptureStore, verse: PassageRef, sources: Iterable
         by_chapter[(cand.ref.book_id, cand.ref.chapter)].append(cand)
     ranked = []
     for cand in candidates.values():
-        near = [o for o in by_chapter[(cand.ref.book_id, cand.ref.chapter)] if overlaps(o.ref, cand.ref)]
+        near = [o for o in by_chapter[(cand.ref.book_id, cand.ref.chapter)] if _supports(o.ref, cand.ref)]
         agreeing = {e.source for other in near for e in other.evidence}
         similarity = max((o.similarity for o in near), default=0.0)
         score = (sum(_WEIGHT.get(s, 1.0) for s in agreeing) + 0.2 * min(len(cand.evidence), 5) / 5
-                 + 0.1 * similarity)
+                 + 0.1 * similarity - _breadth(cand.ref))
+        # the sources that agree through a passage holding this one say so
+        held = [XrefEvidence(e.source, f"{e.detail} · in {o.ref.label()}", e.chunk_id)
+                for o in near if o is not cand for e in o.evidence if e.source is not XrefSource.MEANING]
+        cand.evidence.extend(held)
         ranked.append((score, cand))
     ranked.sort(key=lambda sc: (-sc[0], sc[1].ref.book_id, sc[1].ref.chapter, sc[1].ref.verse_start or 0))
     top = ranked[:limit]

@@ -41,6 +41,7 @@ from .filter_bar import FilterBar
 from .layout import restore_layout, save_layout
 from .menus import WindowMenus
 from .notes import NotesControl
+from .study import StudyControl
 from .reader import ReaderPane
 from .results import ResultsPane
 from .results.splitter import splitter
@@ -86,6 +87,8 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
+        self.study_control = StudyControl(self)  # cross-references, Strong's, bookmarks (ui/study/)
+        self.study_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:

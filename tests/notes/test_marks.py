@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import apsw
 import pytest
 
 from amicus_desktop.core.references import PassageRef
 from amicus_desktop.notes import NotesCode, NotesError, NotesStore
 from amicus_desktop.notes.exchange import export_json, import_notes
 from amicus_desktop.notes.marks import MarkKind
+from amicus_desktop.notes.schema import UPGRADES, write_transaction
 from tests.support.notes_v1 import write_v1_store
 
 ROM_8_28 = PassageRef("romans", 8, 28, 28)
@@ -66,8 +68,14 @@ def test_marks_travel_with_the_notes_export_into_the_workspace_asked_for(tmp_pat
         assert old_style == {"imported": 0, "errors": []}
 
 
-def test_a_store_of_an_older_layout_gains_marks_and_keeps_its_notes(tmp_path: Path) -> None:
+def test_a_version_2_store_gains_marks_and_keeps_its_notes(tmp_path: Path) -> None:
     old = write_v1_store(tmp_path / "notes.sqlite")
+    con = apsw.Connection(str(old))
+    with write_transaction(con):  # version 2 as it was: v1 and its registered step
+        UPGRADES[1](con)
+        con.execute("UPDATE store_meta SET value = '2' WHERE key = 'schema_version'")
+    assert "marks" not in {str(n) for (n,) in con.execute("SELECT name FROM sqlite_master")}
+    con.close()
     with NotesStore(old) as store:
         ws = store.workspace("alice")
         before = ws.count()
