@@ -41,13 +41,13 @@ from .filter_bar import FilterBar
 from .layout import restore_layout, save_layout
 from .menus import WindowMenus
 from .notes import NotesControl
-from .study import StudyControl
 from .reader import ReaderPane
 from .results import ResultsPane
 from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
+from .study import StudyControl
 
 DEFAULT_SIZE = (1480, 920)
 
