@@ -10,6 +10,7 @@ study package builds once per library in the cache folder (:func:`.cache_files.c
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -39,11 +40,14 @@ def verse_text(store: ScriptureStore, table: str, book_id: str, chapter: int, ve
     return str(rows[0][0]) if rows else None
 
 
-def verse_texts(store: ScriptureStore, book_id: str, chapter: int, first: int, last: int, limit: int) -> list[str]:
-    """The default translation's verses ``first``–``last`` of a chapter (at most ``limit``)."""
-    return [str(t) for (t,) in store.rows(
-        "SELECT text FROM verses WHERE book_id = ? AND chapter_num = ? AND verse_num BETWEEN ? AND ? "
-        "ORDER BY verse_num LIMIT ?", [book_id, chapter, first, last, limit])]
+def first_verses(store: ScriptureStore, places: Sequence[tuple[str, int, int]]) -> dict[int, str]:
+    """The default translation's text of each ``(book_id, chapter, verse)``, by its index in ``places``
+    (one statement; a verse the library lacks is left out)."""
+    rows = store.rows(
+        "SELECT CAST(j.key AS INTEGER), v.text FROM json_each(?) j JOIN verses v "
+        "ON v.book_id = json_extract(j.value, '$[0]') AND v.chapter_num = json_extract(j.value, '$[1]') "
+        "AND v.verse_num = json_extract(j.value, '$[2]')", [json.dumps([list(p) for p in places])])
+    return {int(i): str(t) for i, t in rows}
 
 
 def verse_word_rows(store: ScriptureStore, translation_id: str, verse_rowid: int) -> list[tuple[str, str]]:

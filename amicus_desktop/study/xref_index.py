@@ -140,6 +140,7 @@ class XrefIndex:
 
     def __init__(self, file: XrefFile) -> None:
         self._file = file
+        self._kinds: set[XrefSource] | None = None
 
     @classmethod
     def for_store(cls, store: ScriptureStore) -> XrefIndex:
@@ -163,7 +164,10 @@ class XrefIndex:
         return out
 
     def kinds(self) -> set[XrefSource]:
-        return {XrefSource(k) for k in self._file.kinds()}
+        """The sources the library's notes give (read once)."""
+        if self._kinds is None:
+            self._kinds = {XrefSource(k) for k in self._file.kinds()}
+        return set(self._kinds)
 
 
 _INDEXES: weakref.WeakKeyDictionary[ScriptureStore, XrefIndex] = weakref.WeakKeyDictionary()

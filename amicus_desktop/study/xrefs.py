@@ -12,13 +12,13 @@ or a whole chapter (a pointer to all of Romans 4 says less than one to Romans 4:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..core.errors import AmicusError, ErrorCode
 from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
-from ..store.study import verse_texts, verse_vector
+from ..store.study import first_verses, verse_vector
 from ..store.verses import VerseIndex
 from .model import CrossReference, CrossReferences, XrefEvidence, XrefSource
 from .xref_index import XrefIndex
@@ -59,18 +59,6 @@ def _width(ref: PassageRef) -> int | None:
     return (ref.verse_end or ref.verse_start) - ref.verse_start + 1
 
 
-def _supports(wider: PassageRef, ref: PassageRef) -> bool:
-    """Whether a source naming ``wider`` agrees with one naming ``ref``: the same passage, or a passage of
-    at most :data:`SUPPORT_SPAN` verses holding it (a whole chapter agrees with nothing in particular)."""
-    if wider == ref:
-        return True
-    width = _width(wider)
-    if width is None or width > SUPPORT_SPAN or ref.verse_start is None or wider.verse_start is None:
-        return False
-    return ((wider.book_id, wider.chapter) == (ref.book_id, ref.chapter) and wider.verse_start <= ref.verse_start
-            and (ref.verse_end or ref.verse_start) <= (wider.verse_end or wider.verse_start))
-
-
 def _breadth(ref: PassageRef) -> float:
     """What a broad reference gives up: a pointer to a whole chapter or a long passage is less of one."""
     width = _width(ref)
@@ -96,15 +84,10 @@ def _meaning(store: ScriptureStore, index: VerseIndex, book_id: str, chapter: in
     return out
 
 
-def _texts(store: ScriptureStore, refs: Collection[PassageRef]) -> dict[PassageRef, str]:
-    out: dict[PassageRef, str] = {}
-    for ref in refs:
-        first = ref.verse_start or 1
-        last = ref.verse_end if ref.verse_end is not None and ref.verse_start is not None else first
-        rows = verse_texts(store, ref.book_id, ref.chapter, first, last, 2)
-        text = rows[0] if rows else ""
-        out[ref] = text + (" …" if len(rows) > 1 or (ref.verse_start is None and rows) else "")
-    return out
+def _texts(store: ScriptureStore, refs: Sequence[PassageRef]) -> list[str]:
+    """Each passage's first verse (`` …`` after it for a longer passage or a chapter)."""
+    found = first_verses(store, [(r.book_id, r.chapter, r.verse_start or 1) for r in refs])
+    return [found[i] + (" …" if (_width(r) or 2) > 1 else "") if i in found else "" for i, r in enumerate(refs)]
 
 
 def cross_references(store: ScriptureStore, verse: PassageRef, sources: Iterable[XrefSource] = (),
@@ -128,25 +111,35 @@ def cross_references(store: ScriptureStore, verse: PassageRef, sources: Iterable
             mine = candidates.setdefault(cand.ref, _Candidate(cand.ref))
             mine.evidence.extend(cand.evidence)
             mine.similarity = cand.similarity
-    by_chapter: dict[tuple[str, int], list[_Candidate]] = defaultdict(list)
+    # a candidate's supporters: itself, and the short passages of its chapter holding it
+    holders: dict[tuple[str, int], list[tuple[int, int, _Candidate]]] = defaultdict(list)
     for cand in candidates.values():
-        by_chapter[(cand.ref.book_id, cand.ref.chapter)].append(cand)
+        width = _width(cand.ref)
+        if width is not None and width <= SUPPORT_SPAN and cand.ref.verse_start is not None:
+            first = cand.ref.verse_start
+            holders[(cand.ref.book_id, cand.ref.chapter)].append((first, first + width - 1, cand))
     ranked = []
+    near_of: dict[int, list[_Candidate]] = {}
     for cand in candidates.values():
-        near = [o for o in by_chapter[(cand.ref.book_id, cand.ref.chapter)] if _supports(o.ref, cand.ref)]
+        ref = cand.ref
+        near = [cand]
+        if ref.verse_start is not None:
+            first, last = ref.verse_start, ref.verse_end or ref.verse_start
+            near += [o for a, b, o in holders.get((ref.book_id, ref.chapter), ()) if a <= first and last <= b
+                     and o is not cand]
+        near_of[id(cand)] = near
         agreeing = {e.source for other in near for e in other.evidence}
-        similarity = max((o.similarity for o in near), default=0.0)
+        similarity = max(o.similarity for o in near)
         score = (sum(_WEIGHT.get(s, 1.0) for s in agreeing) + 0.2 * min(len(cand.evidence), 5) / 5
-                 + 0.1 * similarity - _breadth(cand.ref))
-        # the sources that agree through a passage holding this one say so
-        held = [XrefEvidence(e.source, f"{e.detail} · in {o.ref.label()}", e.chunk_id)
-                for o in near if o is not cand for e in o.evidence if e.source is not XrefSource.MEANING]
-        cand.evidence.extend(held)
+                 + 0.1 * similarity - _breadth(ref))
         ranked.append((score, cand))
     ranked.sort(key=lambda sc: (-sc[0], sc[1].ref.book_id, sc[1].ref.chapter, sc[1].ref.verse_start or 0))
+    for _score, cand in ranked[:limit]:  # the sources that agree through a passage holding it say so
+        cand.evidence.extend(XrefEvidence(e.source, f"{e.detail} · in {o.ref.label()}", e.chunk_id)
+                             for o in near_of[id(cand)][1:] for e in o.evidence if e.source is not XrefSource.MEANING)
     top = ranked[:limit]
     texts = _texts(store, [c.ref for _, c in top])
-    items = tuple(CrossReference(c.ref, texts.get(c.ref, ""), s, tuple(c.evidence)) for s, c in top)
+    items = tuple(CrossReference(c.ref, t, s, tuple(c.evidence)) for (s, c), t in zip(top, texts, strict=True))
     missing = [s for s in wanted if s not in available]
     notice = ""
     if missing:

@@ -35,8 +35,10 @@ def test_every_source_says_what_it_is_and_agreement_ranks_first(demo_db: Path) -
     assert scores == sorted(scores, reverse=True)
     top = found.items[0]
     assert len(top.sources) >= 2 or top.sources != (XrefSource.MEANING,)
-    meaning = [i for i in found.items if i.sources == (XrefSource.MEANING,)]
-    assert meaning and all(e.detail.startswith("similarity") and e.chunk_id is None for e in meaning[0].evidence)
+    meaning = [e for i in found.items for e in i.evidence if e.source is XrefSource.MEANING]
+    assert meaning and all(e.detail.startswith("similarity") and e.chunk_id is None for e in meaning)
+    cited = [e for i in found.items for e in i.evidence if e.source is not XrefSource.MEANING]
+    assert cited and all(e.chunk_id for e in cited)  # every citation names the note or topic it comes from
 
 
 def test_the_filter_keeps_one_source(demo_db: Path) -> None:

@@ -8,12 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QMenu
 
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.notes import NotesStore
 from amicus_desktop.notes.marks import MarkKind
 from amicus_desktop.study import XrefSource
+from amicus_desktop.ui.study.margin import anchor_positions
+from amicus_desktop.ui.study.marks_pane import SHADES
 
 from .conftest import wait_for
 
@@ -26,6 +29,13 @@ def _cursor_on(window: Any, verse: int, word: str) -> None:
     cursor = reader.text.textCursor()
     cursor.setPosition(at + 1)
     reader.text.setTextCursor(cursor)
+
+
+def _background_at(doc: Any, position: int) -> str:
+    cursor = QTextCursor(doc)
+    cursor.setPosition(position)
+    cursor.setPosition(position + 1, QTextCursor.MoveMode.KeepAnchor)
+    return cursor.charFormat().background().color().name()
 
 
 def _menu_entries(window: Any, verses: list[int]) -> list[str]:
@@ -86,6 +96,12 @@ def test_bookmarks_and_highlights_stay_in_their_workspace(harness, qtbot, demo_d
     marks = control.panel.marks
     wait_for(qtbot, lambda: marks.list.count() == 1, timeout=20)
     assert marks.marks[0].kind is MarkKind.HIGHLIGHT and marks.marks[0].colour == "green"
+    # drawn in the reader: the verse's characters carry the highlight's colour
+    wait_for(qtbot, lambda: len(control.margin.marks) == 1, timeout=20)
+    doc = window.reader.text.document()
+    at = anchor_positions(doc)[28] + 4
+    wait_for(qtbot, lambda: QTextCursor(doc.findBlock(at)).block().isValid()
+             and _background_at(doc, at) == SHADES["green"], timeout=10)
     marks.search.setText("romans 8")
     assert marks.list.count() == 1
     marks.search.setText("john")

@@ -11,7 +11,8 @@ window's default size and at 1000×650 (``-1000x650``):
 * ``study-strongs.png`` — John 3 in the KJV, "loved" looked up: ἀγαπάω (G25), Strong's entry and word
   studies, and the concordance with the word marked in each verse;
 * ``study-strongs-book.png`` — the concordance of G26 (ἀγάπη) narrowed to Romans;
-* ``study-bookmarks.png`` — a few bookmarks and highlights with labels, searched for "promise";
+* ``study-bookmarks.png`` — Romans 8 with its highlights in the text (8:28 yellow, 8:38-39 green), and the
+  Bookmarks tab: a few bookmarks and highlights with labels, searched for "promise";
 * ``study-menu.png`` — the reader's context menu on a KJV word: cross-references, Strong's, bookmark,
   highlight, label.
 """
@@ -72,6 +73,18 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         xrefs.source.setCurrentIndex(xrefs.source.findData(XrefSource.NAVE.value))
         await save(window, out, "study-xrefs-nave.png")
 
+        session.open_passage(PassageRef("romans", 8, 28, 28), peek=True)
+        await reach(session, lambda: session.reader.loaded_chapter is not None
+                    and session.reader.loaded_chapter.chapter == 8)
+        marks = control.panel.marks
+        control.panel.show_tab(marks)
+        control.refresh_marks()
+        await reach(session, lambda: len(marks.marks) == 5, timeout=30)
+        marks.search.setText("promise")
+        await reach(session, lambda: len(control.margin.marks) == 2, timeout=30)
+        await settle()
+        await save(window, out, "study-bookmarks.png")
+
         session.set_translation("kjv")
         session.open_passage(PassageRef("john", 3, 16, 16), peek=True)
         await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "KJV"
@@ -115,11 +128,6 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         await reach(session, lambda: strongs.study is not None and strongs.study.number == "G26", timeout=60)
         await save(window, out, "study-strongs-book.png")
 
-        marks = control.panel.marks
-        control.panel.show_tab(marks)
-        await reach(session, lambda: len(marks.marks) == 5, timeout=30)
-        marks.search.setText("promise")
-        await save(window, out, "study-bookmarks.png")
         window.close()
         await session.aclose()
 

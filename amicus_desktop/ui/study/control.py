@@ -18,17 +18,18 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
-from PySide6.QtWidgets import QInputDialog, QMenu
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 
-from ...core.references import PassageRef
+from ...core.references import ChapterRef, PassageRef
 from ...notes import Workspace
 from ...notes.marks import COLOURS, Mark, MarkKind
 from ...store.scripture import ScriptureStore
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .dock import WIDTH, StudyDock
+from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
@@ -42,6 +43,9 @@ class StudyControl:
         self._w = window
         self.dock = StudyDock(window)
         self.last_verse: PassageRef | None = None
+        reader = window.reader
+        self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
+                                  lambda: QApplication.sendEvent(reader, QEvent(QEvent.Type.PaletteChange)))
 
     @property
     def panel(self) -> Any:
@@ -100,7 +104,8 @@ class StudyControl:
         if not self.dock.isVisible():
             self.dock.show()
             width = min(WIDTH, self._w.width() // 3)
-            self._w.resizeDocks([self.dock], [width], Qt.Orientation.Horizontal)
+            horizontal = Qt.Orientation.Horizontal
+            QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)
@@ -149,7 +154,7 @@ class StudyControl:
         """The word at the reader's cursor and its place among the verse's words (from 0)."""
         doc = self._w.reader.text.document()
         cursor = self._w.reader.text.textCursor()
-        start = _anchor_position(doc, f"v{verse}")
+        start = anchor_positions(doc).get(verse)
         if start is None:
             return None
         word = QTextCursor(cursor)
@@ -164,7 +169,13 @@ class StudyControl:
 
     # -- bookmarks and highlights ----------------------------------------------------------------------
     def refresh_marks(self) -> None:
+        """The Bookmarks tab and the reader's marks read again (after a change)."""
         self._on_marks(lambda ws: ws.marks().marks(), self.panel.marks.set_marks)
+        self.margin.refresh()
+
+    def _chapter_marks(self, chapter: ChapterRef, done: Callable[[list[Mark]], None]) -> None:
+        ref = PassageRef(chapter.book_id, chapter.chapter)
+        self._on_marks(lambda ws: ws.marks().marks(on=ref), done)
 
     def add_mark(self, kind: MarkKind, ref: PassageRef, colour: str | None = None) -> None:
         def done(mark: Mark) -> None:
@@ -222,16 +233,3 @@ class StudyControl:
     def _highlighter(self, span: PassageRef, colour: str) -> Callable[[], None]:
         return lambda: self.add_mark(MarkKind.HIGHLIGHT, span, colour)
 
-
-def _anchor_position(doc: Any, name: str) -> int | None:
-    """Where the anchor ``name`` (the reader's ``v23``) sits in ``doc``."""
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            if name in fragment.charFormat().anchorNames():
-                return int(fragment.position())
-            it += 1
-        block = block.next()
-    return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
 from ..docks.dock import Dock
@@ -36,6 +36,9 @@ class StudyPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
+
+    def sizeHint(self) -> QSize:
+        return QSize(WIDTH, 480)
 
     def show_tab(self, pane: QWidget) -> None:
         self.tabs.setCurrentWidget(pane)

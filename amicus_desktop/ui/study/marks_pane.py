@@ -104,7 +104,7 @@ class MarksPane(QWidget):
         self.list.clear()
         shown = self.shown()
         for m in shown:
-            glyph = "🔖 " if m.kind is MarkKind.BOOKMARK else ""
+            glyph = "⚑ " if m.kind is MarkKind.BOOKMARK else ""
             labels = f"  —  {', '.join(m.labels)}" if m.labels else ""
             item = QListWidgetItem(f"{glyph}{m.ref.label()}{labels}")
             if m.kind is MarkKind.HIGHLIGHT:
