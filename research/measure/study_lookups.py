@@ -69,6 +69,18 @@ def main() -> int:
         for n in numbers:
             studies.append(_timed(lambda n=n: strongs_study(store, n)))
         print(f"strongs_study ({', '.join(numbers[:8])}…): {_ms(studies)}")
+        # nearest in meaning at the whole Bible's size: the same product over 31,102 verse vectors, beside
+        # the vec0 table's nearest-neighbour search over this library's (the baseline, same run)
+        import numpy as np
+
+        from amicus_desktop.verses.memory import similarities
+        matrix = np.random.default_rng(0).standard_normal((WHOLE_BIBLE_VERSES, store.info.dims)).astype(np.float32)
+        query = matrix[7]
+        product = [_timed(lambda: np.argpartition(-similarities(matrix, query), 20)[:20]) for _ in range(50)]
+        print(f"meaning over {WHOLE_BIBLE_VERSES} vectors (one product + top 20): {_ms(product)}")
+        vector = np.frombuffer(store.rows("SELECT embedding FROM verse_embeddings LIMIT 1")[0][0], dtype="<f4")
+        knn = [_timed(lambda: index.nearest(vector, 13)) for _ in range(50)]
+        print(f"baseline: vec0 KNN over this library's {len(index.keys) - 1} verses: {_ms(knn)}")
         big = strongs_study(store, "G3588")
         print(f"G3588 (the article): {big.total} verses in this library; "
               f"~{big.total * WHOLE_BIBLE_VERSES // max(1, len(index.keys) - 1)} scaled to the whole Bible")

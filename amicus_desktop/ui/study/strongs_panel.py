@@ -54,6 +54,7 @@ class StrongsPanel(QWidget):
         self.entry.setOpenLinks(False)
         self.book = QComboBox()
         self.book.setAccessibleName("Concordance book")
+        self.book.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.book.activated.connect(self._book_chosen)
         self.count = QLabel()
         self.concordance = QTextBrowser()
