@@ -39,8 +39,6 @@ from .core.preset import APP
 from .core.query import (
     DEFAULT_CANDIDATES,
     DEFAULT_CONTEXT_BUDGET,
-    MAX_CANDIDATES,
-    MAX_K,
     BoostWeights,
     Fusion,
     FusionMethod,
@@ -49,6 +47,8 @@ from .core.query import (
     SearchMode,
 )
 from .files import read_small
+from .knobs import BY_SETTING
+from .pin_scopes import PinScope
 
 log = logging.getLogger("amicus.settings")
 
@@ -87,8 +87,11 @@ class Settings:
     translation: str | None = None
     #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
     search_mode: SearchMode = APP.mode
-    #: chunk ids pinned to the top of every ranking (CONTRACT section 6), in the order pinned.
+    #: chunk ids pinned to the top of the ranking (CONTRACT section 6), in the order pinned.
     pins: tuple[str, ...] = ()
+    #: where the pins that are not for every question apply (``pin_scopes.py``: a passage, questions like one);
+    #: a pin without an entry here is for every question, as every pin of a file from before scopes is.
+    pin_scopes: tuple[PinScope, ...] = ()
     #: "Copy as Amicus context" budget, in the model tokenizer's tokens.
     context_budget: int = DEFAULT_CONTEXT_BUDGET
     #: reading text size in points; ``None``: the platform's default font size.
@@ -143,7 +146,7 @@ class Settings:
         for opt in OPTIONS:
             value = getattr(self, opt.name)
             if isinstance(value, tuple):
-                value = list(value)
+                value = [v.to_json() if isinstance(v, PinScope) else v for v in value]
             elif isinstance(value, SearchMode):
                 value = value.value
             out[opt.name] = value
@@ -163,30 +166,36 @@ class Option:
         return getattr(Settings(), self.name)
 
 
+def _knob(name: str) -> Option:
+    """A setting that is a knob of the search request: its coercer from the table's row."""
+    return Option(name, values.of_knob(BY_SETTING[name]))
+
+
 OPTIONS: tuple[Option, ...] = (
     Option("db_path", values.file_path),
     Option("proxy_url", values.base_url),
     Option("token", values.text_or_none),
     Option("preferred_scholars", values.name_set),
     Option("preferred_traditions", values.name_set),
-    Option("chapter_boost", values.boost),
-    Option("scholar_boost", values.boost),
-    Option("tradition_boost", values.boost),
-    Option("per_scholar_cap", values.int_in_or_none(1, 50)),
-    Option("reference_boost", values.boost),
-    Option("k", values.int_in(1, MAX_K)),
-    Option("candidates", values.int_in(1, MAX_CANDIDATES)),
+    _knob("chapter_boost"),
+    _knob("scholar_boost"),
+    _knob("tradition_boost"),
+    _knob("per_scholar_cap"),
+    _knob("reference_boost"),
+    _knob("k"),
+    _knob("candidates"),
     Option("last_chapter", values.chapter),
     Option("translation", values.text_or_none),
     Option("search_mode", values.search_mode),
     Option("pins", values.ordered_names),
+    Option("pin_scopes", values.pin_scopes),
     Option("context_budget", values.int_in(MIN_CONTEXT_BUDGET, MAX_CONTEXT_BUDGET)),
     Option("font_size", values.int_in_or_none(MIN_FONT_SIZE, MAX_FONT_SIZE)),
     Option("color_scheme", values.choice(*COLOR_SCHEMES)),
-    Option("fusion", values.choice(*(m.value for m in FusionMethod))),
-    Option("alpha", values.number_in(0.0, 1.0)),
-    Option("spread", values.or_none(values.number_in(0.0, 1.0, low_open=True))),
-    Option("focus_boost", values.or_none(values.boost)),
+    _knob("fusion"),
+    _knob("alpha"),
+    _knob("spread"),
+    _knob("focus_boost"),
     Option("judge_name", values.text_or_none),
     Option("golden_set", values.file_path),
 )

@@ -14,6 +14,8 @@ from typing import Any
 
 from .core.query import SearchMode
 from .http.urls import check_url
+from .knobs import SETTINGS_BOOST, Kind, Knob
+from .pin_scopes import PinScope
 
 
 def text_or_none(value: Any) -> str | None:
@@ -40,7 +42,7 @@ def base_url(value: Any) -> str:
 class Kept(ValueError):
     """A list with some entries dropped: ``value`` is what was kept, the message says what went."""
 
-    def __init__(self, value: tuple[str, ...], message: str) -> None:
+    def __init__(self, value: tuple[Any, ...], message: str) -> None:
         super().__init__(message)
         self.value = value
 
@@ -74,8 +76,8 @@ def name_set(value: Any) -> tuple[str, ...]:
         raise Kept(tuple(sorted(kept.value)), str(kept)) from None
 
 
-#: the least and the most a boost weight may be (the settings, the spin boxes that edit them)
-BOOST_RANGE = (0.1, 10.0)
+#: the least and the most a boost weight may be (the settings, the spin boxes that edit them; the table's)
+BOOST_RANGE = SETTINGS_BOOST
 
 
 def boost(value: Any) -> float:
@@ -125,6 +127,26 @@ def ordered_names(value: Any) -> tuple[str, ...]:
     return entries(value)
 
 
+def pin_scopes(value: Any) -> tuple[PinScope, ...]:
+    """The scopes of the pins that are not ``always`` (a pin with none is ``always``: older files have none);
+    one bad entry is dropped (its pin becomes ``always``), not the list."""
+    if not isinstance(value, (list, tuple)):
+        raise TypeError("not a list of pin scopes")
+    good: dict[str, PinScope] = {}
+    bad = 0
+    for entry in value:
+        try:
+            scope = PinScope.from_json(entry)
+        except (TypeError, ValueError):
+            bad += 1
+            continue
+        good.setdefault(scope.chunk_id, scope)
+    if bad:
+        raise Kept(tuple(good.values()), f"{bad} pin scope{' was' if bad == 1 else 's were'} not understood and "
+                                         f"{'its pin applies' if bad == 1 else 'their pins apply'} to every question")
+    return tuple(good.values())
+
+
 def int_in_or_none(lo: int, hi: int) -> Callable[[Any], int | None]:
     def coerce(value: Any) -> int | None:
         return None if value is None else int_in(lo, hi)(value)
@@ -157,3 +179,17 @@ def chapter(value: Any) -> str | None:
     if not book or not chapter.isdigit() or int(chapter) < 1:
         raise ValueError("not BOOK:CHAPTER")
     return value
+
+
+def of_knob(knob: Knob) -> Callable[[Any], Any]:
+    """The coercer of a knob's setting, from its row of :data:`~amicus_desktop.knobs.KNOBS`: its
+    kind and its settings range (a number whose contract default is ``None`` may be ``null``: off)."""
+    if knob.kind is Kind.CHOICE:
+        return choice(*knob.choices)
+    lo, hi = knob.settings_bounds()
+    if knob.kind is Kind.WHOLE:
+        return int_in(int(lo), int(hi))
+    if knob.kind is Kind.CAP:
+        return int_in_or_none(int(lo), int(hi))
+    coerce = boost if (lo, hi) == BOOST_RANGE else number_in(lo, hi, low_open=knob.low_open)
+    return or_none(coerce) if knob.default is None else coerce

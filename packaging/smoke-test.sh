@@ -147,7 +147,7 @@ if [ "${SMOKE_BUILD_DB:-1}" = 1 ] && { [ -d /usr/share/sword/mods.d ] || [ -n "$
   fi
 else
   if [ "${SMOKE_BUILD_DB:-1}" = 1 ]; then
-    skip "build-db: no SWORD modules here (Debian: apt-get install sword-text-web sword-comm-mhcc …)"
+    skip "build-db: no SWORD modules here (Debian: apt-get install sword-text-web sword-text-kjv sword-comm-mhcc …)"
   else
     skip "build-db (SMOKE_BUILD_DB=0)"
   fi

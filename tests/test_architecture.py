@@ -112,3 +112,91 @@ def test_the_store_owns_its_sql() -> None:
                     and ast.unparse(node.value).endswith("store")):
                 offenders.append(f"{rel}:{node.lineno}: {ast.unparse(node)}")
     assert offenders == []
+
+
+#: The floors of the house, lowest first: a module imports only from its own floor or the floors below
+#: (``TYPE_CHECKING`` imports aside). A question flows up through them: understand/store → candidates →
+#: rerank/bundle → retrieval → present → evaluate → session → the faces (the window, the command line,
+#: the service, the MCP server). A new package takes its floor here, in the change that adds it.
+FLOORS: tuple[frozenset[str], ...] = tuple(frozenset(f.split()) for f in (
+    "__init__ core resources paths files http schemas knobs",  # plain data, the user's files, HTTP rules, the
+    # table of a search request's knobs
+    "pin_scopes settings_values settings config logs",  # what the user set, and where it lives
+    "understand store embedding overlays",  # the question, the library, vectors, a role's policy
+    "notes context connectivity states",  # the reader's notes, context blocks, the proxy's state, app states
+    "candidates",
+    "rerank bundle",
+    "retrieval",
+    "verses study",  # searches and study aids built on the retrieval pipeline
+    "present",  # words for people
+    "corpus evaluate",  # building libraries; golden sets and measurement
+    "session",  # the app's state and work, without Qt
+    "ui cli serve mcp proxy bench __main__",  # the faces
+))
+
+#: Upward imports still to remove, each with its issue: an entry here is a debt, not a permission.
+KNOWN_UPWARD: frozenset[tuple[str, str]] = frozenset()
+
+
+def floor_of(name: str) -> int:
+    for level, names in enumerate(FLOORS):
+        if name in names:
+            return level
+    raise AssertionError(f"amicus_desktop/{name} has no floor: add it to FLOORS in tests/test_architecture.py")
+
+
+def package_imports(package: Path) -> list[tuple[str, str, str]]:
+    """``(importing file, its top-level part, the imported top-level part)`` for every import between two
+    different top-level parts of ``package`` outside ``if TYPE_CHECKING:`` blocks."""
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        rel = path.relative_to(package)
+        source = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and "TYPE_CHECKING" in ast.unparse(node.test) for n in ast.walk(node)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only or not isinstance(node, ast.ImportFrom | ast.Import):
+                continue
+            if isinstance(node, ast.Import):
+                targets = [a.name.split(".")[1] for a in node.names
+                           if a.name.startswith(f"{package.name}.") and a.name.count(".") >= 1]
+            elif node.level == 0:
+                mod = node.module or ""
+                targets = [mod.split(".")[1]] if mod.startswith(f"{package.name}.") else []
+            else:
+                base = list(rel.parts[:-1])[: len(rel.parts) - node.level]
+                parts = base + [p for p in (node.module or "").split(".") if p]
+                # ``from .. import x``: x is a module or package of its own, or a name of the package's __init__
+                targets = [parts[0]] if parts else [
+                    a.name if (package / a.name).is_dir() or (package / f"{a.name}.py").is_file() else "__init__"
+                    for a in node.names]
+            found += [(str(rel), source, t) for t in targets if t != source]
+    return found
+
+
+def upward_imports(package: Path) -> list[str]:
+    return [f"{rel} imports {target} ({source} is on floor {floor_of(source)}, {target} on {floor_of(target)})"
+            for rel, source, target in package_imports(package)
+            if floor_of(target) > floor_of(source) and (source, target) not in KNOWN_UPWARD]
+
+
+def test_imports_only_go_down() -> None:
+    assert upward_imports(PACKAGE) == []
+
+
+def test_the_floor_check_finds_a_planted_upward_import(tmp_path: Path) -> None:
+    """The check itself: a copy of two modules with ``core`` importing ``session`` is caught."""
+    planted = tmp_path / "amicus_desktop"
+    (planted / "core").mkdir(parents=True)
+    (planted / "session").mkdir()
+    (planted / "core" / "query.py").write_text("from ..session.controller import Session\n", encoding="utf-8")
+    (planted / "session" / "controller.py").write_text("from ..core.query import RetrievalContext\n",
+                                                       encoding="utf-8")
+    assert upward_imports(planted) == ["core/query.py imports session (core is on floor 0, session on 10)"]
+
+
+def test_every_known_upward_import_still_exists() -> None:
+    """An entry of :data:`KNOWN_UPWARD` whose import is gone is removed from the list."""
+    present = {(source, target) for _, source, target in package_imports(PACKAGE)}
+    assert KNOWN_UPWARD <= present

@@ -113,7 +113,8 @@ def forbidden_hit(rejected: Sequence[RejectedChunk], ctx: RetrievalContext) -> R
     kinds = sorted({r.candidate.source_type for r in hits if r.rule is ForbiddenRule.SOURCE_TYPE})
     which = "; ".join(part for part in (
         f"by {', '.join(scholars)} (forbidden scholars)" if scholars else "",
-        f"of the types {', '.join(kinds)} (forbidden source types)" if kinds else "",
+        f"of the kind{'s' * (len(kinds) != 1)} {', '.join(k.replace('_', ' ') for k in kinds)} (forbidden kinds of "
+        "source)" if kinds else "",
     ) if part)
     n = len(hits)
     return RetrievalWarning(

@@ -59,9 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             args = apply_overlay(parser, argv, args)
         if args.command is None:
-            from ..ui.app import run_app  # imports Qt; only the desktop app needs it
+            from ..ui.app import AppOptions, run_app  # imports Qt; only the desktop app needs it
 
-            return run_app(args)
+            return run_app(AppOptions(args.db, args.proxy, args.screenshot, args.query, args.chapter))
         try:
             return int(args.func(args) or 0)
         except BrokenPipeError:  # e.g. `amicus-desktop query ... | head`: the reader left, not an error

@@ -27,12 +27,11 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
 
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.preset import PRESETS
-from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, Profile, RetrievalContext, SearchMode
+from ..core.query import NO_BOOSTS, BoostWeights, Profile, RetrievalContext
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, load, tuning
 from ..evaluate import history as history_io
@@ -40,6 +39,7 @@ from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
+from ..knobs import BY_KEY, BY_NAME, Kind, Knob, KnobValueError
 from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
 from . import output
@@ -52,44 +52,29 @@ from .eval_report import (
     format_gaps,
     format_report,
 )
-from .search_args import (
-    add_overlay_arg,
-    add_preset_arg,
-    add_vocabulary_arg,
-    cap_value,
-    finite_float,
-    loaded_overlay,
-)
+from .search_args import add_knob_args, add_overlay_arg, add_preset_arg, finite_float, loaded_overlay
+
+#: the knobs ``eval`` has flags for: those ``--compare`` takes, and the workspace
+EVAL_KNOBS = (*BY_KEY.values(), BY_NAME["workspace"])
+#: ``--compare``'s keys besides the knobs'
+COMPARE_EXTRAS = ("db", "proxy", "boosts")
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    w = BoostWeights()
     p = sub.add_parser(
         "eval",
         help="score the ranking on a golden set of judged questions",
         description="Retrieve every question of GOLDEN.json and print nDCG@10, MRR@10 and Recall@10.",
         epilog="SPEC for --compare: comma-separated KEY=VALUE changes to the first configuration; keys: "
-        "mode, db, proxy, fusion, alpha, candidates, chapter-boost, scholar-boost, tradition-boost, "
-        "reference-boost, vocabulary-boost, scholar-cap, boosts (on/off).",
+        + ", ".join(("mode", "db", "proxy", *(k for k in BY_KEY if k != "mode"))) + ", boosts (on/off).",
     )
     p.add_argument("golden", metavar="GOLDEN.json", nargs="?",
                    help="the golden set (default with --overlay: the one its eval_profile names)")
     add_connection_args(p)
     add_preset_arg(p)
     add_overlay_arg(p)
-    p.add_argument("--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
-                   help="search mode for questions that do not name their own (default semantic)")
-    p.add_argument("--candidates", type=int, default=40, help=f"rows per search, {EVAL_K}.. (default 40)")
-    p.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X")
-    p.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X")
-    p.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X")
-    p.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X")
-    p.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N")
-    add_vocabulary_arg(p)
+    add_knob_args(p, EVAL_KNOBS)
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
-    p.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value)
-    p.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A")
-    p.add_argument("--workspace", metavar="W", help="search this workspace's notes with the library")
     p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
     p.add_argument("--agreement", action="store_true",
                    help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
@@ -104,19 +89,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def config_from_args(args: argparse.Namespace) -> EvalConfig:
-    weights = NO_BOOSTS if args.no_boosts else BoostWeights(
-        chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
-        per_scholar_cap=args.scholar_cap, reference=args.reference_boost, vocabulary=args.vocabulary_boost,
-    )
     overlay = loaded_overlay(args)
-    return EvalConfig(
-        mode=SearchMode(args.mode), weights=weights,
-        fusion=Fusion(FusionMethod(args.fusion), args.alpha), candidates=args.candidates,
+    config = EvalConfig(
         policy=PRESETS[args.preset].policy,
-        workspace=args.workspace,
         governance=overlay.governance if overlay else None,
         preferred=Profile.of(overlay.preferred_scholars, overlay.preferred_traditions) if overlay else Profile(),
     )
+    for knob in EVAL_KNOBS:
+        if knob.target is not None:
+            config = knob.put(config, getattr(args, knob.name))
+    return replace(config, weights=NO_BOOSTS) if args.no_boosts else config
 
 
 def golden_path(args: argparse.Namespace) -> str:
@@ -133,7 +115,6 @@ def golden_path(args: argparse.Namespace) -> str:
 
 def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
     """``config`` with the changes ``spec`` lists, and the connection changes (``db``, ``proxy``)."""
-    weights, fusion = config.weights, config.fusion
     connection: dict[str, str] = {}
     for part in filter(None, (p.strip() for p in spec.split(","))):
         key, sep, value = part.partition("=")
@@ -143,33 +124,15 @@ def changed(config: EvalConfig, spec: str) -> tuple[EvalConfig, dict[str, str]]:
             raise ValueError(f"--compare: '{echo(part)}' is not KEY=VALUE")
         if key in ("db", "proxy"):
             connection[key] = value
-        elif key == "mode":
-            config = replace(config, mode=_choice(SearchMode, key, value))
-        elif key == "candidates":
-            config = replace(config, candidates=_whole(key, value))
-        elif key == "fusion":
-            fusion = replace(fusion, method=_choice(FusionMethod, key, value))
-        elif key == "alpha":
-            fusion = replace(fusion, alpha=finite_float(value))
         elif key == "boosts":
             if value.lower() not in ("on", "off"):
                 raise ValueError("--compare: boosts=on or boosts=off")
-            weights = NO_BOOSTS if value.lower() == "off" else BoostWeights()
-        elif key == "scholar-cap":
-            weights = replace(weights, per_scholar_cap=cap_value(value))
-        elif key == "chapter-boost":
-            weights = replace(weights, chapter=finite_float(value))
-        elif key == "scholar-boost":
-            weights = replace(weights, scholar=finite_float(value))
-        elif key == "tradition-boost":
-            weights = replace(weights, tradition=finite_float(value))
-        elif key == "reference-boost":
-            weights = replace(weights, reference=finite_float(value))
-        elif key == "vocabulary-boost":
-            weights = replace(weights, vocabulary=finite_float(value))
+            config = replace(config, weights=NO_BOOSTS if value.lower() == "off" else BoostWeights())
+        elif key in BY_KEY:
+            config = BY_KEY[key].put(config, _value(BY_KEY[key], value))
         else:
             raise ValueError(f"--compare: unknown key '{echo(key)}'")
-    return replace(config, weights=weights, fusion=fusion), connection
+    return config, connection
 
 
 def check_config(config: EvalConfig, where: str = "") -> None:
@@ -182,22 +145,17 @@ def check_config(config: EvalConfig, where: str = "") -> None:
         raise ValueError(f"{where}{exc}") from None
 
 
-E = TypeVar("E", SearchMode, FusionMethod)
-
-
-def _choice(kind: type[E], key: str, value: str) -> E:
+def _value(knob: Knob, value: str) -> object:
+    """``value`` read as ``knob``'s (a choice case-insensitively); a ``ValueError`` naming the key if it cannot be."""
+    if knob.kind is Kind.CHOICE:
+        if value.lower() not in knob.choices:
+            raise ValueError(f"--compare: {knob.key} is one of {', '.join(knob.choices)}, not '{echo(value)}'")
+        return value.lower()
     try:
-        return kind(value.lower())
-    except ValueError:
-        allowed = ", ".join(k.value for k in kind)
-        raise ValueError(f"--compare: {key} is one of {allowed}, not '{echo(value)}'") from None
-
-
-def _whole(key: str, value: str) -> int:
-    try:
-        return int(value)
-    except ValueError:
-        raise ValueError(f"--compare: {key} takes a whole number, not '{echo(value)}'") from None
+        return knob.parse(value)
+    except KnobValueError:
+        kind = {Kind.WHOLE: "a whole number", Kind.CAP: "a whole number or 'none'"}.get(knob.kind, "a number")
+        raise ValueError(f"--compare: {knob.key} takes {kind}, not '{echo(value)}'") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -1,67 +1,39 @@
-"""The flags of a retrieval, shared by ``query`` and ``context`` (CONTRACT sections 4 and 6).
+"""The flags of a retrieval, shared by ``query`` and ``context`` (CONTRACT sections 4 and 6), and ``eval``'s.
 
-:func:`add_search_args` declares them; :func:`check_search_args` turns what can be checked before any
-I/O into usage errors (exit 2); :func:`context_from_args` builds the :class:`RetrievalContext` once
-the database's book ids are known (a ``--book`` or ``--chapter`` may name a book only that database has).
-:func:`apply_preset` and :func:`apply_overlay` set the flags' values from a preset and an overlay
-(sections 15 and 12) — a preset's value < an overlay's < a flag given explicitly.
+:func:`add_search_args` declares them, each from its row of :data:`amicus_desktop.knobs.KNOBS`
+(:func:`add_knob_args`); :func:`request_from_args` makes the
+:class:`~amicus_desktop.retrieval.request.SearchRequest` they describe; :func:`check_search_args` turns
+what can be checked before any I/O into usage errors (exit 2); :func:`context_from_args` builds the
+:class:`RetrievalContext` once the database's book ids are known (a ``--book`` or ``--chapter`` may name a
+book only that database has). :func:`apply_preset` and :func:`apply_overlay` set the flags' values from a
+preset and an overlay (sections 15 and 12) — a preset's value < an overlay's < a flag given explicitly.
+argparse stays here: nothing outside ``cli/`` sees a ``Namespace``.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
-from ..core.books import BOOKS
 from ..core.preset import CONTRACT, PRESETS, Preset
-from ..core.query import (
-    DEFAULT_CANDIDATES,
-    DEFAULT_K,
-    MAX_BOOST,
-    MAX_CANDIDATES,
-    MAX_K,
-    SOURCE_TYPES,
-    USER_NOTE,
-    BoostWeights,
-    Filters,
-    Fusion,
-    FusionMethod,
-    Profile,
-    RetrievalContext,
-    SearchMode,
-)
-from ..core.references import ChapterRef
-from ..overlays import Overlay, OverlayError, apply_to_args, read_overlay
-from ..retrieval import validate_request
-from ..understand import PassageError, parse_passage, resolve_book_name
+from ..core.query import Filters, RetrievalContext
+from ..knobs import KNOBS, Kind, Knob, KnobValueError, finite, preset_values
+from ..overlays import Overlay, OverlayError, read_overlay
+from ..retrieval.request import TESTAMENTS, RequestError, SearchRequest
 from .common import text_arg
 
-#: ``--source-type`` values: the library's types and the reader's notes ("My notes").
-FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
-TESTAMENTS = {"ot": "OT", "old": "OT", "nt": "NT", "new": "NT"}
+__all__ = ["TESTAMENTS", "add_knob_args", "add_search_args", "check_search_args", "context_from_args",
+           "request_from_args", "resolve_books"]
 
 
 def finite_float(text: str) -> float:
     """An argparse type: a finite number ("nan" and "inf" are usage errors)."""
     try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not math.isfinite(value):
-        raise argparse.ArgumentTypeError(f"not a finite number: {text!r}")
-    return value
-
-
-def cap_value(text: str) -> int | None:
-    """An argparse type: a whole number, or ``none`` for no cap."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number or 'none': {text!r}") from None
+        return finite(text)
+    except KnobValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def add_preset_arg(p: argparse.ArgumentParser) -> None:
@@ -74,14 +46,8 @@ def add_preset_arg(p: argparse.ArgumentParser) -> None:
 
 
 def preset_defaults(preset: Preset) -> dict[str, object]:
-    """The flag defaults a preset sets (the dests of :func:`add_search_args` and of ``eval``'s flags)."""
-    w = preset.weights
-    return {
-        "mode": preset.mode.value, "k": preset.k, "candidates": preset.candidates,
-        "chapter_boost": w.chapter, "scholar_boost": w.scholar, "tradition_boost": w.tradition,
-        "reference_boost": w.reference, "scholar_cap": w.per_scholar_cap,
-        "fusion": preset.fusion.method.value, "alpha": preset.fusion.alpha,
-    }
+    """The flag defaults a preset sets (the knobs' dests, :func:`~amicus_desktop.knobs.preset_values`)."""
+    return {name: value for name, value in preset_values(preset).items() if name in _FLAG_DESTS}
 
 
 def apply_preset(parser: argparse.ArgumentParser, argv: list[str] | None, args: argparse.Namespace,
@@ -139,7 +105,17 @@ def apply_overlay(parser: argparse.ArgumentParser, argv: list[str] | None, args:
         args.parser.error(f"--overlay: {err}")
     args.overlay_loaded = overlay
     args.overlay_folder = Path(path).parent
-    return apply_to_args(args, overlay, given_flags(parser, argv, args.parser))
+    return overlay_onto(args, overlay, given_flags(parser, argv, args.parser))
+
+
+def overlay_onto(args: argparse.Namespace, overlay: Overlay, given: Collection[str] = ()) -> argparse.Namespace:
+    """``args`` with the overlay's value for every knob whose flag the command has and ``given`` does not
+    name (CONTRACT section 12; ``eval`` has no ``--k``), and its forbidden sources and vocabulary beside."""
+    for name, value in overlay.flag_defaults().items():
+        if name not in given and hasattr(args, name):
+            setattr(args, name, list(value) if isinstance(value, (list, tuple)) else value)
+    args.governance = overlay.governance
+    return args
 
 
 def loaded_overlay(args: argparse.Namespace) -> Overlay | None:
@@ -148,72 +124,57 @@ def loaded_overlay(args: argparse.Namespace) -> Overlay | None:
     return overlay if isinstance(overlay, Overlay) else None
 
 
+def knob_type(knob: Knob) -> Callable[[str], object] | None:
+    """The argparse type of a knob's flag: its kind's reading, refusals as usage errors in its words."""
+    if knob.kind is Kind.CHOICE:
+        return None  # argparse's choices
+    if knob.kind is Kind.TEXT:
+        return text_arg
+
+    def convert(text: str) -> object:
+        try:
+            return knob.parse(text)
+        except KnobValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = knob.kind.value
+    return convert
+
+
+def add_knob_args(p: argparse.ArgumentParser, knobs: Iterable[Knob]) -> None:
+    """A flag for each of ``knobs`` that has one, made from its row of
+    :data:`~amicus_desktop.knobs.KNOBS` (type, choices, default, help, group)."""
+    groups: dict[str | None, argparse.ArgumentParser | argparse._ArgumentGroup] = {None: p}
+    for knob in knobs:
+        if knob.flag is None:
+            continue
+        if knob.group not in groups:
+            groups[knob.group] = p.add_argument_group(GROUPS[knob.group or ""])
+        described = knob.described() + (" (repeatable)" if knob.repeatable and knob.group is None else "")
+        options: dict[str, Any] = {"default": [] if knob.repeatable else knob.default, "help": described}
+        if knob.repeatable:
+            options["action"] = "append"
+        if knob.choices:
+            options["choices"] = knob.choices
+        else:
+            options["type"] = knob_type(knob)
+        if knob.metavar:
+            options["metavar"] = knob.metavar
+        groups[knob.group].add_argument(knob.flag, **options)
+
+
+#: the help groups of the flags
+GROUPS = {"filters": "filters (repeatable; OR within one kind, AND across kinds)", "weights": "ranking weights"}
+#: the knobs ``query`` and ``context`` take (every one with a flag)
+SEARCH_KNOBS = tuple(k for k in KNOBS if k.flag)
+_FLAG_DESTS = frozenset(k.name for k in SEARCH_KNOBS)
+
+
 def add_search_args(p: argparse.ArgumentParser) -> None:
     """Mode, context, filters, pins, limits and weights of one retrieval."""
-    w = BoostWeights()
     add_preset_arg(p)
     add_overlay_arg(p)
-    p.add_argument(
-        "--mode", choices=[m.value for m in SearchMode], default=SearchMode.SEMANTIC.value,
-        help="semantic (embed and search by meaning, the default), hybrid (meaning and words), "
-        "keyword (words only; needs no embed proxy)",
-    )
-    p.add_argument(
-        "--chapter", metavar="BOOK:CHAPTER", type=text_arg,
-        help=f"current chapter for the ×{w.chapter:g} boost, e.g. romans:9",
-    )
-    p.add_argument("--prefer-scholar", metavar="ID", type=text_arg, action="append", default=[],
-                   help=f"boost this scholar ×{w.scholar:g} (repeatable)")
-    p.add_argument("--prefer-tradition", metavar="NAME", type=text_arg, action="append", default=[],
-                   help=f"boost this tradition ×{w.tradition:g} (repeatable)")
-    filters = p.add_argument_group("filters (repeatable; OR within one kind, AND across kinds)")
-    filters.add_argument("--source-type", metavar="T", action="append", default=[], choices=FILTER_SOURCE_TYPES,
-                         help="only chunks of this type: " + ", ".join(FILTER_SOURCE_TYPES)
-                         + f" ({USER_NOTE}: the --workspace's notes)")
-    filters.add_argument("--book", metavar="B", type=text_arg, action="append", default=[],
-                         help="only chunks on this book (e.g. rom)")
-    filters.add_argument("--testament", metavar="OT|NT", type=text_arg, action="append", default=[],
-                         help="only chunks on a book of the Old or New Testament (adds its books to --book)")
-    filters.add_argument("--scholar", metavar="ID", type=text_arg, action="append", default=[],
-                         help="only chunks by this scholar")
-    filters.add_argument(
-        "--tradition", metavar="NAME", type=text_arg, action="append", default=[], help="only chunks of this tradition"
-    )
-    p.add_argument("--workspace", metavar="W", type=text_arg,
-                   help="search this workspace's notes with the library (see 'amicus-desktop notes')")
-    p.add_argument("--pin", metavar="CHUNK_ID", type=text_arg, action="append", default=[],
-                   help="show this chunk first, whatever its rank (repeatable, in order)")
-    p.add_argument("--k", type=int, default=DEFAULT_K, help=f"results to return, 1..{MAX_K} (default {DEFAULT_K})")
-    p.add_argument(
-        "--candidates", type=int, default=DEFAULT_CANDIDATES,
-        help=f"rows each search returns for re-ranking, k..{MAX_CANDIDATES} (default {DEFAULT_CANDIDATES})",
-    )
-    p.add_argument("--min-similarity", type=finite_float, metavar="X",
-                   help="reject candidates whose similarity is below X (semantic and hybrid)")
-    weights = p.add_argument_group("ranking weights")
-    weights.add_argument("--chapter-boost", type=finite_float, default=w.chapter, metavar="X",
-                         help=f"multiplier for chunks on the current chapter, in (0, {MAX_BOOST:g}] "
-                         f"(default {w.chapter:g})")
-    weights.add_argument("--scholar-boost", type=finite_float, default=w.scholar, metavar="X",
-                         help=f"multiplier for preferred scholars (default {w.scholar:g})")
-    weights.add_argument("--tradition-boost", type=finite_float, default=w.tradition, metavar="X",
-                         help=f"multiplier for preferred traditions (default {w.tradition:g})")
-    weights.add_argument("--reference-boost", type=finite_float, default=w.reference, metavar="X",
-                         help=f"multiplier for chunks on a passage the question names (default {w.reference:g})")
-    weights.add_argument("--scholar-cap", type=cap_value, default=w.per_scholar_cap, metavar="N",
-                         help=f"at most N results per scholar, or 'none' (default {w.per_scholar_cap})")
-    add_vocabulary_arg(weights)
-    weights.add_argument("--fusion", choices=[f.value for f in FusionMethod], default=Fusion().method.value,
-                         help="how hybrid fuses meaning and words (default %(default)s)")
-    weights.add_argument("--alpha", type=finite_float, default=Fusion().alpha, metavar="A",
-                         help="hybrid convex fusion: weight of the similarity, 0..1 (default %(default)s)")
-
-
-def add_vocabulary_arg(p: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    w = BoostWeights()
-    p.add_argument("--vocabulary-boost", type=finite_float, default=w.vocabulary, metavar="X",
-                   help="under an overlay: multiplier for chunks holding one of its boost terms (the reciprocal "
-                   f"for a suppress term; default {w.vocabulary:g})")
+    add_knob_args(p, SEARCH_KNOBS)
 
 
 #: The filter flags and the :class:`Filters` kind each fills.
@@ -242,65 +203,36 @@ def refuse_too_many_values(argv: Sequence[str], parser: argparse.ArgumentParser)
         parser.error(too_many)
 
 
-def weights_from_args(args: argparse.Namespace) -> BoostWeights:
-    return BoostWeights(
-        chapter=args.chapter_boost, scholar=args.scholar_boost, tradition=args.tradition_boost,
-        per_scholar_cap=args.scholar_cap, reference=args.reference_boost, vocabulary=args.vocabulary_boost,
-    )
+def request_from_args(args: argparse.Namespace) -> SearchRequest:
+    """The request the flags describe (a preset and an overlay already applied to them)."""
+    values = {k.name: getattr(args, k.name) for k in KNOBS if k.flag and hasattr(args, k.name)}
+    return SearchRequest.of(getattr(args, "text", ""), values, preset=getattr(args, "preset", CONTRACT.name),
+                            governance=getattr(args, "governance", None))
 
 
 def check_search_args(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
     """Usage errors that need no database: limits, weights, the --chapter form, testaments (exit 2).
 
-    Limits, weights and the fusion are :func:`~amicus_desktop.retrieval.validate_request`'s rules."""
-    for t in args.testament:
-        if t.lower() not in TESTAMENTS:
-            parser.error(f"--testament takes OT or NT, not {t!r}")
+    They are :meth:`~amicus_desktop.retrieval.request.SearchRequest.check`'s rules."""
     try:
-        validate_request(_context(args, chapter=None, books=()))
-        if args.chapter is not None:
-            parse_passage(args.chapter, check_bounds=False)
-    except (ValueError, PassageError) as exc:
+        request_from_args(args).check()
+    except RequestError as exc:
         parser.error(str(exc))
 
 
 def resolve_books(args: argparse.Namespace, known: Collection[str], parser: argparse.ArgumentParser) -> tuple[str, ...]:
     """``--book`` and ``--testament`` as book ids of ``known`` or the canon (an unknown book: exit 2)."""
-    books: list[str] = []
-    for name in args.book:
-        book_id = resolve_book_name(name, known)
-        if book_id is None:
-            parser.error(f"--book: no book of the Bible is called {name!r}")
-        books.append(book_id)
-    for t in args.testament:
-        books += [b.book_id for b in BOOKS if b.testament == TESTAMENTS[t.lower()]]
-    return tuple(dict.fromkeys(books))
+    try:
+        return request_from_args(args).books(known)
+    except RequestError as exc:
+        parser.error(str(exc))
 
 
 def context_from_args(
     args: argparse.Namespace, known_books: Collection[str], parser: argparse.ArgumentParser
 ) -> RetrievalContext:
     """The retrieval the flags describe, with books resolved against the database's ``known_books``."""
-    chapter = None
-    if args.chapter is not None:
-        chapter = parse_passage(args.chapter, known_books, check_bounds=False).chapter_ref
-    return _context(args, chapter=chapter, books=resolve_books(args, known_books, parser))
-
-
-def _context(args: argparse.Namespace, *, chapter: ChapterRef | None, books: tuple[str, ...]) -> RetrievalContext:
-    return RetrievalContext(
-        query=args.text,
-        profile=Profile.of(args.prefer_scholar, args.prefer_tradition),
-        chapter=chapter,
-        k=args.k,
-        candidates=args.candidates,
-        min_similarity=args.min_similarity,
-        weights=weights_from_args(args),
-        mode=SearchMode(args.mode),
-        filters=Filters.of(args.source_type, books, args.scholar, args.tradition),
-        pins=tuple(dict.fromkeys(args.pin)),
-        fusion=Fusion(FusionMethod(args.fusion), args.alpha),
-        policy=PRESETS[args.preset].policy,
-        workspace=args.workspace,
-        governance=getattr(args, "governance", None),
-    )
+    try:
+        return request_from_args(args).context(known_books)
+    except RequestError as exc:
+        parser.error(str(exc))

@@ -209,6 +209,13 @@ class RankingPolicy:
     #: with no chapter open and no passage named, the chapter where the library's commentary on the question
     #: concentrates gets this boost (:mod:`amicus_desktop.rerank.focus`); ``None``: off.
     focus: float | None = None
+    #: the open chapter boosts only where the question relates to it: its commentary evidence among the
+    #: candidates (:func:`amicus_desktop.rerank.focus.chapter_relation`) must be at least this share of the best
+    #: chapter's, or the chapter is set aside and the question ranked as with none open; ``None``: always.
+    chapter_relation: float | None = None
+    #: the open chapter's boost only for a candidate whose base is at least this share of the pool's best base
+    #: (a passage of the chapter far from the question is not lifted over one on it); ``None``: every candidate.
+    chapter_floor: float | None = None
 
     @property
     def is_contract(self) -> bool:

@@ -119,11 +119,15 @@ class EmbedClient:
         base_url: str,
         token: str | None = None,
         *,
-        connect_timeout: float = CONNECT_TIMEOUT,
-        read_timeout: float = READ_TIMEOUT,
-        retry_delay: float = RETRY_DELAY,
+        connect_timeout: float | None = None,
+        read_timeout: float | None = None,
+        retry_delay: float | None = None,
         cache_size: int = 256,
     ) -> None:
+        # The module's constants are read here, not bound as defaults, so a test can shorten them for a run.
+        connect_timeout = CONNECT_TIMEOUT if connect_timeout is None else connect_timeout
+        read_timeout = READ_TIMEOUT if read_timeout is None else read_timeout
+        retry_delay = RETRY_DELAY if retry_delay is None else retry_delay
         url_bad = url_problem(base_url)
         self.base_url = base_url.strip().rstrip("/") if url_bad is None else base_url
         self.shown_url = echo(redact_url(self.base_url))

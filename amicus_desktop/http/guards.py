@@ -1,4 +1,5 @@
-"""ASGI middleware a local HTTP server puts in front of its routes: the ``Host`` check. No Qt.
+"""ASGI middleware a local HTTP server puts in front of its routes: the ``Host`` check and the request
+limits (:class:`RequestLimits`). No Qt.
 
 A server on 127.0.0.1 without a token is reachable by any web page the user opens, through **DNS
 rebinding**: the page's own host name (``evil.example``) is made to resolve to 127.0.0.1, and the
@@ -24,12 +25,17 @@ import ipaddress
 import json
 import re
 
+from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
+
+from .limits import MAX_HEAD_BYTES
 
 #: host names that always mean this machine
 LOOPBACK_NAMES = frozenset({"localhost", "localhost."})
 REFUSAL_STATUS = 403
 REFUSAL_CODE = "HOST_NOT_ALLOWED"
+#: the HTTP versions a server answers
+HTTP_VERSIONS = ("1.0", "1.1")
 
 _HOST = re.compile(r"^(?:\[(?P<v6>[0-9A-Fa-f:.]+)\]|(?P<name>[^:\[\]]+))(?::(?P<port>\d{1,5}))?$")
 
@@ -96,3 +102,34 @@ async def _refuse(scope: Scope, send: Send) -> None:
         (b"connection", b"close"),
     ]})
     await send({"type": "http.response.body", "body": body})
+
+
+class RequestLimits:
+    """ASGI middleware: HTTP/1.0 or 1.1 only (505) and at most ``max_head`` bytes of headers (431; the
+    embed proxy's 16 KiB by default, the retrieval service's own). Used by both servers.
+
+    h11 accepts any ``HTTP/d.d`` request line, and a head that arrives in one network read is
+    never measured against its incomplete-head limit; both are checked here on what it parsed.
+    """
+
+    def __init__(self, app: ASGIApp, max_head: int = MAX_HEAD_BYTES) -> None:
+        self.app = app
+        self.max_head = max_head
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            refusal: Response | None = None
+            if scope.get("http_version") not in HTTP_VERSIONS:
+                refusal = _error(505, "HTTP_VERSION_NOT_SUPPORTED", "Use HTTP/1.1.")
+            elif sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_head:
+                refusal = _error(431, "HEADERS_TOO_LARGE",
+                                 f"The request headers are larger than {self.max_head:,} bytes.")
+            if refusal is not None:
+                refusal.headers["Connection"] = "close"
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)

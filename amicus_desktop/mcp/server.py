@@ -26,6 +26,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from .. import __version__
 from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
 from ..core.query import DEFAULT_K
+from ..knobs import BY_PARAM
 from ..present import citation
 from ..serve.body import retrieve_body
 from ..serve.errors import ServiceError, bad_request, internal
@@ -39,7 +40,8 @@ from .text import results_list
 log = logging.getLogger("amicus.mcp")
 
 Mode = Literal["dense", "hybrid", "keyword"]
-FILTER_KINDS = ("source_type", "book", "scholar", "tradition")
+#: the kinds of ``filters``: the service's ``filter.*`` parameters (:data:`amicus_desktop.knobs.KNOBS`)
+FILTER_KINDS = tuple(name.removeprefix("filter.") for name in BY_PARAM if name.startswith("filter."))
 INSTRUCTIONS = (
     "A library of Bible study material (commentary by named scholars, word studies, lexicon entries, "
     "cross-references) with the Bible text. search_library finds the passages of the library that answer a "

@@ -13,9 +13,9 @@ The rules themselves run where their kind runs: forbidden sources and the vocabu
 ``provenance`` in :mod:`amicus_desktop.bundle`.
 """
 
-from .apply import apply_to_args, govern
+from .apply import govern
 from .load import OverlayError, check, load_json, parse_overlay, read_overlay
 from .model import Overlay
 
-__all__ = ["Overlay", "OverlayError", "apply_to_args", "check", "govern", "load_json", "parse_overlay",
+__all__ = ["Overlay", "OverlayError", "check", "govern", "load_json", "parse_overlay",
            "read_overlay"]

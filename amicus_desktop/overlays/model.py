@@ -3,10 +3,9 @@
 :class:`Overlay` is made from a value the schema accepted (:func:`.load.parse_overlay`); it says what each
 part means to the pipeline:
 
-* :meth:`Overlay.flag_defaults` — the retrieval policy and the preferred sources as the defaults of the
-  ``query`` flags they stand for (``mode``, ``k``, ``candidates``, ``min_similarity``, the five weights,
-  ``scholar_cap``, ``prefer_scholar``, ``prefer_tradition``): the preset mechanism's idea, so a flag given
-  explicitly wins;
+* :meth:`Overlay.flag_defaults` — the retrieval policy and the preferred sources as the values of the
+  knobs they stand for (each knob's ``overlay`` key in :data:`amicus_desktop.knobs.KNOBS`, and
+  ``prefer_scholar``, ``prefer_tradition``): the preset mechanism's idea, so a knob given explicitly wins;
 * :attr:`Overlay.governance` — forbidden sources and vocabulary, the two rules only an overlay has;
 * :meth:`Overlay.to_json` — the file again (what the app exports), keys in the contract's order.
 """
@@ -18,15 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.governance import Governance
-
-#: ``retrieval_policy.weights`` keys and the ``query`` flags (argparse dests) they are the defaults of
-WEIGHT_DESTS = {"chapter": "chapter_boost", "scholar": "scholar_boost", "tradition": "tradition_boost",
-                "reference": "reference_boost", "vocabulary": "vocabulary_boost"}
-#: the other ``retrieval_policy`` keys and their dests
-POLICY_DESTS = {"mode": "mode", "k": "k", "candidates": "candidates", "min_similarity": "min_similarity",
-                "scholar_cap": "scholar_cap"}
-#: the overlay's mode names and ``query``'s (the service's ``dense`` is ``semantic``)
-MODES = {"dense": "semantic", "semantic": "semantic", "hybrid": "hybrid", "keyword": "keyword"}
+from ..knobs import BY_OVERLAY, Kind
 
 
 @dataclass(frozen=True)
@@ -107,15 +98,19 @@ class Overlay:
         return float(weight) if weight is not None else None
 
     def flag_defaults(self) -> dict[str, Any]:
-        """The ``query`` flags (argparse dests) this overlay sets, with its values as they would be given."""
+        """The knobs this overlay sets (by name, as ``query``'s flags' dests), with its values as they would
+        be given: each ``retrieval_policy`` key is a knob's ``overlay`` in the table (``weights.chapter``)."""
         out: dict[str, Any] = {}
-        policy = self.retrieval_policy
-        for key, dest in POLICY_DESTS.items():
-            if key in policy:
-                out[dest] = MODES[policy[key]] if key == "mode" else policy[key]
-        for key, dest in WEIGHT_DESTS.items():
-            if key in policy.get("weights", {}):
-                out[dest] = float(policy["weights"][key])
+        for key, knob in BY_OVERLAY.items():
+            section, _, name = key.rpartition(".")
+            held = self.retrieval_policy.get(section, {}) if section else self.retrieval_policy
+            if name in held:
+                value = held[name]
+                if knob.choices:
+                    value = knob.aliases.get(value, value)
+                elif knob.kind is Kind.NUMBER and value is not None:
+                    value = float(value)
+                out[knob.name] = value
         if self.preferred_scholars:
             out["prefer_scholar"] = list(self.preferred_scholars)
         if self.preferred_traditions:

@@ -26,6 +26,7 @@ from .sentences import shorten
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
     from ..context import Context
+    from ..pin_scopes import PinScope
     from ..session import ResultView
 
 #: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
@@ -148,17 +149,16 @@ def reject_reason(
 
 
 def forbidden_reason(rej: RejectedChunk, ctx: RetrievalContext | None, names: Names | None = None) -> str:
-    """"forbidden by the overlay 'pastor': C. I. Scofield is one of its forbidden scholars
-    (/source_policy/forbidden_scholars)"."""
+    """"forbidden by the overlay 'pastor': C. I. Scofield is one of its forbidden scholars" — in words; the rule's
+    JSON pointer into the overlay file stays in the bundle (``rule``), for whoever fixes the file."""
     role = ctx.governance.role_id if ctx is not None and ctx.governance is not None else "in use"
-    where = f" ({rej.rule.value})" if rej.rule is not None else ""
     if rej.rule is ForbiddenRule.SCHOLAR:
         sid = rej.candidate.metadata.scholar_id or ""
         who = names.scholar(sid).name if names is not None else sid
         what = f"{who} is one of its forbidden scholars"
     else:
         what = f"{source_label(rej.candidate.source_type).lower()} is one of its forbidden kinds of source"
-    return f"forbidden by the overlay {role!r}: {what}{where}"
+    return f"forbidden by the overlay {role!r}: {what}"
 
 
 def reject_short(rej: RejectedChunk) -> str:
@@ -199,13 +199,61 @@ def asked_time(view: ResultView) -> str:
 def results_title(view: ResultView, names: Names | None = None, workspace: str = "") -> str:
     """The header over the results: the question they answer, their size, the mode that made them
     ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere;
-    named by ``names``, left out without them), the time, and the workspace whose notes were searched with
-    the library."""
+    named by ``names``, left out without them) or "ranked for the whole library" when the reader turned the
+    open chapter off for this question, the time, and the workspace whose notes were searched with the
+    library."""
     r = view.result
     chapter = r.context.chapter if r.context is not None else None
     ranked = f" · ranked for {names.chapter(chapter)}" if chapter is not None and names is not None else ""
+    if view.whole_library:
+        ranked = f" · {WHOLE_LIBRARY}"
     return (f"“{shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
             f"· {mode_title(r.mode)}{ranked} · asked {asked_time(view)}" + (f" · in {workspace}" if workspace else ""))
+
+
+#: The results header's words for an answer the reader asked of the whole library (the open chapter off).
+WHOLE_LIBRARY = "ranked for the whole library"
+
+
+def chapter_toggle_text(chapter: str | None) -> str:
+    """The results header's toggle: "Rank for Romans 8" (checked: the open chapter counts)."""
+    return f"Rank for {chapter}" if chapter else "Rank for the open chapter"
+
+
+def chapter_toggle_help(chapter: str | None, whole_library: bool, keys: str = "") -> str:
+    """The toggle's tooltip: what it does now, that the choice is for this question only, and its keys."""
+    where = chapter or "the open chapter"
+    now = (f"This question is ranked for the whole library: {where} counts no more than any other chapter."
+           if whole_library else f"This question is ranked for {where}: its passages count more.")
+    how = f" {keys} turns it {'on' if whole_library else 'off'}." if keys else ""
+    return f"{now}{how} The choice is for this question only: the next question is ranked for {where} again."
+
+
+def pin_scope_text(scope: PinScope, names: Names | None = None) -> str:
+    """Where a pin applies, after "pinned": "for John 3", "for questions like “born again”", "for every
+    question"."""
+    if scope.scope == "passage" and scope.chapter is not None:
+        return f"for {names.chapter(scope.chapter) if names is not None else scope.anchor}"
+    if scope.scope == "question":
+        return f"for questions like “{shorten(scope.anchor, 40)}”"
+    return "for every question"
+
+
+def pin_scope_short(scope: PinScope, names: Names | None = None) -> str:
+    """The results table's Move cell of a pinned row: "Pinned for John 3", "Pinned: like this", "Pinned always"."""
+    if scope.scope == "passage":
+        return f"Pinned {pin_scope_text(scope, names)}"
+    return "Pinned: like this" if scope.scope == "question" else "Pinned always"
+
+
+def pin_choices(question: str, chapter: str | None) -> list[tuple[str, str]]:
+    """A result's pin entries, the narrow one first: (scope, words) for questions like ``question``, for the
+    open ``chapter`` (when one is open), for every question."""
+    out = [("question", f"Pin for questions like “{shorten(question, 40)}”")] if question.strip() else []
+    if chapter:
+        out.append(("passage", f"Pin for {chapter} (while it is open)"))
+    out.append(("always", "Pin for every question"))
+    return out
 
 
 def tab_titles(view: ResultView | None) -> tuple[str, str]:
@@ -230,6 +278,8 @@ def rerank_note(view: ResultView, names: Names, undo_keys: str = "") -> str | No
         return (f"Asked again under {overlay_name(r.context)}: {moved} of {len(r.results)} ranks changed. "
                 "The Move column shows how (▲ up, ▼ down).")
     what = {
+        "library": "for the whole library (this question only)" if view.whole_library
+        else f"for {names.chapter(chapter) if chapter else 'no chapter'} again",
         "chapter": f"for {names.chapter(chapter) if chapter else 'no chapter'}",
         "profile": "for your new profile",
         "settings": "with the new ranking settings",

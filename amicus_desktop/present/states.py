@@ -17,7 +17,7 @@ from ..connectivity import Connectivity, ProxyState
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import SearchMode
 from ..core.results import WarningCode
-from ..session import DbState, DbStatus, InternalError
+from ..states import DbState, DbStatus, InternalError
 from .notes import pending_text
 from .sentences import shorten
 
@@ -253,6 +253,8 @@ EMPTY_RESULTS = (
     "final score; the Rejected tab lists the candidates that were found but left out, and why."
 )
 NOTHING_PASSED = "No result passed the ranking. See the Rejected tab for why."
+#: The whole-library shortcut with no answer on screen, or no chapter open to turn off.
+NO_WHOLE_LIBRARY = "Nothing to switch: ask a question with a chapter open to rank it for the whole library."
 
 
 def stale_text(asked: str, online: bool, keys: str) -> tuple[str, str]:

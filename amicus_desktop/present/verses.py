@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from ..core.errors import AmicusError, ErrorCode
 from ..core.references import reference_text
-from ..session.question import AskFailure, InternalError
+from ..states import AskFailure, InternalError
 from ..verses import VerseBreakdown, VerseHit, VerseSearchResult
 
 EMPTY = ("Matching verses appear here when you ask a question: the Bible text itself, searched the way "

@@ -32,21 +32,17 @@ from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..embedding import BackendError, Embedder
-from ..http.guards import HostGuard, host_check_needed
+from ..http.guards import HostGuard, RequestLimits, host_check_needed
 
 log = logging.getLogger("amicus.proxy")
 
 MAX_INPUTS = 64
 MAX_CHARS = 8000
 MAX_BODY = 1024 * 1024
-#: bytes of request head (names and values of every header) accepted.
-MAX_HEAD = 16 * 1024
 DEFAULT_RATE = 50.0
 DEFAULT_BURST = 100
-HTTP_VERSIONS = ("1.0", "1.1")
 
 
 class ProxyError(Exception):
@@ -65,32 +61,6 @@ def error_response(status: int, code: str, message: str,
                    headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
                         headers=headers)
-
-
-class RequestLimits:
-    """ASGI middleware: HTTP/1.0 or 1.1 only (505) and at most :data:`MAX_HEAD` bytes of headers (431).
-
-    h11 accepts any ``HTTP/d.d`` request line, and a head that arrives in one network read is
-    never measured against its incomplete-head limit; both are checked here on what it parsed.
-    """
-
-    def __init__(self, app: ASGIApp, max_head: int = MAX_HEAD) -> None:
-        self.app = app
-        self.max_head = max_head
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
-            refusal: Response | None = None
-            if scope.get("http_version") not in HTTP_VERSIONS:
-                refusal = error_response(505, "HTTP_VERSION_NOT_SUPPORTED", "Use HTTP/1.1.")
-            elif sum(len(k) + len(v) for k, v in scope["headers"]) > self.max_head:
-                refusal = error_response(431, "HEADERS_TOO_LARGE",
-                                         f"The request headers are larger than {self.max_head:,} bytes.")
-            if refusal is not None:
-                refusal.headers["Connection"] = "close"
-                await refusal(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
 
 
 class RateLimiter:

@@ -27,7 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive
 
-from ..proxy.server import RequestLimits
+from ..http.guards import RequestLimits
 from .access import Access
 from .body import retrieve_body
 from .errors import ServiceCode, ServiceError, internal

@@ -1,7 +1,7 @@
 """The service's OpenAPI 3.1 description, served at ``GET /openapi.json`` (CONTRACT section 9).
 
-Built from the tables the service runs on — the parameter names (:mod:`.params`), the codes and their
-statuses (:mod:`.errors`), the source types and limits (:mod:`amicus_desktop.core.query`) — so it cannot
+Built from the tables the service runs on — the parameter names (:mod:`.params`), each knob's type, range
+and help (:mod:`amicus_desktop.knobs`), the codes and their statuses (:mod:`.errors`) — so it cannot
 list a parameter the service refuses or miss one it takes. The parts of an answer that are the retrieval
 bundle's (a result's ``meta`` and ``breakdown``, ``warnings``, ``rejected``, ``query_trace``, ``diagnostics``,
 ``provenance``) are the bundle schema's own definitions (``resources/schemas/bundle.schema.json``, as
@@ -17,11 +17,12 @@ import json
 from typing import Any
 
 from .. import __version__, schemas
-from ..core.query import DEFAULT_CANDIDATES, MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, SOURCE_TYPES, USER_NOTE, SearchMode
+from ..core.query import MAX_QUERY_CHARS, SearchMode
+from ..knobs import BY_PARAM, Kind, Knob
 from .body import SNIPPET_CHARS
 from .errors import STATUS
 from .observe import TRACE_HEADER
-from .params import DEFAULT_K, MODES, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
+from .params import DEFAULT_K, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
 
 
 def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -29,25 +30,28 @@ def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> di
     return {"type": "object", "required": list(required), "properties": {**required, **(optional or {})}}
 
 
+def _knob(knob: Knob) -> tuple[str, dict[str, Any]]:
+    """A knob's description and schema, from the table."""
+    described = knob.described(default=DEFAULT_K if knob.name == "k" else knob.default)
+    text = described[0].upper() + described[1:] + "."
+    schema: dict[str, Any] = {"type": "string"}
+    if knob.kind is Kind.WHOLE:
+        schema = {"type": "integer", "minimum": knob.lo, "maximum": knob.hi}
+    elif knob.kind is Kind.NUMBER:
+        lo, hi = knob.param_range or (knob.lo, knob.hi)
+        schema = {"type": "number", "minimum": lo, "maximum": hi}
+    elif knob.choices:
+        schema = {"type": "string", "enum": [*knob.aliases, *knob.choices]}
+        if knob.aliases:
+            text += " " + ", ".join(f"{a} is {m}" for a, m in knob.aliases.items()) + "."
+            schema["default"] = next(a for a, m in knob.aliases.items() if m == knob.default)
+    return (text, {k: v for k, v in schema.items() if v is not None})
+
+
 _DESCRIPTIONS: dict[str, tuple[str, dict[str, Any]]] = {
     "q": (f"The question (required; at most {MAX_QUERY_CHARS:,} characters, else 413 QUERY_TOO_LONG).",
           {"type": "string"}),
-    "k": (f"Results to return (default {DEFAULT_K}).", {"type": "integer", "minimum": 1, "maximum": MAX_K}),
-    "threshold": ("Reject candidates whose similarity is below this (dense and hybrid; as --min-similarity).",
-                  {"type": "number", "minimum": 0, "maximum": 1}),
-    "mode": ("dense (= semantic, the default), hybrid or keyword (needs no embed proxy).",
-             {"type": "string", "enum": list(MODES), "default": "dense"}),
-    "candidates": (f"Rows each search returns for re-ranking, at least k (default {DEFAULT_CANDIDATES}).",
-                   {"type": "integer", "minimum": 1, "maximum": MAX_CANDIDATES}),
-    "chapter": ("The current chapter, BOOK:CHAPTER (e.g. romans:9), boosted ×1.5.", {"type": "string"}),
-    "prefer.scholar": ("Boost this scholar ×1.1.", {"type": "string"}),
-    "prefer.tradition": ("Boost this tradition ×1.05.", {"type": "string"}),
-    "filter.source_type": (f"Only chunks of this type ({USER_NOTE}: the workspace's notes).",
-                           {"type": "string", "enum": [*SOURCE_TYPES, USER_NOTE]}),
-    "filter.book": ("Only chunks on this book (a name or abbreviation, e.g. rom).", {"type": "string"}),
-    "filter.scholar": ("Only chunks by this scholar.", {"type": "string"}),
-    "filter.tradition": ("Only chunks of this tradition.", {"type": "string"}),
-    "pin": ("Show this chunk first, whatever its rank (in the order given).", {"type": "string"}),
+    **{name: _knob(knob) for name, knob in BY_PARAM.items()},
     "workspace": ("Scope the request to this workspace (the token must be allowed it): its notes are searched "
                   "with the library.",
                   {"type": "string", "pattern": f"^{WORKSPACE_ID.pattern}$"}),

@@ -1,11 +1,12 @@
 """``GET /retrieve``'s parameters (CONTRACT section 9), checked by the same rules as ``query``'s flags.
 
 A ranking rule or a limit that exists only here would be a bug, so the parameters are not checked
-here at all: each one stands for a ``query`` flag (:data:`FLAGS`), and the flags' own parser
-(:mod:`amicus_desktop.cli.search_args`) converts, bounds and cross-checks them, with a parser that
-raises instead of exiting. What is the service's own is small: which names exist and which may be
-repeated, ``mode=dense``, the default ``k`` of 5, ``threshold`` in 0..1, ``q`` over 2,000 characters
-being its own code (``QUERY_TOO_LONG``, 413), and the ``workspace`` and ``overlay`` names.
+here at all: each one is a knob of the table (:data:`~amicus_desktop.knobs.KNOBS`, its
+``param``), read by its kind and checked as a whole by
+:meth:`~amicus_desktop.retrieval.request.SearchRequest.check`, as ``query``'s flags are. What is the
+service's own is small: which names exist and which may be repeated, the ``mode=dense`` alias's
+sentence, the default ``k`` of 5, a knob's ``param_range`` (``threshold`` in 0..1), ``q`` over 2,000
+characters being its own code (``QUERY_TOO_LONG``, 413), and the ``workspace`` and ``overlay`` names.
 
 :func:`parse` turns a list of ``(name, value)`` pairs — a query string, or the MCP tools' arguments
 written the same way — into :class:`RetrieveParams`; :meth:`RetrieveParams.context` makes the
@@ -15,44 +16,31 @@ or chapter may be one only that library names). Errors are :class:`~.errors.Serv
 
 from __future__ import annotations
 
-import argparse
-import copy
-import functools
 import re
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass, replace
-from typing import NoReturn
+from dataclasses import dataclass, field, replace
 
-from ..cli.search_args import add_search_args, check_search_args, context_from_args
 from ..core.errors import AmicusError
-from ..core.query import MAX_QUERY_CHARS, RetrievalContext
+from ..core.query import MAX_FILTER_VALUES, MAX_QUERY_CHARS, RetrievalContext
+from ..knobs import BY_PARAM, Knob, defaults, words
 from ..notes import model as notes_model
-from ..overlays import Overlay, apply_to_args
+from ..overlays import Overlay
 from ..retrieval import validate_query
+from ..retrieval.request import RequestError, SearchRequest
 from .errors import ServiceCode, ServiceError, bad_request
 
-#: Each parameter that stands for a ``query`` flag, and that flag.
-FLAGS: dict[str, str] = {
-    "k": "--k",
-    "threshold": "--min-similarity",
-    "mode": "--mode",
-    "candidates": "--candidates",
-    "chapter": "--chapter",
-    "prefer.scholar": "--prefer-scholar",
-    "prefer.tradition": "--prefer-tradition",
-    "filter.source_type": "--source-type",
-    "filter.book": "--book",
-    "filter.scholar": "--scholar",
-    "filter.tradition": "--tradition",
-    "pin": "--pin",
-}
-#: Parameters that may be given more than once (where the flag may).
-REPEATABLE = frozenset({"prefer.scholar", "prefer.tradition", "filter.source_type", "filter.book",
-                        "filter.scholar", "filter.tradition", "pin"})
-#: Every parameter ``GET /retrieve`` takes.
-NAMES: tuple[str, ...] = ("q", *FLAGS, "workspace", "overlay")
+#: Parameters that may be given more than once.
+REPEATABLE = frozenset(name for name, knob in BY_PARAM.items() if knob.repeatable)
+#: Values all repeatable parameters of one request may hold together (a filter kind takes at most as
+#: many distinct ones, the library's own bound): more are refused while the pairs are first read, so a
+#: request of 10,000 pins costs no more than reading it. A knob's own cap is its ``most`` (``pin``: k's).
+MAX_REPEATED = MAX_FILTER_VALUES
+#: ``pin`` values one request may hold: a pin is a result shown first, so as many as ``k`` may be.
+MAX_PINS = BY_PARAM["pin"].most
+#: Every parameter ``GET /retrieve`` takes: the question, the knobs', the service's own.
+NAMES: tuple[str, ...] = ("q", *BY_PARAM, "workspace", "overlay")
 #: ``mode`` values: the service's ``dense`` is ``query``'s ``semantic`` (which is accepted too).
-MODES: dict[str, str] = {"dense": "semantic", "semantic": "semantic", "hybrid": "hybrid", "keyword": "keyword"}
+MODES: dict[str, str] = {**BY_PARAM["mode"].aliases, **{m: m for m in BY_PARAM["mode"].choices}}
 DEFAULT_K = 5
 #: CONTRACT section 11: a workspace id is 1–64 characters of ``[a-z0-9-]``.
 WORKSPACE_ID = notes_model.WORKSPACE_ID  # one rule, the notes store's
@@ -66,75 +54,41 @@ MAX_MESSAGE = 300
 class RetrieveParams:
     """One request's parameters, checked as far as they can be without the library."""
 
-    args: argparse.Namespace
+    request: SearchRequest = field(default_factory=SearchRequest)
     workspace: str | None = None
     overlay: str | None = None
-    #: the parameters the request named (an overlay's policy yields to these; CONTRACT section 12)
+    #: the parameters the request named
     given: frozenset[str] = frozenset()
 
     @property
     def query(self) -> str:
-        return str(self.args.text)
+        return self.request.query
 
     @property
     def k(self) -> int:
-        return int(self.args.k)
-
-    @property
-    def given_flags(self) -> frozenset[str]:
-        """The ``query`` flags (argparse dests) the request gave explicitly: an overlay yields to these."""
-        return frozenset(FLAGS[name].removeprefix("--").replace("-", "_") for name in self.given if name in FLAGS)
+        return int(self.request["k"])
 
     def under(self, overlay: Overlay) -> RetrieveParams:
         """These parameters under ``overlay`` (those given explicitly win), checked again as a whole
         (400 when the overlay's policy and the request cannot go together: candidates below k, say)."""
-        args = apply_to_args(copy.deepcopy(self.args), overlay, self.given_flags)
+        request = self.request.under(overlay)
         try:
-            check_search_args(args, _parser())
-        except _Refusal as exc:
-            raise bad_request(f"Under the overlay {overlay.role_id!r}: {exc.message}") from None
-        return replace(self, args=args)
+            request.check()
+        except RequestError as exc:
+            raise bad_request(f"Under the overlay {overlay.role_id!r}: {_in_service_terms(exc)}") from None
+        return replace(self, request=request)
 
     def context(self, known_books: Collection[str]) -> RetrievalContext:
         """The retrieval these parameters describe, books resolved against the library's (400 if unknown)."""
-        parser = _parser()
         try:
-            return context_from_args(self.args, known_books, parser)
-        except _Refusal as exc:
-            raise bad_request(exc.message) from None
+            return self.request.context(known_books)
+        except RequestError as exc:
+            raise bad_request(_in_service_terms(exc)) from None
 
 
-class _Refusal(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = _in_service_terms(message)
-
-
-class _Parser(argparse.ArgumentParser):
-    """``query``'s flag parser, raising :class:`_Refusal` where the command line would exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        raise _Refusal(message)
-
-    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
-        raise _Refusal(message or "the parameters could not be read")
-
-
-@functools.cache
-def _parser() -> _Parser:
-    p = _Parser(prog="retrieve", add_help=False, allow_abbrev=False)
-    add_search_args(p)
-    return p
-
-
-_PARAM_OF_FLAG = {flag: name for name, flag in FLAGS.items()}
-_FLAG = re.compile(r"--[a-z][a-z-]*")
-
-
-def _in_service_terms(message: str) -> str:
-    """A refusal of the flag parser named in parameters (``argument --k: …`` → ``k: …``), kept short."""
-    message = message.replace("argument --", "--")
-    message = _FLAG.sub(lambda m: _PARAM_OF_FLAG.get(m.group(0), m.group(0)), message)
+def _in_service_terms(exc: RequestError) -> str:
+    """A refusal with its knob named as a parameter (``filter.book: …``), kept short."""
+    message = exc.named(lambda knob: knob.param)
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
@@ -146,17 +100,29 @@ def _shown(name: str) -> str:
 def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
     """Check ``(name, value)`` pairs (a query string in order) and return what they ask.
 
-    Refusals, in this order: an unknown or repeated name (400 ``BAD_REQUEST``); no or an empty ``q``
-    (400 ``QUERY_INVALID``); ``q`` longer than 2,000 characters (413 ``QUERY_TOO_LONG``); a value the
-    flag would refuse, ``threshold`` outside 0..1, a bad workspace id or overlay name (400).
+    Refusals, in this order: an unknown or repeated name, more than :data:`MAX_REPEATED` values of the
+    repeatable parameters or more than a knob's ``most`` (:data:`MAX_PINS` pins) (400 ``BAD_REQUEST``, found
+    in one linear pass over the pairs); no or an empty ``q``
+    (400 ``QUERY_INVALID``); ``q`` longer than 2,000 characters (413 ``QUERY_TOO_LONG``); a value its
+    knob refuses, ``threshold`` outside 0..1, a bad workspace id or overlay name (400).
     """
     given: dict[str, list[str]] = {}
+    repeated = 0
     for name, value in items:
         if name not in NAMES:
             raise bad_request(f"Unknown parameter {_shown(name)}. The parameters are: {', '.join(NAMES)}.")
-        if name in given and name not in REPEATABLE:
+        values = given.setdefault(name, [])
+        if values and name not in REPEATABLE:
             raise bad_request(f"The parameter {name} is given more than once.")
-        given.setdefault(name, []).append(value)
+        values.append(value)
+        if name in REPEATABLE:
+            repeated += 1
+            if repeated > MAX_REPEATED:
+                raise bad_request(f"A request may hold at most {MAX_REPEATED:,} values of the repeatable "
+                                  "parameters (filters, preferences and pins) in all.")
+            most = BY_PARAM[name].most
+            if most is not None and len(values) > most:
+                raise bad_request(f"A request may give at most {most} {BY_PARAM[name].unit or name}.")
     q = given.get("q", [""])[0]
     if len(q) > MAX_QUERY_CHARS:
         raise ServiceError(ServiceCode.QUERY_TOO_LONG,
@@ -166,28 +132,30 @@ def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
     except AmicusError as err:
         raise ServiceError.of(err) from None
 
-    argv: list[str] = []
+    pairs: list[tuple[Knob, str]] = []
     for name, values in given.items():
-        if name not in FLAGS:
+        knob = BY_PARAM.get(name)
+        if knob is None:
             continue
         for value in values:
-            if name == "mode":
-                if value not in MODES:
-                    raise bad_request(f"mode must be one of {', '.join(MODES)}, not {_shown(value)}.")
-                value = MODES[value]
-            argv.append(f"{FLAGS[name]}={value}")  # "--flag=value": a value starting with "-" stays a value
-    parser = _parser()
+            if knob.aliases and value not in knob.aliases and value not in knob.choices:
+                raise bad_request(f"{name} must be one of "
+                                  f"{', '.join((*knob.aliases, *knob.choices))}, not {_shown(value)}.")
+            pairs.append((knob, value))
     try:
-        args = parser.parse_args(argv)
-        args.text = q
-        if "k" not in given:
-            args.k = DEFAULT_K
-        check_search_args(args, parser)
-    except _Refusal as exc:
-        raise bad_request(exc.message) from None
-    if args.min_similarity is not None and not 0.0 <= args.min_similarity <= 1.0:
-        raise bad_request(f"threshold must be between 0 and 1, not {args.min_similarity:g}.")
-    return RetrieveParams(args, _workspace(given.get("workspace")), _overlay(given.get("overlay")), frozenset(given))
+        request = SearchRequest.from_pairs(q, pairs, base={**defaults(), "k": DEFAULT_K})
+        request.check()
+    except RequestError as exc:
+        raise bad_request(_in_service_terms(exc)) from None
+    for name in given:
+        knob = BY_PARAM.get(name)
+        if knob is not None and knob.param_range is not None:
+            lo, hi = knob.param_range
+            if not lo <= request[knob.name] <= hi:
+                raise bad_request(f"{name} must be between {words(lo)} and {words(hi)}, "
+                                  f"not {words(request[knob.name])}.")
+    return RetrieveParams(request, _workspace(given.get("workspace")), _overlay(given.get("overlay")),
+                          frozenset(given))
 
 
 def _workspace(values: list[str] | None) -> str | None:

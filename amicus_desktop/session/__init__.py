@@ -9,15 +9,16 @@ notes on it), :class:`Question` (asking and results), :class:`Search` (mode, fil
 tested as plain Python on an asyncio loop.
 """
 
+from ..states import AskFailure, DbState, DbStatus, InternalError
 from .commentary import BROWSE_TYPES, ChapterNotes, Commentary
 from .connection import Connection
 from .controller import Session
 from .engine import Engine, EngineState
 from .events import Event
 from .history import History
-from .library import DbState, DbStatus, Facets, Library, canonical_books
+from .library import Facets, Library, canonical_books
 from .preferences import Endpoints, Overrides, Preferences
-from .question import AskFailure, Cause, InternalError, Question, ResultView
+from .question import Cause, Question, ResultView
 from .reader import ChapterText, PassageText, Reader
 from .search import MODES, Search
 from .verses import Verses, VerseView

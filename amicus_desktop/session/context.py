@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..core.query import Filters, RetrievalContext, SearchMode
 from ..core.references import ChapterRef
 from ..overlays import Overlay, govern
+from ..retrieval.request import SearchRequest
 from ..settings import Settings
 
 
@@ -27,11 +28,10 @@ def app_context(
     the ``overlay``'s forbidden sources and vocabulary (its preferred sources are the profile already; its
     retrieval policy is kept for the command line and the service, the reader's settings rule the app)."""
     s = settings
-    return govern(RetrievalContext(
-        query=query, profile=s.profile, chapter=chapter, k=s.k, candidates=max(s.candidates, s.k),
-        weights=s.weights, mode=mode or s.search_mode, filters=filters, pins=pins,
-        fusion=s.fusion_config, policy=s.policy, workspace=workspace,
-    ), overlay)
+    ctx = SearchRequest.from_settings(query, s).context(())  # the knobs: weights, cap, k, fusion, policy
+    return govern(ctx.replace(profile=s.profile, chapter=chapter, candidates=max(s.candidates, s.k),
+                              mode=mode or s.search_mode, filters=filters, pins=pins, workspace=workspace),
+                  overlay)
 
 
 __all__ = ["app_context"]

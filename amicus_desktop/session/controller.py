@@ -38,7 +38,9 @@ from ..core.errors import AmicusError
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
 from ..overlays import Overlay
+from ..pin_scopes import SCOPES
 from ..settings import Settings, SettingsStore
+from ..states import AskFailure
 from .commentary import Commentary
 from .connection import Connection
 from .context import app_context
@@ -48,7 +50,7 @@ from .library import Library
 from .navigation import Navigation
 from .notes import Notebook
 from .preferences import Overrides, Preferences
-from .question import AskFailure, Cause, Question
+from .question import Cause, Question
 from .reader import Reader
 from .search import Search
 from .verses import Verses
@@ -86,6 +88,7 @@ class Session(Navigation):
         """The rules between parts. Connected here, first, so they run before any outside listener."""
         self.connection.went_offline.connect(self._went_offline)
         self.question.answered.connect(self._answered)
+        self.question.reask = lambda: self._ask_again("pins")
         self.question.failed.connect(self._ask_failed)
         p, lib, r, q = self.prefs, self.library, self.reader, self.question
         events: list[Event[Any]] = [
@@ -112,8 +115,9 @@ class Session(Navigation):
 
     def context(self, query: str) -> RetrievalContext:
         """The retrieval context for ``query`` now: the one place it is built, for asking and re-ranking."""
-        return app_context(self.prefs.settings, query, chapter=self.reader.chapter, mode=self.search.mode,
-                           filters=self.search.filters, pins=self.search.pins,
+        chapter = None if self.question.whole_library else self.reader.chapter
+        return app_context(self.prefs.settings, query, chapter=chapter, mode=self.search.mode,
+                           filters=self.search.filters, pins=self.search.applying(query, chapter),
                            workspace=self.notebook.workspace_id, overlay=self.prefs.overlay)
 
     async def until(self, condition: Callable[[], bool], timeout: float | None = None) -> bool:
@@ -215,7 +219,26 @@ class Session(Navigation):
             return None
         if not self.can_ask or self.engine is None:
             return None
+        self._new_question(text)
         return self.question.ask(self.engine, text, before=self.notebook.before_asking())
+
+    def _new_question(self, text: str) -> None:
+        """The whole-library choice is per question: a different question is ranked for the open chapter
+        again (the same one asked again keeps the choice)."""
+        view = self.question.view
+        if self.question.whole_library and (view is None or view.result.query.strip() != text.strip()):
+            self.question.whole_library = False
+
+    def set_whole_library(self, whole: bool) -> bool:
+        """Rank the question on screen for the whole library (``True``) or for the open chapter again, from
+        its kept candidates (undoably); the next question is ranked for the open chapter. ``False`` when
+        nothing changed (already so, or no chapter is open to turn off)."""
+        if self.question.view is None or (whole and self.reader.chapter is None):
+            return False
+        return self.question.set_whole_library(whole)
+
+    def toggle_whole_library(self) -> bool:
+        return self.set_whole_library(not self.question.whole_library)
 
     def _ask_verses(self, text: str) -> None:
         """The verses beside the answer: the same text, mode and book filters, in the reader's translation.
@@ -260,8 +283,19 @@ class Session(Navigation):
         return self._ask_again() if self.search.set_filters(filters) else None
 
     def toggle_pin(self, chunk_id: str) -> asyncio.Task[None] | None:
-        """Pin or unpin ``chunk_id`` (saved) and ask again, so pinned results come first."""
-        self.search.toggle_pin(chunk_id)
+        """Pin ``chunk_id`` for questions like the one on screen (the narrow default), or unpin it (saved), and
+        ask again, so pinned results come first."""
+        view = self.question.view
+        self.search.toggle_pin(chunk_id, question=view.result.query if view else "", chapter=self.reader.chapter)
+        return self._ask_again("pins")
+
+    def pin(self, chunk_id: str, scope: str) -> asyncio.Task[None] | None:
+        """Pin ``chunk_id`` for ``scope`` — ``question`` (like the one on screen), ``passage`` (the open
+        chapter) or ``always`` — (saved; a pinned one changes scope) and ask again."""
+        if scope not in SCOPES:
+            raise ValueError(f"unknown pin scope {scope!r}")
+        view = self.question.view
+        self.search.pin(chunk_id, scope, question=view.result.query if view else "", chapter=self.reader.chapter)
         return self._ask_again("pins")
 
     def clear_pins(self) -> asyncio.Task[None] | None:

@@ -4,7 +4,7 @@ rule for which files an export never writes over. No Qt.
 Each function reads what it needs from the session now and returns a function over plain values
 (a result, a path, names, a budget) for a worker thread — an :class:`~.background.Op`'s work. The
 window runs it (``ui/export.py``) and shows the outcome. Writing and its refusals are
-:func:`amicus_desktop.bundle.export.export_result`'s; which database it protects is decided here.
+:func:`amicus_desktop.present.export.export_result`'s; which database it protects is decided here.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..bundle.export import ExportFormat, export_result
 from ..context import Context, WordPieceCounter, assemble
 from ..core.results import RetrievalResult
 from ..present import citation
+from ..present.export import ExportFormat, export_result
 
 if TYPE_CHECKING:
     from .controller import Session
@@ -31,7 +31,7 @@ def protected_paths(session: Session) -> tuple[Path, ...]:
 
 def export_work(session: Session, result: RetrievalResult, path: Path, fmt: ExportFormat) -> Callable[[], int]:
     """Writing ``result`` to ``path`` as ``fmt``: returns the rows written, raises
-    :class:`~amicus_desktop.bundle.export.ExportError` with a sentence for the user."""
+    :class:`~amicus_desktop.present.export.ExportError` with a sentence for the user."""
     return partial(export_result, result, path, fmt, session.library.names, protected_paths(session))
 
 

@@ -7,7 +7,6 @@ that fails (at start, or later while asking) is reported here, whoever noticed i
 
 from __future__ import annotations
 
-import enum
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,8 @@ from ..core.books import BOOKS
 from ..core.errors import AmicusError, ErrorCode
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import ModelInfo
-from ..store.scripture import BookRow, StoreInfo
+from ..states import DbState, DbStatus
+from ..store.scripture import BookRow
 from .engine import Engine
 from .events import Event
 
@@ -25,29 +25,6 @@ log = logging.getLogger("amicus.session")
 #: ``{"scholar_id": [(id, chunks)], "tradition": [(name, chunks)], "source_type": [(type, chunks)]}``:
 #: who and what the chunks cite, and what kinds of chunk there are (the filter bar's choices).
 Facets = dict[str, list[tuple[str, int]]]
-
-
-class DbStatus(enum.StrEnum):
-    """Where the database stands: loading, ready, missing (first run) or in error."""
-
-    LOADING = "loading"
-    READY = "ready"
-    MISSING = "missing"  # first run: no database at the default path → welcome
-    ERROR = "error"
-
-
-@dataclass(frozen=True)
-class DbState:
-    """The database's state; ``info`` when ready, ``error`` when missing or failed."""
-
-    status: DbStatus
-    path: Path
-    info: StoreInfo | None = None
-    error: AmicusError | None = None
-
-    @property
-    def ready(self) -> bool:
-        return self.status is DbStatus.READY
 
 
 def canonical_books(ids: set[str] | None = None) -> list[BookRow]:

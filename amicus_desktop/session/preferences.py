@@ -20,6 +20,7 @@ from ..core.query import Profile, SearchMode
 from ..core.references import ChapterRef
 from ..overlays import Overlay, check
 from ..paths import DEFAULT_PROXY_URL
+from ..pin_scopes import PinScope
 from ..settings import COLOR_SCHEMES, MAX_FONT_SIZE, MIN_FONT_SIZE, Settings, SettingsStore
 from .events import Event
 from .overlay_store import OverlayStore, combined, split
@@ -227,12 +228,15 @@ class Preferences:
         self._save(self.settings.replace(search_mode=mode))
         return True
 
-    def set_pins(self, pins: tuple[str, ...]) -> bool:
-        """Save the pinned chunk ids (in the user's order); ``False`` when nothing changed."""
+    def set_pins(self, pins: tuple[str, ...], scopes: tuple[PinScope, ...] | None = None) -> bool:
+        """Save the pinned chunk ids (in the user's order) and, when given, their scopes (``pin_scopes.py``; the
+        scopes of pins no longer pinned go); ``False`` when nothing changed."""
         pins = tuple(dict.fromkeys(pins))
-        if pins == self.settings.pins:
+        kept = tuple(s for s in (self.settings.pin_scopes if scopes is None else scopes)
+                     if s.chunk_id in pins and s.scope != "always")
+        if pins == self.settings.pins and kept == self.settings.pin_scopes:
             return False
-        self._save(self.settings.replace(pins=pins))
+        self._save(self.settings.replace(pins=pins, pin_scopes=kept))
         return True
 
     def remember_chapter(self, ref: ChapterRef) -> None:

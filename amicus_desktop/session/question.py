@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Literal
 
 from .. import logs
@@ -33,6 +32,7 @@ from ..core.query import RetrievalContext
 from ..core.references import ChapterRef
 from ..core.results import RetrievalResult, RetrievalWarning
 from ..retrieval import rerank_result, validate_query
+from ..states import AskFailure, InternalError
 from .engine import Engine
 from .events import Event
 from .history import History
@@ -41,7 +41,7 @@ log = logging.getLogger("amicus.session")
 
 #: Why the results on screen are what they are: a fresh answer, a re-rank after a change, or the
 #: same question asked again because the pins changed (its ranks compared with the ones before).
-Cause = Literal["ask", "chapter", "profile", "settings", "pins", "overlay"]
+Cause = Literal["ask", "chapter", "profile", "settings", "pins", "overlay", "library"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,8 @@ class ResultView:
     stale: bool = False
     #: whether :meth:`Question.undo` can bring back the answer before this re-rank
     undoable: bool = False
+    #: ranked for the whole library: the reader turned the open chapter off for this question
+    whole_library: bool = False
 
     @property
     def shown_warnings(self) -> tuple[RetrievalWarning, ...]:
@@ -67,16 +69,6 @@ class ResultView:
         return tuple(w for w in self.result.warnings if ctx is None or not chosen_by_reader(w, ctx))
 
 
-@dataclass(frozen=True)
-class InternalError:
-    """Asking failed because of a bug in Amicus Desktop: ``kind`` is the exception's type name,
-    ``log_file`` where its traceback was written (``None`` when logging goes to stderr only)."""
-
-    kind: str
-    log_file: Path | None
-
-
-AskFailure = AmicusError | InternalError
 
 
 class Question:
@@ -102,6 +94,12 @@ class Question:
         self._moved = False
         #: the answer before the last re-rank, to go back to (``None``: nothing to undo)
         self.undo_view: ResultView | None = None
+        #: the question on screen is ranked for the whole library, not the open chapter (the reader's choice
+        #: for this question: :meth:`set_whole_library`; the session turns it off for the next question)
+        self.whole_library = False
+        #: asks the question on screen again (the session's; ``None`` back when it cannot): a re-rank whose
+        #: context asks for pins the answer was not searched with (a passage pin, the reader in its chapter)
+        self.reask: Callable[[], object] = lambda: None
 
     @property
     def ranked_for(self) -> ChapterRef | None:
@@ -186,9 +184,10 @@ class Question:
         if not self._moved:
             current = current.replace(chapter=ctx.chapter)
         if current != ctx:
-            result = rerank_result(result, current)
+            result = rerank_result(_with_pins(result, current.pins) or result, current)
         self.undo_view = None
-        self._show(ResultView(result, previous, cause if previous is not None else "ask", time.time()))
+        self._show(ResultView(result, previous, cause if previous is not None else "ask", time.time(),
+                              whole_library=self.whole_library))
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self.busy:
@@ -196,24 +195,41 @@ class Question:
             self.busy_changed.emit(busy)
 
     # -- the answer on screen --------------------------------------------------------------
+    def set_whole_library(self, whole: bool) -> bool:
+        """Rank the question on screen (and one in flight) for the whole library, or for the open chapter
+        again (``False``): re-ranked from the kept candidates, undoably. ``True`` when that changed it."""
+        if whole == self.whole_library:
+            return False
+        self.whole_library = whole
+        self.rerank("library")
+        return True
+
     def rerank(self, cause: Cause) -> None:
         """Re-rank the kept candidates for the current context (no embedding, no search), undoably.
 
-        Only ``cause="chapter"`` moves the answer to the reader's current chapter; any other cause keeps
-        the chapter the answer is ranked for.
+        Only ``cause="chapter"`` (the reader moved) and ``"library"`` (the open chapter turned off or on) move
+        the answer to the chapter the context has now; any other cause keeps the chapter the answer is ranked
+        for. While the question is ranked for the whole library a chapter move changes nothing.
         """
-        if cause == "chapter" and self._task is not None and not self._task.done():
+        moves = cause == "library" or (cause == "chapter" and not self.whole_library)
+        if cause == "chapter" and self.whole_library:
+            return
+        if moves and self._task is not None and not self._task.done():
             self._moved = True  # the answer in flight is to be ranked where the reader went
         view = self.view
         if view is None:
             return
         ctx = self._context(view.result.query)
-        if cause != "chapter":
+        if not moves:
             ctx = ctx.replace(chapter=self.ranked_for)
+        source = _with_pins(view.result, ctx.pins)
+        if source is None and self.reask() is not None:
+            return  # a pin now in scope was not searched for: asked again ("pins")
         previous = {r.chunk_id: r.rank for r in view.result.results}
-        result = rerank_result(view.result, ctx)
+        result = rerank_result(source or view.result, ctx)
         self.undo_view = view
-        self._show(ResultView(result, previous, cause, view.asked_at, view.stale, undoable=True))
+        self._show(ResultView(result, previous, cause, view.asked_at, view.stale, undoable=True,
+                              whole_library=self.whole_library))
 
     def undo(self) -> bool:
         """Go back to the answer as it was before the last re-rank; ``False`` when there is nothing to undo.
@@ -223,6 +239,7 @@ class Question:
         view, self.undo_view = self.undo_view, None
         if view is None or self.view is None:
             return False
+        self.whole_library = view.whole_library
         self._show(replace(view, stale=view.stale or self.view.stale, undoable=False))
         return True
 
@@ -238,3 +255,14 @@ class Question:
     def _show(self, view: ResultView | None) -> None:
         self.view = view
         self.result_changed.emit(view)
+
+
+def _with_pins(result: RetrievalResult, pins: tuple[str, ...]) -> RetrievalResult | None:
+    """``result`` keeping only the pinned chunks among ``pins`` (a pin out of scope after a move leaves the
+    answer); ``None`` when ``pins`` holds one the result was not searched with (it needs asking again)."""
+    asked = set(result.context.pins) if result.context is not None else {c.chunk_id for c in result.pinned}
+    if not set(pins) <= asked:
+        return None
+    if set(pins) == asked:
+        return result
+    return replace(result, pinned=tuple(c for c in result.pinned if c.chunk_id in pins))

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from .. import logs
 from ..core.errors import AmicusError
 from ..core.query import SearchMode
+from ..states import AskFailure, InternalError
 from ..store.verses import Translation
 from ..verses import VerseLibrary, VerseQuery, VerseSearch, VerseSearchResult
 from ..verses.memory import VerseMemory
 from .engine import Engine
 from .events import Event
-from .question import AskFailure, InternalError
 
 log = logging.getLogger("amicus.session")
 

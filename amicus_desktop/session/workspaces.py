@@ -9,10 +9,10 @@ Everything else — the database, the proxy, the weights, the search mode, the a
 reader and is the same in every workspace.
 
 The current workspace's held values are where they have always been — the profile in the settings file,
-the overlay in ``overlay.json`` beside it, the pins with the search — so the profile dock's editors and the
-pins keep working on :class:`~.preferences.Preferences` as before; ``workspaces.json`` beside the settings
-keeps the list, the current id, and the held values of each workspace as they were when it was last left.
-Switching (:meth:`Workspaces.switch`) puts the current values away under the old workspace and hands back
+the overlay in ``overlay.json`` beside it, the pins and their scopes with the search — so the profile dock's
+editors and the pins keep working on :class:`~.preferences.Preferences` as before; ``workspaces.json`` beside
+the settings keeps the list, the current id, and the held values of each workspace as they were when it was
+last left. Switching (:meth:`Workspaces.switch`) puts the current values away under the old workspace and hands back
 the new one's. Written atomically, mode 0600; a file that cannot be read is set aside as
 ``workspaces.json.bak`` and the default workspace is used, with a notice. A held overlay that is no longer
 a valid overlay is dropped (the rest of its workspace is kept). The notes themselves are in the notes
@@ -29,10 +29,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from .. import settings_values as values
 from ..core.query import Profile
 from ..files import FileWriteError, read_small, write_atomic
 from ..notes import WORKSPACE_ID
 from ..overlays import Overlay, OverlayError, parse_overlay
+from ..pin_scopes import PinScope
 from .events import Event
 
 log = logging.getLogger("amicus.session")
@@ -54,11 +56,13 @@ class Held:
     profile: Profile = field(default_factory=Profile)
     pins: tuple[str, ...] = ()
     overlay: Overlay | None = None
+    #: where each pin that is not for every question applies (``pin_scopes.py``; older files have none)
+    pin_scopes: tuple[PinScope, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"preferred_scholars": sorted(self.profile.preferred_scholars),
                                "preferred_traditions": sorted(self.profile.preferred_traditions),
-                               "pins": list(self.pins)}
+                               "pins": list(self.pins), "pin_scopes": [s.to_json() for s in self.pin_scopes]}
         if self.overlay is not None:
             out["overlay"] = self.overlay.to_json()
         return out
@@ -72,8 +76,14 @@ class Held:
             value = data.get(key)
             return [v for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
 
+        try:
+            scopes = values.pin_scopes(data.get("pin_scopes", []))
+        except values.Kept as kept:
+            scopes = kept.value
+        except (TypeError, ValueError):
+            scopes = ()
         return cls(Profile.of(names("preferred_scholars"), names("preferred_traditions")),
-                   tuple(dict.fromkeys(names("pins"))), _overlay(data.get("overlay")))
+                   tuple(dict.fromkeys(names("pins"))), _overlay(data.get("overlay")), scopes)
 
 
 def _overlay(data: Any) -> Overlay | None:

@@ -7,7 +7,6 @@ loop and any window, and the loop is closed at the end so no Qt thread outlives 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import logging
@@ -16,6 +15,7 @@ import sys
 import time
 import types
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import qasync
@@ -70,15 +70,28 @@ def _excepthook(kind: type[BaseException], value: BaseException, tb: types.Trace
     log.critical("uncaught exception", exc_info=(kind, value, tb))
 
 
-def run_app(args: argparse.Namespace) -> int:
+@dataclass(frozen=True)
+class AppOptions:
+    """The desktop app's options (``amicus-desktop`` with no sub-command; the command line's are its flags)."""
+
+    db: str | None = None
+    proxy: str | None = None
+    #: save the main window as PNG here and exit
+    screenshot: str | None = None
+    #: a question to ask at start-up
+    query: str | None = None
+    #: the chapter to open, BOOK:CHAPTER
+    chapter: str | None = None
+
+
+def run_app(args: AppOptions) -> int:
     """Open the main window; with ``args.screenshot`` save it as PNG and exit 0."""
     started_at = time.monotonic()
-    args.started_at = started_at
-    screenshot = getattr(args, "screenshot", None)
+    screenshot = args.screenshot
     if screenshot:
         from .screenshot import refusal
 
-        db = resolve_connection(db=getattr(args, "db", None), settings=load_settings()).db_path.value
+        db = resolve_connection(db=args.db, settings=load_settings()).db_path.value
         problem = refusal(Path(screenshot), db)
         if problem is not None:  # before any window: the database stays byte for byte as it was
             print(f"amicus-desktop: error: --screenshot: {problem}", file=sys.stderr)
@@ -90,7 +103,7 @@ def run_app(args: argparse.Namespace) -> int:
     app.setQuitOnLastWindowClosed(False)  # the main coroutine decides when to stop
     log.info("starting", extra={"version": __version__, "screenshot": bool(screenshot)})
     with qt_event_loop(app) as loop:
-        rc: int = loop.run_until_complete(_main(args))
+        rc: int = loop.run_until_complete(_main(args, started_at))
     return rc
 
 
@@ -109,11 +122,10 @@ def qt_event_loop(app: QApplication) -> Iterator[qasync.QEventLoop]:
         collector.stop()
 
 
-async def _main(args: argparse.Namespace) -> int:
-    screenshot = getattr(args, "screenshot", None)
+async def _main(args: AppOptions, started_at: float) -> int:
+    screenshot = args.screenshot
     store = SettingsStore(read_only=bool(screenshot))
-    overrides = Overrides.from_env(getattr(args, "db", None), getattr(args, "proxy", None),
-                                   getattr(args, "chapter", None))
+    overrides = Overrides.from_env(args.db, args.proxy, args.chapter)
     session = Session(store, overrides)
     window = MainWindow(session, qsettings=None if screenshot else window_settings(), restore=not screenshot)
     closed = asyncio.Event()
@@ -122,7 +134,7 @@ async def _main(args: argparse.Namespace) -> int:
     window.show()
     session.start()
     pending = None
-    if getattr(args, "query", None) and not screenshot:
+    if args.query and not screenshot:
         window.ask.edit.setText(args.query)
         pending = asyncio.ensure_future(_ask_when_ready(session, args.query))
     rc = 0
@@ -130,8 +142,7 @@ async def _main(args: argparse.Namespace) -> int:
         if screenshot:
             from .screenshot import take_screenshot
 
-            ok = await take_screenshot(window, session, Path(screenshot), getattr(args, "query", None),
-                                       started_at=getattr(args, "started_at", None))
+            ok = await take_screenshot(window, session, Path(screenshot), args.query, started_at=started_at)
             rc = 0 if ok else 1
             if not ok:
                 print(f"error: could not write {screenshot}", file=sys.stderr)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..core.preset import APP
 from ..core.query import Profile
 from ..overlays import Overlay
 from .mode_switch import ModeSwitch
@@ -34,7 +35,7 @@ class AskBar(QFrame):
         super().__init__(parent)
         self.context_label = QLabel("Context: none")
         self.context_label.setAccessibleName("Current chapter context")
-        self.context_label.setToolTip("Results from this chapter get the chapter boost (×1.5)")
+        self.set_chapter_boost(APP.weights.chapter)
         self.context_label.setFont(scaled_font(self.font(), 1.0, bold=True))
         self.profile_button = QToolButton()
         self.profile_button.setAutoRaise(True)
@@ -92,6 +93,10 @@ class AskBar(QFrame):
     # -- state -----------------------------------------------------------------------------
     def set_context(self, label: str) -> None:
         self.context_label.setText(f"Context: {label}" if label else "Context: no chapter")
+
+    def set_chapter_boost(self, boost: float) -> None:
+        """Say the reader's chapter boost in the context's tooltip (the settings change it)."""
+        self.context_label.setToolTip(f"Results from this chapter get the chapter boost (×{boost:g})")
 
     def set_profile(self, profile: Profile, overlay: Overlay | None = None) -> None:
         parts = []

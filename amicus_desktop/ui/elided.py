@@ -1,4 +1,5 @@
-"""A one-line label that elides its text to the width it is given, with the whole text in its tooltip.
+"""Text shortened to fit: a one-line label that elides its text to the width it is given (the whole text in its
+tooltip), and a chunk title elided so that its passage stays whole (:func:`elide_title`, :class:`TitleDelegate`).
 
 ``text()`` is always the whole text (tests, accessibility and copy see every word); only the painting
 is shortened, with Qt's :meth:`QFontMetrics.elidedText`. Its height is one line whatever the text, so
@@ -7,12 +8,14 @@ a text that changes while it is shown (a countdown) never changes the height of 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QPainter, QPaintEvent, QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
+from PySide6.QtGui import QFontMetrics, QPainter, QPaintEvent, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStyledItemDelegate, QStyleOptionViewItem, QWidget
 
 #: The narrowest an elided label gets: a few letters and the ellipsis.
 MIN_CHARS = 6
+#: The letters of a title's first part (its author, or a word study's word) kept however narrow the column.
+TITLE_LEAD = 8
 
 
 class ElidedLabel(QLabel):
@@ -90,3 +93,31 @@ class ElidedLabel(QLabel):
         if self.is_elided() and self.text() != self._own_tip:
             parts.insert(0, self.text())
         super().setToolTip("\n".join(parts))
+
+
+def elide_title(text: str, fm: QFontMetrics, width: int) -> str:
+    """``text`` shortened to ``width`` the way a chunk's title should be: its passage is what tells two rows
+    apart, so the part before " — " (the author, or a word study's word) is elided first, down to its first
+    few letters ("Matthew He… — Romans 9:6-13 (part 6 of 6)"); in a column narrower still, those letters stay
+    and the passage's end goes ("Matthew… — Romans 9:6-1…")."""
+    if fm.horizontalAdvance(text) <= width:
+        return text
+    who, sep, what = text.partition(" — ")
+    if not sep:
+        return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+    tail = sep + what
+    least = fm.elidedText(who, Qt.TextElideMode.ElideRight, fm.horizontalAdvance(who[:TITLE_LEAD] + "…"))
+    room = width - fm.horizontalAdvance(tail)
+    if room >= fm.horizontalAdvance(least):
+        return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
+    return fm.elidedText(least + tail, Qt.TextElideMode.ElideRight, width)
+
+
+class TitleDelegate(QStyledItemDelegate):
+    """Paints a column of chunk titles with :func:`elide_title` (the passage kept, the author elided)."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().initStyleOption(option, index)
+        if option.text:
+            width = option.rect.width() - 2 * option.fontMetrics.horizontalAdvance(" ")
+            option.text = elide_title(option.text, option.fontMetrics, width)

@@ -14,10 +14,10 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from ..bundle.export import ExportError, ExportFormat
 from ..context import Context
 from ..core.results import RetrievalResult
 from ..present import describe, states
+from ..present.export import ExportError, ExportFormat
 from ..session.background import Op
 from ..session.export import context_work, export_work
 

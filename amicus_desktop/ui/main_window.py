@@ -97,6 +97,7 @@ class MainWindow(QMainWindow):
         self._render_db(session.library.state)
         self.render_connectivity(session.connection.state)
         self.ask.set_profile(session.prefs.profile, session.prefs.overlay)
+        self.ask.set_chapter_boost(session.prefs.settings.chapter_boost)
         self.appearance.apply(session.prefs.settings)
         self._render_mode(session.search.mode)
         self.menus.render_pins(session.search.pins)
@@ -112,6 +113,9 @@ class MainWindow(QMainWindow):
         self.ask = AskBar()
         self.results = ResultsPane(lambda: library.names)
         self.results.is_pinned = self.session.search.is_pinned
+        self.results.results_model.pin_scope = self.session.search.scope_of
+        self.results.open_chapter = lambda: library.names.chapter(self.session.reader.chapter) \
+            if self.session.reader.chapter is not None else None
         self.filter_bar = FilterBar()
 
         right = QWidget()
@@ -168,6 +172,8 @@ class MainWindow(QMainWindow):
         self.ask.mode_switch.modeChosen.connect(s.set_mode)
         self.filter_bar.filtersChanged.connect(s.set_filters)
         self.results.pinRequested.connect(s.toggle_pin)
+        self.results.wholeLibraryRequested.connect(s.set_whole_library)
+        self.results.pinScopeRequested.connect(s.pin)
         self.results.chips.passageRequested.connect(self.open_passage)
         self.reader.nav.chapterRequested.connect(s.set_chapter)
         self.reader.nav.stepRequested.connect(s.step_chapter)
@@ -196,7 +202,7 @@ class MainWindow(QMainWindow):
         sig.translationsLoaded.connect(lambda ts: self.reader.set_translations(ts, s.verses.translation))
         sig.translationChanged.connect(lambda t: self.reader.set_translations(s.verses.translations, t))
         self.reader.nav.translationChosen.connect(s.set_translation)
-        verses.verseOpened.connect(s.open_passage)
+        verses.verseOpened.connect(lambda passage: s.open_passage(passage, peek=True))  # the results stay
         verses.message.connect(self.show_status)
         self.reader.message.connect(self.show_status)
         self.reader.topicRequested.connect(self.ask_control.ask_text)
@@ -315,6 +321,7 @@ class MainWindow(QMainWindow):
 
     def _render_settings(self, settings: Settings) -> None:
         self.profile_dock.set_weights(settings.weights)
+        self.ask.set_chapter_boost(settings.chapter_boost)
         self.results.set_budget(settings.context_budget)
         self.appearance.apply(settings)
 

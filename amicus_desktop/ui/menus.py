@@ -18,7 +18,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QMenuBar
 
 from ..core.query import Filters, SearchMode
-from ..present import bounds, describe
+from ..present import bounds, describe, states
 from ..session import MODES
 from . import shortcuts
 from .notes import WorkspaceMenu
@@ -64,11 +64,18 @@ def handlers(w: MainWindow) -> dict[str, Callable[[], object]]:
         "cycle_mode": s.cycle_mode,
         "filters": w.filter_bar.toggle_open,
         "toggle_pin": w.toggle_pin,
+        "whole_library": lambda: toggle_whole_library(w),
         "add_note": w.notes_control.add_note,
         "focus_notes": w.notes_control.focus,
         "find_notes": w.notes_control.find,
         "workspace": w.workspace_switcher.open,
     }
+
+
+def toggle_whole_library(w: MainWindow) -> None:
+    """The ``whole_library`` shortcut: the open chapter off (or on again) for the question on screen."""
+    if not w.session.toggle_whole_library():
+        w.show_status(states.NO_WHOLE_LIBRARY)
 
 
 class WindowMenus:
@@ -112,7 +119,8 @@ class WindowMenus:
         for key in ("focus_ask", "goto", "prev_chapter", "next_chapter"):
             go.addAction(a[key])
         view = bar.addMenu("&View")
-        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "focus_breakdown", "compare",
+        for key in ("focus_reader", "focus_results", "show_rejected", "searched", "whole_library", "focus_breakdown",
+                    "compare",
                     "commentary", "profile", "workbench"):
             view.addAction(a[key])
         a["commentary"].setCheckable(True)
@@ -178,10 +186,12 @@ class WindowMenus:
         pins = session.search.pins
         view = session.question.view
         shown = {r.chunk_id: r for r in view.result.results} if view is not None else {}
+        names = session.library.names
         for chunk_id in pins[: bounds.MAX_PIN_ITEMS]:
             r = shown.get(chunk_id)
-            label = (session.library.names.reference(r.candidate.metadata) or chunk_id) if r else chunk_id
-            action = self.pins_menu.addAction(f"Unpin {label}")
+            label = (names.reference(r.candidate.metadata) or chunk_id) if r else chunk_id
+            where = describe.pin_scope_text(session.search.scope_of(chunk_id), names)
+            action = self.pins_menu.addAction(f"Unpin {label} (pinned {where})")
             action.setToolTip(chunk_id)
             action.triggered.connect(lambda _checked=False, c=chunk_id: session.toggle_pin(c))
         if len(pins) > bounds.MAX_PIN_ITEMS:  # a menu of ten thousand items is no menu

@@ -8,7 +8,7 @@ ones), kinds of source by the names the results show.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
@@ -55,6 +55,27 @@ def checked(lst: QListWidget) -> list[str]:
     return out
 
 
+def fill_checklist(lst: QListWidget, values: list[tuple[str, int]], chosen: Iterable[str],
+                   label: Callable[[str], str] = str) -> None:
+    """Fill ``lst`` with one checkable row per ``(value, chunk count)``, named by ``label`` (a scholar's name,
+    not the id, which is the row's tooltip and data), ticked when chosen; a chosen value the library lacks is
+    listed too, marked "not in this database". An empty list says so in a row that cannot be ticked."""
+    lst.clear()
+    present = {v for v, _n in values}
+    for value, count in [*values, *((v, -1) for v in sorted(set(chosen) - present))]:
+        where = "not in this database" if count < 0 else f"{count:,} chunk{'' if count == 1 else 's'}"
+        item = QListWidgetItem(f"{label(value)}   ({where})")
+        item.setData(Qt.ItemDataRole.UserRole, value)
+        item.setToolTip(value)
+        item.setFlags(_CHECKABLE)
+        item.setCheckState(Qt.CheckState.Checked if value in set(chosen) else Qt.CheckState.Unchecked)
+        lst.addItem(item)
+    if lst.count() == 0:
+        item = QListWidgetItem("None in this database")
+        item.setFlags(Qt.ItemFlag.NoItemFlags)
+        lst.addItem(item)
+
+
 def tick(lst: QListWidget, value: str, on: bool = True) -> None:
     """Tick or untick the row of a checklist holding ``value`` (as a click would); ``KeyError`` if none does."""
     for i in range(lst.count()):
@@ -99,13 +120,14 @@ class ForbiddenPanel(QWidget):
                     forbidden_scholars: Iterable[str], forbidden_kinds: Iterable[str],
                     names: Names = DEFAULT_NAMES) -> None:
         """The library's scholars and kinds (with chunk counts), ticked as the overlay forbids them."""
-        counts = dict(kinds)
-        every_kind = [(k, counts.get(k, 0)) for k in SOURCE_TYPES] + [(k, n) for k, n in counts.items()
-                                                                       if k not in SOURCE_TYPES]
+        # only the kinds the library holds (in the contract's order), and a forbidden one it lacks, marked so
+        counts = {k: n for k, n in kinds if n > 0}
+        held = [(k, counts[k]) for k in SOURCE_TYPES if k in counts] + [(k, n) for k, n in counts.items()
+                                                                         if k not in SOURCE_TYPES]
         self._updating = True
         try:
-            self._fill(self.scholars, list(scholars), set(forbidden_scholars), lambda s: names.scholar(s).name)
-            self._fill(self.kinds, every_kind, set(forbidden_kinds), source_label)
+            fill_checklist(self.scholars, list(scholars), set(forbidden_scholars), lambda s: names.scholar(s).name)
+            fill_checklist(self.kinds, held, set(forbidden_kinds), source_label)
         finally:
             self._updating = False
 
@@ -115,20 +137,6 @@ class ForbiddenPanel(QWidget):
     def check(self, kind: str, value: str, on: bool = True) -> None:
         """Tick or untick ``value`` in ``"scholar"``/``"kind"`` (as a click would)."""
         tick(self.scholars if kind == "scholar" else self.kinds, value, on)
-
-    @staticmethod
-    def _fill(lst: QListWidget, values: list[tuple[str, int]], chosen: set[str], label: object) -> None:
-        assert callable(label)
-        lst.clear()
-        present = {v for v, _n in values}
-        for value, count in [*values, *((v, -1) for v in sorted(chosen - present))]:
-            where = "not in this database" if count < 0 else f"{count:,} chunk{'' if count == 1 else 's'}"
-            item = QListWidgetItem(f"{label(value)}   ({where})")
-            item.setData(Qt.ItemDataRole.UserRole, value)
-            item.setToolTip(value)
-            item.setFlags(_CHECKABLE)
-            item.setCheckState(Qt.CheckState.Checked if value in chosen else Qt.CheckState.Unchecked)
-            lst.addItem(item)
 
     def _changed(self, _item: QListWidgetItem) -> None:
         if not self._updating:

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.query import BoostWeights, Profile
 from ..overlays import Overlay
-from .overlay_parts import ForbiddenPanel, VocabularyPanel, checked, tick
+from .overlay_parts import ForbiddenPanel, VocabularyPanel, checked, fill_checklist, tick
 from .theme import scaled_font
 
 #: the role id of an overlay the reader starts in the editor (by forbidding a source or adding a word)
@@ -128,8 +128,9 @@ class ProfilePanel(QWidget):
             self._names = names
         self._updating = True
         try:
-            self._fill(self.scholars, facets.get("scholar_id", []), profile.preferred_scholars, "chunk")
-            self._fill(self.traditions, facets.get("tradition", []), profile.preferred_traditions, "chunk")
+            fill_checklist(self.scholars, facets.get("scholar_id", []), profile.preferred_scholars,
+                           lambda s: self._names.scholar(s).name)
+            fill_checklist(self.traditions, facets.get("tradition", []), profile.preferred_traditions)
         finally:
             self._updating = False
         self._show_forbidden()
@@ -197,26 +198,6 @@ class ProfilePanel(QWidget):
         tick(self.scholars if kind == "scholar" else self.traditions, value, on)
 
     # -- internals -------------------------------------------------------------------------
-    @staticmethod
-    def _fill(lst: QListWidget, values: list[tuple[str, int]], chosen: frozenset[str], unit: str) -> None:
-        lst.clear()
-        present = {v for v, _n in values}
-        rows = list(values) + [(v, -1) for v in sorted(chosen - present)]
-        for value, count in rows:
-            if count >= 0:
-                label = f"{value}   ({count:,} {unit}{'' if count == 1 else 's'})"
-            else:
-                label = f"{value}   (not in this database)"
-            item = QListWidgetItem(label)
-            item.setData(Qt.ItemDataRole.UserRole, value)
-            item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable | Qt.ItemFlag.ItemIsSelectable)
-            item.setCheckState(Qt.CheckState.Checked if value in chosen else Qt.CheckState.Unchecked)
-            lst.addItem(item)
-        if not rows:
-            item = QListWidgetItem("None in this database")
-            item.setFlags(Qt.ItemFlag.NoItemFlags)
-            lst.addItem(item)
-
     def _changed(self, _item: QListWidgetItem) -> None:
         if not self._updating:
             self.profileEdited.emit(self.profile())

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 from .. import paths
 from ..config import DB_ENV, PROXY_URL_ENV, TOKEN_ENV, Resolved
 from ..config import Connection as ConnectionInUse
-from ..core.query import MAX_CANDIDATES, MAX_K
 from ..core.text import echo
 from ..http.urls import redact_urls
+from ..knobs import BY_SETTING
 from ..settings import Settings, validate
 from .weights import boost_spin
 
@@ -96,10 +96,11 @@ class SettingsDialog(QDialog):
         self.scholar_spin = boost_spin("Scholar boost", settings.scholar_boost)
         self.tradition_spin = boost_spin("Tradition boost", settings.tradition_boost)
         self.reference_spin = boost_spin("Reference boost", settings.reference_boost)
-        self.cap_spin = _int_spin(settings.per_scholar_cap or 0, 0, 50, "Chunks per scholar (0: no cap)")
+        self.cap_spin = _int_spin(settings.per_scholar_cap or 0, 0, _whole("per_scholar_cap")[1],
+                                  "Chunks per scholar (0: no cap)")
         self.cap_spin.setSpecialValueText("no cap")
-        self.k_spin = _int_spin(settings.k, 1, MAX_K, "Results shown")
-        self.candidates_spin = _int_spin(settings.candidates, 1, MAX_CANDIDATES, "Candidates searched")
+        self.k_spin = _int_spin(settings.k, *_whole("k"), "Results shown")
+        self.candidates_spin = _int_spin(settings.candidates, *_whole("candidates"), "Candidates searched")
         ranking = QGroupBox("Ranking")
         rform = QFormLayout(ranking)
         rform.addRow("Chapter boost (×):", self.chapter_spin)
@@ -110,8 +111,9 @@ class SettingsDialog(QDialog):
         rform.addRow("Results shown (k):", self.k_spin)
         rform.addRow("Candidates searched:", self.candidates_spin)
         # what the workbench's weight search may change beside the boosts (0 reads "off" / "hard cap")
-        self.alpha_spin = _fraction_spin(settings.alpha, 0.0, "Hybrid fusion: weight of meaning (alpha)")
-        self.spread_spin = _fraction_spin(settings.spread or 0.0, 0.0, "Spread factor past the cap per source")
+        self.alpha_spin = _fraction_spin(settings.alpha, _whole("alpha")[0], "Hybrid fusion: weight of meaning (alpha)")
+        self.spread_spin = _fraction_spin(settings.spread or 0.0, _whole("spread")[0],
+                                          "Spread factor past the cap per source")
         self.spread_spin.setSpecialValueText("hard cap")
         self.focus_spin = boost_spin("Focus chapter boost", settings.focus_boost or 0.1)
         self.focus_spin.setMinimum(1.0 - 0.05)
@@ -225,6 +227,12 @@ def source_note(value: Resolved[Any], flag: str | None, env: str, *, secret: boo
     if value.source == "settings":
         return f"In use: {shown} — from your settings."
     return f"In use: {shown} — the default."
+
+
+def _whole(setting: str) -> tuple[int, int]:
+    """A setting's range, from its knob's row of the table (:data:`amicus_desktop.knobs.KNOBS`)."""
+    lo, hi = BY_SETTING[setting].settings_bounds()
+    return int(lo), int(hi)
 
 
 def _fraction_spin(value: float, lo: float, name: str) -> QDoubleSpinBox:

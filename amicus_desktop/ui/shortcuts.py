@@ -49,6 +49,8 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("show_rejected", "Show the rejected candidates", ("Ctrl+3",), "Results"),
     Shortcut("copy_result", "Copy the selected result with its citation (in the results)",
              (QKeySequence.StandardKey.Copy,), "Results"),
+    Shortcut("whole_library", "Rank this question for the whole library, or for the open chapter again",
+             ("Ctrl+Shift+A",), "Results"),
     Shortcut("copy_context", "Copy the results as Amicus context", ("Ctrl+Shift+C",), "Results"),
     Shortcut("searched", "Show or hide how this was searched", ("Ctrl+Shift+H",), "Results"),
     Shortcut("export", "Export results…", ("Ctrl+Shift+E",), "File"),

@@ -19,7 +19,9 @@ class StatusBar(QStatusBar):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.proxy_status = QLabel()
+        # The proxy's state gives way to a short form ("Proxy: online"), then elides (whole in its tooltip), so the
+        # bar does not hold the window wide (with a second workspace's switcher it held it at 1,086 px).
+        self.proxy_status = ElidedLabel()
         self.proxy_status.setAccessibleName("Proxy state")
         # The model's name is long: it elides (whole in its tooltip) before the timings are cut.
         self.model_status = ElidedLabel()
@@ -50,7 +52,9 @@ class StatusBar(QStatusBar):
         self.chunks_status.setToolTip(str(db.info.path) if db.info is not None else "")
 
     def render_connectivity(self, c: Connectivity) -> None:
-        self.proxy_status.setText(states.proxy_status(c))
+        text = states.proxy_status(c)
+        self.proxy_status.setText(text)
+        self.proxy_status.set_shorter(text.split(" (")[0])  # "Proxy: online", without its address
         self.proxy_status.setToolTip(states.proxy_tooltip(c))
 
     def render_result(self, view: ResultView) -> None:

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
 
 from ..core.references import PassageRef
 from ..present import verses as words
-from ..session.question import AskFailure
 from ..session.verses import VerseView
+from ..states import AskFailure
 from ..verses import VerseHit
 from .theme import muted_text, scaled_font, serif_font
 

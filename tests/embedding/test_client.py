@@ -53,6 +53,9 @@ def test_contract_timeouts() -> None:
     assert client_mod.CONNECT_TIMEOUT <= 5
     assert client_mod.READ_TIMEOUT <= 15
     assert client_mod.RETRY_DELAY == 1.0
+    client = client_mod.EmbedClient("http://127.0.0.1:9")  # a client made without them uses the contract's
+    assert (client.read_timeout, client.retry_delay) == (client_mod.READ_TIMEOUT, client_mod.RETRY_DELAY)
+    run(client.aclose())
 
 
 def test_success_returns_float32_vector_and_model(proxy: ScriptedProxy) -> None:

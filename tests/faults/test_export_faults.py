@@ -1,6 +1,6 @@
 """Exporting results when the disk says no: an unwritable folder and a full disk.
 
-Each case runs the real export (``bundle/export.py``) in a child process so that the fault is real
+Each case runs the real export (``present/export.py``) in a child process so that the fault is real
 and confined: a folder the process may not write in (as root, the child gives up the capability
 that lets root write anywhere), and a file-size limit (``RLIMIT_FSIZE``) that makes the disk look
 full after a few kilobytes. In both, the user gets a clear sentence, the old file keeps its
@@ -26,7 +26,7 @@ LIMIT = 512
 CHILD = """
 import json, resource, signal, sys
 from pathlib import Path
-from amicus_desktop.bundle.export import ExportError, ExportFormat, export_result
+from amicus_desktop.present.export import ExportError, ExportFormat, export_result
 from tests.bundle.results import keyword_result
 
 work, target, fmt, limit = Path(sys.argv[1]), Path(sys.argv[2]), ExportFormat(sys.argv[3]), int(sys.argv[4])

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.bundle.export import ExportError, ExportFormat
+from amicus_desktop.present.export import ExportError, ExportFormat
 from amicus_desktop.session.export import context_work, export_work, protected_paths
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.sessions import OpenSession, reach

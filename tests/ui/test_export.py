@@ -7,8 +7,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from amicus_desktop.bundle.export import ExportFormat
 from amicus_desktop.core.query import RetrievalContext
+from amicus_desktop.present.export import ExportFormat
 from amicus_desktop.session.background import Op
 
 from .conftest import Harness, wait_for

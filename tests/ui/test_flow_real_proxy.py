@@ -128,8 +128,8 @@ def test_profile_applies_at_once_and_persists_across_restart(harness, qtbot, rea
     assert again.session.prefs.profile.preferred_scholars == frozenset({"spurgeon"})
     assert again.ask.profile_button.text() == "Profile: 1 scholar, 1 tradition"
     assert again.profile_dock.panel.profile() == again.session.prefs.profile
-    # the last chapter read is restored too
-    assert again.session.reader.chapter == ChapterRef("romans", 9)
+    # the last chapter read is restored too (the restore lands after the library opens: wait for it)
+    wait_for(qtbot, lambda: again.session.reader.chapter == ChapterRef("romans", 9))
 
 
 def test_proxy_down_at_start_then_started_reenables_without_user_action(harness, qtbot, real_db: Path) -> None:

@@ -156,8 +156,10 @@ def test_pin_from_the_shortcut_comes_first_marked_and_unpins(harness, qtbot, sma
         current = window.results.current_result()
         assert current is not None
         chosen = current.chunk_id
-        menu = window.results.result_menu(current)  # the result's context menu, with the pin entry last
-        assert menu.actions()[-1].text() == "Pin this result to the top"
+        menu = window.results.result_menu(current)  # the result's context menu: the pin scopes last, narrow first
+        texts = [a.text() for a in menu.actions()]
+        assert texts[-3:] == ["Pin for questions like “election and mercy”", "Pin for Romans 9 (while it is open)",
+                              "Pin for every question"]
 
         before = s.question.view
         window.actions_by_id["toggle_pin"].trigger()  # Ctrl+B
@@ -166,14 +168,25 @@ def test_pin_from_the_shortcut_comes_first_marked_and_unpins(harness, qtbot, sma
         model = window.results.results_model
         assert model.chunk(0).chunk_id == chosen and model.chunk(0).pinned
         assert model.index(0, ResultsModel.RANK).data(Qt.ItemDataRole.AccessibleTextRole) == "Pinned, rank 1"
-        assert model.index(0, ResultsModel.MOVE).data() == "Pinned"
-        assert model.index(1, ResultsModel.MOVE).data() != "Pinned"
+        assert model.index(0, ResultsModel.MOVE).data() == "Pinned: like this"  # Ctrl+B: the narrow default
+        assert "Pinned for questions like “election and mercy”" in model.index(0, ResultsModel.MOVE).data(
+            Qt.ItemDataRole.ToolTipRole)
+        assert not model.index(1, ResultsModel.MOVE).data().startswith("Pinned")
         assert not window.results.results_view.isColumnHidden(ResultsModel.MOVE)  # ranks moved: shown
         assert window.menus.pins_menu.title() == "Pins (1)"
         assert window.results.result_menu(model.chunk(0)).actions()[-1].text() == "Unpin this result"
         window.menus.fill_pins_menu()
         labels = [a.text() for a in window.menus.pins_menu.actions() if a.text()]
         assert labels[0].startswith("Unpin Romans") and labels[-1] == "Unpin all"
+        assert labels[0].endswith("(pinned for questions like “election and mercy”)")
+
+        before = s.question.view
+        next(a for a in window.results.result_menu(model.chunk(0)).actions()
+             if a.text().startswith("Pin for Romans 9")).trigger()  # another scope: the open chapter
+        wait_for(qtbot, lambda: s.question.view is not before and not s.question.busy)
+        assert model.index(0, ResultsModel.MOVE).data() == "Pinned for Romans 9"
+        window.menus.fill_pins_menu()
+        assert window.menus.pins_menu.actions()[0].text().endswith("(pinned for Romans 9)")
 
         before = s.question.view
         window.menus.pins_menu.actions()[-1].trigger()  # Unpin all

@@ -286,3 +286,11 @@ def test_garbage_is_collected_on_the_qt_thread(qapp, qt_thread_gc) -> None:
     before = gc.get_count()[0]
     collector.check()
     assert gc.get_count()[0] < before
+
+
+def test_the_chapter_context_says_the_readers_chapter_boost(harness, qtbot) -> None:
+    """#31.1: the tooltip said ×1.5 whatever the reader set; it follows the setting now."""
+    window = harness.open()
+    assert "(×1.5)" in window.ask.context_label.toolTip()
+    window.session.apply_settings(window.session.prefs.settings.replace(chapter_boost=2.25))
+    wait_for(qtbot, lambda: "(×2.25)" in window.ask.context_label.toolTip())

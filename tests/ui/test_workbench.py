@@ -6,8 +6,8 @@ flow of issue 12 runs on the study DB (real vectors) and the real local proxy.
 
 from __future__ import annotations
 
+import hashlib
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -154,24 +154,24 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     """Open the shipped golden set, judge a result, change the chapter boost and watch the ranking move,
     compare hybrid against semantic, evaluate the set: every step by key presses."""
     shipped = resource_path("golden", "demo.json")
-    own = golden_dir() / "demo.json"
-    own.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(shipped, own)  # the curator's copy: judging writes to it, never to the package
-    golden = golden_io.load(own)
+    shipped_sha = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    own = golden_dir() / "demo.json"  # the copy the workbench makes: judging writes to it, never to the package
+    golden = golden_io.load(shipped)
     question = golden.queries[0]
 
     window = harness.open(db=study_db, proxy=local_proxy.url, chapter=question.chapter)
     session, panel, bench = window.session, window.workbench_dock.panel, window.workbench
     wait_for(qtbot, lambda: session.can_ask, 30)
 
-    # File ▸ Open golden set… (the file dialog answers with the curator's copy).
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(own), ""))
+    # File ▸ Open golden set… (the file dialog answers with the shipped set: the workbench opens a copy of it).
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(shipped), ""))
     qtbot.keyClick(window, Qt.Key.Key_F, ALT)
     menu = window.menuBar().actions()[0].menu()
     wait_for(qtbot, menu.isVisible)
     qtbot.keyClick(menu, Qt.Key.Key_G)  # Open &golden set…
     wait_for(qtbot, lambda: bench.golden is not None)
-    assert window.workbench_dock.isVisible() and bench.golden.name == golden.name
+    assert window.workbench_dock.isVisible() and bench.golden.name == golden.name and bench.golden_path == own
+    assert "your copy of the shipped set" in panel.golden_label.text()
     wait_for(qtbot, lambda: not menu.isVisible())
     window.activateWindow()  # offscreen, the closed menu stays the active window until told
     wait_for(qtbot, lambda: QApplication.activeWindow() is window)
@@ -187,6 +187,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_2)
     run(qtbot, bench.flush())
     assert golden_io.load(own).query(question.id).judgments[before[1]] == 2
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == shipped_sha
     assert "This question: nDCG@10" in panel.whatif_tab.scores_label.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_R, ALT)

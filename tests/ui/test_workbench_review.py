@@ -100,6 +100,13 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         qtmodeltester.check(gaps)
         assert gaps.rowCount() == bench.report.unjudged > 0
         first = gaps.gap(0)
+        # words, not ids: the question's text, and the chunk's title once the database has named it
+        assert gaps.data(gaps.index(0, gaps.QUESTION)) == first.query and first.query != first.query_id
+        named = {r.chunk_id: titles.title(r.candidate) for r in session.question.view.result.results}
+        wait_for(qtbot, lambda: gaps.data(gaps.index(0, gaps.CHUNK)) != first.chunk_id)
+        if first.chunk_id in named:
+            assert gaps.data(gaps.index(0, gaps.CHUNK)) == named[first.chunk_id]
+        assert first.chunk_id in gaps.data(gaps.index(0, gaps.CHUNK), Qt.ItemDataRole.ToolTipRole)
         panel.gaps_tab.view.setCurrentIndex(gaps.index(0, 0))
         wait_for(qtbot, lambda: first.chunk_id in preview_text(panel))
         qtbot.keyClick(panel.gaps_tab.view, Qt.Key.Key_2)
@@ -112,6 +119,8 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         qtmodeltester.check(judges.model)
         assert "Krippendorff's α (ordinal)" in judges.summary.text() and "Cohen's κ" in judges.summary.text()
         assert judges.model.item(0).chunk_id == top[3] and judges.model.data(judges.model.index(0, 0)) == "2"
+        assert judges.model.data(judges.model.index(0, judges.model.QUESTION)) == "grace"
+        wait_for(qtbot, lambda: judges.model.data(judges.model.index(0, judges.model.CHUNK)) == named[top[3]])
         judges.view.setCurrentIndex(judges.model.index(0, 0))
         wait_for(qtbot, lambda: top[3] in preview_text(panel))
 
@@ -168,6 +177,8 @@ def test_a_1000_px_window_with_the_workbench_open(harness: Any, qtbot: Any, smal
         window.workbench_dock.toggle()
         qtbot.wait(100)
         assert window.left_split.isVisible()  # room for the reader at the default size
+        # the window's minimum follows the reader's a layout pass later (under load, later than 100 ms)
+        wait_for(qtbot, lambda: window.minimumWidth() <= 1000)
         window.resize(1000, 650)
         wait_for(qtbot, lambda: window.width() == 1000)  # it shrinks: the reader steps aside
         assert not window.left_split.isVisible()

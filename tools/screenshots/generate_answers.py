@@ -65,9 +65,29 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         session.set_chapter(ChapterRef("romans", 5))
         await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
         await save(window, out, "answers-reranked.png")
-        # one shared word is not a strong match
+        # one shared word is not a strong match: the warning is inside the Results tab, the tab bar stays put
         await ask(window, session, "Noah's ark")
         await save(window, out, "answers-no-strong-match.png")
+        # one question asked of the whole library: the header's toggle off, and the header says so
+        session.set_chapter(ChapterRef("romans", 8))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 8))
+        await ask(window, session, "How should Christians treat the government?")
+        session.set_whole_library(True)
+        select(window, 0)
+        await save(window, out, "answers-whole-library.png")
+        # a pin shown where it applies: pinned for John 3, first in a question asked there
+        session.set_chapter(ChapterRef("john", 3))
+        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("john", 3))
+        await ask(window, session, "What does it mean to be born again?")
+        view = session.question.view
+        assert view is not None
+        chosen = next((r for r in view.result.ranked if r.candidate.metadata.book_id == "john"), view.result.ranked[0])
+        task = session.pin(chosen.chunk_id, "passage")
+        assert task is not None
+        await task
+        await ask(window, session, "Who can enter the kingdom of God?")
+        select(window, 0)
+        await save(window, out, "answers-pinned-for-passage.png")
         window.close()
         await session.aclose()
 

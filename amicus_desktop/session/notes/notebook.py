@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 from ...connectivity import Connectivity, ProxyState
 from ...core.results import ModelInfo
 from ...notes import Note
+from ...states import DbState, DbStatus
 from ..events import Event
-from ..library import DbState, DbStatus
 from ..workspaces import Held, Workspaces
 from .desk import POLL_SECONDS, NotesDesk
 from .editor import AUTOSAVE_SECONDS, NoteEditor
@@ -93,14 +93,15 @@ class Notebook:
     async def _switch(self, workspace_id: str) -> None:
         s = self._session
         await self.editor.close()
-        held = self.workspaces.switch(workspace_id, Held(s.prefs.profile, s.search.pins, s.prefs.overlay))
+        held = self.workspaces.switch(workspace_id, Held(s.prefs.profile, s.search.pins, s.prefs.overlay,
+                                                                s.search.scopes))
         if held is None:
             return
         view = s.question.view
         s.question.cancel()
         s.question.clear()  # it may hold the old workspace's notes: never shown under the new one
         self.desk.open(workspace_id)
-        s.search.set_pins(held.pins)
+        s.search.set_pins(held.pins, held.pin_scopes)
         s.prefs.set_profile(held.profile)
         s.prefs.set_overlay(held.overlay)
         if view is not None:

@@ -24,10 +24,10 @@ from ...evaluate import snapshots as snap_io
 from ...evaluate.golden import GoldenQuery, GoldenSet
 from ...evaluate.run import EvalConfig, EvalReport
 from ...settings import Settings
+from ...states import DbState, DbStatus
 from ..background import Tasks
 from ..controller import Session
 from ..events import Event
-from ..library import DbState, DbStatus
 from ..question import ResultView
 from .ab import ABJob, ABResult, Side
 from .evaluation import EvaluationJob, Progress
@@ -83,6 +83,7 @@ class Workbench:
 
     def _library_changed(self, state: DbState) -> None:
         if state.status is DbStatus.READY:
+            self.review.forget_titles()
             self.golden_job.check_missing()
             self.golden_job.reopen()
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ... import paths
+from ... import paths, resources
 from ...core.errors import AmicusError
 from ...core.references import ChapterRef
 from ...evaluate import golden as golden_io
@@ -19,6 +19,7 @@ from ...evaluate import metrics
 from ...evaluate.golden import GoldenError, GoldenQuery, GoldenSet
 from ...evaluate.judges import now
 from ...evaluate.run import present_ids
+from ...files import write_atomic
 from ...understand import PassageError, parse_passage
 from ..engine import Engine
 
@@ -38,6 +39,8 @@ class GoldenJob:
         self.golden_path: Path | None = None
         self.missing: tuple[str, ...] = ()
         self._saving: asyncio.Task[bool] | None = None
+        #: the shipped set the open one is a copy of (``None`` for the curator's own sets)
+        self.copied_from: Path | None = None
         self._reopened = False
 
     @property
@@ -92,6 +95,19 @@ class GoldenJob:
         return self._bench.spawn(self._open_golden(Path(path)))
 
     async def _open_golden(self, path: Path) -> bool:
+        if shipped(path):  # a shipped set is never written: the curator grades a copy in the data folder
+            try:
+                copy, made = await asyncio.to_thread(own_copy, path)
+            except OSError as exc:
+                self._bench.notice.emit(f"{path.name} ships with Amicus Desktop and is never changed, and a copy "
+                                        f"to grade could not be made in {paths.golden_dir()} "
+                                        f"({exc.strerror or type(exc).__name__}).")
+                return False
+            said = (f"{path.name} ships with Amicus Desktop and is never changed: you are grading your own copy, "
+                    f"{copy}.") if made else ""
+            path, copied_from = copy, path
+        else:
+            copied_from, said = None, ""
         try:
             golden = await asyncio.to_thread(golden_io.load, path)
         except GoldenError as exc:
@@ -100,11 +116,13 @@ class GoldenJob:
         except OSError as exc:
             self._bench.notice.emit(f"{path.name} could not be read ({exc.strerror or type(exc).__name__}).")
             return False
-        self._use(golden, path)
+        self._use(golden, path, copied_from)
+        if said:
+            self._bench.notice.emit(said)
         return True
 
-    def _use(self, golden: GoldenSet, path: Path) -> None:
-        self.golden, self.golden_path = golden, path
+    def _use(self, golden: GoldenSet, path: Path, copied_from: Path | None = None) -> None:
+        self.golden, self.golden_path, self.copied_from = golden, path, copied_from
         self._reopened = True
         self.missing = ()
         self._bench.eval_job.report = None  # it measured another set
@@ -245,3 +263,22 @@ def _new_id(golden: GoldenSet) -> str:
     while f"q{n}" in ids:
         n += 1
     return f"q{n}"
+
+
+def shipped(path: Path) -> bool:
+    """Whether ``path`` is one of the golden sets that ship with the app (``resources/golden/``)."""
+    try:
+        return path.resolve().is_relative_to(resources.resource_path("golden").resolve())
+    except OSError:
+        return False
+
+
+def own_copy(path: Path) -> tuple[Path, bool]:
+    """The curator's copy of the shipped set ``path`` in the data folder, made on first use (whether it was
+    made now is the second value). An existing copy is kept as it is: it holds the curator's grades."""
+    copy = paths.golden_dir() / path.name
+    if copy.is_file():
+        return copy, False
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(copy, path.read_bytes())
+    return copy, True

@@ -10,7 +10,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...core.errors import AmicusError
+from ...core.names import Names
 from ...core.results import Candidate
+from ...present.titles import title
 from ...store.scripture import ScriptureStore
 from ..engine import Engine
 
@@ -27,6 +29,18 @@ def read_chunk(store: ScriptureStore, chunk_id: str) -> Candidate | None:
     if row is None:
         return None
     return Candidate(rowid, *row[:4], metadata=row[4], distance=None)
+
+
+def read_titles(store: ScriptureStore, chunk_ids: list[str], names: Names) -> dict[str, str]:
+    """(DB thread) The title of each of ``chunk_ids`` the database holds, as a result row names it."""
+    rowids = store.rowids_for(chunk_ids)
+    rows = store.fetch(list(rowids.values()))
+    found: dict[str, str] = {}
+    for chunk_id, rowid in rowids.items():
+        row = rows.get(rowid)
+        if row is not None:
+            found[chunk_id] = title(Candidate(rowid, *row[:4], metadata=row[4], distance=None), names)
+    return found
 
 
 class PreviewJob:

@@ -8,12 +8,13 @@ when the dock opens — so the window can always be made as narrow as the result
 
 from __future__ import annotations
 
+import contextlib
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
 
-from ... import paths, resources
+from ... import paths
 from ...evaluate.interchange import FORMATS, NAMED
 from ...session.workbench import Workbench
 from ..workbench import WorkbenchPanel
@@ -128,8 +129,9 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
 
     def open_golden_set(self, path: str | None = None) -> None:
         if path is None:
-            folder = paths.golden_dir()  # the curator's own sets; until there are some, the shipped one's folder
-            start = folder if folder.is_dir() else resources.resource_path("golden")
+            start = paths.golden_dir()  # the curator's own sets (a shipped one opened from elsewhere is copied here)
+            with contextlib.suppress(OSError):
+                start.mkdir(parents=True, exist_ok=True)
             path, _ = QFileDialog.getOpenFileName(self._window, "Open a golden set", str(start),
                                                   "Golden sets (*.json);;All files (*)")
             if not path:

@@ -14,8 +14,9 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QMenu
 
-from ...bundle.export import clip_text
 from ...core.results import RetrievedChunk
+from ...pin_scopes import DEFAULT_SCOPE
+from ...present.export import clip_text
 from ...present.titles import citation
 from .. import shortcuts
 from .models import ChunkRole
@@ -80,9 +81,22 @@ class ResultMenu:
             self.build(r).popup(view.viewport().mapToGlobal(pos))
 
     def pin_entries(self, menu: QMenu, r: RetrievedChunk) -> None:
-        """The pin entry of a result's context menu (an :attr:`extenders` hook)."""
+        """The pin entries of a result's context menu (an :attr:`extenders` hook): pin it for questions like this
+        one (the default: Ctrl+B), for the open chapter, or for every question — each saying where — or unpin it
+        (a pinned one: its scope checked, another scope moves it there)."""
         menu.addSeparator()
-        pinned = self._pane.is_pinned(r.chunk_id)
-        action = menu.addAction("Unpin this result" if pinned else "Pin this result to the top")
-        action.setShortcuts(shortcuts.sequences(shortcuts.BY_ID["toggle_pin"]))  # shown, not bound here
-        action.triggered.connect(lambda: self._pane.pinRequested.emit(r.chunk_id))
+        pane = self._pane
+        pinned = pane.is_pinned(r.chunk_id)
+        current = pane.results_model.pin_scope(r.chunk_id).scope if pinned else None
+        for scope, label in pane.pin_choices():
+            action = menu.addAction(label)
+            action.setCheckable(pinned)
+            action.setChecked(scope == current)
+            action.setEnabled(scope != current)
+            if scope == DEFAULT_SCOPE and not pinned:
+                action.setShortcuts(shortcuts.sequences(shortcuts.BY_ID["toggle_pin"]))  # shown, not bound here
+            action.triggered.connect(lambda _checked=False, s=scope: pane.pinScopeRequested.emit(r.chunk_id, s))
+        if pinned:
+            unpin = menu.addAction("Unpin this result")
+            unpin.setShortcuts(shortcuts.sequences(shortcuts.BY_ID["toggle_pin"]))  # shown, not bound here
+            unpin.triggered.connect(lambda: pane.pinRequested.emit(r.chunk_id))

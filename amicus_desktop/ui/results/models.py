@@ -10,6 +10,7 @@ and scholars by their display names, from the open database's own tables (:class
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleO
 from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.query import USER_NOTE, RetrievalContext, SearchMode
 from ...core.results import RejectedChunk, RetrievedChunk
+from ...pin_scopes import PinScope
 from ...present import describe
 from ...present.titles import snippet, title
 from ...session import ResultView
@@ -87,6 +89,8 @@ class ResultsModel(_RowsModel):
         self._view: ResultView | None = None
         self._names = names
         self._max_score = 1.0
+        #: where each pin applies (the session's; set by the pane): the Move cell of a pinned row says so
+        self.pin_scope: Callable[[str], PinScope] = lambda chunk_id: PinScope(chunk_id, "always", "")
 
     # -- data in ---------------------------------------------------------------------------
     def set_view(self, view: ResultView | None) -> None:
@@ -164,7 +168,10 @@ class ResultsModel(_RowsModel):
             return f"Pinned, rank {r.rank}" if accessible and r.pinned else str(r.rank)
         if col == self.MOVE:
             if r.pinned:  # words, not colour: the Move column is shown whenever a result is pinned
-                return "Pinned: always first" if accessible else "Pinned"
+                scope = self.pin_scope(r.chunk_id)
+                if accessible:
+                    return f"Pinned {describe.pin_scope_text(scope, self.names)}: shown first"
+                return describe.pin_scope_short(scope, self.names)
             short, sentence, _ = self._move(r)
             return sentence if accessible else short
         if col == self.TITLE:
@@ -204,8 +211,9 @@ class ResultsModel(_RowsModel):
     def _tooltip(self, r: RetrievedChunk, col: int) -> str | None:
         c = r.candidate
         if col in (self.RANK, self.MOVE) and r.pinned:
-            return ("Pinned: shown first whatever its score (unpin it from its context menu or with "
-                    f"{shortcuts.keys_of('toggle_pin')})")
+            where = describe.pin_scope_text(self.pin_scope(r.chunk_id), self.names)
+            return (f"Pinned {where}: shown first whatever its score (unpin it, or pin it for another scope, from "
+                    f"its context menu; {shortcuts.keys_of('toggle_pin')} unpins it)")
         if col == self.MOVE:
             _short, sentence, _ = self._move(r)
             why = describe.cause_text(self._view.cause) if self._view else ""

@@ -7,11 +7,14 @@ models (``models.py``), the tables' set-up and width fitting (``tables.py``), th
 them (``detail.py``, filled one event-loop turn after the tables), the bundle bar (``bundle_bar.py``)
 and the splitters (``splitter.py``).
 
-Over the tables: the answer's warnings (:class:`~..bundle_views.WarningStrip`) and *How this was
-searched* (:class:`~..bundle_views.SearchedPanel`); under them, *Copy as Amicus context* with its token
-budget and *Export results…* (the window does both). Ctrl+C on a result copies its text and citation;
-its context menu is built by :meth:`ResultsPane.result_menu`, which other code extends by appending
-to :attr:`ResultsPane.menu_extenders`.
+Over the tabs: the header (the question; at the tab bar's right end the toggle that ranks it for the
+open chapter or the whole library) and *How this was searched* (:class:`~..bundle_views.SearchedPanel`).
+The answer's warnings (:class:`~..bundle_views.WarningStrip`) and the re-rank note are inside the Results
+tab, over its table: they come and go without moving the tab bar (a click meant for *Verses* never lands on
+*Rejected*) and are never shown over the Verses tab, whose verses have their own states. Under the tables,
+*Copy as Amicus context* with its token budget and *Export results…* (the window does both). Ctrl+C on a
+result copies its text and citation; its context menu is built by :meth:`ResultsPane.result_menu`, which other code
+extends by appending to :attr:`ResultsPane.menu_extenders`.
 """
 
 from __future__ import annotations
@@ -20,7 +23,15 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QSplitter, QStackedWidget, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QLabel,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.results import RetrievedChunk
@@ -36,7 +47,7 @@ from .detail import DetailArea
 from .menu import ResultMenu
 from .models import ChunkRole, RejectedModel, ResultsModel, SortProxy
 from .splitter import ResultsSplitter, splitter
-from .tables import fit_columns, rejected_table, results_table
+from .tables import fit_columns, fit_move_column, rejected_table, results_table
 
 
 class ResultsPane(QWidget):
@@ -56,6 +67,10 @@ class ResultsPane(QWidget):
 
     #: the user asked to pin or unpin this chunk id (context menu)
     pinRequested = Signal(str)
+    #: the user asked to pin this chunk id for a scope (``question``, ``passage``, ``always``: context menu)
+    pinScopeRequested = Signal(str, str)
+    #: the reader turned the open chapter off (``True``: rank for the whole library) or on again
+    wholeLibraryRequested = Signal(bool)
 
     def __init__(self, names: NamesSource = lambda: DEFAULT_NAMES, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -69,6 +84,8 @@ class ResultsPane(QWidget):
         self.result_menu = self.menu.build
         #: The name of the workspace an answer was asked in, for the header (from its context's id).
         self.workspace_name: Callable[[str | None], str] = lambda wid: wid or ""
+        #: The name of the chapter open in the reader ("Romans 8"; ``None``: none), for the toggle.
+        self.open_chapter: Callable[[], str | None] = lambda: None
 
         self._build_tables()
         self.title = QLabel()
@@ -84,9 +101,25 @@ class ResultsPane(QWidget):
         #: whether a chunk id is pinned now (the session's answer; set by the window)
         self.is_pinned: Callable[[str], bool] = lambda _chunk_id: False
 
+        self.chapter_toggle = QCheckBox()
+        self.chapter_toggle.setObjectName("chapterToggle")
+        self.chapter_toggle.setAccessibleName("Rank this question for the open chapter")
+        self.chapter_toggle.clicked.connect(lambda checked: self.wholeLibraryRequested.emit(not checked))
+        self.chapter_toggle.hide()
+
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(self.results_view, "Results")
+        #: the Results tab's page: the warnings and the re-rank note over the results table
+        self.results_page = results_page = QWidget()
+        self._page_layout = pl = QVBoxLayout(results_page)
+        pl.setContentsMargins(0, 4, 0, 0)
+        pl.setSpacing(4)
+        pl.addWidget(self.warnings)
+        pl.addWidget(self.note)
+        pl.addWidget(self.results_view, 1)
+        self.tabs.addTab(results_page, "Results")
+        # the toggle sits at the tab bar's right end: part of the header, and it costs the tables no height
+        self.tabs.setCornerWidget(self.chapter_toggle, Qt.Corner.TopRightCorner)
         self.tabs.addTab(self.rejected_view, "Rejected")
         #: the Bible verses matching the question (``ui/verses.py``), with their own "why this rank"
         self.verses = VersesView()
@@ -108,8 +141,6 @@ class ResultsPane(QWidget):
         rl.setSpacing(6)
         rl.addWidget(self.title)
         rl.addWidget(self.chips)
-        rl.addWidget(self.warnings)
-        rl.addWidget(self.note)
         rl.addWidget(self.searched)
         rl.addWidget(self.stack, 1)
         self.bundle_bar = BundleBar()
@@ -172,6 +203,7 @@ class ResultsPane(QWidget):
             self.stack.setCurrentWidget(self.empty)
             self.detail_area.hide()
             self.title.setText("")
+            self.chapter_toggle.hide()
             self.chips.set_references((), self._names())
             self.note.hide()
             self.stale_note.clear()
@@ -184,14 +216,37 @@ class ResultsPane(QWidget):
                                                   self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._names())
+        self._render_toggle(view)
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
+        fit_move_column(self.results_view, self.results_model)
         self._fit_columns()
         note = describe.rerank_note(view, self._names(), shortcuts.keys_of("undo_rerank").split(", ")[0])
         self.note.setText(note or "")
         self.note.setVisible(note is not None)
+        # the note and the warnings are inside the Results tab: coming, they resize no tab, so look again here
+        QTimer.singleShot(0, self, self._keep_rows_visible)
         self._render_stale()
         self._reselect(selected)
+
+    def _render_toggle(self, view: ResultView) -> None:
+        """"Rank for Romans 8", checked unless the reader asked this question of the whole library; shown while
+        a chapter is open (or the answer is the whole library's), since only then is there a choice."""
+        ctx = view.result.context
+        ranked = self._names().chapter(ctx.chapter) if ctx is not None and ctx.chapter is not None else None
+        chapter = self.open_chapter() if view.whole_library or ranked is None else ranked
+        self.chapter_toggle.setVisible(chapter is not None or view.whole_library)
+        self.chapter_toggle.setText(describe.chapter_toggle_text(chapter))
+        self.chapter_toggle.setChecked(not view.whole_library)
+        self.chapter_toggle.setToolTip(describe.chapter_toggle_help(chapter, view.whole_library,
+                                                                    shortcuts.keys_of("whole_library")))
+
+    def pin_choices(self) -> list[tuple[str, str]]:
+        """The scopes a result can be pinned for now, each with its menu words (the narrow one first)."""
+        view = self.results_model.view
+        question = view.result.query if view is not None else ""
+        chapter = self.open_chapter()
+        return describe.pin_choices(question, chapter)
 
     def set_online(self, online: bool) -> None:
         """The proxy's reachability: the stale note's wording follows it."""
@@ -228,7 +283,7 @@ class ResultsPane(QWidget):
         """Give the tables the height their six rows need, out of the detail panes below them, when a
         short window or a two-line note over the tables left them less (the splitter shares a smaller
         height out in proportion, not by need)."""
-        deficit = self.tabs.minimumSizeHint().height() - self.tabs.height()
+        deficit = max(self.tabs.minimumSizeHint().height(), self._results_tab_needs()) - self.tabs.height()
         if deficit <= 0 or not self.tabs.isVisible():
             return
         top, bottom = self.split.sizes()
@@ -236,6 +291,16 @@ class ResultsPane(QWidget):
         move = min(deficit, spare)
         if move > 0:
             self.split.setSizes([top + move, bottom - move])
+
+    def _results_tab_needs(self) -> int:
+        """The Results tab's height for its table's six rows under the warnings and the note shown now, at
+        the width they have (a wrapped note's minimum size does not count its second line)."""
+        width, layout = self.results_page.width(), self._page_layout
+        above = [w for w in (self.warnings, self.note) if w.isVisibleTo(self.results_page)]
+        heights = [w.heightForWidth(width) if w.hasHeightForWidth() else w.sizeHint().height() for w in above]
+        margins = layout.contentsMargins()
+        return (self.tabs.tabBar().sizeHint().height() + margins.top() + margins.bottom() + sum(heights)
+                + layout.spacing() * len(above) + self.results_view.minimumHeight())
 
     def _fit_columns(self) -> None:
         fit_columns(self.results_view, self.results_model, self._narrow_hidden)

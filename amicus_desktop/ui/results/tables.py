@@ -10,10 +10,13 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
+from ..elided import TitleDelegate
 from .models import RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
 
 #: The title column never gets narrower than this; columns the title repeats give way first.
 TITLE_MIN = 220
+#: The Move column's width for "▲ 2" and "new"; a pinned row's "Pinned for John 3" widens it to fit.
+MOVE_WIDTH = 56
 #: Results columns hidden, in this order, when the table is too narrow for them and the title.
 NARROW_DROPS = (ResultsModel.TRADITION, ResultsModel.SIMILARITY, ResultsModel.SCHOLAR)
 
@@ -23,8 +26,9 @@ def results_table(proxy: SortProxy) -> QTableView:
     (or Shift+arrow) selects a second result to compare."""
     view = table(proxy, "Results")
     view.setItemDelegateForColumn(ResultsModel.FINAL, ScoreBarDelegate(view))
+    view.setItemDelegateForColumn(ResultsModel.TITLE, TitleDelegate(view))  # a narrow title keeps its passage
     view.sortByColumn(ResultsModel.RANK, Qt.SortOrder.AscendingOrder)
-    for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, 56), (ResultsModel.SCHOLAR, 118),
+    for col, width in ((ResultsModel.RANK, 34), (ResultsModel.MOVE, MOVE_WIDTH), (ResultsModel.SCHOLAR, 118),
                        (ResultsModel.TRADITION, 96), (ResultsModel.SIMILARITY, 100), (ResultsModel.BOOSTS, 150),
                        (ResultsModel.FINAL, 118)):
         view.setColumnWidth(col, width)
@@ -47,6 +51,7 @@ def results_table(proxy: SortProxy) -> QTableView:
 def rejected_table(proxy: SortProxy) -> QTableView:
     """The rejected view over ``proxy``: the reason stretches; nearest misses first."""
     view = table(proxy, "Rejected candidates")
+    view.setItemDelegateForColumn(RejectedModel.TITLE, TitleDelegate(view))
     for col, width in ((RejectedModel.TITLE, 260), (RejectedModel.SCHOLAR, 112),
                        (RejectedModel.SIMILARITY, 74), (RejectedModel.SCORE, 74)):
         view.setColumnWidth(col, width)
@@ -56,6 +61,14 @@ def rejected_table(proxy: SortProxy) -> QTableView:
     # Nearest misses first: what a curator looks for.
     view.sortByColumn(RejectedModel.SCORE, Qt.SortOrder.DescendingOrder)
     return view
+
+
+def fit_move_column(view: QTableView, model: ResultsModel) -> None:
+    """The Move column as wide as its widest pinned cell ("Pinned for John 3"), else :data:`MOVE_WIDTH`."""
+    texts = [model.index(row, ResultsModel.MOVE).data() for row in range(model.rowCount())
+             if (item := model.chunk(row)) is not None and item.pinned]
+    widest = max((view.fontMetrics().horizontalAdvance(str(t)) for t in texts), default=0)
+    view.setColumnWidth(ResultsModel.MOVE, max(MOVE_WIDTH, widest + 16))
 
 
 def fit_columns(view: QTableView, model: ResultsModel, hidden: set[int]) -> None:
@@ -94,8 +107,8 @@ def table(model: SortProxy, name: str) -> QTableView:
     view.setAlternatingRowColors(True)
     view.setShowGrid(False)
     view.setWordWrap(False)
-    # a title reads "Matthew Henry, Concise Commentary — Romans 9:14-24 (part 1 of 2)": eliding in the middle
-    # keeps the passage and the part visible in a narrow column (the whole title is in the tooltip)
+    # other columns elide in the middle; the title columns' delegate keeps the passage and the part whole (the
+    # whole title is in the tooltip)
     view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
     view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     view.verticalHeader().hide()

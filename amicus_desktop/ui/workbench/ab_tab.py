@@ -49,8 +49,8 @@ class ABTab(QWidget):
         self.ab_status.setWordWrap(True)
         self.ab_status.setAccessibleName("A/B agreement")
         self.a_model, self.b_model = SideModel("B", self), SideModel("A", self)
-        self.a_view = table(QTableView(), "A results", self.a_model, stretch=SideModel.TITLE)
-        self.b_view = table(QTableView(), "B results", self.b_model, stretch=SideModel.TITLE)
+        self.a_view = table(QTableView(), "A results", self.a_model, stretch=SideModel.TITLE, titles=SideModel.TITLE)
+        self.b_view = table(QTableView(), "B results", self.b_model, stretch=SideModel.TITLE, titles=SideModel.TITLE)
         self.a_view.selectionModel().currentRowChanged.connect(
             lambda cur, _prev: self._link(cur, self.a_model, self.b_view, self.b_model))
         self.b_view.selectionModel().currentRowChanged.connect(

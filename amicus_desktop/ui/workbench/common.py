@@ -11,6 +11,7 @@ from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from ...session.workbench import Workbench
+from ..elided import TitleDelegate
 
 
 class WorkbenchSignals(QObject):
@@ -39,11 +40,11 @@ class WorkbenchSignals(QObject):
 
 
 def table(view: QTableView, name: str, model: QAbstractItemModel | None = None,
-          stretch: int | None = None) -> QTableView:
+          stretch: int | None = None, *, titles: int | None = None) -> QTableView:
     """``view`` over ``model`` as the workbench's tables look: rows selected whole, no grid, columns fit their
-    text. The ``stretch`` column (a title) takes the room left and elides in the middle, so a title keeps its
-    start and its passage ("Matthew Henry, Con…Romans 9:6-13"); its tooltip holds the whole title. (The model
-    is set first: a header forgets the resize mode of a column it does not have yet.)"""
+    text. The ``stretch`` column takes the room left and elides in the middle; a column of chunk ``titles``
+    elides the author and keeps the passage whole ("Matthew He… — Romans 9:6-13 (part 6 of 6)"); tooltips hold
+    the whole text. (The model is set first: a header forgets the resize mode of a column it does not have yet.)"""
     if model is not None:
         view.setModel(model)
     view.setAccessibleName(name)
@@ -63,6 +64,8 @@ def table(view: QTableView, name: str, model: QAbstractItemModel | None = None,
         header.setStretchLastSection(False)
         header.setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     header.setMinimumSectionSize(24)
+    if titles is not None:
+        view.setItemDelegateForColumn(titles, TitleDelegate(view))
     return view
 
 

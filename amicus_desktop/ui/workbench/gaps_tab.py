@@ -5,7 +5,7 @@ grades it for its question (saved at once, the cursor moves on), Enter asks the 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHeaderView, QLabel, QVBoxLayout, QWidget
 
 from ...session.workbench import Workbench
 from .common import GradingView, on_row, table
@@ -22,9 +22,12 @@ class GapsTab(QWidget):
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setAccessibleName("Judgment gaps")
-        self.model = GapsModel(self._grade, self)
+        self.model = GapsModel(self._grade, self.bench.review.titles, self)
         self.view = GradingView(self._judge_row)
-        table(self.view, "Unjudged chunks of the top 10s (0–3 grades them)", self.model, stretch=GapsModel.CHUNK)
+        table(self.view, "Unjudged chunks of the top 10s (0–3 grades them)", self.model, stretch=GapsModel.CHUNK,
+              titles=GapsModel.CHUNK)
+        # the question's text shares the room with the title (its own width would push the title out of sight)
+        self.view.horizontalHeader().setSectionResizeMode(GapsModel.QUESTION, QHeaderView.ResizeMode.Stretch)
         on_row(self.view, self._row_selected)
         self.view.activatedRow.connect(self._ask)
         v = QVBoxLayout(self)
@@ -70,3 +73,4 @@ class GapsTab(QWidget):
             self.model.set_gaps(gaps)
         else:
             self.model.grades_changed()
+            self.model.titles_changed()

@@ -57,6 +57,9 @@ class HistoryTab(QWidget):
         elif not runs:
             self.status.setText(f"No evaluation of “{golden.name}” is kept yet: Evaluate set (or amicus-desktop "
                                 "eval) keeps each one here.")
+        elif len(runs) == 1:
+            self.status.setText(f"One evaluation of “{golden.name}”, on {runs[0].at[:10]}: nDCG@10 "
+                                f"{runs[0].metrics.get('ndcg@10', 0.0):.3f}.")
         else:
             first = runs[0].metrics.get("ndcg@10", 0.0)
             last = runs[-1].metrics.get("ndcg@10", 0.0)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QPushButton, QVBoxLayout, QWidget
 
 from ...evaluate.agreement import Agreement, PairAgreement
 from ...evaluate.golden import GRADES
@@ -61,10 +61,12 @@ class JudgesTab(QWidget):
         self.import_button.clicked.connect(self.importRequested.emit)
         self.export_button = QPushButton("Export judgments…")
         self.export_button.clicked.connect(self.exportRequested.emit)
-        self.model = DisagreementModel(self)
+        self.model = DisagreementModel(self.bench.review.titles, self)
         self.view = GradingView(self._judge_row)
         table(self.view, "Most disagreed items (0–3 settles the set's grade)", self.model,
-              stretch=DisagreementModel.CHUNK)
+              stretch=DisagreementModel.CHUNK, titles=DisagreementModel.CHUNK)
+        # the question's text shares the room with the title (its own width would push the title out of sight)
+        self.view.horizontalHeader().setSectionResizeMode(DisagreementModel.QUESTION, QHeaderView.ResizeMode.Stretch)
         on_row(self.view, self._row_selected)
         self.view.activatedRow.connect(self._ask)
         buttons = QHBoxLayout()
@@ -105,3 +107,5 @@ class JudgesTab(QWidget):
             self.model.set_items(list(found.disagreements))
             if current.isValid() and current.row() < self.model.rowCount():
                 self.view.setCurrentIndex(self.model.index(current.row(), current.column()))
+        else:
+            self.model.titles_changed()

@@ -154,6 +154,8 @@ class WorkbenchPanel(QWidget):
             return
         judged = sum(len(q.judgments) for q in b.golden.queries)
         where = b.golden_path.name if b.golden_path else ""
+        if b.golden_job.copied_from is not None:
+            where += ", your copy of the shipped set"
         judges = b.golden.judges()
         who = f" by {', '.join(judges[:3])}{'…' if len(judges) > 3 else ''}" if judges else ""
         self.golden_label.setText(f"Golden set “{b.golden.name}” ({where}): {len(b.golden.queries)} questions, "

@@ -23,12 +23,15 @@ class GapsModel(Table):
     QUESTION, RANK, GRADE, CHUNK = range(4)
     RIGHT = frozenset({RANK})
 
-    def __init__(self, grade: Callable[[str, str], int | None], parent: Any = None) -> None:
+    def __init__(self, grade: Callable[[str, str], int | None], titles: Callable[[list[str]], dict[str, str]],
+                 parent: Any = None) -> None:
         super().__init__(parent)
         self._grade = grade
+        self._titles = titles
         self._rows: list[Gap] = []
 
     def set_gaps(self, gaps: list[Gap]) -> None:
+        self._titles([g.chunk_id for g in gaps])  # one read for every row's title
         self._rows = list(gaps)
         self._reset(len(self._rows))
 
@@ -45,20 +48,26 @@ class GapsModel(Table):
     def cell(self, row: int, col: int) -> str:
         g = self._rows[row]
         if col == self.QUESTION:
-            return g.query_id
+            return g.query
         if col == self.RANK:
             return str(g.rank)
         if col == self.GRADE:
             grade = self._grade(g.query_id, g.chunk_id)
             return "–" if grade is None else str(grade)
-        return g.chunk_id
+        return self._titles([g.chunk_id]).get(g.chunk_id, g.chunk_id)
+
+    def titles_changed(self) -> None:
+        """The open database named more chunks: the chunk column reads again."""
+        if self._rows:
+            self.dataChanged.emit(self.index(0, self.CHUNK), self.index(len(self._rows) - 1, self.CHUNK))
 
     def tooltip(self, row: int, col: int) -> str | None:
         g = self._rows[row]
         if col == self.GRADE:
             grade = self._grade(g.query_id, g.chunk_id)
             return "Not judged: press 0–3 to grade" if grade is None else f"Grade {GRADE_WORDS[grade]}"
-        return f"{g.query_id}: {g.query}\n#{g.rank}: {g.chunk_id}"
+        title = self._titles([g.chunk_id]).get(g.chunk_id)
+        return f"{g.query} ({g.query_id})\n#{g.rank}: {title + ' · ' if title else ''}{g.chunk_id}"
 
 
 class DisagreementModel(Table):
@@ -68,11 +77,13 @@ class DisagreementModel(Table):
     SPREAD, GRADES, SET, QUESTION, CHUNK = range(5)
     RIGHT = frozenset({SPREAD, SET})
 
-    def __init__(self, parent: Any = None) -> None:
+    def __init__(self, titles: Callable[[list[str]], dict[str, str]], parent: Any = None) -> None:
         super().__init__(parent)
+        self._titles = titles
         self._rows: list[Disagreement] = []
 
     def set_items(self, items: list[Disagreement]) -> None:
+        self._titles([d.chunk_id for d in items])  # one read for every row's title
         self._rows = list(items)
         self._reset(len(self._rows))
 
@@ -91,14 +102,21 @@ class DisagreementModel(Table):
         if col == self.SET:
             return "–" if d.grade is None else str(d.grade)
         if col == self.QUESTION:
-            return d.query_id
-        return d.chunk_id
+            return d.query
+        return self._titles([d.chunk_id]).get(d.chunk_id, d.chunk_id)
+
+    def titles_changed(self) -> None:
+        """The open database named more chunks: the chunk column reads again."""
+        if self._rows:
+            self.dataChanged.emit(self.index(0, self.CHUNK), self.index(len(self._rows) - 1, self.CHUNK))
 
     def tooltip(self, row: int, col: int) -> str | None:
         d = self._rows[row]
         if col == self.SET:
             return "The set's grade (what eval scores); 0–3 settles it"
-        return f"{d.query_id}: {d.query}\n{d.chunk_id}: " + ", ".join(f"{j} {g}" for j, g in d.grades.items())
+        title = self._titles([d.chunk_id]).get(d.chunk_id)
+        return (f"{d.query} ({d.query_id})\n{title + ' · ' if title else ''}{d.chunk_id}: "
+                + ", ".join(f"{j} {g}" for j, g in d.grades.items()))
 
 
 class RunsModel(Table):

@@ -77,7 +77,7 @@ class WhatIfTab(QWidget):
         self.whatif_status.setAccessibleName("What-if status")
         self.ranking_model = RankingModel(self.bench.grade, self)
         self.ranking = table(GradingView(self._judge_row), "What-if ranking (0–3 grades the selected result)",
-                             self.ranking_model, stretch=RankingModel.TITLE)
+                             self.ranking_model, stretch=RankingModel.TITLE, titles=RankingModel.TITLE)
         on_row(self.ranking, self._row_selected)
         self.scores_label = QLabel()
         self.scores_label.setWordWrap(True)

@@ -104,3 +104,36 @@ async def test_a_grade_that_cannot_be_saved_is_kept_and_saved_with_the_next(
     await bench.flush()
     saved = golden_io.load(path)
     assert saved.queries[0].judgments == {top[0]: 3, top[1]: 1}  # nothing was lost
+
+
+async def test_a_shipped_golden_set_is_graded_in_a_copy_and_never_written(
+    small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    """Opening ``resources/golden/demo.json`` opens the curator's copy in the data folder (said once, and in the
+    set's label); grading writes the copy, and the shipped file keeps every byte. Opened again, the copy (with
+    its grades) is what opens."""
+    import hashlib
+
+    from amicus_desktop.resources import resource_path
+
+    shipped = resource_path("golden", "demo.json")
+    before = hashlib.sha256(shipped.read_bytes()).hexdigest()
+    session, bench = await started(open_session, small_db, proxy.url)
+    notices: list[str] = []
+    bench.notice.connect(notices.append)
+    assert await bench.open_golden(shipped)
+    copy = golden_dir() / "demo.json"
+    assert bench.golden_path == copy and bench.golden_job.copied_from == shipped
+    assert "never changed" in notices[-1] and str(copy) in notices[-1]
+    view = session.question.view
+    assert view is not None
+    top = view.result.results[0].chunk_id
+    assert bench.judge(top, 3)
+    await bench.flush()
+    assert hashlib.sha256(shipped.read_bytes()).hexdigest() == before
+    assert any(q["judgments"].get(top) == 3 for q in json.loads(copy.read_text())["queries"])
+
+    again = Workbench(session)
+    assert await again.open_golden(shipped) and again.golden_path == copy and again.grade(top) == 3
+    # a set of the curator's own is no copy
+    assert await again.new_golden("Mine") and again.golden_job.copied_from is None

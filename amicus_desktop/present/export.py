@@ -23,7 +23,7 @@ from pathlib import Path
 from ..core.names import Names
 from ..core.results import Candidate, RejectedChunk, RetrievalResult, RetrievedChunk, ScoreBreakdown
 from ..files import FileWriteError, check_target, write_atomic
-from ..present.titles import ChunkLike, citation
+from .titles import ChunkLike, citation
 
 log = logging.getLogger("amicus.export")
 

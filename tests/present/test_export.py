@@ -1,4 +1,4 @@
-"""bundle/export.py: clipboard text, CSV rows, the JSON bundle: Bundle, and atomic, careful writing."""
+"""present/export.py: clipboard text, CSV rows, the JSON bundle: Bundle, and atomic, careful writing."""
 
 from __future__ import annotations
 
@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from amicus_desktop.bundle.export import (
+from amicus_desktop.core.names import Names
+from amicus_desktop.core.results import RetrievalResult
+from amicus_desktop.present.export import (
     CSV_COLUMNS,
     ExportError,
     ExportFormat,
@@ -20,8 +22,6 @@ from amicus_desktop.bundle.export import (
     export_result,
     write_atomic,
 )
-from amicus_desktop.core.names import Names
-from amicus_desktop.core.results import RetrievalResult
 from amicus_desktop.present.titles import citation
 from tests.bundle.results import keyword_result
 

@@ -1,0 +1,29 @@
+"""ui/elided.py: a chunk title shortened to a column keeps its passage and elides the author first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtGui import QFont, QFontMetrics
+
+from amicus_desktop.ui.elided import elide_title
+
+TITLE = "Matthew Henry, Concise Commentary — Romans 9:6-13 (part 6 of 6)"
+
+
+def test_a_title_keeps_its_passage_and_loses_the_author_first(qapp: Any) -> None:
+    fm = QFontMetrics(QFont())
+    full = fm.horizontalAdvance(TITLE)
+    assert elide_title(TITLE, fm, full) == TITLE  # it fits: nothing cut
+    tail = " — Romans 9:6-13 (part 6 of 6)"
+    narrow = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew He…" + tail))
+    assert narrow.endswith(tail) and narrow.startswith("Matthew") and "…" in narrow
+    assert fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("Matthew He…" + tail)
+    # narrower still: the first letters of the author stay, and the passage's end goes
+    tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew H… — Romans 9:6"))
+    assert tiny.startswith("Matthew") and " — Romans 9" in tiny and tiny.endswith("…")
+    word = elide_title("ἀγαπάω (agapáō, G25) — word study in Romans", fm, fm.horizontalAdvance("ἀγαπάω (a… — word"))
+    assert word.startswith("ἀγαπάω") and " — w" in word  # a word study keeps its word
+    # a title without an author part elides at its end, as any text
+    plain = elide_title("What is a word study and how is it made?", fm, fm.horizontalAdvance("What is a"))
+    assert plain.startswith("What") and plain.endswith("…")
