@@ -74,7 +74,7 @@ class ImportReport:
     #: the bookmarks and highlights imported, and ``(index in marks, message)`` of those skipped
     marks: list[Mark] = field(default_factory=list)
     mark_errors: list[tuple[int, str]] = field(default_factory=list)
-    #: whether the file had marks at all (an older export has none: its report stays as it was)
+    #: whether the file had marks at all (an older export, or one without marks: its report stays as it was)
     had_marks: bool = False
 
     def to_json(self) -> dict[str, Any]:
@@ -165,8 +165,8 @@ def import_notes(ws: Workspace, data: object) -> ImportReport:
 
 def _import_marks(ws: Workspace, items: object, report: ImportReport) -> None:
     """The export's ``marks`` (absent in older exports) into ``ws``; a bad one is reported and skipped."""
-    if items is None:
-        return
+    if items is None or items == []:
+        return  # the report stays as it always was
     report.had_marks = True
     if not isinstance(items, list):
         report.mark_errors.append((0, "marks is a list"))
