@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QEvent, Qt, QTimer
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtGui import QShortcut, QTextCursor
 from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 
 from ...core.references import ChapterRef, PassageRef
@@ -28,6 +28,7 @@ from ...notes.marks import COLOURS, Mark, MarkKind
 from ...store.scripture import ScriptureStore
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
+from .. import shortcuts
 from .dock import WIDTH, StudyDock
 from .margin import ReaderMarks, anchor_positions
 
@@ -62,11 +63,12 @@ class StudyControl:
         p.marks.removeRequested.connect(self.remove_mark)
         p.marks.labelRequested.connect(self.relabel)
         p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
-        for key, slot in (("Ctrl+Shift+X", self.xrefs_of_selection), ("F8", lambda: self.step(1)),
-                          ("Shift+F8", lambda: self.step(-1))):
-            shortcut = QShortcut(QKeySequence(key), w)
-            shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
-            shortcut.activated.connect(slot)
+        for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
+                                  ("study_previous", lambda: self.step(-1))):
+            for seq in shortcuts.sequences(shortcuts.BY_ID[shortcut_id]):  # the keys' one home: shortcuts.py
+                shortcut = QShortcut(seq, w)
+                shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+                shortcut.activated.connect(slot)
 
     # -- running work off the UI thread -------------------------------------------------------------
     def _on_db(self, fn: Callable[[ScriptureStore], T], done: Callable[[T], None]) -> None:
