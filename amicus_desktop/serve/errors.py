@@ -61,6 +61,9 @@ STATUS: dict[str, int] = {
     ServiceCode.OVERLAY_INVALID: 500,
     ErrorCode.OFFLINE: 503,
     ErrorCode.EMBED_FAILED: 503,
+    # the request limits of the HTTP layer (amicus_desktop.http.limits, proxy.server.RequestLimits)
+    "HEADERS_TOO_LARGE": 431,
+    "HTTP_VERSION_NOT_SUPPORTED": 505,
 }
 
 
