@@ -87,14 +87,16 @@ class StudyControl:
 
         self._w.tasks.spawn(job())
 
-    def _on_marks(self, fn: Callable[[Workspace], T], done: Callable[[T], None]) -> None:
+    def _on_marks(self, fn: Callable[[Workspace], T], done: Callable[[T], None], *, quiet: bool = False) -> None:
         desk = self._w.session.notebook.desk
 
         async def job() -> None:
             try:
                 value = await desk.on_workspace(fn)
-            except Exception as exc:  # NotesError: its sentence
-                self._w.show_status(str(getattr(exc, "message", exc)))
+            except Exception as exc:  # NotesError: its sentence (the notes pane's banner says it for the margin)
+                if not quiet:
+                    self._w.show_status(str(getattr(exc, "message", exc)))
+                log.info("marks not read", extra={"error": type(exc).__name__})
                 return
             done(value)
 
@@ -177,7 +179,7 @@ class StudyControl:
 
     def _chapter_marks(self, chapter: ChapterRef, done: Callable[[list[Mark]], None]) -> None:
         ref = PassageRef(chapter.book_id, chapter.chapter)
-        self._on_marks(lambda ws: ws.marks().marks(on=ref), done)
+        self._on_marks(lambda ws: ws.marks().marks(on=ref), done, quiet=True)
 
     def add_mark(self, kind: MarkKind, ref: PassageRef, colour: str | None = None) -> None:
         def done(mark: Mark) -> None:
