@@ -3,6 +3,7 @@ with the notes, in a store upgraded from an older layout."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import apsw
@@ -81,3 +82,18 @@ def test_a_version_2_store_gains_marks_and_keeps_its_notes(tmp_path: Path) -> No
         before = ws.count()
         ws.marks().add("bookmark", ROM_8_28)
         assert ws.count() == before and len(ws.marks().marks()) == 1
+
+
+def test_the_command_lists_and_searches_one_workspace(amicus_home: Path) -> None:
+    from tests.support.cli import cli
+
+    with NotesStore() as store:
+        store.workspace("alice").marks().add("highlight", ROM_8_28, colour="green", labels=["promises"])
+        store.workspace("alice").marks().add("bookmark", PassageRef("john", 3, 16, 16))
+        store.workspace("bob").marks().add("bookmark", ROM_8_28, labels=["promises"])
+    proc = cli("notes", "marks", "--workspace", "alice", "--search", "promise", "--json")  # a real process
+    assert proc.returncode == 0, proc.stderr
+    body = json.loads(proc.stdout)
+    assert [m["ref"]["verse_start"] for m in body["marks"]] == [28] and body["labels"] == {"promises": 1}
+    proc = cli("notes", "marks", "--workspace", "alice", "--ref", "John 3")
+    assert proc.returncode == 0 and "John 3:16" in proc.stdout and "Romans" not in proc.stdout
