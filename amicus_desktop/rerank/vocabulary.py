@@ -52,7 +52,7 @@ def first_term(text: str, terms: Sequence[str]) -> str | None:
 #: Under the app's ranking, a boost term multiplies a passage only when the passage is one the question relates
 #: to on its own: its similarity in meaning (which the boost words, joining the keyword search, do not lift) at
 #: least this share of the best candidate's (docs/UI.md, "Overlay words").
-RELATED_SHARE = 0.85
+RELATED_SHARE = 0.7
 
 
 def related_floor(similarities: Iterable[float | None], governance: Governance | None, contract: bool) -> float:
