@@ -241,10 +241,14 @@ def run_export(args: argparse.Namespace) -> int:
         sys.stdout.write(data)
         return 0
     out = Path(args.out)
-    try:
+    try:  # a target refused (a database by name or by its bytes, a folder, a pipe, a device): usage, exit 2
         check_target(out, (paths.notes_path(),), what="notes", hint="a name ending in .json or .md")
-        write_atomic(out, data, mode=0o600)  # the reader's notes: readable by the reader alone, as the store is
     except FileWriteError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return 2
+    try:
+        write_atomic(out, data, mode=0o600)  # the reader's notes: readable by the reader alone, as the store is
+    except FileWriteError as exc:  # the write itself failed (a full disk): exit 1, nothing changed
         print(f"error: {exc.message}", file=sys.stderr)
         return 1
     print(f"Exported {count} note{'s' * (count != 1)} of workspace {ws.id} to {out}.", file=sys.stderr)

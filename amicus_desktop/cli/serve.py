@@ -5,7 +5,8 @@ listens, logs to stderr and ``amicus-serve-PORT.log`` (one line per request: met
 duration, trace id — never the question, a token or a note), and stops cleanly (exit 0) on SIGTERM
 or SIGINT. ``--port 0`` picks a free port and prints it.
 
-It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``),
+It refuses to start (exit 2) with a token it cannot use (``AMICUS_SERVE_TOKEN`` or ``--clients FILE``; on an
+address beyond this machine, one shorter than 16 characters; a clients file with a key it does not know),
 an overlays folder that is not one or holds a file that is not a valid overlay, and on an address beyond
 this machine with no token unless ``--insecure-no-token`` says that is meant. Like the embed proxy it
 answers only requests that name it by a loopback name (``Host: localhost``, ``127.0.0.1``, ``[::1]``: 403
@@ -79,7 +80,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..serve.access import TOKEN_ENV, ClientsError, configured_clients
+    from ..serve.access import TOKEN_ENV, ClientsError, configured_clients, short_token
 
     if not 1 <= args.lanes <= 16:
         args.parser.error("--lanes must be between 1 and 16")
@@ -101,6 +102,10 @@ def run(args: argparse.Namespace) -> int:
         address = resolve_address(args.host, args.port)
     except OSError as exc:
         return _refuse(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1)
+    if clients and not is_loopback_address(address[4][0]):
+        weak = short_token(clients)
+        if weak:
+            return _refuse(weak, 2)
     if not clients and not is_loopback_address(address[4][0]):
         if not args.insecure_no_token:
             return _refuse(

@@ -33,9 +33,11 @@ CONTRACT = Preset("contract", SearchMode.SEMANTIC, Fusion(), BoostWeights(), DEF
 #: The desktop app on a fresh install. Hybrid search with convex fusion α 0.7, the contract's boosts, and
 #: the reader-facing policy: lists spread over their sources instead of cut short (×0.85 past 3 chunks of
 #: a source), a passage the question names before the open chapter, dictionary entries weighed by the
-#: question's intent, and with no chapter open the chapter the library's commentary centres on boosted
-#: ×1.2. Every value is chosen by the relevance benchmark (docs/RELEVANCE.md).
+#: question's intent, with no chapter open the chapter the library's commentary centres on boosted ×1.2, and
+#: the open chapter applied only to a question that relates to it (its commentary evidence at least 0.8 of the
+#: best chapter's; otherwise ranked as with none open). Every value is chosen by the relevance benchmark
+#: (docs/RELEVANCE.md).
 APP = Preset("app", SearchMode.HYBRID, Fusion(), BoostWeights(per_scholar_cap=3), DEFAULT_K, DEFAULT_CANDIDATES,
-             RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2))
+             RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2, chapter_relation=0.8))
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (APP, CONTRACT)}

@@ -40,6 +40,14 @@ SOURCE_TYPES: tuple[str, ...] = tuple(t.value for t in SourceType)
 #: The source type of the reader's own notes among the candidates ("My notes", CONTRACT section 11):
 #: never a library chunk's, and a filter value beside the library's types.
 USER_NOTE = "user_note"
+#: The notes' id space (CONTRACT section 11): every note id begins so, and no library chunk's may —
+#: ``ingest`` and ``build-db`` refuse one, and a pin in this space names a note, never a library chunk.
+NOTE_ID_PREFIX = "note:"
+
+
+def is_note_id(chunk_id: str) -> bool:
+    """Whether ``chunk_id`` is in the notes' id space (``note:…``)."""
+    return chunk_id.startswith(NOTE_ID_PREFIX)
 
 
 #: CONTRACT section 3/4 limits.
@@ -209,6 +217,13 @@ class RankingPolicy:
     #: with no chapter open and no passage named, the chapter where the library's commentary on the question
     #: concentrates gets this boost (:mod:`amicus_desktop.rerank.focus`); ``None``: off.
     focus: float | None = None
+    #: the open chapter boosts only where the question relates to it: its commentary evidence among the
+    #: candidates (:func:`amicus_desktop.rerank.focus.chapter_relation`) must be at least this share of the best
+    #: chapter's, or the chapter is set aside and the question ranked as with none open; ``None``: always.
+    chapter_relation: float | None = None
+    #: the open chapter's boost only for a candidate whose base is at least this share of the pool's best base
+    #: (a passage of the chapter far from the question is not lifted over one on it); ``None``: every candidate.
+    chapter_floor: float | None = None
 
     @property
     def is_contract(self) -> bool:

@@ -111,6 +111,9 @@ class ScoreBreakdown:
     chapter_suspended: bool = False
     #: the chapter boost is the focus chapter's (no chapter was open; :mod:`amicus_desktop.rerank.focus`)
     chapter_focus: bool = False
+    #: the open chapter's boost was set aside: the question does not relate to the chapter, or this chunk is far
+    #: from the question (:attr:`amicus_desktop.core.query.RankingPolicy.chapter_relation`, ``chapter_floor``)
+    chapter_off_topic: bool = False
     extended: bool = False
     #: the overlay's vocabulary factor: ``weights.vocabulary`` for a boost term, its reciprocal for a suppress term
     vocabulary_boost: float = 1.0
@@ -150,7 +153,8 @@ class ScoreBreakdown:
         }
         if self.extended:
             out.update(source_prior=self.source_prior, diversity=self.diversity,
-                       chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus)
+                       chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus,
+                       chapter_off_topic=self.chapter_off_topic)
         if self.governed:
             out["vocabulary_boost"] = self.vocabulary_boost
         return out

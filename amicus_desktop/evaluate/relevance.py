@@ -28,6 +28,7 @@ from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMo
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore
 from .calibrate import Floor, WarningRates, calibrate, calibrate_joint, warning_rates
+from .chapters import VARIANTS, chapter_variants
 from .golden import GoldenSet
 from .run import EvalConfig, EvalReport, evaluate
 
@@ -57,6 +58,8 @@ def configurations(default_fusion: Fusion) -> list[EvalConfig]:
         ("app without passage first", replace(policy, passage_first=False)),
         ("app without source priors", replace(policy, source_priors=False)),
         ("app without the focus chapter", replace(policy, focus=None)),
+        ("app, the open chapter boosting all of it", replace(policy, chapter_relation=None)),
+        ("app, open chapter only above 0.7 × best", replace(policy, chapter_floor=0.7)),
         ("app, spread ×0.7", replace(policy, spread=0.7)),
         ("app, spread ×0.95", replace(policy, spread=0.95)),
     ]
@@ -70,6 +73,15 @@ def configurations(default_fusion: Fusion) -> list[EvalConfig]:
     return rows
 
 
+def chapter_rows() -> list[EvalConfig]:
+    """The rows asked again with no chapter, the chapter each question is about and an unrelated one
+    (:mod:`.chapters`): the baselines, the app, and the app with the open chapter boosting every passage in it."""
+    everywhere = replace(APP.policy, chapter_relation=None, chapter_floor=None)
+    return [replace(DENSE, label="dense only"), replace(BM25, label="BM25 only"),
+            replace(APP_ROW, label="--preset app"),
+            replace(APP_ROW, policy=everywhere, label="app, chapter on all of it")]
+
+
 @dataclass
 class ModelReport:
     """One model's rows, its calibrated floors, and the warning and short-list rates of the key rows."""
@@ -79,6 +91,8 @@ class ModelReport:
     reports: list[EvalReport] = field(default_factory=list)
     floors: list[Floor] = field(default_factory=list)
     rates: list[WarningRates] = field(default_factory=list)
+    #: (variant of :data:`.chapters.VARIANTS`, row of :func:`chapter_rows`) → its report
+    chapters: dict[tuple[str, EvalConfig], EvalReport] = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -143,6 +157,11 @@ async def run_model(
         for config in rows:
             progress(f"{info.model_id}: {config.describe()}")
             out.reports.append(await evaluate(retriever, golden, config))
+        asked = await retriever.run_db(lambda store: chapter_variants(store, golden))
+        for variant in VARIANTS:
+            for config in chapter_rows():
+                progress(f"{info.model_id}: {config.describe()}, {variant} chapter")
+                out.chapters[(variant, config)] = await evaluate(retriever, asked[variant], config)
         if unanswerable is not None:
             answerable = {q.id for q in golden.queries if any(g >= 2 for g in q.judgments.values())}
             by_config = {r.config: r for r in out.reports}

@@ -13,9 +13,10 @@ from __future__ import annotations
 import statistics
 from collections.abc import Sequence
 
+from .chapters import VARIANTS
 from .gaps import coverage
 from .golden import GoldenSet
-from .relevance import APP_ROW, BM25, DENSE, ModelReport
+from .relevance import APP_ROW, BM25, DENSE, ModelReport, chapter_rows
 from .run import EvalReport
 
 #: the order kinds are printed in (others follow alphabetically)
@@ -76,6 +77,7 @@ def format_benchmark(golden: GoldenSet, reports: Sequence[ModelReport]) -> str:
                 ours, theirs = ndcg_by_kind(golden, app), ndcg_by_kind(golden, base)
                 ratios = " ".join(f"{ours[c] / theirs[c] if theirs[c] else 0:7.2f}×" for c in columns)
                 lines.append(f"  {'--preset app ÷ ' + name:<40} {ratios}")
+        lines += format_chapters(golden, model, columns)
         for f in model.floors:
             meaning = f", meaning {f.meaning:.3f}" if f.meaning is not None else ""
             lines.append(f"  calibrated no-strong-match floor, {f.mode.value}: base {f.floor:.3f}{meaning} "
@@ -86,3 +88,29 @@ def format_benchmark(golden: GoldenSet, reports: Sequence[ModelReport]) -> str:
                          f"questions; fewer than 10 results on {w.short_lists:.0%} of answerable questions")
         lines.append("")
     return "\n".join(lines)
+
+
+def format_chapters(golden: GoldenSet, model: ModelReport, columns: Sequence[str]) -> list[str]:
+    """The chapter rows: each configuration with no chapter, the chapter the question is about and an
+    unrelated one, and the app's unrelated and about rows against its no-chapter row, per kind."""
+    if not model.chapters:
+        return []
+    lines = ["", f"  {'the same questions, the chapter open:':<40} " + " ".join(f"{c[:8]:>8}" for c in columns)]
+    for config in chapter_rows():
+        for variant in VARIANTS:
+            report = model.chapters.get((variant, config))
+            if report is not None:
+                by_kind = ndcg_by_kind(golden, report)
+                cells = " ".join(f"{by_kind[c]:8.3f}" for c in columns)
+                lines.append(f"  {config.describe():<30} {variant:>9} {cells}")
+    app = chapter_rows()[2]
+    none = model.chapters.get(("none", app))
+    if none is not None:
+        base = ndcg_by_kind(golden, none)
+        for variant in ("about", "unrelated"):
+            report = model.chapters.get((variant, app))
+            if report is not None:
+                ours = ndcg_by_kind(golden, report)
+                ratios = " ".join(f"{ours[c] / base[c] if base[c] else 0:7.3f}×" for c in columns)
+                lines.append(f"  {'--preset app, ' + variant + ' ÷ none':<40} {ratios}")
+    return lines

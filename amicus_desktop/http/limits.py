@@ -10,7 +10,14 @@ client that trickles a header byte every second holds its connection — and a f
 for ever. 300 of them under a 256-descriptor limit (macOS's default) starved ``/health`` and
 made asyncio log 26 MB of ``accept()`` tracebacks in 10 s.
 
-Three additions close that gap, none of them parsing HTTP:
+It also answers the requests h11 itself refuses — a request head still incomplete past the head limit
+(431), two ``Host`` headers or an HTTP/1.1 request without one (400) — with the contract's JSON error
+``{"error": {"code", "message"}, "trace_id"}`` and an ``X-Trace-Id`` header, as the app answers every
+other refusal (uvicorn sent ``text/plain``). After such an answer it stops writing and reads what the
+client still sends for a moment before closing (a "lingering close"): closing at once, with request
+bytes unread, makes the kernel send a reset, which can destroy the answer before the client reads it.
+
+Three additions close the deadline gap, none of them parsing HTTP:
 
 * :class:`LimitedH11Protocol` (uvicorn's own h11 protocol) adds **a request deadline**: a
   request's head and body must arrive within :data:`REQUEST_TIMEOUT` of the moment the
@@ -37,10 +44,13 @@ import os
 import socket
 import sys
 import time
+from http import HTTPStatus
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from .trace import TRACE_HEADER, error_body, new_trace_id
 
 log = logging.getLogger("amicus.proxy")
 
@@ -57,6 +67,32 @@ MAX_CONNECTIONS = 1000
 HEADROOM = 64
 #: connections accepted per pass of the event loop (asyncio's own loop takes up to its backlog).
 ACCEPTS_PER_PASS = 8
+#: seconds, and bytes, a refused request's remaining bytes are read and dropped before the connection closes
+LINGER_SECONDS = 2.0
+LINGER_BYTES = 1024 * 1024
+
+
+class _Connection(h11.Connection):
+    """h11's connection, keeping the error that made it refuse the request (its status hint: 400 or 431)."""
+
+    error: h11.RemoteProtocolError | None = None
+
+    def next_event(self) -> Any:
+        try:
+            return super().next_event()
+        except h11.RemoteProtocolError as exc:
+            self.error = exc
+            raise
+
+
+def _refusal_of(error: h11.RemoteProtocolError | None, max_head: int) -> tuple[int, str, str]:
+    """The status, code and sentence for a request h11 could not read."""
+    if error is not None and error.error_status_hint == 431:
+        return 431, "HEADERS_TOO_LARGE", f"The request line and headers are larger than {max_head:,} bytes."
+    text = str(error) if error is not None else ""
+    if "Host" in text:
+        return 400, "BAD_REQUEST", "An HTTP/1.1 request needs exactly one Host header."
+    return 400, "BAD_REQUEST", "The request is not valid HTTP/1.1: its request line or a header cannot be read."
 
 
 def connection_cap() -> int:
@@ -92,8 +128,11 @@ class LimitedH11Protocol(H11Protocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.max_head = self.config.h11_max_incomplete_event_size or MAX_HEAD_BYTES
+        self.conn = _Connection(h11.SERVER, self.max_head)
         self._request_timer: asyncio.TimerHandle | None = None
         self.waiting_since: float | None = None  # loop time since the connection waits for a request
+        self._lingering: int | None = None  # bytes dropped since a refusal, while the connection lingers
 
     # uvicorn's H11Protocol narrows asyncio's BaseTransport to Transport here (and ignores it the same way).
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -105,6 +144,25 @@ class LimitedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_waiting()
         super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._lingering is not None:  # a refused request's rest: dropped
+            self._lingering += len(data)
+            if self._lingering > LINGER_BYTES:
+                self.transport.close()
+            return
+        super().data_received(data)
+
+    def send_400_response(self, msg: str) -> None:
+        """A request h11 refused: the contract's JSON error with a trace id (uvicorn sends plain text)."""
+        status, code, message = _refusal_of(getattr(self.conn, "error", None), self.max_head)
+        trace = new_trace_id()
+        body = error_body(code, message, trace)
+        head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\ncontent-type: application/json\r\n"
+                f"content-length: {len(body)}\r\n{TRACE_HEADER.lower()}: {trace}\r\nconnection: close\r\n\r\n")
+        log.info("refused a request the HTTP parser could not take: %d %s", status, code, extra={"trace_id": trace})
+        self.transport.write(head.encode("ascii") + body)
+        self._linger()
 
     def handle_events(self) -> None:
         super().handle_events()
@@ -133,6 +191,14 @@ class LimitedH11Protocol(H11Protocol):
         if self.waiting_since is not None and not self.transport.is_closing():
             log.debug("closed a connection whose request did not arrive in time")
             self.transport.close()
+
+    def _linger(self) -> None:
+        """Stop writing, drop what the client still sends, and close at its end or after a moment."""
+        self._stop_waiting()
+        self._lingering = 0
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
     def _shed_one(self) -> None:
         """Close the connection that has waited longest for a request (this one if none waits)."""

@@ -6,7 +6,8 @@ into the retrieval service's parameters and goes through the same checks and eng
 asked here ranks exactly as ``query`` and ``GET /retrieve`` rank it. A result carries structured
 content (the data) and text (what a model reads: titles, citations, scores). A failure is a tool
 result with ``isError`` whose text begins with the contract's code (``OFFLINE: …``); that includes
-arguments the SDK itself refuses (``BAD_REQUEST: …``) and bugs (``INTERNAL: …``, details in the log).
+arguments the tool's input schema refuses — a wrong type, with no coercion (``k=true`` is not 1), or a
+key it does not name (``BAD_REQUEST: …``, :mod:`.protocol`) — and bugs (``INTERNAL: …``, details in the log).
 
 The workspace and overlay are the server's (``--workspace``, ``--overlay``): one MCP server serves one
 reader's scope, checked when it starts. Under an overlay a tool argument the client leaves out (``k``,
@@ -35,6 +36,7 @@ from ..serve.params import DEFAULT_K as SEARCH_K
 from ..serve.params import parse
 from ..serve.scope import Scope
 from .passages import read_passage as passage_of
+from .protocol import AnsweringStream, ArgumentCheck, strict
 from .text import results_list
 
 log = logging.getLogger("amicus.mcp")
@@ -64,10 +66,33 @@ def ok_result(text: str, data: dict[str, Any]) -> CallToolResult:
 
 
 class LibraryServer(MCPServer[Any]):
-    """``MCPServer`` whose every failure — the SDK's own argument checks included — is a coded tool error."""
+    """``MCPServer`` whose every failure — the SDK's own argument checks included — is a coded tool error,
+    whose tools take exactly the arguments their schemas name (:mod:`.protocol`), and which answers a
+    line on stdin that is not JSON-RPC with the protocol's error."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._checks: dict[str, ArgumentCheck] = {}
+
+    def make_strict(self) -> None:
+        """Publish every tool's input schema with ``additionalProperties: false`` and check calls against it."""
+        self._checks = {tool.name: ArgumentCheck(strict(tool.parameters)) for tool in self._tool_manager.list_tools()}
+
+    async def run_stdio_async(self) -> None:
+        """The SDK's own stdio loop (:meth:`MCPServer.run_stdio_async`), with unreadable lines answered."""
+        from mcp.server.stdio import stdio_server
+
+        async with stdio_server() as (read_stream, write_stream):
+            lowlevel = self._lowlevel_server
+            await lowlevel.run(AnsweringStream(read_stream, write_stream), write_stream,
+                               lowlevel.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None) -> CallToolResult | InputRequiredResult:
+        check = self._checks.get(name)
+        problem = check.problem(arguments) if check is not None else None
+        if problem is not None:  # k=true ran as k=1, and an unknown key was dropped without a word
+            return error_result(bad_request(problem))
         try:
             return await super().call_tool(name, arguments, context)
         except UnexpectedToolError as exc:
@@ -166,4 +191,5 @@ def build_server(library: Library, scope: Scope | None = None) -> LibraryServer:
             return ok_result(passage.text, passage.to_json())
         return await _answer(work)
 
+    server.make_strict()
     return server

@@ -19,6 +19,7 @@ from typing import Any
 from ..core.books import BY_ID
 from ..core.references import PassageRef
 from ..files import FileReadError, read_small
+from ..schemas import NotJson, loads
 from .errors import NotesCode, NotesError
 from .model import Note, check_ref, check_text, check_time, now
 from .workspace import Workspace
@@ -80,7 +81,9 @@ def read_export(path: Path) -> object:
     """The JSON of an export file; ``NOTE_INVALID`` when it is not one (too large, not UTF-8 JSON)."""
     try:
         raw = read_small(path, MAX_IMPORT_BYTES)
-        return json.loads(raw.decode("utf-8"))
+        return loads(raw.decode("utf-8"))
+    except NotJson as exc:  # NaN, Infinity, 1e999
+        raise NotesError(NotesCode.NOTE_INVALID, f"{path} is not JSON ({exc.problem}).") from None
     except FileReadError as exc:
         raise NotesError(NotesCode.NOTE_INVALID, f"{path} cannot be imported: {exc.strerror or exc}.") from None
     except OSError as exc:

@@ -71,6 +71,9 @@ def breakdown_steps(
                "(no chapter is open)")
     elif b.chapter_boost != 1.0:
         why = f"it is about {chunk_ch}, the chapter you are reading"
+    elif b.chapter_off_topic:
+        why = (f"it is about {chunk_ch}, the chapter you are reading, but not about your question: the "
+               "chapter helps only what answers it")
     elif b.chapter_suspended:
         why = (f"it is about {chunk_ch}, the chapter you are reading, but your question names "
                f"{_refs_text(references, None, names)}: a passage you name comes first")

@@ -19,7 +19,7 @@ from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakd
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
-from .focus import focus_chapter
+from .focus import chapter_relation, focus_chapter
 from .forbidden import reject_forbidden, split_forbidden
 from .ordering import order, order_key
 from .prior import source_prior, word_question
@@ -70,6 +70,8 @@ def score(
     *,
     about_a_word: bool = False,
     focus: ChapterRef | None = None,
+    off_topic: bool = False,
+    floor: float | None = None,
     related_floor: float = 0.0,
 ) -> ScoreBreakdown:
     """Step 4 for one candidate: the base times each boost, multiplied left to right.
@@ -78,6 +80,8 @@ def score(
     the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`),
     and with no chapter open the ``focus`` chapter (:func:`.focus.focus_chapter`) takes the chapter boost's
     place at the policy's own, smaller weight. Under an overlay its vocabulary factor multiplies too.
+    ``off_topic``: the question does not relate to the open chapter (:func:`.focus.chapter_relation`), which is
+    then set aside as if none were open; ``floor``: the open chapter boosts only a candidate whose base reaches it.
     """
     w = ctx.weights
     policy = ctx.policy
@@ -88,8 +92,12 @@ def score(
             raise ValueError(f"candidate {candidate.chunk_id!r} has no similarity to score by")
         base = sim
     chapter = chapter_context(ctx, references)
-    cb = chapter_boost(meta, chapter, w.chapter)
     suspended = chapter is None and chapter_boost(meta, ctx.chapter, w.chapter) != 1.0
+    in_chapter = chapter_boost(meta, chapter, w.chapter) != 1.0
+    set_aside = in_chapter and (off_topic or (floor is not None and base < floor))
+    if off_topic:
+        chapter = None
+    cb = 1.0 if set_aside else chapter_boost(meta, chapter, w.chapter)
     focused = False
     if chapter is None and focus is not None and policy.focus is not None:
         cb = chapter_boost(meta, focus, policy.focus)
@@ -114,6 +122,7 @@ def score(
         source_prior=prior,
         chapter_suspended=suspended,
         chapter_focus=focused,
+        chapter_off_topic=set_aside and not focused,
         extended=not policy.is_contract,
         vocabulary_boost=vb,
         governed=ctx.governance is not None,
@@ -141,14 +150,21 @@ def rerank(
         bases = {**base_scores([*candidates, *pinned], ctx.mode, ctx.fusion), **bases}
     policy = ctx.policy
     word = policy.source_priors and word_question(ctx.query, references, allowed)
+    chapter = chapter_context(ctx, references)
+    off_topic = (chapter is not None and policy.chapter_relation is not None
+                 and chapter_relation(allowed, bases, chapter) < policy.chapter_relation)
+    floor = None
+    if chapter is not None and not off_topic and policy.chapter_floor is not None:
+        floor = policy.chapter_floor * max((bases[c.chunk_id] for c in allowed), default=0.0)
     focus = None
-    if policy.focus is not None and ctx.chapter is None and not references and not word:
+    if policy.focus is not None and (ctx.chapter is None or off_topic) and not references and not word:
         focus = focus_chapter(allowed, bases)
 
-    floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
+    words_floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
 
     def scored(c: Candidate) -> ScoreBreakdown:
-        return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus, related_floor=floor)
+        return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus,
+                     off_topic=off_topic, floor=floor, related_floor=words_floor)
 
     rejected_forbidden = reject_forbidden([*forbidden_pins, *forbidden], scored)
     pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(allowed_pins, start=1)]

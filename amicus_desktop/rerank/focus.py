@@ -25,16 +25,29 @@ EVIDENCE_WEIGHTS = (1.0, 0.5)
 _EVIDENCE = frozenset({Material.COMMENTARY, Material.NOTE})
 
 
-def focus_chapter(candidates: Sequence[Candidate], bases: Mapping[str, float]) -> ChapterRef | None:
-    """The chapter with the most commentary evidence among ``candidates`` (ties: the first in Bible order
-    of book id and chapter), or ``None`` when no commentary candidate names a chapter."""
+def chapter_evidence(candidates: Sequence[Candidate], bases: Mapping[str, float]) -> dict[ChapterRef, float]:
+    """Each chapter's commentary evidence among ``candidates``: its best commentary base plus half its second."""
     evidence: defaultdict[ChapterRef, list[float]] = defaultdict(list)
     for c in candidates:
         meta = c.metadata
         if meta.book_id and meta.chapter_num is not None and material(c) in _EVIDENCE:
             evidence[ChapterRef(meta.book_id, meta.chapter_num)].append(bases[c.chunk_id])
-    if not evidence:
+    return {ref: sum(w * v for w, v in zip(EVIDENCE_WEIGHTS, sorted(values, reverse=True), strict=False))
+            for ref, values in evidence.items()}
+
+
+def focus_chapter(candidates: Sequence[Candidate], bases: Mapping[str, float]) -> ChapterRef | None:
+    """The chapter with the most commentary evidence among ``candidates`` (ties: the first in Bible order
+    of book id and chapter), or ``None`` when no commentary candidate names a chapter."""
+    scored = chapter_evidence(candidates, bases)
+    if not scored:
         return None
-    scored = {ref: sum(w * v for w, v in zip(EVIDENCE_WEIGHTS, sorted(values, reverse=True), strict=False))
-              for ref, values in evidence.items()}
     return min(scored, key=lambda ref: (-scored[ref], ref.book_id, ref.chapter))
+
+
+def chapter_relation(candidates: Sequence[Candidate], bases: Mapping[str, float], chapter: ChapterRef) -> float:
+    """How much the question relates to ``chapter``: its commentary evidence as a share of the best chapter's
+    (1.0: the library's answer centres there; 0.0: no commentary on it is among the candidates)."""
+    scored = chapter_evidence(candidates, bases)
+    best = max(scored.values(), default=0.0)
+    return scored.get(chapter, 0.0) / best if best > 0 else 0.0

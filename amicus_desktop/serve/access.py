@@ -6,7 +6,9 @@ its entry lists). With neither, every caller is let in (the service then binds l
 told otherwise). A token arrives as ``Authorization: Bearer <token>`` and is compared in constant time
 against every configured token (SHA-256 digests, so lengths leak nothing, and no early exit, so which
 entry matched leaks nothing either). The token is checked before the rate limit, so an unauthenticated
-flood never touches a client's bucket. Tokens are kept only as digests and never logged.
+flood never touches a client's bucket. Tokens are kept only as digests and never logged. A key the
+clients file does not have (a misspelt ``"workspace"``) stops the service at start, and so does a token
+shorter than :data:`MIN_REMOTE_TOKEN` characters when it listens beyond this machine.
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ from .errors import ServiceCode, ServiceError
 from .params import WORKSPACE_ID
 
 TOKEN_ENV = "AMICUS_SERVE_TOKEN"
+#: characters a token needs when the service listens beyond this machine (anyone on the network may guess)
+MIN_REMOTE_TOKEN = 16
+#: the keys of the clients file and of each of its entries (any other is a mistake, refused at start)
+FILE_KEYS = ("clients",)
+ENTRY_KEYS = ("token", "workspaces")
 #: the clients file is read whole; past this it is not a clients file
 MAX_CLIENTS_BYTES = 4 * 1024 * 1024
 
@@ -124,6 +131,26 @@ def configured_clients(clients_file: Path | None, environ: dict[str, str] | None
     return out
 
 
+def short_token(clients: Sequence[tuple[str, Client]]) -> str | None:
+    """Which configured token is shorter than :data:`MIN_REMOTE_TOKEN` characters (never the token itself),
+    or ``None``: what a service listening beyond this machine refuses to start with."""
+    for token, client in clients:
+        if len(token) < MIN_REMOTE_TOKEN:
+            where = f"${TOKEN_ENV}" if client.label == "environment" else f"the clients file's {client.label}"
+            length = f"{len(token)} character{'' if len(token) == 1 else 's'}"
+            return (f"the token of {where} is {length} long; listening beyond this machine "
+                    f"needs tokens of at least {MIN_REMOTE_TOKEN} characters (e.g. python -c "
+                    "'import secrets; print(secrets.token_urlsafe(24))')")
+    return None
+
+
+def _unknown_key(data: dict[str, Any], known: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in known:
+            shown = key if len(key) <= 40 else key[:39] + "…"
+            raise ClientsError(f"{where}: unknown key {shown!r} (the keys are: {', '.join(known)})")
+
+
 def read_clients(path: Path) -> list[tuple[str, Client]]:
     """``{"clients": [{"token", "workspaces"}]}`` from ``path``; :class:`ClientsError` naming the first problem."""
     try:
@@ -138,11 +165,13 @@ def read_clients(path: Path) -> list[tuple[str, Client]]:
         raise ClientsError(f"the clients file {path} is not valid JSON ({str(exc)[:80]})") from None
     if not isinstance(data, dict) or not isinstance(data.get("clients"), list):
         raise ClientsError(f'{path}: expected {{"clients": [{{"token": "...", "workspaces": [...]}}, ...]}}')
+    _unknown_key(data, FILE_KEYS, f"{path}: /")
     out: list[tuple[str, Client]] = []
     for i, entry in enumerate(data["clients"]):
         where = f"{path}: /clients/{i}"
         if not isinstance(entry, dict):
             raise ClientsError(f"{where}: not an object")
+        _unknown_key(entry, ENTRY_KEYS, where)
         token, workspaces = entry.get("token"), entry.get("workspaces", [])
         if not isinstance(token, str):
             raise ClientsError(f"{where}/token: missing or not a string")

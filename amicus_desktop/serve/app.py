@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Awaitable, Sequence
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -61,7 +62,9 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         try:
             client = access.authenticate(request.headers.get("authorization"))
             access.admit(client, request.client.host if request.client else None)
-            params = parse(request.query_params.multi_items())
+            # on a worker thread: a check takes time with the request's values (1,000 at most), which the
+            # event loop — every other client, /health included — must not wait for (issue 30, item 1)
+            params = await run_in_threadpool(parse, request.query_params.multi_items())
             access.permit(client, params.workspace)
             scope = Scope(params.workspace, overlays.find(params.overlay))
             answered = await _unless_gone(request.receive, library.retrieve(params, scope))

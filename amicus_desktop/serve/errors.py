@@ -56,11 +56,15 @@ STATUS: dict[str, int] = {
     ServiceCode.RATE_LIMITED: 429,
     ErrorCode.DB_INVALID: 500,
     NotesCode.NOTES_STORE_INVALID: 500,
+    NotesCode.NOTES_STORE_BUSY: 503,
     ErrorCode.EXTENSION_NOT_LOADED: 500,
     ServiceCode.INTERNAL: 500,
     ServiceCode.OVERLAY_INVALID: 500,
     ErrorCode.OFFLINE: 503,
     ErrorCode.EMBED_FAILED: 503,
+    # the request limits of the HTTP layer (amicus_desktop.http.limits, proxy.server.RequestLimits)
+    "HEADERS_TOO_LARGE": 431,
+    "HTTP_VERSION_NOT_SUPPORTED": 505,
 }
 
 

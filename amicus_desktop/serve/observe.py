@@ -12,34 +12,30 @@ handling included):
 * anything that escapes the app is logged by its type alone (no traceback, whose text could hold
   request data) and answered ``500 INTERNAL`` if no answer had started.
 
-Answers the HTTP server makes before the app sees a request (an unparseable request line) come from
-uvicorn and carry no trace id.
+Answers the HTTP server makes before the app sees a request (a head h11 cannot read, or still incomplete
+past the head limit) come from the connection's protocol (:mod:`amicus_desktop.http.limits`): the same
+JSON error and ``X-Trace-Id``, and a log line with the trace id.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import secrets
 import time
 from typing import Any
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..http.trace import TRACE_HEADER, new_trace_id
 from .errors import internal
 
 log = logging.getLogger("amicus.serve")
 
-TRACE_HEADER = "X-Trace-Id"
 #: log status of a request whose client went away before the answer (nginx's convention)
 CLIENT_GONE = 499
 #: characters of a path kept in the log
 MAX_LOGGED_PATH = 120
-
-
-def new_trace_id() -> str:
-    return secrets.token_hex(8)
 
 
 def trace_id_of(scope: Scope) -> str:

@@ -18,10 +18,10 @@ from typing import Any
 
 from .. import __version__, schemas
 from ..core.query import MAX_QUERY_CHARS, SearchMode
+from ..http.trace import TRACE_HEADER
 from ..knobs import BY_PARAM, Kind, Knob
 from .body import SNIPPET_CHARS
 from .errors import STATUS
-from .observe import TRACE_HEADER
 from .params import DEFAULT_K, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
 
 

@@ -8,7 +8,7 @@ This is the one place where a request's scope changes what is retrieved:
   started — it checked every one then). A service started with ``--require-overlay`` answers a request
   naming none with 400 ``NO_OVERLAY``: every answer it gives is governed. :func:`apply` applies the overlay
   to the request's parameters as ``query`` applies one to its flags
-  (:func:`amicus_desktop.overlays.apply_to_args`): a parameter the request gives explicitly wins.
+  (:meth:`amicus_desktop.retrieval.request.SearchRequest.under`): a parameter given explicitly wins.
 * **notes** — the workspace id is checked (format in :mod:`.params`, the token's list in
   :mod:`.access`) before anything is read. :func:`apply` puts it in the context
   (``ctx.replace(workspace=scope.workspace)``): the engine then searches that workspace's notes with the

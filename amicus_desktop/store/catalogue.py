@@ -71,6 +71,22 @@ class Catalogue:
             ids |= {values.text(p, r[0], "books.book_id") for r in self.rows("SELECT book_id FROM books")}
         return ids
 
+    def chapters_of(self, source_types: Sequence[str]) -> list[tuple[str, int]]:
+        """Every (book id, chapter) some chunk of ``source_types`` lies in, in the library's order: books by their
+        first chunk, chapters by number."""
+        loose = self.info.loose_columns
+        book, chapter = conditions.column("m", "book_id", loose), conditions.column("m", "chapter_num", loose)
+        kind = conditions.column("t", "source_type", loose)
+        rows = self.rows(
+            f"SELECT {book}, {chapter}, min(t.rowid) FROM chunk_metadata m JOIN chunk_text t ON t.rowid = m.rowid "
+            f"WHERE {conditions.among(kind)} AND {book} IS NOT NULL AND {chapter} IS NOT NULL GROUP BY 1, 2",
+            [conditions.json_list(source_types)],
+        )
+        first: dict[str, int] = {}
+        for b, _c, rowid in rows:
+            first[str(b)] = min(first.get(str(b), rowid), rowid)
+        return sorted(((str(b), int(c)) for b, c, _ in rows), key=lambda bc: (first[bc[0]], bc[1]))
+
     def facets(self) -> dict[str, list[tuple[str, int]]]:
         """Scholars and traditions present, with chunk counts, for the profile editor."""
         out: dict[str, list[tuple[str, int]]] = {}

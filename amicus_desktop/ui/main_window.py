@@ -154,6 +154,7 @@ class MainWindow(QMainWindow):
         sig.busyChanged.connect(self.ask_control.render_busy)
         sig.resultChanged.connect(self._render_result)
         sig.askFailed.connect(self.ask_control.render_error)
+        sig.notesFailed.connect(self.banners.show_notes_unavailable)
         sig.chapterChanged.connect(self._render_chapter)
         sig.chapterLoaded.connect(self._render_chapter_text)
         sig.focusChanged.connect(self.reader.set_focus)

@@ -31,7 +31,7 @@ def test_refuses_a_non_loopback_address_without_a_token(db: Path, monkeypatch: p
 @pytest.mark.parametrize("how", ["token", "insecure"])
 def test_listens_beyond_loopback_with_a_token_or_when_told(db: Path, how: str) -> None:
     args = ("--insecure-no-token",) if how == "insecure" else ()
-    env = {"AMICUS_SERVE_TOKEN": "tok-abc-123"} if how == "token" else {}
+    env = {"AMICUS_SERVE_TOKEN": "tok-abc-123-def-456"} if how == "token" else {}
     with ServeProcess(db, f"http://127.0.0.1:{free_port()}", *args, host="0.0.0.0", env=env) as serve:
         q = {"q": "grace", "mode": "keyword"}
         status = serve.get(params=q).status_code  # Host: 0.0.0.0:PORT, not a loopback name
@@ -49,6 +49,10 @@ def test_listens_beyond_loopback_with_a_token_or_when_told(db: Path, how: str) -
     ('{"clients": [{"token": "has spaceQX", "workspaces": []}]}', "/clients/0/token: the token holds spaces"),
     ('{"clients": [{"token": "tok-DUP-77", "workspaces": ["Alice"]}]}', "/clients/0/workspaces/0"),
     ('{"clients": [{"token": "tok-DUP-77"}, {"token": "tok-DUP-77"}]}', "the same token is given twice"),
+    # a misspelt key was ignored: the client then had no workspace at all (issue 30, item 10)
+    ('{"clients": [{"token": "tok-DUP-77", "workspace": ["alice"]}]}',
+     "/clients/0: unknown key 'workspace' (the keys are: token, workspaces)"),
+    ('{"clients": [], "client": []}', "unknown key 'client' (the keys are: clients)"),
 ])
 def test_refuses_a_clients_file_it_cannot_use(db: Path, tmp_path: Path, content: str, words: str) -> None:
     clients = tmp_path / "clients.json"
@@ -56,6 +60,27 @@ def test_refuses_a_clients_file_it_cannot_use(db: Path, tmp_path: Path, content:
     code, out, err = run("serve", "--db", str(db), "--clients", str(clients), "--port", str(free_port()))
     assert code == 2 and out == "" and words in err, err
     assert "tok-DUP-77" not in err and "spaceQX" not in err  # a token is never repeated
+
+
+@pytest.mark.parametrize("where", ["variable", "file"])
+def test_a_short_token_is_refused_beyond_this_machine_only(db: Path, tmp_path: Path, where: str,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 1-character token was accepted on 0.0.0.0 (issue 30, item 10): anyone on the network could guess it."""
+    monkeypatch.delenv("AMICUS_SERVE_TOKEN", raising=False)
+    clients = tmp_path / "clients.json"
+    clients.write_text(json.dumps({"clients": [{"token": "long-enough-token-1", "workspaces": []},
+                                               {"token": "shortQX7", "workspaces": []}]}))
+    if where == "variable":
+        monkeypatch.setenv("AMICUS_SERVE_TOKEN", "x")
+    args = () if where == "variable" else ("--clients", str(clients))
+    code, out, err = run("serve", "--db", str(db), "--host", "0.0.0.0", "--port", str(free_port()), *args)
+    assert code == 2 and out == "", err
+    said = "$AMICUS_SERVE_TOKEN is 1 character long" if where == "variable" else "client 2 is 8 characters long"
+    assert said in err and "at least 16 characters" in err and "shortQX7" not in err
+    # on this machine only, a short token is the reader's own business: it starts
+    env = {"AMICUS_SERVE_TOKEN": "x"} if where == "variable" else {}
+    with ServeProcess(db, f"http://127.0.0.1:{free_port()}", *args, env=env) as serve:
+        assert serve.get(params={"q": "grace", "mode": "keyword"}).status_code == 401
 
 
 def test_refuses_an_unusable_token_variable_or_overlays_folder(db: Path, tmp_path: Path,

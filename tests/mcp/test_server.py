@@ -26,7 +26,7 @@ from tests.support.proxy import ROOT, free_port
 Session = Callable[[ClientSession], Awaitable[None]]
 
 
-def drive(db: Path, proxy_url: str, home: Path, check: Session, *args: str) -> None:
+def drive(db: Path, proxy_url: str, home: Path, check: Session, *args: str, timeout: float = 120) -> None:
     """Start ``amicus-desktop mcp`` and run ``check`` on an initialised client session to it."""
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "amicus_desktop", "mcp", "--db", str(db), "--proxy", proxy_url, *args],
@@ -39,7 +39,7 @@ def drive(db: Path, proxy_url: str, home: Path, check: Session, *args: str) -> N
                 await session.initialize()
                 await check(session)
 
-    asyncio.run(asyncio.wait_for(main(), 120))
+    asyncio.run(asyncio.wait_for(main(), timeout))
 
 
 def text_of(result: Any) -> str:

@@ -51,6 +51,22 @@ async def reach(session: Any, cond: Callable[[], bool], timeout: float = 30.0) -
         raise TimeoutError("state not reached")
 
 
+async def resize_to(window: Any, size: tuple[int, int], *, seconds: float = 5.0) -> None:
+    """Resize ``window`` to ``size`` and wait until it is that size: the window's minimum follows its panes a
+    layout pass later (later still on a busy machine), and a resize asked before then stops at the old minimum."""
+    import asyncio
+
+    from PySide6.QtWidgets import QApplication
+
+    for _ in range(int(seconds / 0.1)):
+        window.resize(*size)
+        QApplication.processEvents()
+        if (window.width(), window.height()) == tuple(size):
+            return
+        await asyncio.sleep(0.1)
+    print(f"the window stays {window.width()}×{window.height()}, not {size[0]}×{size[1]}", file=sys.stderr)
+
+
 async def save(window: Any, out: Path, name: str, *, prepare: Callable[[], object] | None = None,
                part: Callable[[], Any] | None = None) -> None:
     """``window`` saved as ``out/name`` at its default size and as ``-1000x650`` at :data:`SMALL`; ``prepare``
@@ -63,7 +79,7 @@ async def save(window: Any, out: Path, name: str, *, prepare: Callable[[], objec
     from amicus_desktop.ui.main_window import DEFAULT_SIZE
 
     for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
-        window.resize(*size)
+        await resize_to(window, size)
         await asyncio.sleep(0.4)
         QApplication.processEvents()
         if prepare is not None:

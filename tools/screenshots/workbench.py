@@ -24,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from shotkit import resize_to  # noqa: E402  (beside this script)
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -80,7 +83,7 @@ def main() -> int:
             await asyncio.sleep(0.1)
             window.workbench_dock.toggle()
             await asyncio.sleep(0.2)
-            window.resize(*size)
+            await resize_to(window, size)
             window.resizeDocks([window.workbench_dock], [int(size[0] * 0.45)], Qt.Orientation.Horizontal)
             await asyncio.sleep(0.2)
             tabs.setCurrentIndex(tab)

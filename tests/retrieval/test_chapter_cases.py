@@ -1,0 +1,36 @@
+"""Issue 33: answers that follow the question, not the open chapter — the cases a reader reported, on the real demo
+library through the real embed proxy, with the app's own retrieval (:func:`app_context`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from amicus_desktop.core.references import ChapterRef
+from tests.retrieval.test_reader_cases import ask, henry, on, rank_of
+
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
+ROMANS_8 = ChapterRef("romans", 8)
+
+
+def test_the_government_question_with_romans_8_open_leads_with_romans_13(demo_db: Path, local_proxy) -> None:
+    result = ask(demo_db, local_proxy.url, "How should Christians treat the government?", ROMANS_8)
+    assert henry(result.ranked[0]) and on("romans", 13, 1)(result.ranked[0])
+    assert rank_of(result, lambda r: henry(r) and on("romans", 13, 5)(r)) <= 3
+    chapter_8 = [r for r in result.ranked if on("romans", 8)(r)]
+    assert all(r.breakdown.chapter_boost == 1.0 and r.breakdown.chapter_off_topic for r in chapter_8)
+
+
+def test_born_again_with_romans_8_open_finds_the_new_birth(demo_db: Path, local_proxy) -> None:
+    result = ask(demo_db, local_proxy.url, "What does it mean to be born again?", ROMANS_8)
+    assert rank_of(result, lambda r: henry(r) and on("john", 3, 3)(r)) <= 10
+    assert rank_of(result, on("john", 3)) == 1
+    assert rank_of(result, on("romans", 8)) > 3
+
+
+def test_a_question_about_the_open_chapter_still_gets_its_boost(demo_db: Path, local_proxy) -> None:
+    result = ask(demo_db, local_proxy.url, "Who shall separate us from the love of Christ?", ROMANS_8)
+    first = result.ranked[0]
+    assert on("romans", 8, 35)(first) and first.breakdown.chapter_boost == 1.5
+    assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
