@@ -84,7 +84,8 @@ class Connectivity:
 
     @property
     def code(self) -> ErrorCode | None:
-        return self.error.code if self.error is not None else None
+        code = self.error.code if self.error is not None else None
+        return code if isinstance(code, ErrorCode) else None
 
     def seconds_to_next_check(self, now: float | None = None) -> int | None:
         if self.next_check_at is None:

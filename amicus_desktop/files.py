@@ -6,7 +6,8 @@ The one home of two rules:
   :func:`read_small` reads a *regular* file only — a FIFO would block for ever, ``/dev/zero`` never
   ends — and at most ``limit`` bytes of it;
 * **writing** a file the person names (an export, a ``--screenshot``): :func:`check_target` refuses a
-  target that is a database (by name, or because it is the open one — through a link too), a folder,
+  target that is a database (by name, by its first bytes whatever its name, or because it is the open one
+  — through a link too), a folder,
   anything but a regular file (a FIFO or device node must not be replaced), a name the file system
   cannot hold, or a name without an expected suffix; :func:`write_atomic` writes through a
   temporary file with a *short* name in the same folder and ``os.replace`` — on failure nothing is
@@ -23,6 +24,7 @@ import stat
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 #: Suffixes nothing is ever written over: database files, whichever database is open.
 DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3", ".db-wal", ".db-shm", ".db-journal")
@@ -43,6 +45,27 @@ class FileWriteError(Exception):
 
 
 # -- reading --------------------------------------------------------------------------------------
+def _open_regular_fd(path: str | os.PathLike[str]) -> int:
+    """A descriptor of the regular file at ``path``, opened without blocking (a FIFO with no writer
+    would block ``open`` for ever) and checked before any read; :class:`FileReadError` otherwise."""
+    name = Path(path).name or str(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    fd = os.open(path, flags)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise FileReadError(errno.EINVAL, f"{name} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def open_regular(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at ``path`` opened for reading in binary, of any size (an ingest corpus, read a
+    line at a time): :class:`FileReadError` for a FIFO, a device or a folder, as :func:`read_small`."""
+    return os.fdopen(_open_regular_fd(path), "rb")
+
+
 def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the regular file at ``path``, at most ``limit`` of them.
 
@@ -50,11 +73,8 @@ def read_small(path: str | os.PathLike[str], limit: int) -> bytes:
     before any read) and for a file larger than ``limit``; other ``OSError`` as the system raises them.
     """
     name = Path(path).name or str(path)
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    fd = os.open(path, flags)
+    fd = _open_regular_fd(path)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise FileReadError(errno.EINVAL, f"{name} is not a regular file")
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -106,6 +126,22 @@ def check_target(path: Path, protected: Sequence[Path] = (), *, what: str = "res
     if not stat.S_ISREG(info.st_mode):
         raise FileWriteError(f"{path} is not a regular file (a pipe or a device); it is never replaced. "
                              "Choose another name.")
+    if _is_sqlite(path):
+        raise FileWriteError(f"{path.name} is a SQLite database; {what} are never written over a database, "
+                             f"whatever its name. Choose {hint}.")
+
+
+#: the first 16 bytes of every SQLite database file
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _is_sqlite(path: Path) -> bool:
+    """Whether the regular file at ``path`` begins as a SQLite database does (a notes store, a library)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def _name_max(folder: Path) -> int:

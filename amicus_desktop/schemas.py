@@ -17,13 +17,14 @@ of the pointers (the ingest report's order). The sentences quote at most a few d
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator, ValidationError
+from jsonschema import Draft202012Validator, ValidationError, validators
 
 from .files import read_small
 from .resources import resource_path
@@ -54,25 +55,80 @@ class Problem:
 
 
 class NotJson(ValueError):
-    """A file that is not JSON text: its one problem, at ``/``."""
+    """A file that is not JSON text: its problem (at ``/``, or where it holds a number JSON does not
+    have), and with ``problems`` every such place."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, *more: Problem) -> None:
         super().__init__(str(problem))
         self.problem = problem
+        self.problems = (problem, *more)
+
+
+class _NonFinite(str):
+    """Where a file held ``NaN``, ``Infinity`` or a number too large for a float (``1e999``)."""
+
+
+def _finite_float(text: str) -> float | _NonFinite:
+    value = float(text)
+    return value if math.isfinite(value) else _NonFinite(text)
+
+
+def _non_finite(value: object, at: list[object]) -> Iterator[Problem]:
+    if isinstance(value, _NonFinite):
+        yield Problem(pointer(at), f"{quote(str(value), 24)[1:-1]} is not a finite number; JSON numbers must be finite")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _non_finite(item, [*at, key])
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from _non_finite(item, [*at, i])
+
+
+def loads(text: str) -> object:
+    """JSON text a person wrote (an overlay, a golden set, an ingest line, a notes export), strictly.
+
+    The one JSON reader for such files: Python's reader also takes ``NaN``, ``Infinity`` and
+    ``-Infinity``, which JSON does not have, and reads ``1e999`` as infinity — a ``"vocabulary": NaN``
+    then passed every range check of the schema (NaN compares false with everything) and failed only when
+    used. Each such number is :class:`NotJson` with its JSON pointer (the first one; all in
+    ``NotJson.problems``). ``json.JSONDecodeError``, ``RecursionError`` and ``ValueError`` (a number of
+    more than 4,300 digits) are raised as by :func:`json.loads`, for the caller to word.
+    """
+    seen: list[bool] = []
+
+    def constant(name: str) -> _NonFinite:
+        seen.append(True)
+        return _NonFinite(name)
+
+    def number(name: str) -> float | _NonFinite:
+        value = _finite_float(name)
+        if isinstance(value, _NonFinite):
+            seen.append(True)
+        return value
+
+    data = json.loads(text, parse_constant=constant, parse_float=number)
+    if seen:
+        raise NotJson(*_non_finite(data, []))
+    return data
 
 
 def read_json(path: str | os.PathLike[str], limit: int) -> object:
     """The JSON value in the regular file at ``path`` (at most ``limit`` bytes; a byte-order mark is
-    skipped): :class:`NotJson` when it is not UTF-8 JSON, ``OSError`` when it cannot be read."""
+    skipped): :class:`NotJson` when it is not UTF-8 JSON (``NaN`` and ``Infinity`` are not: see
+    :func:`loads`), ``OSError`` when it cannot be read."""
     raw = read_small(path, limit)
     try:
-        return json.loads(raw.decode("utf-8").removeprefix("\ufeff"))
+        return loads(raw.decode("utf-8").removeprefix("\ufeff"))
     except UnicodeDecodeError as exc:
         raise NotJson(Problem("/", f"not UTF-8 text (byte {exc.start + 1})")) from None
     except json.JSONDecodeError as exc:
         raise NotJson(Problem("/", f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})")) from None
     except RecursionError:
         raise NotJson(Problem("/", "not JSON (nested too deeply)")) from None
+    except NotJson:
+        raise
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise NotJson(Problem("/", f"not JSON ({quote(str(exc), 80)[1:-1]})")) from None
 
 
 @lru_cache(maxsize=len(NAMES))
@@ -84,12 +140,45 @@ def schema(name: str) -> dict[str, Any]:
     return data
 
 
+def _whole_number(_checker: object, instance: object) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: JSON Schema calls 9.0 an integer; SQLite's strict columns and ``range()`` do not (``"chapter_num": 9.0``
+#: passed the line check and crashed the insert). A whole number here is written without a fraction.
+_Validator = validators.extend(  # type: ignore[no-untyped-call]
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
+
+
 @lru_cache(maxsize=len(NAMES))
 def validator(name: str) -> Draft202012Validator:
-    """A validator of the shipped schema ``name``, the schema itself checked once."""
+    """A validator of the shipped schema ``name``, the schema itself checked once (``integer``: written
+    without a fraction, so ``9.0`` is not one)."""
     data = schema(name)
     Draft202012Validator.check_schema(data)
-    return Draft202012Validator(data)
+    validator: Draft202012Validator = _Validator(data)
+    return validator
+
+
+def text_problems(value: object, at: tuple[object, ...] = ()) -> Iterator[Problem]:
+    """Strings in ``value`` (keys included) that are not text that can be stored: a lone surrogate
+    (``"\\ud800"`` in JSON; UTF-8 cannot encode it, so SQLite and the tokenizer failed on it) or a NUL
+    character (which ends a string in C)."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            yield Problem(pointer(at), "holds a NUL character (\\u0000)")
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            yield Problem(pointer(at), f"holds a lone surrogate (\\u{ord(value[exc.start]):04x}), which is not text")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                yield from (Problem(p.path, f"the name {p.message}") for p in text_problems(key, at))
+            yield from text_problems(item, (*at, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            yield from text_problems(item, (*at, i))
 
 
 def problems(name: str, value: object, *, by_path: bool = False) -> list[Problem]:

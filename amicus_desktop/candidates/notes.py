@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from ..core.query import REFERENCE_POOL, USER_NOTE, Filters, RetrievalContext, SearchMode
+from ..core.query import REFERENCE_POOL, USER_NOTE, Filters, RetrievalContext, SearchMode, is_note_id
 from ..core.references import PassageRef
 from ..core.results import Candidate, ChunkMetadata, Origin
 from ..notes.index import NotesIndex
@@ -204,18 +204,22 @@ def gather_notes(search: WorkspaceSearch, plan: QueryPlan, ctx: RetrievalContext
 def join(pool: Pool, notes: NotesPool, pins: Sequence[str]) -> Pool:
     """The library's ``pool`` with the workspace's ``notes`` in it: one pool, as if one search found both.
 
-    Pins keep the order given, whichever side holds each; a pin neither holds stays missing; a referenced
-    passage a note is on is in the corpus of this question. A library chunk whose id is a note's (ids
-    ``note:…`` are the notes') keeps its place and the note is left out, so no id names two candidates.
+    The two are keyed apart, by origin and id: an id of the notes' space (``note:…``) names the workspace's
+    note, never a library chunk. A library chunk holding such an id (a library built elsewhere; ``ingest``
+    and ``build-db`` refuse them) never answers a pin of a note, and where a note of the workspace has its
+    id the note is kept and the chunk left out — it pushed the note out before. Pins keep the order given,
+    whichever side holds each; a pin neither holds stays missing; a referenced passage a note is on is in
+    the corpus of this question.
     """
-    taken = {c.chunk_id for c in pool.candidates} | {c.chunk_id for c in pool.pinned}
-    library_pins = {c.chunk_id: c for c in pool.pinned}
-    pinned = [c for p in dict.fromkeys(pins)
-              if (c := library_pins.get(p) or (notes.pinned.get(p) if p not in taken else None)) is not None]
+    note_ids = {c.chunk_id for c in notes.candidates} | set(notes.pinned)
+    library_pins = {c.chunk_id: c for c in pool.pinned if not is_note_id(c.chunk_id)}
+    wanted = list(dict.fromkeys(pins))
+    found = {p: c for p in wanted
+             if (c := notes.pinned.get(p) if is_note_id(p) else library_pins.get(p)) is not None}
     return Pool(
-        candidates=[*pool.candidates, *(c for c in notes.candidates if c.chunk_id not in taken)],
-        pinned=pinned,
-        missing_pins=[p for p in pool.missing_pins if p not in notes.pinned],
+        candidates=[*(c for c in pool.candidates if c.chunk_id not in note_ids), *notes.candidates],
+        pinned=[found[p] for p in wanted if p in found],
+        missing_pins=[p for p in wanted if p not in found],
         missing_references=[r for r in pool.missing_references if r not in notes.covered],
         timings={**pool.timings, **notes.timings},
         keyword_index=pool.keyword_index,

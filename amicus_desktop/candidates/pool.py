@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..core.query import REFERENCE_POOL, RetrievalContext, SearchMode
+from ..core.query import REFERENCE_POOL, RetrievalContext, SearchMode, is_note_id
 from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
 from ..store.scripture import ScriptureStore
@@ -149,9 +149,10 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
 
 
 def _pins(store: ScriptureStore, pins: Iterable[str]) -> tuple[list[int], list[str]]:
-    """Rowids of the pinned chunk ids in the order given, and the ids the database does not hold."""
+    """Rowids of the pinned chunk ids in the order given, and the ids the database does not hold. An id of
+    the notes' space (``note:…``) names a reader's note: it is never looked up among the library's chunks."""
     wanted = list(dict.fromkeys(pins))
     if not wanted:
         return [], []
-    found = store.rowids_for(wanted)
+    found = store.rowids_for([p for p in wanted if not is_note_id(p)])
     return [found[c] for c in wanted if c in found], [c for c in wanted if c not in found]

@@ -33,12 +33,13 @@ from ..core.errors import AmicusError
 from ..core.preset import PRESETS
 from ..core.query import NO_BOOSTS, BoostWeights, Profile, RetrievalContext
 from ..core.text import echo
-from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, load, tuning
+from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, interchange, load, tuning
 from ..evaluate import history as history_io
 from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.metrics import K as EVAL_K
+from ..files import FileWriteError, check_target
 from ..knobs import BY_KEY, BY_NAME, Kind, Knob, KnobValueError
 from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
@@ -79,6 +80,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--agreement", action="store_true",
                    help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
     p.add_argument("--gaps", action="store_true", help="list the unjudged chunks of the top 10s, to judge")
+    p.add_argument("--out", metavar="FILE", type=Path,
+                   help="--gaps: write the unjudged chunks to FILE to judge elsewhere, ratings left blank")
+    p.add_argument("--format", choices=("quepid", "trec"), default="quepid",
+                   help="--gaps --out: Quepid's CSV (the default) or TREC qrels rated '-'")
+    p.add_argument("--topics", metavar="FILE", type=Path, help="--gaps --out --format trec: the questions too")
     p.add_argument("--search-weights", action="store_true",
                    help="search the boosts, cap, fusion, spread and focus on half of the set; report on the other")
     p.add_argument("--budget", type=finite_float, default=60.0, metavar="SECONDS",
@@ -167,12 +173,18 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("choose one of --compare, --agreement, --gaps and --search-weights")
         if args.budget <= 0:
             raise ValueError("--budget must be more than 0 seconds")
+        if (args.out or args.topics) and not args.gaps:
+            raise ValueError("--out and --topics write the unjudged chunks: use them with --gaps")
+        for target in filter(None, (args.out, args.topics)):  # refused before any question is asked
+            check_target(target, what="judgments", hint="a ratings file name")
         check_config(config)
         if args.compare:
             other = changed(config, args.compare)
             check_config(other[0], "--compare: ")
     except (ValueError, argparse.ArgumentTypeError) as exc:
         parser.error(str(exc))
+    except FileWriteError as exc:
+        parser.error(exc.message)
     golden_file = golden_path(args)
     try:
         golden = load(golden_file)
@@ -209,6 +221,15 @@ def run(args: argparse.Namespace) -> int:
             _keep(golden, second, Path(other[1].get("db", db)))
     if args.gaps:
         gaps = queue(golden, [first])
+        if args.out is not None:
+            try:
+                interchange.export_unjudged(gaps, args.out, args.format, topics=args.topics)
+            except interchange.InterchangeError as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            except FileWriteError as exc:
+                print(f"error: {exc.message}", file=sys.stderr)
+                return 2
         print(json.dumps({"gaps": [g.__dict__ for g in gaps], "judged_share": first.judged_share},
                          ensure_ascii=False) if args.json else format_gaps(gaps, first))
     elif second is None:

@@ -73,7 +73,8 @@ def _import(args: argparse.Namespace) -> int:
                                   judge=args.judge, topics=args.topics, replace_grades=args.replace)
     if existing is None:
         merged = GoldenSet(into.stem, merged.queries, merged.extra)
-    golden_io.save(merged, into)
+    if merged != existing:  # a file with nothing new (a queue of gaps not judged yet) leaves the set's bytes alone
+        golden_io.save(merged, into)
     print(f"{into}: {summary.sentence()}")
     return 0
 

@@ -10,8 +10,9 @@ or replace those of the same ``chunk_id`` (:mod:`amicus_desktop.corpus.ingest`);
 Without ``--proxy`` the chunks are embedded in this process with ``--backend`` (as ``build-db`` does).
 
 Exit 0 when every line was ingested, 1 when a line was skipped (the good ones are ingested) or the
-command failed (``{"error": {"code", "message"}}`` with ``--json``: the contract's codes, or
-``WRITE_FAILED`` for the disk), 2 for usage (bad flags, a corpus or golden file that cannot be read),
+command failed (``{"error": {"code", "message"}}`` with ``--json``: the contract's codes, ``WRITE_FAILED``
+for the disk, ``INGEST_FAILED`` for anything else SQLite or the tokenizer refused), 2 for usage (bad flags,
+a corpus — ``CORPUS_UNREADABLE`` — or golden file that cannot be read),
 130 when interrupted (Ctrl-C, SIGTERM, SIGHUP). On failure or interruption OUT is as it was.
 
 ``--compare-golden GOLDEN.json`` evaluates the golden set on OUT before and after (hybrid search, the
@@ -36,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 
 from .. import paths
 from ..core.errors import AmicusError
+from ..core.text import echo
 from ..embedding import BackendError, Embedder
+from ..store.errors import SQLITE_ERROR
 from . import output
 from .build_db import ProgressPrinter, make_embedder
 from .common import positive_int_arg
@@ -101,9 +104,8 @@ def run(args: argparse.Namespace) -> int:
         parser.error("--snapshots goes with --compare-golden")
     try:
         corpus = read_corpus(args.corpus)
-    except OSError as exc:
-        print(f"error: {args.corpus} cannot be read ({exc.strerror or exc})", file=sys.stderr)
-        return 2
+    except OSError as exc:  # a FIFO, a device or a folder too (files.open_regular): never read, never waited on
+        return _fail(args, "CORPUS_UNREADABLE", f"{args.corpus} cannot be read ({exc.strerror or exc})", 2)
     golden: GoldenSet | None = None
     if args.compare_golden:
         try:
@@ -151,7 +153,13 @@ def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
         return _fail(args, "WRITE_FAILED", f"{out} could not be written ({exc.strerror or exc}); it is as it was",
                      1, printer)
     except (ValueError, RuntimeError) as exc:
-        return _fail(args, "INGEST_FAILED", str(exc), 1, printer)
+        return _fail(args, "INGEST_FAILED", echo(str(exc)), 1, printer)
+    except SQLITE_ERROR as exc:  # SQLite refused a write the line checks let through
+        return _fail(args, "INGEST_FAILED", f"SQLite refused the update ({echo(str(exc))}); {out} is as it was",
+                     1, printer)
+    except Exception as exc:  # the tokenizer, or a bug: a contract error all the same, never a traceback
+        return _fail(args, "INGEST_FAILED", f"the ingest failed ({type(exc).__name__}: {echo(str(exc))}); "
+                     f"{out} is as it was", 1, printer)
     if printer:
         printer.end()
     result: dict[str, Any] = report.to_json()

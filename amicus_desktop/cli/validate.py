@@ -56,7 +56,7 @@ def _overlay_problems(path: str) -> list[Problem]:
     try:
         data = read_json(path, MAX_OVERLAY_BYTES)
     except NotJson as exc:
-        return [exc.problem]
+        return list(exc.problems)
     return check(data)
 
 
@@ -64,5 +64,5 @@ def _bundle_problems(path: str) -> list[Problem]:
     try:
         data = read_json(path, MAX_BUNDLE_BYTES)
     except NotJson as exc:
-        return [exc.problem]
+        return list(exc.problems)
     return check_bundle(data)

@@ -1,22 +1,30 @@
-"""The error of the retrieval contract: :class:`AmicusError`, carrying a code from CONTRACT section 5.
+"""The one error tree of Amicus Desktop: :class:`AmicusError`, carrying a code of the contract.
 
-Hierarchy (deliberately one class; the *code* is what callers branch on)::
+Hierarchy (httpx's exception tree is the model: catch the base for "any failure the contract names",
+a subclass for one part's; the *code* is what callers branch on)::
 
     Exception
-     └── AmicusError(code, message)
-          code ∈ ErrorCode:
-            QUERY_INVALID                      no I/O happened
-            DB_NOT_FOUND / EXTENSION_NOT_LOADED / DB_INVALID     the database
-            OFFLINE                            the proxy could not be reached (transport)
-            EMBED_FAILED                       the proxy answered, but badly
-            DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
-            VERSES_NOT_INDEXED                 verse search by meaning, on a DB without verse vectors
+     └── AmicusError(code, message)               a code of the contract and a sentence for a person
+          │  code ∈ ErrorCode (CONTRACT section 5):
+          │    QUERY_INVALID                      no I/O happened
+          │    DB_NOT_FOUND / EXTENSION_NOT_LOADED / DB_INVALID     the database
+          │    OFFLINE                            the proxy could not be reached (transport)
+          │    EMBED_FAILED                       the proxy answered, but badly
+          │    DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
+          │    VERSES_NOT_INDEXED                 verse search by meaning, on a DB without verse vectors
+          └── NotesError(code, message)           the reader's notes (CONTRACT section 11;
+                                                  amicus_desktop.notes.errors): code ∈ NotesCode —
+                                                  NOTES_STORE_INVALID (damaged: move it aside),
+                                                  NOTES_STORE_BUSY (another writer holds it: try again), …
 
-The error is raised at the edge where the cause is known (the store, the embed client). Its
-message is a sentence for a human that says what happened and what to do; it never holds the
-query text, a token or a key. Other exceptions belong to one package each (a golden set that does
-not parse, a backend failing inside the proxy, an export that cannot be written) and are handled
-where that package is used; none of them crosses the contract.
+So the window, the command line and the service classify a failure the same way: by its code. The
+window answers from the library when only the notes failed (:attr:`AmicusError.notes_only`) and says so
+in a banner; the command line prints ``{"error": {"code", "message"}}``; the service answers the code's
+status. The error is raised at the edge where the cause is known (the store, the embed client, the
+notes store). Its message is a sentence for a human that says what happened and what to do; it never
+holds the query text, a note's text, a token or a key. Other exceptions belong to one package each (a
+golden set that does not parse, a backend failing inside the proxy, an export that cannot be written)
+and are handled where that package is used; none of them crosses the contract.
 """
 
 from __future__ import annotations
@@ -55,23 +63,36 @@ class AmicusError(Exception):
     bad answers); ``retry_after`` carries a server's ``Retry-After`` hint in seconds.
     """
 
+    #: the contract's code: an :class:`ErrorCode` here, a subclass's own codes in a subclass
+    code: enum.StrEnum
+
     def __init__(
         self,
-        code: ErrorCode,
+        code: enum.StrEnum | str,
         message: str,
         *,
         retryable: bool = False,
         retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = ErrorCode(code)
+        self.code = code if isinstance(code, enum.StrEnum) else ErrorCode(code)
         self.message = message
         self.retryable = retryable
         self.retry_after = retry_after
+
+    @property
+    def is_database(self) -> bool:
+        """Whether the library is what is unusable (missing, without its extension, invalid)."""
+        return isinstance(self.code, ErrorCode) and self.code.is_database
+
+    @property
+    def notes_only(self) -> bool:
+        """Whether only the reader's notes failed: the library can still answer (a subclass says so)."""
+        return False
 
     def to_json(self) -> dict[str, dict[str, str]]:
         """The contract's failure object: ``{"error": {"code": ..., "message": ...}}``."""
         return {"error": {"code": self.code.value, "message": self.message}}
 
     def __repr__(self) -> str:
-        return f"AmicusError({self.code.value}, {self.message!r})"
+        return f"{type(self).__name__}({self.code.value}, {self.message!r})"

@@ -40,6 +40,14 @@ SOURCE_TYPES: tuple[str, ...] = tuple(t.value for t in SourceType)
 #: The source type of the reader's own notes among the candidates ("My notes", CONTRACT section 11):
 #: never a library chunk's, and a filter value beside the library's types.
 USER_NOTE = "user_note"
+#: The notes' id space (CONTRACT section 11): every note id begins so, and no library chunk's may —
+#: ``ingest`` and ``build-db`` refuse one, and a pin in this space names a note, never a library chunk.
+NOTE_ID_PREFIX = "note:"
+
+
+def is_note_id(chunk_id: str) -> bool:
+    """Whether ``chunk_id`` is in the notes' id space (``note:…``)."""
+    return chunk_id.startswith(NOTE_ID_PREFIX)
 
 
 #: CONTRACT section 3/4 limits.

@@ -2,10 +2,11 @@
 
 A line is first checked against the shipped JSON Schema, ``resources/schemas/corpus-document.schema.json``
 (with ``jsonschema``: types, required and unknown fields, the source types), then against what a schema
-cannot say: a ``book_id`` of the 66 books, a chapter the book has, verses that need a chapter and do not
-run backwards, a chunk id used once in the whole file, and one name and tradition per scholar. A line
-with any problem is skipped whole and reported by its number (1-based, blank lines count) with the JSON
-pointer of each field at fault (``/chunks/2/chapter_num: must be a whole number, not 'nine'``); the
+cannot say: text that can be stored (no lone surrogate, no NUL character), a ``book_id`` of the 66 books, a
+chapter the book has, verses that need a chapter, do not run backwards nor past the chapter's end, a chunk
+id used once in the whole file, and one name and tradition per scholar. A line with any problem is
+skipped whole and reported by its number (1-based, blank lines count) with the JSON pointer
+of each field at fault (``/chunks/2/chapter_num: must be a whole number, not 'nine'``); the
 good lines are kept. Messages quote at most a few dozen characters of what the line held.
 """
 
@@ -21,9 +22,12 @@ from jsonschema import Draft202012Validator
 
 from .. import schemas
 from ..core.books import BY_ID, resolve_book
+from ..core.query import NOTE_ID_PREFIX, is_note_id
 from ..core.results import ChunkMetadata
+from ..files import open_regular
 from ..schemas import quote
 from ..store.writer import ChunkRecord
+from ..understand.references import verse_count
 
 #: The schema of one line (``resources/schemas/corpus-document.schema.json``; :mod:`amicus_desktop.schemas`).
 SCHEMA = "corpus-document"
@@ -77,8 +81,9 @@ def validator() -> Draft202012Validator:
 
 
 def read_corpus(path: str | Path) -> Corpus:
-    """Read and check ``path``; ``OSError`` when the file cannot be read at all."""
-    with open(path, "rb") as fh:
+    """Read and check ``path``; ``OSError`` when the file cannot be read at all (a FIFO, a device or a folder
+    included: :func:`~amicus_desktop.files.open_regular` — a FIFO with no writer hung the command)."""
+    with open_regular(path) as fh:
         return parse_lines(fh)
 
 
@@ -99,13 +104,18 @@ def parse_lines(lines: Iterable[bytes | str]) -> Corpus:
         data: Any = None
         if not problems:
             try:
-                data = json.loads(text)
+                data = schemas.loads(text)
             except json.JSONDecodeError as exc:
                 problems.append(f"not JSON ({exc.msg} at column {exc.colno})")
             except RecursionError:
                 problems.append("not JSON (nested too deeply)")
+            except schemas.NotJson as exc:  # NaN, Infinity, 1e999
+                problems.extend(str(p) for p in exc.problems)
+            except ValueError as exc:  # an integer of more than 4,300 digits
+                problems.append(f"not JSON ({quote(str(exc), 80)[1:-1]})")
         if not problems:
-            problems = schema_problems(data) or rule_problems(data, chunk_lines, scholars)
+            problems = (schema_problems(data) or [str(p) for p in schemas.text_problems(data)]
+                        or rule_problems(data, chunk_lines, scholars))
         if problems:
             skipped.append(number)
             errors.extend(LineError(number, p) for p in problems[:MAX_PROBLEMS_PER_LINE])
@@ -175,7 +185,10 @@ def rule_problems(data: Mapping[str, Any], chunk_lines: Mapping[str, int],
         at = f"/chunks/{i}"
         problems.extend(_place_problems(at, chunk))
         cid = chunk["chunk_id"]
-        if cid in in_line:
+        if is_note_id(cid):
+            problems.append(f"{at}/chunk_id: {quote(cid)} is in the notes' id space: ids beginning "
+                            f"{NOTE_ID_PREFIX!r} are a reader's notes', never a library chunk's")
+        elif cid in in_line:
             problems.append(f"{at}/chunk_id: {quote(cid)} is also /chunks/{in_line[cid]} of this line")
         elif cid in chunk_lines:
             problems.append(f"{at}/chunk_id: {quote(cid)} is already on line {chunk_lines[cid]}")
@@ -203,6 +216,11 @@ def _place_problems(at: str, chunk: Mapping[str, Any]) -> list[str]:
         out.append(f"{at}/verse_end: needs a verse_start")
     elif end is not None and start is not None and end < start:
         out.append(f"{at}/verse_end: {end} comes before verse_start {start}")
+    if book_id in BY_ID and chapter is not None and chapter <= BY_ID[book_id].chapters:
+        verses = verse_count(book_id, chapter)  # 0: a chapter the verse table does not know
+        for key, verse in (("verse_start", start), ("verse_end", end)):
+            if verses and verse is not None and verse > verses:
+                out.append(f"{at}/{key}: {BY_ID[book_id].name} {chapter} has {verses} verses, not {verse}")
     return out
 
 

@@ -29,6 +29,7 @@ from typing import Any
 from ..core.query import SearchMode
 from ..core.text import echo
 from ..files import FileReadError, read_small
+from ..schemas import NotJson, loads
 from ..understand import PassageError, parse_passage
 from . import judges as judges_io
 from .judges import Rating, Ratings
@@ -252,7 +253,9 @@ def load(path: str | Path) -> GoldenSet:
     except FileReadError as exc:
         raise GoldenError(f"{exc.strerror}") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads(raw.decode("utf-8"))
+    except NotJson as exc:  # NaN, Infinity, 1e999
+        raise GoldenError(f"{name}: {_key(exc.problem.path)}: {exc.problem.message}") from None
     except UnicodeDecodeError as exc:
         raise GoldenError(f"{name} is not UTF-8 text (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
@@ -262,6 +265,22 @@ def load(path: str | Path) -> GoldenSet:
     except ValueError as exc:  # a number of more than 4,300 digits
         raise GoldenError(f"{name}: {echo(str(exc))}") from None
     return parse(data)
+
+
+def _key(pointer: str) -> str:
+    """A JSON pointer as this module names keys: ``/queries/0/judgments/a`` → ``queries[0].judgments['a']``."""
+    out = ""
+    parent = ""
+    for raw in (p for p in pointer.split("/") if p):
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if part.isdigit():
+            out += f"[{part}]"
+        elif parent == "judgments":
+            out += f"['{echo(part, 60)}']"
+        else:
+            out += f".{part}" if out else part
+        parent = part
+    return out or "the file"
 
 
 def save(golden: GoldenSet, path: str | Path) -> None:

@@ -1,14 +1,18 @@
-"""The notes store's own failures: :class:`NotesError` with a :class:`NotesCode`.
+"""The notes store's own failures: :class:`NotesError` with a :class:`NotesCode`, in the one error tree.
 
-They never cross the retrieval contract's error path (section 5): a command that works on notes
-prints them in the same ``{"error": {"code", "message"}}`` shape, and a question scoped to a
-workspace whose store cannot be read fails with the sentence, not a traceback. Messages never hold a
-note's text.
+``NotesError`` is an :class:`~amicus_desktop.core.errors.AmicusError` (see the tree there): a command that
+works on notes prints it in the same ``{"error": {"code", "message"}}`` shape, the service answers its
+status, and the window, asked a question scoped to a workspace whose store cannot be read, answers from
+the library and says in a banner that the notes are unavailable and why. A store another process is
+writing is ``NOTES_STORE_BUSY`` ("try again"), not ``NOTES_STORE_INVALID`` ("move it aside"): that advice
+would make a reader set aside a healthy store. Messages never hold a note's text.
 """
 
 from __future__ import annotations
 
 import enum
+
+from ..core.errors import AmicusError
 
 
 class NotesCode(enum.StrEnum):
@@ -24,18 +28,23 @@ class NotesCode(enum.StrEnum):
     NOTE_CONFLICT = "NOTE_CONFLICT"
     #: the store file cannot be opened, is not a notes store, or was written by a newer version
     NOTES_STORE_INVALID = "NOTES_STORE_INVALID"
+    #: another process holds the store's write lock longer than a write waits: try again
+    NOTES_STORE_BUSY = "NOTES_STORE_BUSY"
 
 
-class NotesError(Exception):
+#: the codes that mean the store itself cannot be used now (not this note or this request)
+STORE_CODES = frozenset({NotesCode.NOTES_STORE_INVALID, NotesCode.NOTES_STORE_BUSY})
+
+
+class NotesError(AmicusError):
     """A notes operation that could not be done, with a code and a sentence for a person."""
 
+    code: NotesCode
+
     def __init__(self, code: NotesCode, message: str) -> None:
-        super().__init__(message)
-        self.code = NotesCode(code)
-        self.message = message
+        super().__init__(NotesCode(code), message)
 
-    def to_json(self) -> dict[str, dict[str, str]]:
-        return {"error": {"code": self.code.value, "message": self.message}}
-
-    def __repr__(self) -> str:
-        return f"NotesError({self.code.value}, {self.message!r})"
+    @property
+    def notes_only(self) -> bool:
+        """The store cannot be used (damaged, busy): the library can still answer without the notes."""
+        return self.code in STORE_CODES

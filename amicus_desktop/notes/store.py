@@ -47,10 +47,14 @@ def _private(path: Path) -> None:
 
 @contextlib.contextmanager
 def store_errors() -> Iterator[None]:
-    """Turn a failure of SQLite inside a notes operation (a damaged file, a full disk) into
-    ``NOTES_STORE_INVALID`` with a sentence, for callers that show errors to people."""
+    """Turn a failure of SQLite inside a notes operation into a sentence for people: another writer holding
+    the lock is ``NOTES_STORE_BUSY`` (try again), anything else (a damaged file, a full disk)
+    ``NOTES_STORE_INVALID``."""
     try:
         yield
+    except (apsw.BusyError, apsw.LockedError) as exc:
+        log.warning("notes store busy", extra={"error": type(exc).__name__})
+        raise busy_error() from None
     except apsw.Error as exc:
         log.warning("notes store failed", extra={"error": type(exc).__name__})
         raise NotesError(
@@ -58,6 +62,17 @@ def store_errors() -> Iterator[None]:
             f"The notes store could not be read or written ({type(exc).__name__}: {exc}). Check the disk; if "
             f"the file {paths.notes_path().name} is damaged, move it aside and restore an export.",
         ) from None
+
+
+def busy_error() -> NotesError:
+    """``NOTES_STORE_BUSY``: another process holds the store's write lock (a healthy store: never "move it
+    aside")."""
+    return NotesError(
+        NotesCode.NOTES_STORE_BUSY,
+        f"The notes store is busy: another program (another window, a 'notes' command or a service) is "
+        f"writing to it and did not finish within {BUSY_TIMEOUT_MS // 1000} s. Nothing is wrong with it; "
+        "try again in a moment.",
+    )
 
 
 class NotesStore:
@@ -94,6 +109,9 @@ class NotesStore:
         self._indexes = IndexCache()
 
     def _unusable(self, exc: BaseException) -> NotesError:
+        if isinstance(exc, apsw.BusyError | apsw.LockedError):
+            log.warning("notes store busy", extra={"error": type(exc).__name__})
+            return busy_error()
         log.warning("notes store unusable", extra={"error": type(exc).__name__})
         return NotesError(
             NotesCode.NOTES_STORE_INVALID,

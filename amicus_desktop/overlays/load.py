@@ -77,7 +77,7 @@ def load_json(path: str | Path) -> object:
     except OSError as exc:
         raise OverlayError([Problem("/", f"cannot be read ({exc.strerror or exc})")], name) from None
     except NotJson as exc:
-        raise OverlayError([exc.problem], name) from None
+        raise OverlayError(exc.problems, name) from None
 
 
 def read_overlay(path: str | Path) -> Overlay:

@@ -74,9 +74,9 @@ DB_TEXTS: dict[ErrorCode, tuple[str, str, tuple[str, ...]]] = {
 
 
 def db_text(err: AmicusError, path: str = "") -> StateText:
-    title, advice, actions = DB_TEXTS.get(
-        err.code, ("The database could not be opened", "Open another file or try again.", (OPEN_DB, RELOAD))
-    )
+    known = DB_TEXTS.get(err.code) if isinstance(err.code, ErrorCode) else None
+    title, advice, actions = known or (
+        "The database could not be opened", "Open another file or try again.", (OPEN_DB, RELOAD))
     if path:
         advice += f"\n\nFile: {path}"
     return StateText("error", title, err.message, advice, actions)
@@ -238,6 +238,32 @@ def internal_error_text(err: InternalError) -> StateText:
         f"{where} Asking again may work; if it keeps happening, please report it with that log.",
         (),
     )
+
+
+#: the title of a notice about the reader's notes (:func:`notes_notice_text`)
+NOTES_TITLE = "Notes"
+#: how the titles of :func:`notes_unavailable_text` end: the answer is the library's alone
+LIBRARY_ONLY = "this answer is from the library only"
+
+
+def notes_unavailable_text(err: AmicusError) -> StateText:
+    """The workspace's notes store failed (``NOTES_STORE_INVALID``, ``NOTES_STORE_BUSY``) and the question was
+    answered from the library alone: said in a line that fits the banner, what to do, then the store's own
+    sentence (the whole of it in the detail line's tooltip when the window is narrow)."""
+    if err.code.value == "NOTES_STORE_BUSY":
+        return StateText("warning", f"Your notes are busy: {LIBRARY_ONLY}",
+                         "Another program is writing to your notes store.",
+                         f"Nothing is wrong with it: ask again in a moment to include your notes. "
+                         f"{err.message}", ())
+    return StateText("warning", f"Your notes are unavailable: {LIBRARY_ONLY}",
+                     "Your notes store cannot be read: it is damaged, or not a notes store.",
+                     f"The library still answers every question. {err.message}", ())
+
+
+def notes_notice_text(message: str) -> StateText:
+    """A note about the reader's notes (the store cannot be opened, a save failed) for the notice strip: titled
+    as what it is about, with no *Settings…* (the settings cannot mend a notes store)."""
+    return StateText("warning", NOTES_TITLE, message, "", ())
 
 
 def notice_text(message: str) -> StateText:

@@ -56,6 +56,7 @@ STATUS: dict[str, int] = {
     ServiceCode.RATE_LIMITED: 429,
     ErrorCode.DB_INVALID: 500,
     NotesCode.NOTES_STORE_INVALID: 500,
+    NotesCode.NOTES_STORE_BUSY: 503,
     ErrorCode.EXTENSION_NOT_LOADED: 500,
     ServiceCode.INTERNAL: 500,
     ServiceCode.OVERLAY_INVALID: 500,

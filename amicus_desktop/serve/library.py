@@ -27,7 +27,6 @@ from ..core.errors import AmicusError
 from ..core.names import Names
 from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
-from ..notes import NotesError
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore, StoreInfo
 from .errors import ServiceError
@@ -111,10 +110,8 @@ class Library:
                 # off the event loop: 1,000 filter values are as many book names to resolve
                 ctx = await asyncio.to_thread(apply, params, scope, facts.book_ids)
                 return Answer(await r.retrieve(ctx), facts.names)
-            except AmicusError as err:
+            except AmicusError as err:  # NotesError too: the workspace's notes store (500 damaged, 503 busy)
                 raise ServiceError.of(err) from None
-            except NotesError as err:  # the workspace's notes store cannot be read (500)
-                raise ServiceError(err.code.value, err.message) from None
 
     async def read(self, fn: Callable[[ScriptureStore, Facts], T]) -> T:
         """``fn(store, facts)`` on a lane's database thread (``read_passage``, ``/health``)."""

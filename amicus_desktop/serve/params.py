@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..core.errors import AmicusError
-from ..core.query import MAX_FILTER_VALUES, MAX_QUERY_CHARS, RetrievalContext
+from ..core.query import MAX_FILTER_VALUES, MAX_K, MAX_QUERY_CHARS, RetrievalContext
 from ..knobs import BY_PARAM, Knob, defaults, words
 from ..notes import model as notes_model
 from ..overlays import Overlay
@@ -35,8 +35,9 @@ REPEATABLE = frozenset(name for name, knob in BY_PARAM.items() if knob.repeatabl
 #: many distinct ones, the library's own bound): more are refused while the pairs are first read, so a
 #: request of 10,000 pins costs no more than reading it. A knob's own cap is its ``most`` (``pin``: k's).
 MAX_REPEATED = MAX_FILTER_VALUES
-#: ``pin`` values one request may hold: a pin is a result shown first, so as many as ``k`` may be.
-MAX_PINS = BY_PARAM["pin"].most
+#: ``pin`` values one request may hold: a pin is a result shown first, so as many as ``k`` may be (the pin
+#: knob's ``most``).
+MAX_PINS: int = BY_PARAM["pin"].most or MAX_K
 #: Every parameter ``GET /retrieve`` takes: the question, the knobs', the service's own.
 NAMES: tuple[str, ...] = ("q", *BY_PARAM, "workspace", "overlay")
 #: ``mode`` values: the service's ``dense`` is ``query``'s ``semantic`` (which is accepted too).

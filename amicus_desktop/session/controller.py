@@ -304,7 +304,7 @@ class Session(Navigation):
     def _ask_failed(self, failure: AskFailure) -> None:
         if isinstance(failure, AmicusError):
             self.connection.report_error(failure)
-            if failure.code.is_database:
+            if failure.is_database:
                 self.library.fail(failure)
 
     # -- the translation ---------------------------------------------------------------------

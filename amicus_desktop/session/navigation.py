@@ -42,7 +42,7 @@ class Navigation:
         try:
             yield
         except AmicusError as err:
-            if err.code.is_database and engine.is_open:
+            if err.is_database and engine.is_open:
                 self.library.fail(err)
 
     def set_chapter(self, ref: ChapterRef | None, *, save: bool = True) -> None:

@@ -90,6 +90,8 @@ class Question:
         self.answered: Event[RetrievalResult] = Event("answered")
         self.result_changed: Event[ResultView | None] = Event("result")
         self.failed: Event[AskFailure] = Event("ask failed")
+        #: the question was answered from the library alone: the workspace's notes store failed (why)
+        self.notes_failed: Event[AmicusError] = Event("notes unavailable")
         #: whether the reader moved on purpose while a question was in flight
         self._moved = False
         #: the answer before the last re-rank, to go back to (``None``: nothing to undo)
@@ -153,7 +155,7 @@ class Question:
         try:
             if before is not None:
                 await before
-            result = await engine.retriever.retrieve(ctx)
+            result = await self._retrieve(engine, ctx)
         except asyncio.CancelledError:
             # Superseded by a newer question, or the engine closed: nothing to show.
             if self._is_current():
@@ -188,6 +190,22 @@ class Question:
         self.undo_view = None
         self._show(ResultView(result, previous, cause if previous is not None else "ask", time.time(),
                               whole_library=self.whole_library))
+
+    async def _retrieve(self, engine: Engine, ctx: RetrievalContext) -> RetrievalResult:
+        """The answer to ``ctx``; when only the workspace's notes store failed (damaged, or busy with another
+        writer), the library's answer without the notes, and :attr:`notes_failed` says why — a damaged
+        notes store must not stop the library."""
+        try:
+            result = await engine.retriever.retrieve(ctx)
+        except AmicusError as err:
+            if not err.notes_only or ctx.workspace is None:
+                raise
+            log.warning("notes unavailable; answered from the library", extra={"code": err.code.value})
+            result = await engine.retriever.retrieve(ctx.replace(workspace=None))
+            if self._is_current():
+                self.notes_failed.emit(err)
+            return replace(result, context=ctx)
+        return result
 
     def _set_busy(self, busy: bool) -> None:
         if busy != self.busy:

@@ -21,8 +21,10 @@ from types import TracebackType
 import apsw
 import numpy as np
 
+from ..core.query import NOTE_ID_PREFIX, is_note_id
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
+from ..core.text import echo
 from . import codes, schema
 from .fts import FTS_TABLE, create_sql
 from .schema import PASSAGE_INDEX_SQL, SCHEMA_VERSION
@@ -93,16 +95,23 @@ class ScriptureWriter:
         with contextlib.suppress(FileNotFoundError):
             self.tmp_path.unlink()
         con = connect(self.tmp_path, readonly=False)
-        # Page size must be set before the first table; 64 KiB pages build and filter faster.
-        con.execute(f"PRAGMA page_size={int(self.page_size)}")
-        con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a crash discards it anyway
-        con.execute("PRAGMA synchronous=OFF")
-        con.execute("PRAGMA cache_size=-262144")  # 256 MiB while building
-        self._con = con
-        self._create_schema()
-        con.execute("BEGIN")
-        if self.two_stage:
-            self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
+        try:
+            # Page size must be set before the first table; 64 KiB pages build and filter faster.
+            con.execute(f"PRAGMA page_size={int(self.page_size)}")
+            con.execute("PRAGMA journal_mode=OFF")  # a temporary file: a crash discards it anyway
+            con.execute("PRAGMA synchronous=OFF")
+            con.execute("PRAGMA cache_size=-262144")  # 256 MiB while building
+            self._con = con
+            self._create_schema()
+            con.execute("BEGIN")
+            if self.two_stage:
+                self._codes = codes.CodesWriter(codes.path_for(self.path), self.dims)
+        except BaseException:  # __exit__ is not called when __enter__ fails (a file-size limit left the file)
+            self._con = None
+            con.close()
+            with contextlib.suppress(FileNotFoundError):
+                self.tmp_path.unlink()
+            raise
         return self
 
     def __exit__(
@@ -227,6 +236,10 @@ def insert_chunks(con: apsw.Connection, rowids: Sequence[int], records: Sequence
     :data:`~.schema.VEC_FILTER_COLUMNS`; empty for the contract's minimal schema). Returns the vectors as float32.
     The one place chunk rows are written: the builder and ``ingest`` (:mod:`.update`) both call it.
     """
+    reserved = next((r.chunk_id for r in records if is_note_id(r.chunk_id)), None)
+    if reserved is not None:
+        raise ValueError(f"the chunk id {echo(reserved, 60)!r} is in the notes' id space ('{NOTE_ID_PREFIX}…'): "
+                         "a library chunk cannot take a reader's note's identity")
     vecs = np.ascontiguousarray(vectors, dtype=np.float32)
     if vecs.ndim != 2 or vecs.shape != (len(records), dims) or len(rowids) != len(records):
         raise ValueError(f"vectors must be shaped ({len(records)}, {dims}), got {vecs.shape}")

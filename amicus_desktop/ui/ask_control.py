@@ -106,5 +106,5 @@ class AskControl(QObject):
             w.ask.set_status(states.ASK_FAILED)
         elif err.code is ErrorCode.QUERY_INVALID:
             w.ask.show_error(states.query_error_text(err))
-        elif not err.code.is_database:  # the start page shows a database's failure
+        elif not err.is_database:  # the start page shows a database's failure
             w.ask.set_status(states.ASK_FAILED)

@@ -1,6 +1,7 @@
 """The two banners under the results: the proxy's state (with *Retry now*, *Settings…*, *Open a
 database…* or *Search by words instead*, and a countdown to the next check while it is offline) and
-passing notices (a settings file that could not be written, an internal error) with *Dismiss*."""
+passing notices (a settings file that could not be written, an internal error, notes that are unavailable
+so the answer is the library's alone) with *Dismiss*."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 
 from ..connectivity import ProxyState
+from ..core.errors import AmicusError
 from ..present import states
 
 if TYPE_CHECKING:
@@ -58,7 +60,7 @@ class WindowBanners(QObject):
         """A notice with its actions (*Settings…* for a note about the settings) and *Dismiss*. While one is
         shown, the next joins it: the first stays the body, the later ones the line under it."""
         w = self._window
-        if text not in self._notices:
+        if not any(t == text or t.body == text.body for t in self._notices) and not self._said(text):
             self._notices.append(text)
         first, *later = self._notices
         handlers = {states.SETTINGS: w.dialogs.open_settings}
@@ -67,6 +69,17 @@ class WindowBanners(QObject):
         detail = " ".join(part for part in (first.advice, *(f"Also: {t.body}" for t in later)) if part)
         w.notice_banner.show_message(first.kind, first.title, first.body, [*actions, ("Dismiss", self.dismiss)],
                                      detail=detail)
+
+    def show_notes_unavailable(self, err: AmicusError) -> None:
+        """The question was answered from the library alone: the workspace's notes store failed (why). It
+        leads the notices, in place of a notice that said the same of the store (when the window opened)."""
+        text = states.notes_unavailable_text(err)
+        self._notices = [text, *(t for t in self._notices if t != text and t.title != states.NOTES_TITLE)]
+        self.show_notice(text)
+
+    def _said(self, text: states.StateText) -> bool:
+        """A notice about the notes while the banner says they are unavailable (the store's failure again)."""
+        return text.title == states.NOTES_TITLE and any(t.title.endswith(states.LIBRARY_ONLY) for t in self._notices)
 
     def dismiss(self) -> None:
         """*Dismiss*: the notices go, all of them."""

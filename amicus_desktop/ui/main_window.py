@@ -47,6 +47,7 @@ from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
+from .study import StudyControl
 
 DEFAULT_SIZE = (1480, 920)
 
@@ -86,6 +87,8 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
+        self.study_control = StudyControl(self)  # cross-references, Strong's, bookmarks (ui/study/)
+        self.study_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
@@ -154,6 +157,7 @@ class MainWindow(QMainWindow):
         sig.busyChanged.connect(self.ask_control.render_busy)
         sig.resultChanged.connect(self._render_result)
         sig.askFailed.connect(self.ask_control.render_error)
+        sig.notesFailed.connect(self.banners.show_notes_unavailable)
         sig.chapterChanged.connect(self._render_chapter)
         sig.chapterLoaded.connect(self._render_chapter_text)
         sig.focusChanged.connect(self.reader.set_focus)

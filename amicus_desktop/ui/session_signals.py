@@ -31,6 +31,7 @@ class SessionSignals(QObject):
     busyChanged = Signal(bool)
     resultChanged = Signal(object)  # ResultView | None
     askFailed = Signal(object)  # AmicusError | InternalError
+    notesFailed = Signal(object)  # AmicusError (NotesError): answered from the library without the notes
     settingsChanged = Signal(object)  # Settings
     profileChanged = Signal(object)  # Profile
     overlayChanged = Signal(object)  # Overlay | None
@@ -67,6 +68,7 @@ class SessionSignals(QObject):
             s.question.busy_changed.connect(self.busyChanged.emit),
             s.question.result_changed.connect(self.resultChanged.emit),
             s.question.failed.connect(self.askFailed.emit),
+            s.question.notes_failed.connect(self.notesFailed.emit),
             s.prefs.changed.connect(self.settingsChanged.emit),
             s.prefs.profile_changed.connect(self.profileChanged.emit),
             s.prefs.overlay_changed.connect(self.overlayChanged.emit),

@@ -11,7 +11,8 @@ misses:
 * a book glued to its chapter ("rom9", "jn3:16", "1Jn4"): a space is put between;
 * a verse after a space instead of a colon ("John 3 16", "1Jn 4 8", "Acts 2 38-41"): right after a
   book and a chapter, a second number of at most three digits is the verse (pythonbible read
-  "John 3 16" as John 3 and dropped the 16, and the go-to box opened John 16).
+  "John 3 16" as John 3 and dropped the 16, and the go-to box opened John 16) — unless it begins
+  the name of the next book ("Genesis 1 1 Thessalonians 1:1").
 
 Numbers that follow no book ("the 3 wise men", "7 churches") are left alone. :func:`normalise`
 returns the rewritten text and, for each of its characters, its offset in the original, so that a
@@ -26,6 +27,7 @@ from collections.abc import Callable
 
 import pythonbible as pb
 from pythonbible.books import Book as PbBook
+from pythonbible.regular_expressions import SCRIPTURE_REFERENCE_REGULAR_EXPRESSION
 
 from ..core.books import BOOKS
 
@@ -104,9 +106,12 @@ def _abbreviation(m: re.Match[str]) -> str | None:
     return _abbreviations()[1][alias.lower()]
 
 
-def _spaced_verse(m: re.Match[str]) -> str:
+def _spaced_verse(m: re.Match[str]) -> str | None:
     # the gap becomes ":" and spaces (pythonbible allows both around a colon), so offsets stay put
     gap_start, gap_end = m.span("gap")
+    if m.group(0)[gap_end - m.start():].isdigit() and re.match(SCRIPTURE_REFERENCE_REGULAR_EXPRESSION,
+                                                               m.string[gap_end:]):
+        return None  # "Genesis 1 1 Thessalonians 1:1": the number begins the next book's name
     start = gap_start - m.start()
     whole = m.group(0)
     return whole[:start] + ":" + " " * (gap_end - gap_start - 1) + whole[gap_end - m.start():]

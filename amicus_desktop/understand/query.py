@@ -16,7 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..core.references import PassageRef
-from .references import find_references
+from .references import find_references, reference_spans
 
 #: The Snowball English stop-word list (as used by NLTK and Lucene's English analyzer; BSD-licensed),
 #: plus a few question words. God, Lord, Christ and the like are never stop-words here.
@@ -58,10 +58,21 @@ class QueryPlan:
 
 
 def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, ...]:
-    """The words of ``text`` worth looking for: no stop-words, no words of the ``references``."""
-    for ref in references:
-        if ref.text:
-            text = text.replace(ref.text, " ")
+    """The words of ``text`` worth looking for: no stop-words, no words of the ``references``.
+
+    A reference's words are taken out where the parser found them (by position, each span once), never
+    by searching for its text: "John 3:1" occurs inside "John 3:16", and cutting it out there left "6".
+    """
+    if references:
+        wanted = set(references)
+        pieces: list[str] = []
+        pos = 0
+        for (start, end), passages in reference_spans(text):
+            if wanted.intersection(passages):
+                pieces.append(text[pos:start])
+                pos = end
+        pieces.append(text[pos:])
+        text = " ".join(pieces)
     words: dict[str, None] = {}
     for m in _WORD.finditer(text):
         word = m.group(0)

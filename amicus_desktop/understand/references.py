@@ -32,7 +32,10 @@ from ..core.books import BOOKS, BY_ID, Book, resolve_book
 from ..core.references import PassageRef
 from .forms import DASHES, normalise
 
-__all__ = ["MAX_REFERENCES", "PassageError", "find_references", "parse_passage", "resolve_book_name"]
+__all__ = [
+    "MAX_REFERENCES", "PassageError", "find_references", "parse_passage", "reference_spans", "resolve_book_name",
+    "verse_count",
+]
 
 #: References one question may name (a chapter each; "Romans 3:21-5:2" counts 3). More are ignored:
 #: each joins up to 20 chunks to the pool and a chip to the window, and 1,189 chapters in one
@@ -61,6 +64,12 @@ def _our_book(book: pb.Book | None) -> Book | None:
     if book is None:
         return None
     return BOOKS[book.value - 1] if 1 <= book.value <= len(BOOKS) else None
+
+
+def verse_count(book_id: str, chapter: int) -> int:
+    """Verses in ``chapter`` of the canonical book ``book_id`` (0 for a chapter or book the canon lacks)."""
+    book = BY_ID.get(book_id)
+    return _verses(book, chapter) if book is not None else 0
 
 
 def _verses(book: Book, chapter: int) -> int:
@@ -125,22 +134,79 @@ def find_references(text: str, limit: int = MAX_REFERENCES) -> list[PassageRef]:
     A range across chapters ("Romans 3:21-5:2") becomes one reference per chapter, as the contract's
     reference object names one chapter. ``text`` of each is the words the question used.
     """
-    clean, offsets = normalise(text)
     found: list[PassageRef] = []
-    for m in re.finditer(SCRIPTURE_REFERENCE_REGULAR_EXPRESSION, clean):
-        span = m[0].strip(" ,;.")
-        start = clean.index(span, m.start()) if span else m.start()
-        original = text[offsets[start] : offsets[start + len(span) - 1] + 1].strip() if span else ""
-        for ref in _normalised(m[0]):
-            book = _our_book(ref.book)
-            if book is None or ref.end_book not in (None, ref.book):
-                continue  # apocrypha, or a range across books: not a passage of one chapter
-            for passage in _split_by_chapter(book, ref, original):
-                if passage not in found:
-                    found.append(passage)
-                    if len(found) >= limit:
-                        return found
+    for _span, passages in reference_spans(text):
+        for passage in passages:
+            if passage not in found:
+                found.append(passage)
+                if len(found) >= limit:
+                    return found
     return found
+
+
+def reference_spans(text: str) -> list[tuple[tuple[int, int], tuple[PassageRef, ...]]]:
+    """Where ``text`` names references: each span ``(start, end)`` of ``text`` that reads as one or more
+    valid references, with them — all of them, not cut at :data:`MAX_REFERENCES`, so that a caller can
+    take every reference's words out of the question *by position* (cutting a reference's text wherever
+    it occurs cut "John 3:1" out of "John 3:16" and left a "6")."""
+    clean, offsets = normalise(text)
+    spans: list[tuple[tuple[int, int], tuple[PassageRef, ...]]] = []
+    for m_start, matched in _matches(clean):
+        span = matched.strip(" ,;.")
+        if not span:
+            continue
+        start = clean.index(span, m_start)
+        first, last = offsets[start], offsets[start + len(span) - 1] + 1
+        original = text[first:last].strip()
+        passages = _passages(matched, original)
+        if passages:
+            spans.append(((first, last), passages))
+    return spans
+
+
+def _passages(matched: str, original: str) -> tuple[PassageRef, ...]:
+    """The valid passages of one match (``original``: the words the question used for it)."""
+    passages: list[PassageRef] = []
+    for ref in _normalised(matched):
+        book = _our_book(ref.book)
+        if book is None or ref.end_book not in (None, ref.book):
+            continue  # apocrypha, or a range across books: not a passage of one chapter
+        passages.extend(_split_by_chapter(book, ref, original))
+    return tuple(passages)
+
+
+def _matches(clean: str) -> Iterator[tuple[int, str]]:
+    """pythonbible's matches in ``clean``: (where each starts, its text).
+
+    Each search after a match starts on the text *after* it, without what came before: the pattern
+    will not read "John" right after "1 " (that is "1 John"), and in "John 3:1 John 3:16" the "1" is the
+    first reference's verse, so the second "John" was never found.
+    """
+    pos = 0
+    while pos < len(clean):
+        m = re.search(SCRIPTURE_REFERENCE_REGULAR_EXPRESSION, clean[pos:])
+        if m is None:
+            return
+        if m.end() == m.start():  # an empty match: step over one character
+            pos += m.start() + 1
+            continue
+        matched = _without_next_book(clean, pos + m.start(), m[0])
+        yield pos + m.start(), matched
+        pos += m.start() + len(matched)
+
+
+#: a number at the end of a match, after a comma or a semicolon ("Gen 1:1, 1"): a further verse
+#: or chapter to pythonbible, though it may begin the next book's name ("Gen 1:1, 1 Samuel 1")
+_TRAILING_NUMBER = re.compile(r"\s*[,;]\s*([1-3])\s*$")
+
+
+def _without_next_book(clean: str, start: int, matched: str) -> str:
+    """``matched`` without a last number that begins the name of the book after it ("Gen 1:1, 1 Samuel 1")."""
+    tail = _TRAILING_NUMBER.search(matched)
+    if tail is None:
+        return matched
+    after = re.match(SCRIPTURE_REFERENCE_REGULAR_EXPRESSION, clean[start + tail.start(1):])
+    return matched[: tail.start()] if after is not None and _passages(after[0], "") else matched
 
 
 def _pb_book_of(text: str) -> Book | None:

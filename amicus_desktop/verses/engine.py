@@ -41,7 +41,10 @@ class VerseLibrary:
     def translation(self, wanted: str | None) -> Translation:
         """The translation ``wanted`` (id or abbreviation, any case), the default when ``None``."""
         if wanted is None:
-            return next(t for t in self.translations if t.default)
+            default = next((t for t in self.translations if t.default), next(iter(self.translations), None))
+            if default is None:  # not next() bare: its StopIteration inside a coroutine became a RuntimeError
+                raise _no_verses()
+            return default
         for t in self.translations:
             if wanted.lower() in (t.translation_id.lower(), t.abbreviation.lower()):
                 return t
@@ -58,8 +61,7 @@ def describe(store: ScriptureStore) -> VerseLibrary:
 def not_indexed(library: VerseLibrary, mode: SearchMode) -> AmicusError | None:
     """``VERSES_NOT_INDEXED`` when this database cannot answer a verse search in ``mode``."""
     if not library.translations or library.verses == 0:
-        return AmicusError(ErrorCode.VERSES_NOT_INDEXED,
-                           "This database holds no Bible verses to search. Rebuild it with 'amicus-desktop build-db'.")
+        return _no_verses()
     if mode.embeds and not library.has_vectors:
         return AmicusError(
             ErrorCode.VERSES_NOT_INDEXED,
@@ -67,6 +69,11 @@ def not_indexed(library: VerseLibrary, mode: SearchMode) -> AmicusError | None:
             "(--mode keyword), or rebuild the database with 'amicus-desktop build-db' to add them.",
         )
     return None
+
+
+def _no_verses() -> AmicusError:
+    return AmicusError(ErrorCode.VERSES_NOT_INDEXED,
+                       "This database holds no Bible verses to search. Rebuild it with 'amicus-desktop build-db'.")
 
 
 class VerseSearch:
@@ -88,10 +95,10 @@ class VerseSearch:
         question = plan(text)
         info = await self.retriever.open()
         library = await self.library()
-        translation = library.translation(query.translation)
-        error = not_indexed(library, query.mode)
+        error = not_indexed(library, query.mode)  # before the translation: a library without verses has none
         if error is not None:
             raise error
+        translation = library.translation(query.translation)
         weights = query.effective_weights
 
         t0 = time.perf_counter()

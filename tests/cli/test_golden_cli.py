@@ -105,3 +105,54 @@ def test_search_weights_reports_train_and_held_out(setup) -> None:
     assert any("held-out questions" in w for w in found["warnings"])
     code, _, err = run("eval", str(golden), "--db", str(db), "--search-weights", "--gaps")
     assert code == 2 and "choose one of" in err
+
+
+@pytest.mark.parametrize("fmt", ["quepid", "trec"])
+def test_the_unjudged_chunks_go_out_to_be_judged_and_come_back(setup, tmp_path: Path, fmt: str) -> None:
+    """``eval --gaps --out`` writes the queue with no ratings; read back unchanged it adds nothing (and a second
+    export is the same bytes); with ratings filled in by a judge elsewhere, those grades join the set."""
+    db, golden, proxy = setup
+    out, topics = tmp_path / f"gaps.{'csv' if fmt == 'quepid' else 'qrels'}", tmp_path / "topics.tsv"
+    extra = ["--topics", str(topics)] if fmt == "trec" else []
+    args = ("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--no-history", "--gaps")
+    code, _, err = run(*args, "--out", str(out), "--format", fmt, *extra, "--json")
+    assert code == 0, err
+    code, listed, _ = run(*args, "--json")
+    gaps = json.loads(listed)["gaps"]
+    assert gaps, "the test set must leave something unjudged"
+    sent = out.read_bytes()
+    lines = out.read_text(encoding="utf-8").splitlines()
+    if fmt == "quepid":
+        assert lines[0] == "query,docid,rating" and len(lines) == len(gaps) + 1
+        assert all(line.endswith(",") for line in lines[1:])  # no rating yet
+    else:
+        assert len(lines) == len(gaps) and all(line.endswith(" -") for line in lines)
+        assert {line.split("\t")[0] for line in topics.read_text(encoding="utf-8").splitlines()} == {
+            g["query_id"] for g in gaps}
+    before = golden.read_bytes()
+    imported = ("golden", "import", str(out), "--format", fmt, "--into", str(golden), "--judge", "ana", *extra)
+    code, said, err = run(*imported)
+    assert code == 0, err
+    assert "0 ratings read" in said and golden.read_bytes() == before  # nothing judged yet: nothing changes
+    code, _, err = run(*args, "--out", str(out), "--format", fmt, *extra)
+    assert code == 0 and out.read_bytes() == sent, err  # the same queue, byte for byte
+
+    # a judge fills in the first two ratings elsewhere
+    if fmt == "quepid":
+        judged = [lines[0], lines[1] + "3", lines[2] + "1", *lines[3:]]
+    else:
+        judged = [lines[0][:-1] + "3", lines[1][:-1] + "1", *lines[2:]]
+    out.write_text("\n".join(judged) + "\n", encoding="utf-8")
+    code, said, err = run(*imported)
+    assert code == 0 and "2 grades added" in said, err
+    back = golden_io.load(golden)
+    assert back.query(gaps[0]["query_id"]).judgments[gaps[0]["chunk_id"]] == 3
+    assert back.query(gaps[1]["query_id"]).judgments[gaps[1]["chunk_id"]] == 1
+
+
+def test_gaps_out_is_refused_before_anything_is_asked(setup, tmp_path: Path) -> None:
+    db, golden, proxy = setup
+    code, _, err = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--out", str(tmp_path / "x.csv"))
+    assert code == 2 and "--gaps" in err
+    code, _, err = run("eval", str(golden), "--db", str(db), "--proxy", proxy.url, "--gaps", "--out", str(tmp_path))
+    assert code == 2 and "error" in err

@@ -172,7 +172,8 @@ def test_import_reports_each_bad_note_by_index(tmp_path: Path, small_db: Path) -
         assert good.ref.verse_end == 28  # one verse: it ends where it starts
 
 
-@pytest.mark.parametrize("content", [b"not json", b'{"notes": {}}', b"[]", b"\xff\xfe"])
+@pytest.mark.parametrize("content", [b"not json", b'{"notes": {}}', b"[]", b"\xff\xfe",
+                                     b'{"workspace": "w", "notes": [{"id": "note:a", "text": "t", "x": NaN}]}'])
 def test_a_file_that_is_not_an_export_is_a_usage_error(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
@@ -188,3 +189,28 @@ def test_vectors_are_unit_and_of_the_notes_opening(small_db: Path, proxy: Script
     with NotesStore() as store:
         index = store.workspace("w").search().index("test-model")
     assert np.allclose(index.matrix[0], text_vector(long_text[:2000], 8), atol=1e-6)
+
+
+def test_export_never_writes_over_a_database_whatever_its_name_nor_a_pipe_device_or_folder(tmp_path: Path) -> None:
+    """Issue #30 item 10: only a ``.db`` name was refused, so ``--out library.json`` (a library by another name)
+    was replaced by the notes; a refused target is a usage error (exit 2) as for the other commands, and the
+    file is left as it was."""
+    import os
+    import subprocess
+    import sys
+
+    with NotesStore() as store:
+        store.workspace("w").add("a note to export")
+    library = build_db(tmp_path / "library.json", demo_like_chunks(dims=8))  # a database, named like an export
+    before = library.read_bytes()
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    for target in (library, fifo, Path("/dev/null"), tmp_path):
+        proc = subprocess.run([sys.executable, "-m", "amicus_desktop", "notes", "export", "--workspace", "w",
+                               "--out", str(target)], capture_output=True, text=True, timeout=60, check=False)
+        assert proc.returncode == 2 and proc.stdout == "", (target, proc.stderr)
+        assert "Traceback" not in proc.stderr and "error: " in proc.stderr
+    assert library.read_bytes() == before and fifo.exists() and not fifo.is_file()
+    code, _, err = notes("export", "--workspace", "w", "--out", str(library))
+    assert code == 2 and "is a SQLite database" in err
+    assert notes("export", "--workspace", "w", "--out", str(tmp_path / "notes.json"))[0] == 0

@@ -174,3 +174,87 @@ def test_an_unchanged_ingest_writes_not_a_byte(tmp_path: Path, library: tuple[Pa
     out = json.loads(proc.stdout)
     assert (out["chunks_unchanged"], out["chunks_embedded"], out["written"]) == (3, 0, False)
     assert folder_state(db.parent) == before
+
+
+# -- issue #30 item 4: bad lines are reported, never abort the run -----------------------------------
+def _bad_lines() -> list[dict[str, object] | str]:
+    good = notes(2, prefix="good")
+    surrogate = notes(1, prefix="sur")
+    surrogate["chunks"][0]["text"] = "a lone \ud800 surrogate"
+    title = notes(1, prefix="tit")
+    title["title"] = "\udfff"
+    fraction = notes(1, prefix="frac")
+    fraction["chunks"][0]["chapter_num"] = 9.0
+    nul = notes(1, prefix="nul")
+    nul["chunks"][0]["text"] = "a NUL\x00 inside"
+    past = notes(1, prefix="past")
+    past["chunks"][0].update(verse_start=33, verse_end=40)  # Romans 1 has 32 verses
+    return [good, surrogate, title, fraction, nul, past,
+            '{"source_id": "n", "source_type": "section_panel", "chunks": [{"chunk_id": "nan", "text": "t", '
+            '"book_id": "romans", "chapter_num": NaN}]}']
+
+
+@pytest.mark.parametrize("backend", ["proxy", "local"])
+def test_bad_lines_are_reported_by_line_and_the_good_ones_go_in(tmp_path: Path, proxy: ScriptedProxy,
+                                                               backend: str) -> None:
+    """A lone surrogate aborted the whole run (INGEST_FAILED with no line; a traceback from the local model's
+    tokenizer), "chapter_num": 9.0 crashed the insert with apsw.SQLError; NUL characters, verses past the
+    chapter's end and NaN went in. Now each is its line's error with the field's pointer."""
+    corpus = write_jsonl(tmp_path / "bad.jsonl", _bad_lines())
+    db = tmp_path / "lib" / "scripture.db"
+    db.parent.mkdir()
+    how = ["--proxy", proxy.url] if backend == "proxy" else ["--backend", "local"]
+    code, out, err = run("ingest", str(corpus), "--db", str(db), *how, "--json")
+    assert code == 1, out + err
+    report = json.loads(out)
+    assert (report["documents_ingested"], report["chunks_ingested"]) == (1, 2)
+    by_line = {(e["line"], e["message"].split(":")[0]) for e in report["errors"]}
+    assert by_line == {(2, "/chunks/0/text"), (3, "/title"), (4, "/chunks/0/chapter_num"), (5, "/chunks/0/text"),
+                       (6, "/chunks/0/verse_start"), (6, "/chunks/0/verse_end"), (7, "/chunks/0/chapter_num")}, report
+    messages = " ".join(e["message"] for e in report["errors"])
+    for words in ("lone surrogate", "whole number", "NUL", "Romans 1 has 32 verses", "finite"):
+        assert words in messages
+    assert "Traceback" not in err
+
+
+def test_a_fifo_with_no_writer_is_refused_at_once(tmp_path: Path, proxy: ScriptedProxy) -> None:
+    fifo = tmp_path / "corpus.jsonl"
+    os.mkfifo(fifo)
+    proc = subprocess.run([sys.executable, "-m", "amicus_desktop", "ingest", str(fifo), "--db",
+                           str(tmp_path / "x.db"), "--proxy", proxy.url, "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    err = json.loads(proc.stdout)["error"]
+    assert err["code"] == "CORPUS_UNREADABLE" and "not a regular file" in err["message"]
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_whatever_sqlite_refuses_is_a_contract_error(library: tuple[Path, Path], proxy: ScriptedProxy) -> None:
+    """A library built elsewhere whose table refuses the insert (here a trigger): INGEST_FAILED as JSON, the
+    library as it was (an apsw traceback before)."""
+    import apsw
+
+    db, corpus = library
+    con = apsw.Connection(str(db))
+    con.execute("CREATE TRIGGER refuse BEFORE INSERT ON chunk_text BEGIN SELECT RAISE(ABORT, 'not here'); END")
+    con.close()
+    before = folder_state(db.parent)
+    code, out, err = run("ingest", str(corpus), "--db", str(db), "--proxy", proxy.url, "--json")
+    assert code == 1 and "Traceback" not in err, out + err
+    error = json.loads(out)["error"]
+    assert error["code"] == "INGEST_FAILED" and "not here" in error["message"] and "is as it was" in error["message"]
+    assert folder_state(db.parent) == before
+
+
+def test_a_file_size_limit_on_a_new_library_is_write_failed(tmp_path: Path, proxy: ScriptedProxy) -> None:
+    corpus = write_jsonl(tmp_path / "c.jsonl", [notes(3)])
+    db = tmp_path / "lib" / "new.db"
+    db.parent.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop", "ingest", str(corpus), "--db", str(db), "--proxy", proxy.url,
+         "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False, preexec_fn=_limit_file_size(4096),
+    )
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert json.loads(proc.stdout)["error"]["code"] == "WRITE_FAILED"
+    assert list(db.parent.iterdir()) == []

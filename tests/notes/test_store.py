@@ -260,3 +260,43 @@ def test_a_killed_writer_loses_nothing_it_was_told_was_saved(tmp_path: Path) -> 
             if text:
                 number = int(text.split()[-1])
                 assert int(kept.text.split()[-1]) >= number
+
+
+def test_one_error_tree_and_a_busy_store_is_busy_not_damaged(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue #30 item 9 / #31 item 4: NotesError is an AmicusError (the window, the CLI and the service classify
+    it by its code); a store another writer holds is NOTES_STORE_BUSY — "try again" — at open and at a write,
+    never NOTES_STORE_INVALID's "move it aside" (that advice would set aside a healthy store)."""
+    from amicus_desktop.core.errors import AmicusError
+    from amicus_desktop.notes import store as notes_store
+    from amicus_desktop.serve.errors import ServiceError
+
+    monkeypatch.setattr(notes_store, "BUSY_TIMEOUT_MS", 50)
+    path = tmp_path / "n.sqlite"
+    with NotesStore(path) as store:
+        ws = store.workspace("w")
+        ws.add("before")
+        holder = apsw.Connection(str(path))
+        holder.execute("BEGIN IMMEDIATE")  # another program's write in progress
+        try:
+            with pytest.raises(NotesError) as err, notes_store.store_errors():
+                ws.add("during")
+        finally:
+            holder.close()
+        assert err.value.code is NotesCode.NOTES_STORE_BUSY
+        assert "try again" in err.value.message and "move it aside" not in err.value.message
+        assert [n.text for n in ws.notes()] == ["before"]  # healthy, and written to again once free
+        ws.add("after")
+    holder = apsw.Connection(str(path))
+    holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(NotesError) as err:
+            NotesStore(path).workspace("w").notes()
+    finally:
+        holder.close()
+    assert err.value.code is NotesCode.NOTES_STORE_BUSY
+    assert isinstance(err.value, AmicusError) and err.value.notes_only
+    assert (ServiceError.of(err.value).code, ServiceError.of(err.value).status) == ("NOTES_STORE_BUSY", 503)
+    damaged = NotesError(NotesCode.NOTES_STORE_INVALID, "damaged")
+    assert damaged.notes_only and ServiceError.of(damaged).status == 500
+    assert not NotesError(NotesCode.NOTE_NOT_FOUND, "gone").notes_only

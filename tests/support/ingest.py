@@ -24,9 +24,11 @@ def document(source_id: str, chunks: Sequence[dict[str, Any]], *, source_type: s
 
 
 def notes(n: int, *, prefix: str = "n", scholar: str = "jane-doe", book: str = "romans") -> dict[str, Any]:
-    """One document of ``n`` chunks on ``book`` chapter 1, verse i each."""
+    """One document of ``n`` chunks on ``book`` chapter 1, verse i each (counting again from 1 after verse 20:
+    no verse past the chapter's end)."""
     return document(f"{prefix}-doc", [chunk(f"{prefix}:{i}", f"Note {i} on grace and faith, by {prefix}.",
-                                            book_id=book, chapter_num=1, verse_start=i + 1, verse_end=i + 1)
+                                            book_id=book, chapter_num=1, verse_start=i % 20 + 1,
+                                            verse_end=i % 20 + 1)
                                       for i in range(n)],
                     scholar_id=scholar, scholar_name="Jane Doe", tradition="anglican", title="Notes")
 

@@ -218,3 +218,46 @@ def _ref(text: str) -> Any:
     from amicus_desktop.notes import parse_ref
 
     return parse_ref(text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fault", ["damaged", "busy"])
+def test_a_damaged_or_busy_notes_store_never_stops_the_library(harness, qtbot, study_db: Path, local_proxy,
+                                                                monkeypatch: pytest.MonkeyPatch, fault: str) -> None:
+    """Issue #30 item 9: a damaged notes store made every question fail as "an internal error … a bug in Amicus
+    Desktop (NotesError)". Now the library answers and a banner says the notes are unavailable and why; a store
+    another writer holds is "busy, try again", never "damaged, move it aside"."""
+    import apsw
+
+    from amicus_desktop import paths
+    from amicus_desktop.notes import store as notes_store
+
+    path = paths.notes_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    holder = None
+    if fault == "damaged":
+        path.write_bytes(b"this is not a notes store " * 200)
+    else:
+        with NotesStore(path) as store:
+            store.workspace("personal").add("a note", None)
+        monkeypatch.setattr(notes_store, "BUSY_TIMEOUT_MS", 50)
+        holder = apsw.Connection(str(path))
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")  # another program writing, and holding on
+    try:
+        window = harness.open(db=study_db, proxy=local_proxy.url, chapter="romans:9")
+        s = window.session
+        wait_for(qtbot, lambda: s.can_ask, timeout=30)
+        view = _ask(window, qtbot, "the potter and the clay")
+        assert view.result.results and all(r.source_type != USER_NOTE for r in view.result.results)
+        banner = window.notice_banner
+        wait_for(qtbot, lambda: banner.isVisible())
+        shown = " ".join([banner.title.text(), banner.body.text(), banner.detail.text()])
+        assert "this answer is from the library only" in shown and "bug" not in shown
+        if fault == "busy":
+            assert "Your notes are busy" in shown and "try again" in shown and "move it aside" not in shown
+        else:
+            assert "Your notes are unavailable" in shown and "move it aside" in shown
+    finally:
+        if holder is not None:
+            holder.close()

@@ -131,3 +131,25 @@ def test_the_readable_table(verse_db: Path, local_proxy) -> None:
     assert code == 0
     assert out.splitlines()[0] == "2 verses · hybrid search · World English Bible (WEB)"
     assert " John 3:16 " in out and "phrase 1.00" in out
+
+
+def test_a_library_without_the_verses_table_is_not_indexed_in_every_mode(study_db_minimal: Path) -> None:
+    """The minimal schema has no ``verses`` table: every mode answers VERSES_NOT_INDEXED (it was
+    ``RuntimeError: coroutine raised StopIteration``), before the proxy (a dead one here) is asked."""
+    before = sha256(study_db_minimal)
+    dead = f"http://127.0.0.1:{free_port()}"
+    for mode in ("keyword", "semantic", "hybrid"):
+        for extra in ((), ("--translation", "kjv"), ("--book", "romans")):
+            code, body = verses("justified by faith", "--db", str(study_db_minimal), "--proxy", dead,
+                                "--mode", mode, *extra)
+            assert code == 1 and body["error"]["code"] == "VERSES_NOT_INDEXED", (mode, extra, body)
+    assert sha256(study_db_minimal) == before
+
+
+def test_references_that_begin_alike_are_both_searched(verse_db: Path, local_proxy) -> None:
+    """"John 3:1 John 3:16" is two references and nothing else: both verses lead (John 3:16 was missed
+    — the "1" read as "1 John" — and the keyword "6" left behind)."""
+    code, body = verses("John 3:1 John 3:16", "--db", str(verse_db), "--proxy", local_proxy.url, "--k", "2")
+    assert code == 0, body
+    assert {r["reference"] for r in body["results"]} == {"John 3:1", "John 3:16"}, body["results"]
+    assert body["query_trace"]["keywords"] == []

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...files import FileReadError, check_target, read_small, write_atomic
+from ..gaps import Gap
 from ..golden import GoldenSet
 from ..judges import now
 from . import formats
@@ -85,5 +86,22 @@ def export_file(golden: GoldenSet, path: str | Path, fmt: str, scale: Scale, *, 
         write_atomic(target, body)
 
 
+def export_unjudged(gaps: list[Gap], path: str | Path, fmt: str, *, topics: str | Path | None = None) -> None:
+    """Write the queue of unjudged chunks (:func:`~amicus_desktop.evaluate.gaps.queue`) to ``path`` as ``fmt``
+    (``quepid`` or ``trec``, and for TREC its questions to ``topics``), each atomically, ratings left blank for
+    a judge to fill in; imported back with :func:`import_file`, only the lines given a rating count."""
+    if fmt == "quepid":
+        targets = [(Path(path), formats.write_unjudged_quepid(gaps))]
+    elif fmt == "trec":
+        qrels, topic_text = formats.write_unjudged_trec(gaps)
+        targets = [(Path(path), qrels)] + ([(Path(topics), topic_text)] if topics is not None else [])
+    else:
+        raise InterchangeError(f"unjudged chunks travel as quepid or trec, not {fmt}")
+    for target, _ in targets:
+        check_target(target, what="judgments", hint="a ratings file name")
+    for target, body in targets:
+        write_atomic(target, body)
+
+
 __all__ = ["FORMATS", "NAMED", "Format", "InterchangeError", "MergeSummary", "Rated", "Scale", "ScaleError",
-           "export_file", "import_file", "merge", "render", "scale"]
+           "export_file", "export_unjudged", "import_file", "merge", "render", "scale"]

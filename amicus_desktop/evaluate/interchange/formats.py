@@ -12,6 +12,11 @@
   ``dcg`` at k 10, normalised — the same nDCG@10 as ``eval`` (gains 2^r − 1, log2 discount).
 
 Every reader names the line (or the key) of whatever it cannot read (:class:`InterchangeError`).
+
+**To judge elsewhere**, the questions whose top 10s hold unjudged chunks travel in the same two formats with
+no rating yet (:func:`write_unjudged_quepid`, :func:`write_unjudged_trec`): an empty ``rating`` in the CSV, and
+``-`` as the relevance in qrels (a project convention: trec_eval reads no such file, a judge fills it in). A
+line still without its rating is skipped when read, so a file comes back with only what was judged.
 """
 
 from __future__ import annotations
@@ -24,11 +29,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...core.text import echo
+from ..gaps import Gap
 from ..golden import GoldenQuery, GoldenSet
 from .scales import Scale, number, parse_rating
 
 FORMULA_START = ("=", "+", "-", "@")
 QUEPID_HEADER = ("query", "docid", "rating")
+#: the relevance of a qrels line not judged yet (an exported queue of gaps)
+TREC_UNRATED = "-"
 
 
 class InterchangeError(ValueError):
@@ -76,6 +84,8 @@ def read_quepid(text: str) -> list[Rated]:
         query, docid = _unguard(row[0]).strip(), _unguard(row[1]).strip()
         if not query or not docid:
             raise InterchangeError(f"{where}: the query and the docid must not be empty")
+        if not row[2].strip():  # not judged yet (an exported queue of gaps)
+            continue
         try:
             rating = parse_rating(row[2], where)
         except ValueError as exc:
@@ -93,6 +103,16 @@ def write_quepid(golden: GoldenSet, scale: Scale) -> str:
     return buf.getvalue()
 
 
+def write_unjudged_quepid(gaps: list[Gap]) -> str:
+    """The queue of unjudged chunks as Quepid CSV with the ratings left empty, question by question."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(QUEPID_HEADER)
+    for gap in gaps:
+        writer.writerow((_guard(gap.query), _guard(gap.chunk_id), ""))
+    return buf.getvalue()
+
+
 # -- TREC qrels and topics --------------------------------------------------------------------------
 def read_trec(text: str) -> list[Rated]:
     out = []
@@ -102,6 +122,8 @@ def read_trec(text: str) -> list[Rated]:
             continue
         if len(parts) != 4:
             raise InterchangeError(f"line {n}: a qrels line is QUERY_ID ITERATION DOC_ID RELEVANCE")
+        if parts[3] == TREC_UNRATED:  # not judged yet (an exported queue of gaps)
+            continue
         try:
             rating = parse_rating(parts[3], f"line {n}")
         except ValueError as exc:
@@ -126,6 +148,17 @@ def read_topics(text: str) -> dict[str, str]:
 def write_trec(golden: GoldenSet, scale: Scale) -> str:
     _check_ids(golden)
     return "".join(f"{q.id} 0 {chunk_id} {number(scale.rating(grade))}\n" for q, chunk_id, grade in _graded(golden))
+
+
+def write_unjudged_trec(gaps: list[Gap]) -> tuple[str, str]:
+    """The queue of unjudged chunks as qrels lines rated ``-``, and the topics file of their questions."""
+    for gap in gaps:
+        if not gap.query_id or any(c.isspace() for c in gap.query_id + gap.chunk_id):
+            raise InterchangeError(f"the question id '{echo(gap.query_id, 30)}' or chunk id "
+                                   f"'{echo(gap.chunk_id, 40)}' has a space, which a qrels line cannot hold")
+    qrels = "".join(f"{g.query_id} 0 {g.chunk_id} {TREC_UNRATED}\n" for g in gaps)
+    questions = {g.query_id: " ".join(g.query.split()) for g in gaps}
+    return qrels, "".join(f"{qid}\t{text}\n" for qid, text in questions.items())
 
 
 def write_topics(golden: GoldenSet) -> str:

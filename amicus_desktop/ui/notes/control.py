@@ -20,6 +20,7 @@ from ...connectivity import ProxyState
 from ...core.references import ChapterRef, PassageRef
 from ...notes import Note
 from ...present import notes as words
+from ...present import states
 from ...session.notes import EditorState, EditorStatus, NoteListing, NotesOnChapter
 from ...session.workspaces import WorkspaceInfo
 from .models import NotesModel
@@ -61,7 +62,7 @@ class NotesControl:
         sig.connectivityChanged.connect(lambda c: pane.set_online(c.state is ProxyState.ONLINE))
         sig.myNoteRemoved.connect(self._removed)
         sig.noteEditorChanged.connect(self._editor_changed)
-        sig.notesNotice.connect(w.show_notice)
+        sig.notesNotice.connect(lambda text: w.banners.show_notice(states.notes_notice_text(text)))
         sig.workspaceChanged.connect(self._workspace_changed)
         pane.scopeChanged.connect(self._scope_changed)
         pane.searchChanged.connect(nb.desk.search)

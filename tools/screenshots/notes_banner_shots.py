@@ -1,0 +1,82 @@
+"""Regenerate the screenshots of the notes-unavailable banner (docs/UI.md, "Your notes").
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/notes_banner_shots.py --db PATH/demo.db
+
+Reached in-process through the real window and session against the real local embed proxy (started here),
+saved at the window's default size and at 1000×650 (``-1000x650``):
+
+* ``notes-unavailable.png`` — the reader's notes store is damaged (here: a file that is not a store): the
+  question is answered from the library, and the banner under the results says the notes are unavailable,
+  why (the store's own sentence) and that the answer is the library's alone;
+* ``notes-busy.png`` — another program holds the store's write lock: "Your notes are busy", try again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from shotkit import reach, run, save
+
+
+def main() -> int:
+    return run(__doc__ or "", shots)
+
+
+def shots(db: Path, proxy_url: str, out: Path) -> None:
+    import apsw
+    from PySide6.QtWidgets import QApplication
+
+    from amicus_desktop import paths
+    from amicus_desktop.notes import NotesStore
+    from amicus_desktop.notes import store as notes_store
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.ui.main_window import MainWindow
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+    notes = paths.notes_path()
+    notes.parent.mkdir(parents=True, exist_ok=True)
+
+    async def shot(name: str) -> None:
+        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:9"))
+        window = MainWindow(session)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.library.ready and session.can_ask)
+        question = "the potter has a right over the clay"
+        window.ask.edit.setText(question)
+        task = session.ask(question)
+        assert task is not None
+        await task
+        await reach(session, lambda: window.notice_banner.isVisible())
+        await asyncio.sleep(0.3)
+        QApplication.processEvents()
+        await save(window, out, name)
+        window.close()
+        await session.aclose()
+
+    async def go() -> None:
+        notes.write_bytes(b"this is not a notes store " * 200)
+        await shot("notes-unavailable.png")
+        notes.unlink()
+        with NotesStore() as store:
+            store.workspace("personal").add("a note")
+        notes_store.BUSY_TIMEOUT_MS = 200
+        holder = apsw.Connection(str(notes))
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            await shot("notes-busy.png")
+        finally:
+            holder.close()
+
+    with qt_event_loop(app) as loop:
+        loop.run_until_complete(go())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
