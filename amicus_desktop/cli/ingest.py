@@ -35,12 +35,11 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-import apsw
-
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.text import echo
 from ..embedding import BackendError, Embedder
+from ..store.errors import SQLITE_ERROR
 from . import output
 from .build_db import ProgressPrinter, make_embedder
 from .common import positive_int_arg
@@ -155,7 +154,7 @@ def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
                      1, printer)
     except (ValueError, RuntimeError) as exc:
         return _fail(args, "INGEST_FAILED", echo(str(exc)), 1, printer)
-    except apsw.Error as exc:  # SQLite refused a write the line checks let through
+    except SQLITE_ERROR as exc:  # SQLite refused a write the line checks let through
         return _fail(args, "INGEST_FAILED", f"SQLite refused the update ({echo(str(exc))}); {out} is as it was",
                      1, printer)
     except Exception as exc:  # the tokenizer, or a bug: a contract error all the same, never a traceback

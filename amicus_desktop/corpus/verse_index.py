@@ -66,6 +66,8 @@ def write_verse_search(
         rows = [(rowid[k], *k, bible.verses[k]) for k in keys if k in bible.verses]
         tables.add_translation(translation_id, name, abbreviation, default=i == 0, licence="Public Domain",
                                rows=rows)
+        tables.add_word_strongs(translation_id, ((rowid[k], bible.verses[k], [(t.text, t.strongs) for t in
+                                                  bible.tokens.get(k, ())]) for k in keys if k in bible.verses))
     lexicon = Lexicon(library)
     function_word: dict[str, bool] = {}
 

@@ -15,6 +15,8 @@ from ..core.errors import AmicusError, ErrorCode
 
 #: What reading a damaged file may raise besides AmicusError.
 READ_ERRORS = (apsw.Error, UnicodeDecodeError)
+#: What SQLite raises when it refuses a write (outside store/, caught by this name, never by apsw's).
+SQLITE_ERROR = apsw.Error
 
 
 def invalid(message: str, exc: BaseException | None = None) -> AmicusError:

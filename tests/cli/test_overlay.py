@@ -33,7 +33,7 @@ def test_the_sample_overlay_shows_a_forbidden_hit_and_a_vocabulary_boost(sample_
     assert "sample:word:covenant" not in [r["chunk_id"] for r in out["results"]]
     assert out["diagnostics"]["rejected_by_reason"]["forbidden_source"] == 1
     assert out["warnings"][0]["code"] == "forbidden_hit"
-    assert "sample-pastor" in out["warnings"][0]["message"] and "word_study" in out["warnings"][0]["message"]
+    assert "sample-pastor" in out["warnings"][0]["message"] and "word study" in out["warnings"][0]["message"]
     # covenant language first: Jeremiah 31 holds "covenant" and is boosted ×1.2 (the overlay's weight)
     top = out["results"][0]
     assert top["chunk_id"] == "sample:jeremiah:31" and top["breakdown"]["vocabulary_boost"] == 1.2
