@@ -47,6 +47,7 @@ from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
+from .study import StudyControl
 
 DEFAULT_SIZE = (1480, 920)
 
@@ -86,6 +87,8 @@ class MainWindow(QMainWindow):
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
+        self.study_control = StudyControl(self)  # cross-references, Strong's, bookmarks (ui/study/)
+        self.study_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:
