@@ -91,7 +91,7 @@ _SQL = re.compile(
 
 #: The modules of the reader's notes store (``notes/``): it owns the SQL of its own file, as ``store/``
 #: owns scripture.db's; the rest of ``notes/`` (model, exchange, embedding) asks it typed questions too.
-NOTES_STORE_MODULES = frozenset({"schema.py", "store.py", "workspace.py", "search.py", "index.py"})
+NOTES_STORE_MODULES = frozenset({"schema.py", "store.py", "workspace.py", "search.py", "index.py", "marks.py"})
 
 
 def test_the_store_owns_its_sql() -> None:

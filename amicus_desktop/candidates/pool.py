@@ -40,6 +40,7 @@ from ..core.results import Candidate, Origin
 from ..store.scripture import ScriptureStore
 from ..understand.query import QueryPlan
 from . import dense
+from .bridge import bridge
 from .lexical import KeywordIndex
 
 
@@ -104,6 +105,16 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
                 lexical[rowid] = score
                 add(rowid, Origin.REFERENCE)
     timings["references"] = (time.perf_counter() - t0) * 1000
+
+    word = bridge(store, list(origins), plan.keywords, two_stage=two_stage) \
+        if ctx.policy.word_bridge and vector is not None else None
+    if word is not None and vector is not None:  # the app's policy: a question about a word, read as its meaning
+        vector = word.meaning(vector)
+        distance = dict(dense.nearest(store, vector, ctx.candidates, ctx.filters, two_stage=two_stage))
+        for rowid in distance:
+            add(rowid, Origin.DENSE)
+        for rowid in (*word.entries, *word.notes):
+            add(rowid, Origin.WORD)
 
     pinned_rows, missing_pins = _pins(store, ctx.pins)
     for rowid in pinned_rows:

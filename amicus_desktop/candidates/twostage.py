@@ -7,7 +7,8 @@ that. When ``build-db`` wrote the two-stage file beside the database
 
 1. **coarse**: ranks every allowed row by the Hamming distance between its SimHash code and the
    question's (codes held in RAM, 192 bytes a row at 1,536 bits; numpy ``bitwise_count``) and
-   keeps the best :meth:`ShortLists.coarse` rows;
+   keeps the best :meth:`ShortLists.coarse` rows; over a large unfiltered corpus the codes' first
+   512 bits pre-select the rows the whole code ranks (:mod:`.hamming`);
 2. **refine**: re-ranks those by the asymmetric estimate ``(P q) · sign(P x)`` (the question's
    projection against the row's bits, through a 256-entry table per code byte) and keeps the best
    :meth:`ShortLists.refine`;
@@ -41,6 +42,10 @@ import numpy as np
 from ..core.errors import AmicusError, ErrorCode
 from ..store import codes
 from ..store.scripture import ScriptureStore
+from .hamming import distances as hamming_distances
+from .hamming import short_list, smallest
+
+__all__ = ["MODES", "MODE_ENV", "SearchTrace", "ShortLists", "TwoStageIndex", "configured_mode", "smallest"]
 
 log = logging.getLogger("amicus.candidates")
 
@@ -48,10 +53,6 @@ log = logging.getLogger("amicus.candidates")
 #: database has a two-stage file) or ``off`` (always the exact sqlite-vec path).
 MODE_ENV = "AMICUS_TWO_STAGE"
 MODES = ("auto", "on", "off")
-
-#: Rows per block of the coarse pass (its temporaries are bits/64 × SCAN_BLOCK words); 16k
-#: measured fastest of 2k–64k at 1,536 bits here.
-SCAN_BLOCK = 16384
 
 # Row v of _BYTE_SIGNS is the ±1 pattern of byte value v, most significant bit first (packbits).
 _BYTE_SIGNS = (((np.arange(256)[:, None] >> np.arange(7, -1, -1)) & 1) * 2 - 1).astype(np.float32)
@@ -118,8 +119,8 @@ class TwoStageIndex:
         self.bits = int(projection.shape[0])
         self.short_lists = short_lists
         self._words = codes_t.shape[0]
-        self._scan_tmp = np.empty((self._words, SCAN_BLOCK), dtype=np.uint64)
-        self._scan_cnt = np.empty((self._words, SCAN_BLOCK), dtype=np.uint8)
+        #: Whether an unfiltered coarse pass may pre-filter on the codes' first bits (:mod:`.hamming`).
+        self.prefilter = True
         self._lut_offsets = np.arange(self._words * 8, dtype=np.intp) * 256
 
     # -- opening -------------------------------------------------------------------------------
@@ -252,9 +253,7 @@ class TwoStageIndex:
             qcode = codes.encode(q[None, :], self.projection)[0]
             qwords = np.zeros(self._words * 8, dtype=np.uint8)
             qwords[: len(qcode)] = qcode
-            dist = self.hamming(qwords.view(np.uint64), positions)
-            keep = smallest(dist, coarse, self.bits)
-            cols = keep if positions is None else positions[keep]
+            cols = self.coarse_list(qwords.view(np.uint64), positions, coarse)
             trace.coarse = len(cols)
             trace.ms["coarse"] = _ms(t)
             t = time.perf_counter()
@@ -303,22 +302,16 @@ class TwoStageIndex:
     def hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
         """Hamming distance from the query's code to each allowed row's code (uint16, column order)."""
         if positions is not None and len(positions) * 4 < len(self.rowids):
-            source = self.codes_t[:, positions]  # a small filter: gather its columns first
-        else:
-            source = self.codes_t
-        total = source.shape[1]
-        out = np.empty(total, dtype=np.uint16)
-        tmp, cnt = self._scan_tmp, self._scan_cnt
-        q = qwords[:, None]
-        for start in range(0, total, SCAN_BLOCK):
-            stop = min(total, start + SCAN_BLOCK)
-            width = stop - start
-            np.bitwise_xor(source[:, start:stop], q, out=tmp[:, :width])
-            np.bitwise_count(tmp[:, :width], out=cnt[:, :width])
-            np.sum(cnt[:, :width], axis=0, dtype=np.uint16, out=out[start:stop])
-        if positions is not None and source is self.codes_t:
-            return np.asarray(out[positions])
-        return out
+            # a small filter: gather its columns first
+            return hamming_distances(np.ascontiguousarray(self.codes_t[:, positions]), qwords)
+        out = hamming_distances(self.codes_t, qwords)
+        return out if positions is None else np.asarray(out[positions])
+
+    def coarse_list(self, qwords: np.ndarray, positions: np.ndarray | None, count: int) -> np.ndarray:
+        """Columns of the ``count`` allowed rows whose codes are nearest ``qwords``."""
+        if positions is None:
+            return short_list(self.codes_t, qwords, count, self.prefilter)
+        return np.asarray(positions[smallest(self.hamming(qwords, positions), count, self.bits)])
 
     def _asymmetric(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
         """``(P q) · sign(P x)`` for the rows at ``cols``: a finer estimate than Hamming."""
@@ -354,19 +347,6 @@ class TwoStageIndex:
 
 
 _INDEXES: weakref.WeakKeyDictionary[ScriptureStore, dict[str, TwoStageIndex | None]] = weakref.WeakKeyDictionary()
-
-
-def smallest(values: np.ndarray, count: int, top: int) -> np.ndarray:
-    """Indices of the ``count`` smallest ``values`` (integers in ``0..top``), ties in index order.
-
-    A histogram finds the cut-off distance, so this costs two passes instead of a partition
-    (0.5 against 1.5 ms at 200k rows).
-    """
-    if count >= len(values):
-        return np.arange(len(values))
-    cut = int(np.searchsorted(np.cumsum(np.bincount(values, minlength=top + 1)), count))
-    below = np.flatnonzero(values < cut)
-    return np.concatenate([below, np.flatnonzero(values == cut)[: count - len(below)]])
 
 
 def _cosine_distances(q: np.ndarray, rows: np.ndarray) -> np.ndarray:

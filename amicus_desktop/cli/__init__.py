@@ -19,8 +19,8 @@ from .output import safe_streams
 from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
-SUBCOMMANDS = ("query", "verses", "context", "eval", "golden", "notes", "relevance", "doctor", "proxy", "serve",
-               "mcp", "build_db", "ingest", "validate", "bench")
+SUBCOMMANDS = ("query", "verses", "study", "context", "eval", "golden", "notes", "relevance", "doctor", "proxy",
+               "serve", "mcp", "build_db", "ingest", "validate", "bench")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
 ::
 
     amicus-desktop build-db [--out PATH] [--books romans,john | --demo | --all]
-                            [--proxy URL] [--batch N]
+                            [--proxy URL] [--batch N] [--resume]
 
 Scope: ``--demo`` (the default) is Romans and John; ``--books`` takes book ids, names or
 abbreviations separated by commas; ``--all`` is the whole Bible. Without ``--proxy`` the chunks
@@ -12,8 +12,9 @@ with it, through the proxy's ``/ai/embed`` (the token resolved as for every comm
 :mod:`amicus_desktop.config`), so the database records exactly the model id that proxy reports.
 
 Progress goes to stderr (``\\r``-updated on a terminal, a line every few seconds otherwise); the
-summary to stdout. Ctrl-C or an error leaves nothing at ``--out``. Exit 0 on success, 1 on
-failure, 130 when interrupted.
+summary to stdout. Ctrl-C or an error leaves nothing at ``--out``; with ``--resume`` (book by book,
+:mod:`amicus_desktop.corpus.grow`) they leave the books written so far, and the same command continues.
+Exit 0 on success, 1 on failure, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from . import output
 from .common import positive_int_arg
 
 if TYPE_CHECKING:
-    from ..corpus.build import BuildProgress
+    from ..corpus.build import BuildProgress, BuildReport
+    from ..corpus.grow import GrowReport
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             "be built this way: e5 embeds chunks differently from questions")
     p.add_argument("--batch", metavar="N", type=positive_int_arg, default=64,
                    help="chunks per embedding batch (default 64)")
+    p.add_argument("--resume", action="store_true",
+                   help="build book by book, each book written whole in one transaction (the library is usable "
+                        "from the first book on), and continue a build --resume started and was stopped: "
+                        "nothing is embedded twice")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -84,12 +90,12 @@ class ProgressPrinter:
     def __call__(self, p: BuildProgress) -> None:
         now = time.monotonic()
         stage_changed = p.stage != self._last_stage
-        if p.stage == "embedding" and p.total:
+        if (p.stage == "embedding" or p.stage.startswith("book ")) and p.total:
             bar_len = 28
             filled = int(bar_len * p.done / p.total)
             bar = "#" * filled + "-" * (bar_len - filled)
             eta = _duration(p.eta) if p.eta is not None else "?"
-            line = (f"embedding [{bar}] {p.done}/{p.total} chunks  "
+            line = (f"{p.stage} [{bar}] {p.done}/{p.total} chunks  "
                     f"{p.rate:5.1f}/s  ETA {eta}")
         else:
             line = p.stage if p.stage in ("finishing", "done") else f"{p.stage} ({p.done}/{p.total})"
@@ -140,11 +146,21 @@ def run(args: argparse.Namespace) -> int:
     embedder: Embedder | None = None
     try:
         embedder = make_embedder(args.proxy, args.backend)
-        report = build_database(out, books, embedder, progress=printer, batch=args.batch)
+        if args.resume:
+            from ..corpus.grow import grow_database
+
+            report: BuildReport | GrowReport = grow_database(out, books, embedder, progress=printer,
+                                                             batch=args.batch)
+        else:
+            report = build_database(out, books, embedder, progress=printer, batch=args.batch)
     except KeyboardInterrupt:
         if printer:
             printer.end()
-        print(f"build-db: interrupted; nothing was written to {out}", file=sys.stderr)
+        if args.resume and out.exists():
+            print(f"build-db: interrupted; the books written so far stay in {out}: run the same command to "
+                  "continue", file=sys.stderr)
+        else:
+            print(f"build-db: interrupted; nothing was written to {out}", file=sys.stderr)
         return 130
     except (BuildCancelled, BackendError, FileNotFoundError, ValueError, OSError) as exc:
         if printer:

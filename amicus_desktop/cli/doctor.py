@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from importlib import metadata
 
 from .. import __version__
+from ..core.books import BY_ID
+from ..core.bundle import Coverage
 from ..core.errors import AmicusError
 from ..core.results import ModelInfo
 from ..core.text import echo
@@ -83,11 +85,14 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             keyword_problem = store.keyword_index_problem()
             scholars = store.scholars()
             named_by_db = len(set(scholars) & set(store.scholar_table()))
+            coverage = store.coverage()
+            text_books = len(store.books())
         optional = ", ".join(info.optional_tables) or "none"
         filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
         checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
         checks.append(Check("  model", OK, f"{echo(info.model_id)} · {info.dims} dims · {info.chunk_count:,} chunks"))
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
+        checks.append(_completeness(coverage, text_books))
         checks.append(_keyword_check(keyword_problem))
         by_type = ", ".join(f"{k} {v:,}" for k, v in sorted(types.items()))
         checks.append(Check("  chunks by type", OK, by_type or "none"))
@@ -120,6 +125,21 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             else:
                 checks.append(Check("  matches database", OK, "same model and dims"))
     return checks
+
+
+def _completeness(coverage: Coverage, text_books: int) -> Check:
+    """How much of the Bible the library holds: books with study material (of 66), and the reader's text."""
+    n = len(coverage.books)
+    detail = f"{n} of {coverage.total} books have study material"
+    if 0 < n <= 3:
+        detail += " (" + ", ".join(BY_ID[b].name for b in coverage.books) + ")"
+    detail += f"; the text of {text_books} books to read and search by words"
+    if coverage.growing:
+        return Check("  completeness", OK, detail + "; a build is still adding books",
+                     "Continue it: 'amicus-desktop build-db --resume --out' this file, with the same scope.")
+    if n and not coverage.complete:
+        return Check("  completeness", OK, detail, "For the whole Bible: 'amicus-desktop build-db --all --resume'.")
+    return Check("  completeness", OK, detail)
 
 
 def _keyword_check(problem: str | None) -> Check:

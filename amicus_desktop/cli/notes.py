@@ -76,6 +76,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("--format", choices=FORMATS, default="json",
                    help="json (the format import reads, the default) or markdown (for reading elsewhere)")
 
+    a = action("marks", "list the workspace's bookmarks and highlights", run_marks)
+    a.add_argument("--ref", metavar="REFERENCE", help="only marks on this passage")
+    a.add_argument("--label", metavar="L", help="only marks filed under this label (any case)")
+    a.add_argument("--search", metavar="TEXT", help="only marks whose labels, passage or kind hold TEXT")
+    a.add_argument("--json", action="store_true", help='print {"workspace", "marks": [...], "labels": {...}}')
+
     a = action("import", "add the notes of an export file to the workspace", run_import)
     a.add_argument("file", metavar="FILE")
     add_connection_args(a)
@@ -209,6 +215,30 @@ def run_list(args: argparse.Namespace) -> int:
         where = n.ref.label() if n.ref else "—"
         first = textwrap.shorten(" ".join(n.text.split()), width=70, placeholder=" …")
         print(f"{n.id}  {where:<22.22}  {n.updated[:16].replace('T', ' ')}  {first}")
+    return 0
+
+
+def run_marks(args: argparse.Namespace) -> int:
+    check_workspace_arg(args)
+    on = _ref(args)
+    try:
+        with store_errors(), NotesStore() as store:
+            marks = _workspace(args, store).marks()
+            found = marks.search(args.search) if args.search else marks.marks(on=on, label=args.label)
+            if args.search:
+                found = [m for m in found if m in marks.marks(on=on, label=args.label)]
+            labels = marks.labels()
+    except NotesError as exc:
+        return _fail(args, exc)
+    if args.json:
+        print(json.dumps({"workspace": args.workspace, "marks": [m.to_json() for m in found],
+                          "labels": dict(labels)}, ensure_ascii=False))
+        return 0
+    if not found:
+        print(f"No bookmarks or highlights in workspace {args.workspace}.")
+    for m in found:
+        kind = m.kind.value if m.colour is None else f"{m.kind.value} ({m.colour})"
+        print(f"{m.id}  {m.ref.label():<22.22}  {kind:<18}  {', '.join(m.labels)}")
     return 0
 
 

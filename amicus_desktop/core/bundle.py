@@ -27,6 +27,8 @@ class WarningCode(enum.StrEnum):
     FORBIDDEN_HIT = "forbidden_hit"
     #: notes of the question's workspace are not embedded yet: searched by words only (CONTRACT section 11)
     NOTES_PENDING = "notes_pending"
+    #: the question names or needs a book the library holds no study material for (yet)
+    BOOKS_NOT_SEARCHABLE = "books_not_searchable"
 
 
 @dataclass(frozen=True)
@@ -80,6 +82,27 @@ class QueryTrace:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """Which of the 66 books the library holds study material for (``diagnostics.coverage``).
+
+    ``books``: their ids in canonical order; ``growing``: a build is still adding books to this library
+    (``build-db --resume`` has not finished). The text of all 66 books is read and searched by words either way.
+    """
+
+    books: tuple[str, ...]
+    total: int = 66
+    growing: bool = False
+
+    @property
+    def complete(self) -> bool:
+        return len(self.books) >= self.total
+
+    def to_json(self) -> dict[str, Any]:
+        return {"study_books": list(self.books), "count": len(self.books), "of": self.total,
+                "growing": self.growing}
+
+
+@dataclass(frozen=True)
 class Diagnostics:
     """Counts over the candidate pool and the rejected list (CONTRACT section 7 ``diagnostics``).
 
@@ -91,14 +114,19 @@ class Diagnostics:
     by_source_type: Mapping[str, int]
     rejected_by_reason: Mapping[str, int]
     by_origin: Mapping[str, int] = field(default_factory=dict)
+    #: the library's books with study material (``None``: not known, e.g. a bundle read from an older file)
+    coverage: Coverage | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "candidates": self.candidates,
             "by_source_type": dict(self.by_source_type),
             "rejected_by_reason": dict(self.rejected_by_reason),
             "by_origin": dict(self.by_origin),
         }
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_json()
+        return out
 
 
 @dataclass(frozen=True)

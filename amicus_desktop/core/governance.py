@@ -35,6 +35,9 @@ class Governance:
     boost_terms: tuple[str, ...] = ()
     #: terms whose chunks count ``1 / weights.vocabulary`` as much (a suppress term wins over a boost term)
     suppress_terms: tuple[str, ...] = ()
+    #: the overlay says its boost terms count in every question (``vocabulary.scope: every_question``); else,
+    #: under the app's ranking, only in the passages the question relates to (:mod:`amicus_desktop.rerank.vocabulary`)
+    vocabulary_everywhere: bool = False
 
     def forbids(self, scholar_id: str | None, source_type: str) -> ForbiddenRule | None:
         """The rule that forbids a chunk of this scholar and source type, or ``None``. The scholar's rule

@@ -38,6 +38,7 @@ CONTRACT = Preset("contract", SearchMode.SEMANTIC, Fusion(), BoostWeights(), DEF
 #: best chapter's; otherwise ranked as with none open). Every value is chosen by the relevance benchmark
 #: (docs/RELEVANCE.md).
 APP = Preset("app", SearchMode.HYBRID, Fusion(), BoostWeights(per_scholar_cap=3), DEFAULT_K, DEFAULT_CANDIDATES,
-             RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2, chapter_relation=0.8))
+             RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2, chapter_relation=0.8,
+                           word_bridge=True))
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (APP, CONTRACT)}

@@ -224,6 +224,9 @@ class RankingPolicy:
     #: the open chapter's boost only for a candidate whose base is at least this share of the pool's best base
     #: (a passage of the chapter far from the question is not lifted over one on it); ``None``: every candidate.
     chapter_floor: float | None = None
+    #: a question about a word also pools the commentary on the verses where the word is used, nearest the
+    #: word's gloss (:mod:`amicus_desktop.candidates.bridge`)
+    word_bridge: bool = False
 
     @property
     def is_contract(self) -> bool:

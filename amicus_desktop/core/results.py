@@ -57,6 +57,8 @@ class Origin(enum.StrEnum):
     KEYWORD = "keyword"
     REFERENCE = "reference"
     PIN = "pin"
+    #: the word bridge of the app's ranking policy (:mod:`amicus_desktop.candidates.bridge`)
+    WORD = "word"
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from .. import __version__
-from ..core.books import BY_ID
+from ..core.books import BOOKS, BY_ID
 from ..core.query import SOURCE_TYPES
 from ..embedding.base import Embedder, embed_documents
 from ..present.titles import title
@@ -73,8 +73,9 @@ class BuildReport:
     model_id: str
     dims: int
     books: tuple[str, ...]
-    verses: int
+    verses: int  # of the books built: embedded for verse search by meaning
     stage_seconds: dict[str, float] = field(default_factory=dict)
+    text_verses: int = 0  # of all 66 books: the reader's text and the verse search by words
 
     @property
     def chunk_count(self) -> int:
@@ -86,8 +87,8 @@ class BuildReport:
 
     def summary(self) -> str:
         lines = [f"Built {self.path} in {self.seconds:.1f} s ({self.size_mb:.1f} MB), "
-                 f"{self.chunk_count} chunks, {self.verses} verses, model {self.model_id} "
-                 f"({self.dims} dims)."]
+                 f"{self.chunk_count} chunks and {self.verses} verse vectors for {len(self.books)} of 66 books, "
+                 f"the text of {self.text_verses} verses, model {self.model_id} ({self.dims} dims)."]
         width = max(len(t) for t in SOURCE_TYPES)
         for source_type in SOURCE_TYPES:
             lines.append(f"  {source_type:<{width}}  {self.counts.get(source_type, 0):>7}")
@@ -105,8 +106,12 @@ def scope_books(books: Sequence[str] | None = None, *, demo: bool = False) -> li
 def collect_chunks(scope: Scope, library: Library | None = None, *,
                    cancel: threading.Event | None = None,
                    progress: Callable[[BuildProgress], None] | None = None,
+                   whole: BibleText | None = None,
                    ) -> tuple[BibleText, list[ChunkRecord]]:
-    """Read every source for ``scope``: the WEB's verses and all chunk records (validated)."""
+    """Read every source for ``scope``: the WEB's verses of its books and all chunk records (validated).
+
+    ``whole`` is the WEB of all 66 books when the caller has read it already (the builder does: every
+    library carries the whole Bible's text); the scope's verses are taken out of it."""
     library = library or Library()
     missing = library.check()
     if missing:
@@ -119,7 +124,7 @@ def collect_chunks(scope: Scope, library: Library | None = None, *,
 
     def load_bible() -> None:
         nonlocal bible
-        bible = BibleText.load(library, scope.books)
+        bible = whole.only(scope.ids) if whole is not None else BibleText.load(library, scope.books)
 
     def lexicon_entries() -> Iterable[ChunkRecord]:
         nonlocal lexicon
@@ -279,7 +284,10 @@ def build_database(
     scope = Scope.of(books)
     stage_seconds: dict[str, float] = {}
     library = library or Library()
-    bible, records = collect_chunks(scope, library, cancel=cancel, progress=progress)
+    # The reader's text is the whole Bible in every library (a few seconds to read); the study material and
+    # the verse vectors are the scope's.
+    whole = BibleText.whole(library)
+    bible, records = collect_chunks(scope, library, cancel=cancel, progress=progress, whole=whole)
     stage_seconds["read"] = time.monotonic() - t0
     log.info("read %d chunks and %d verses for %s in %.1f s", len(records), len(bible.verses),
              scope.describe(), stage_seconds["read"])
@@ -302,11 +310,11 @@ def build_database(
     # The two-stage search tables only where the app would use them (same rule, store/codes.py).
     with ScriptureWriter(out, model_id=model_id, dims=dims, corpus_name=corpus_name, extra_meta=extra,
                          two_stage=prefer_two_stage(len(records), dims)) as writer:
-        writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in scope.books)
-        writer.add_verses(bible.rows())
+        writer.add_books((b.book_id, b.name, b.ordinal, b.chapters) for b in BOOKS)
+        writer.add_verses(whole.rows())
         writer.add_scholars(scholars_of(records))
         for chunk, vectors in embed_batches(embedder, records, batch=batch, progress=progress, cancel=cancel,
-                                            verses=bible.verses):
+                                            verses=whole.verses):
             writer.add_chunks(chunk, vectors)
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
@@ -318,8 +326,8 @@ def build_database(
                 progress(BuildProgress(stage, done, total, rate, eta))
 
         try:
-            write_verse_search(writer, load_translations(library, scope, bible), embedder, library, batch=batch,
-                               progress=verse_progress, cancel=cancel)
+            write_verse_search(writer, load_translations(library, whole), embedder, library, batch=batch,
+                               progress=verse_progress, cancel=cancel, embed_books=scope.ids)
         except Cancelled:
             raise BuildCancelled("the build was cancelled") from None
         stage_seconds["verses"] = time.monotonic() - t_verses
@@ -334,7 +342,7 @@ def build_database(
         path=out, counts={t: counts.get(t, 0) for t in SOURCE_TYPES}, seconds=seconds,
         size_bytes=out.stat().st_size, model_id=model_id, dims=dims,
         books=tuple(b.book_id for b in scope.books), verses=len(bible.verses),
-        stage_seconds=stage_seconds,
+        stage_seconds=stage_seconds, text_verses=len(whole.verses),
     )
 
 

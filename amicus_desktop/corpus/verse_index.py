@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from ..core.books import BY_ID
 from ..embedding.base import Embedder, embed_documents
 from ..store.writer import ScriptureWriter
 from .library import Library
-from .sources.common import BibleText, Scope
+from .sources.common import BibleText
 from .sources.lexicon import Lexicon
 
 #: (translation id, module key, name, abbreviation); the first is the default translation.
@@ -33,11 +33,11 @@ class Cancelled(Exception):
     """The build's cancel event was set while verses were being embedded."""
 
 
-def load_translations(library: Library, scope: Scope, web: BibleText) -> dict[str, BibleText]:
-    """Every translation's verses for ``scope`` (the WEB's, already read, is passed in)."""
+def load_translations(library: Library, web: BibleText) -> dict[str, BibleText]:
+    """Every translation's verses of all 66 books (the WEB's, already read, is passed in)."""
     bibles = {"web": web}
     for translation_id, module, _name, _abbreviation in TRANSLATIONS[1:]:
-        bibles[translation_id] = BibleText.load(library, scope.books, module)
+        bibles[translation_id] = BibleText.whole(library, module)
     return bibles
 
 
@@ -50,9 +50,11 @@ def write_verse_search(
     batch: int,
     progress: Callable[[str, int, int, float, float | None], None] | None = None,
     cancel: threading.Event | None = None,
+    embed_books: Collection[str] | None = None,
 ) -> int:
     """Write every verse-search table for the verses of ``bibles`` (translation id → verses; the WEB's
-    carry the Strong's tags and are embedded); returns how many verses were embedded."""
+    carry the Strong's tags and are embedded: those of ``embed_books``, or all); returns how many verses
+    were embedded."""
     web = bibles["web"]
     keys = sorted({key for bible in bibles.values() for key in bible.verses},
                   key=lambda k: (BY_ID[k[0]].ordinal, k[1], k[2]))
@@ -64,6 +66,8 @@ def write_verse_search(
         rows = [(rowid[k], *k, bible.verses[k]) for k in keys if k in bible.verses]
         tables.add_translation(translation_id, name, abbreviation, default=i == 0, licence="Public Domain",
                                rows=rows)
+        tables.add_word_strongs(translation_id, ((rowid[k], bible.verses[k], [(t.text, t.strongs) for t in
+                                                  bible.tokens.get(k, ())]) for k in keys if k in bible.verses))
     lexicon = Lexicon(library)
     function_word: dict[str, bool] = {}
 
@@ -77,7 +81,7 @@ def write_verse_search(
         (number, rowid[key]) for key, tokens in web.tokens.items() if key in rowid
         for token in tokens for number in token.strongs if content_word(number)
     )
-    embedded = [k for k in keys if k in web.verses]
+    embedded = [k for k in keys if k in web.verses and (embed_books is None or k[0] in embed_books)]
     started = time.monotonic()
     dims = int(embedder.dims)
     for start in range(0, len(embedded), batch):

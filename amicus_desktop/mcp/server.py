@@ -34,8 +34,8 @@ from ..serve.errors import ServiceError, bad_request, internal
 from ..serve.library import Library
 from ..serve.params import DEFAULT_K as SEARCH_K
 from ..serve.params import parse
+from ..serve.passage import read_passage as passage_of
 from ..serve.scope import Scope
-from .passages import read_passage as passage_of
 from .protocol import AnsweringStream, ArgumentCheck, strict
 from .text import results_list
 

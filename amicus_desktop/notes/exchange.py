@@ -21,6 +21,7 @@ from ..core.references import PassageRef
 from ..files import FileReadError, read_small
 from ..schemas import NotJson, loads
 from .errors import NotesCode, NotesError
+from .marks import Mark, mark_from_json
 from .model import Note, check_ref, check_text, check_time, now
 from .workspace import Workspace
 
@@ -30,8 +31,9 @@ NOTE_KEYS = ("id", "text", "ref", "created", "updated")
 
 
 def export_json(ws: Workspace) -> dict[str, Any]:
-    """Every note of ``ws`` in the export format (oldest first)."""
-    return {"workspace": ws.id, "notes": [n.to_json() for n in ws.notes()]}
+    """Every note of ``ws`` in the export format (oldest first), and its bookmarks and highlights."""
+    return {"workspace": ws.id, "notes": [n.to_json() for n in ws.notes()],
+            "marks": [m.to_json() for m in ws.marks().marks()]}
 
 
 def _bible_order(note: Note) -> tuple[int, str, int, int, int, str]:
@@ -70,11 +72,21 @@ class ImportReport:
     errors: list[tuple[int, str]] = field(default_factory=list)
     #: ``(index, id in the file, id given)`` for each note whose id was re-assigned
     renamed: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the bookmarks and highlights imported, and ``(index in marks, message)`` of those skipped
+    marks: list[Mark] = field(default_factory=list)
+    mark_errors: list[tuple[int, str]] = field(default_factory=list)
+    #: whether the file had marks at all (an older export, or one without marks: its report stays as it was)
+    had_marks: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """CONTRACT section 11: ``{"imported": n, "errors": [{"index", "message"}]}``."""
-        return {"imported": len(self.imported),
-                "errors": [{"index": i, "message": m} for i, m in self.errors]}
+        """CONTRACT section 11: ``{"imported": n, "errors": [{"index", "message"}]}``, and the marks' own
+        ``marks_imported`` and ``mark_errors`` (a project extension)."""
+        out: dict[str, Any] = {"imported": len(self.imported),
+                               "errors": [{"index": i, "message": m} for i, m in self.errors]}
+        if self.had_marks:
+            out["marks_imported"] = len(self.marks)
+            out["mark_errors"] = [{"index": i, "message": m} for i, m in self.mark_errors]
+        return out
 
 
 def read_export(path: Path) -> object:
@@ -150,7 +162,25 @@ def import_notes(ws: Workspace, data: object) -> ImportReport:
         if asked.id and note.id != asked.id:
             report.renamed.append((index, asked.id[:80], note.id))
     report.imported = imported
+    _import_marks(ws, data.get("marks"), report)
     return report
+
+
+def _import_marks(ws: Workspace, items: object, report: ImportReport) -> None:
+    """The export's ``marks`` (absent in older exports) into ``ws``; a bad one is reported and skipped."""
+    if items is None or items == []:
+        return  # the report stays as it always was
+    report.had_marks = True
+    if not isinstance(items, list):
+        report.mark_errors.append((0, "marks is a list"))
+        return
+    good: list[Mark] = []
+    for index, item in enumerate(items):
+        try:
+            good.append(mark_from_json(item))
+        except NotesError as exc:
+            report.mark_errors.append((index, exc.message))
+    report.marks = ws.marks().restore_all(good)
 
 
 def import_file(ws: Workspace, path: Path) -> ImportReport:

@@ -15,7 +15,7 @@ import apsw
 
 from .errors import NotesCode, NotesError
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _V1 = """
 CREATE TABLE store_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -65,8 +65,31 @@ def _v1_to_v2(con: apsw.Connection) -> None:
     con.execute("CREATE INDEX removed_by_generation ON removed_notes(workspace_id, generation)")
 
 
+def _v2_to_v3(con: apsw.Connection) -> None:
+    """Schema 3: the reader's bookmarks and highlights (:mod:`.marks`), per workspace like the notes.
+
+    ``kind`` is ``bookmark`` or ``highlight`` (``colour`` set for a highlight only); ``labels`` a JSON list
+    of the labels it is filed under; the passage as a note's (a chapter, or verses of it).
+    """
+    con.execute("""CREATE TABLE marks (
+      rowid        INTEGER PRIMARY KEY,
+      workspace_id TEXT NOT NULL REFERENCES workspaces(workspace_id),
+      mark_id      TEXT NOT NULL,
+      kind         TEXT NOT NULL,
+      colour       TEXT,
+      labels       TEXT NOT NULL DEFAULT '[]',
+      book_id      TEXT NOT NULL,
+      chapter_num  INTEGER NOT NULL,
+      verse_start  INTEGER,
+      verse_end    INTEGER,
+      created      TEXT NOT NULL,
+      updated      TEXT NOT NULL,
+      UNIQUE (workspace_id, mark_id))""")
+    con.execute("CREATE INDEX marks_by_chapter ON marks(workspace_id, book_id, chapter_num)")
+
+
 #: ``version → upgrade to version + 1`` (each runs inside the opening write transaction).
-UPGRADES: dict[int, Callable[[apsw.Connection], None]] = {1: _v1_to_v2}
+UPGRADES: dict[int, Callable[[apsw.Connection], None]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 @contextlib.contextmanager

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..core.references import PassageRef
 from .errors import NotesCode, NotesError
+from .marks import Marks
 from .model import Note, check_text, check_time, is_note_id, new_note_id, now
 from .schema import write_transaction
 from .search import WorkspaceSearch
@@ -66,6 +67,10 @@ class Workspace:
     def _con(self) -> apsw.Connection:
         # (also read by .search, which binds this workspace's id as this class does)
         return self._store._connection()
+
+    def marks(self) -> Marks:
+        """This workspace's bookmarks and highlights (:mod:`.marks`)."""
+        return Marks(self)
 
     def search(self) -> WorkspaceSearch:
         """Searches over this workspace's notes, by meaning and by words (:mod:`.search`)."""

@@ -36,6 +36,9 @@ class Overlay:
     #: ``retrieval_policy`` as given (only the keys the file holds; ``weights`` a mapping of its own)
     retrieval_policy: Mapping[str, Any] = field(default_factory=dict)
     golden_set: str | None = None
+    #: ``vocabulary.scope``: ``related`` (the default: under the app's ranking the boost words count only in the
+    #: passages a question relates to) or ``every_question``
+    vocabulary_scope: str = "related"
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Overlay:
@@ -57,6 +60,7 @@ class Overlay:
             forbidden_source_types=tuple(sources.get("forbidden_source_types", ())),
             retrieval_policy=policy,
             golden_set=data.get("eval_profile", {}).get("golden_set"),
+            vocabulary_scope=vocabulary.get("scope", "related"),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -66,7 +70,10 @@ class Overlay:
             out["mission"] = self.mission
         if self.anti_goals:
             out["anti_goals"] = list(self.anti_goals)
-        vocabulary = {k: list(v) for k, v in (("boost", self.boost_terms), ("suppress", self.suppress_terms)) if v}
+        vocabulary: dict[str, Any] = {k: list(v) for k, v in (("boost", self.boost_terms),
+                                                              ("suppress", self.suppress_terms)) if v}
+        if self.vocabulary_scope != "related":
+            vocabulary["scope"] = self.vocabulary_scope
         if vocabulary:
             out["vocabulary"] = vocabulary
         sources = {k: list(v) for k, v in (
@@ -89,7 +96,7 @@ class Overlay:
     def governance(self) -> Governance:
         """The rules only an overlay has: forbidden sources and vocabulary."""
         return Governance(self.role_id, frozenset(self.forbidden_scholars), frozenset(self.forbidden_source_types),
-                          self.boost_terms, self.suppress_terms)
+                          self.boost_terms, self.suppress_terms, self.vocabulary_scope == "every_question")
 
     @property
     def vocabulary_weight(self) -> float | None:

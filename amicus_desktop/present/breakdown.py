@@ -17,7 +17,7 @@ from ..core.query import RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, ChunkMetadata, ScoreBreakdown
 from ..rerank.prior import Material, material
-from ..rerank.vocabulary import first_term
+from ..rerank.vocabulary import RELATED_SHARE, first_term
 from .describe import fmt_boost, fmt_score, ordinal
 
 #: how the breakdown names each kind of material (the source prior's step)
@@ -165,6 +165,10 @@ def _vocabulary_step(b: ScoreBreakdown, candidate: Candidate, ctx: RetrievalCont
             f" (and “{boosted}”, which it boosts: suppressing wins)" if boosted else "")
     elif b.vocabulary_boost > 1.0 and boosted:
         why = f"it holds “{boosted}”, a word {role} boosts"
+    elif boosted and ctx is not None and ctx.weights.vocabulary != 1.0:
+        why = (f"it holds “{boosted}”, a word {role} boosts, but the question is not about this passage (its "
+               f"similarity is under {RELATED_SHARE:.0%} of the best): the overlay's words count where the question "
+               "relates, unless it says every question")
     elif gov is not None and not gov.has_vocabulary:
         why = f"{role} names no words to boost or suppress"
     else:

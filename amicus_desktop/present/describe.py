@@ -200,13 +200,17 @@ def results_title(view: ResultView, names: Names | None = None, workspace: str =
     """The header over the results: the question they answer, their size, the mode that made them
     ("Hybrid search"), the chapter they are ranked for (which stays when the reader only looks elsewhere;
     named by ``names``, left out without them) or "ranked for the whole library" when the reader turned the
-    open chapter off for this question, the time, and the workspace whose notes were searched with the
-    library."""
+    open chapter off for this question, that the overlay's boost words counted though they are set for every
+    question (not only where the question relates), the time, and the workspace whose notes were searched
+    with the library."""
     r = view.result
     chapter = r.context.chapter if r.context is not None else None
     ranked = f" · ranked for {names.chapter(chapter)}" if chapter is not None and names is not None else ""
     if view.whole_library:
         ranked = f" · {WHOLE_LIBRARY}"
+    gov = r.context.governance if r.context is not None else None
+    if gov is not None and gov.vocabulary_everywhere and any(x.breakdown.vocabulary_boost > 1.0 for x in r.results):
+        ranked += f" · {gov.role_id}'s words weighed in every question"
     return (f"“{shorten(r.query, 90)}” — {len(r.results)} results from {len(r.candidates)} candidates "
             f"· {mode_title(r.mode)}{ranked} · asked {asked_time(view)}" + (f" · in {workspace}" if workspace else ""))
 
@@ -309,7 +313,8 @@ VECTOR_REUSED = "vector reused, no embed"
 
 
 # -- how this was searched (the diagnostics panel) ----------------------------------------------
-ORIGIN_LABELS = {"dense": "by meaning (dense)", "keyword": "by words (keyword)", "reference": "by reference"}
+ORIGIN_LABELS = {"dense": "by meaning (dense)", "keyword": "by words (keyword)", "reference": "by reference",
+                 "word": "where the word is used (word bridge)"}
 REASON_LABELS = {"below_threshold": "below the similarity threshold", "scholar_cap": "over the per-scholar cap",
                  "below_cutoff": "below the top-k cut-off", "forbidden_source": "from a source the overlay forbids"}
 

@@ -308,6 +308,7 @@ WARNING_LABELS = {
     WarningCode.PIN_NOT_FOUND: "Pinned chunk missing",
     WarningCode.SINGLE_SOURCE_TYPE: "One kind of material",
     WarningCode.NOTES_PENDING: "Notes searched by words",
+    WarningCode.BOOKS_NOT_SEARCHABLE: "Book not searchable yet",
 }
 
 

@@ -30,7 +30,7 @@ from .similarity import similarity
 from .spread import apply_spread
 from .threshold import apply_threshold
 from .tradition import tradition_boost
-from .vocabulary import vocabulary_boost
+from .vocabulary import related_floor, vocabulary_boost
 
 __all__ = [
     "apply_cutoff",
@@ -72,6 +72,7 @@ def score(
     focus: ChapterRef | None = None,
     off_topic: bool = False,
     floor: float | None = None,
+    related_floor: float = 0.0,
 ) -> ScoreBreakdown:
     """Step 4 for one candidate: the base times each boost, multiplied left to right.
 
@@ -105,7 +106,8 @@ def score(
     tb = tradition_boost(meta, ctx.profile, w.tradition)
     rb = reference_boost(meta, references, w.reference)
     prior = source_prior(candidate, about_a_word) if policy.source_priors else 1.0
-    vb = vocabulary_boost(candidate.text, ctx.governance, w.vocabulary)
+    related = related_floor <= 0.0 or (sim is not None and sim >= related_floor)
+    vb = vocabulary_boost(candidate.text, ctx.governance, w.vocabulary, related=related)
     return ScoreBreakdown(
         distance=candidate.distance,
         similarity=sim,
@@ -158,9 +160,11 @@ def rerank(
     if policy.focus is not None and (ctx.chapter is None or off_topic) and not references and not word:
         focus = focus_chapter(allowed, bases)
 
+    words_floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
+
     def scored(c: Candidate) -> ScoreBreakdown:
         return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus,
-                     off_topic=off_topic, floor=floor)
+                     off_topic=off_topic, floor=floor, related_floor=words_floor)
 
     rejected_forbidden = reject_forbidden([*forbidden_pins, *forbidden], scored)
     pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(allowed_pins, start=1)]

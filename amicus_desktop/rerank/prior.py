@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..core.query import USER_NOTE
 from ..core.references import PassageRef
-from ..core.results import Candidate
+from ..core.results import Candidate, Origin
 from ..understand.query import fold, keywords
 
 
@@ -143,6 +143,7 @@ def source_prior(candidate: Candidate, about_a_word: bool) -> float:
     mean?", when the library has no entry for the word).
     """
     kind = material(candidate)
-    if about_a_word and not (kind in _DICTIONARY and candidate.lexical == 0.0):
+    holds_none = candidate.lexical == 0.0 and Origin.WORD not in candidate.origins  # the bridge: the word's own
+    if about_a_word and not (kind in _DICTIONARY and holds_none):
         return WORD_PRIORS[kind]
     return TOPIC_PRIORS[kind]

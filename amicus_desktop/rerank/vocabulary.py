@@ -14,7 +14,7 @@ as it always does — CONTRACT section 6.) Pure and cached: the terms are compil
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ..core.governance import Governance
@@ -49,12 +49,28 @@ def first_term(text: str, terms: Sequence[str]) -> str | None:
     return None
 
 
-def vocabulary_boost(text: str, governance: Governance | None, weight: float) -> float:
-    """The chunk's vocabulary factor under ``governance`` (1.0 without an overlay or its terms)."""
+#: Under the app's ranking, a boost term multiplies a passage only when the passage is one the question relates
+#: to on its own: its similarity in meaning (which the boost words, joining the keyword search, do not lift) at
+#: least this share of the best candidate's (docs/UI.md, "Overlay words").
+RELATED_SHARE = 0.7
+
+
+def related_floor(similarities: Iterable[float | None], governance: Governance | None, contract: bool) -> float:
+    """The similarity a passage needs for a boost term to multiply it: 0 under the contract's ranking, without
+    boost terms, or when the overlay says they count in every question; else :data:`RELATED_SHARE` of the best
+    (in keyword mode, with no similarities, 0: the words are the question's search)."""
+    if contract or governance is None or not governance.boost_terms or governance.vocabulary_everywhere:
+        return 0.0
+    return RELATED_SHARE * max((s for s in similarities if s is not None), default=0.0)
+
+
+def vocabulary_boost(text: str, governance: Governance | None, weight: float, related: bool = True) -> float:
+    """The chunk's vocabulary factor under ``governance`` (1.0 without an overlay or its terms); ``related``
+    ``False`` (the passage is below :func:`related_floor`): a boost term does not count (a suppress term does)."""
     if governance is None or not governance.has_vocabulary:
         return 1.0
     if holds(text, governance.suppress_terms):
         return 1.0 / weight
-    if holds(text, governance.boost_terms):
+    if related and holds(text, governance.boost_terms):
         return weight
     return 1.0

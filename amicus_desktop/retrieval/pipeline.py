@@ -36,6 +36,7 @@ from typing import TypeVar
 from ..bundle import diagnostics, floor_for, lasting_warnings, provenance, ranking_warnings
 from ..candidates.lexical import KeywordIndex
 from ..candidates.pool import Pool
+from ..core.bundle import Coverage
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import MAX_CANDIDATES, MAX_K, MAX_QUERY_CHARS, USER_NOTE, RetrievalContext, SearchMode
 from ..core.results import Candidate, ModelInfo, QueryTrace, RetrievalResult, Timings
@@ -46,6 +47,8 @@ from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
 from ..rerank.base import base_scores
 from ..store.scripture import ScriptureStore, StoreInfo
+from ..store.verses import VerseIndex
+from ..understand.books import books_needed
 from ..understand.query import plan
 from .notes import RetrieverNotes
 
@@ -120,7 +123,7 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
         timings=Timings(rerank=ms, total=ms),
         context=ctx,
         warnings=(*result.lasting_warnings, *warnings),
-        diagnostics=diagnostics(result.candidates, rejected),
+        diagnostics=diagnostics(result.candidates, rejected, result.diagnostics.coverage),
         trace=replace(result.trace, overlay=ctx.governance.role_id if ctx.governance else None),
         provenance=provenance(results, result.scholar_names),
     )
@@ -210,15 +213,15 @@ class Retriever:
 
         t0 = time.perf_counter()
 
-        def search(store: ScriptureStore) -> tuple[Pool, int | None, dict[str, str]]:
+        def search(store: ScriptureStore) -> tuple[Pool, int | None, dict[str, str], Coverage]:
             found, pending = self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
-            return found, pending, scholar_names(store, [*found.candidates, *found.pinned])
+            return found, pending, scholar_names(store, [*found.candidates, *found.pinned]), store.coverage()
 
-        pool, pending, names = await self.run_db(search)
+        pool, pending, names, coverage = await self.run_db(search)
         if pending and ctx.workspace is not None and vector is not None:  # rare: notes not embedded yet
             library = ModelInfo(info.model_id, info.dims)
             if await self.notes.catch_up(self._run, ctx.workspace, self.embedder, library):
-                pool, pending, names = await self.run_db(search)  # again, with the notes it just embedded
+                pool, pending, names, coverage = await self.run_db(search)  # again, with the notes it just embedded
         t_search = (time.perf_counter() - t0) * 1000
 
         floor = floor_for(model.id, ctx.mode)
@@ -227,11 +230,15 @@ class Retriever:
             bases = base_scores(pool.candidates, ctx.mode, ctx.fusion)
             if max(bases.values()) < floor.base:  # no result can be a strong match: look for misspellings
                 words = query_plan.keywords
-                spelling = await self.run_db(lambda store: KeywordIndex.for_store(store).suggestions(words))
+                spelling = await self.run_db(lambda store: not_in_the_bible(
+                    store, KeywordIndex.for_store(store).suggestions(words)))
 
         t0 = time.perf_counter()
         results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
-        lasting = lasting_warnings(pool.missing_references, pool.missing_pins, pending or 0)
+        needed = [*books_needed(text, query_plan.references), *([ctx.chapter.book_id] if ctx.chapter else []),
+                  *ctx.filters.books]
+        lasting = lasting_warnings(pool.missing_references, pool.missing_pins, pending or 0, needed_books=needed,
+                                   coverage=coverage)
         warnings = ranking_warnings(results, rejected, ctx, floor, spelling)
         t_rerank = (time.perf_counter() - t0) * 1000
         timings = Timings(
@@ -273,7 +280,7 @@ class Retriever:
                 overlay=ctx.governance.role_id if ctx.governance else None,
             ),
             warnings=(*lasting, *warnings),
-            diagnostics=diagnostics(pool.candidates, rejected),
+            diagnostics=diagnostics(pool.candidates, rejected, coverage),
             pinned=tuple(pool.pinned),
             lasting_warnings=tuple(lasting),
             spelling=spelling,
@@ -292,6 +299,18 @@ class Retriever:
             await self._run(store.close)
         await self._run(self.notes.close)
         self._executor.shutdown(wait=True)
+
+
+def not_in_the_bible(store: ScriptureStore, spelling: dict[str, str]) -> dict[str, str]:
+    """(DB thread) The respellings of words the Bible's text does not hold either: a library of some books
+    knows no "Noah", but the word is no misspelling ("Did you mean nah's ark?")."""
+    if not spelling or not store.info.has_verses:
+        return spelling
+    index = VerseIndex.for_store(store)
+    default = index.default
+    if default is None:
+        return spelling
+    return {word: better for word, better in spelling.items() if index.doc_count(default, word) == 0}
 
 
 def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:

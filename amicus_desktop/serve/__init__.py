@@ -2,6 +2,9 @@
 for a library shared by many readers. No Qt.
 
 - :mod:`.params` — ``GET /retrieve``'s parameters, checked by ``query``'s own flag rules;
+- :mod:`.request_body` — ``POST /retrieve``'s JSON body, turned into the same parameters;
+- :mod:`.cache` — the ETag of an answer, ``If-None-Match`` → ``304``;
+- :mod:`.reading`, :mod:`.passage` — ``GET /passage`` and ``GET /verses``: the Bible text;
 - :mod:`.access` — tokens (``AMICUS_SERVE_TOKEN``, ``--clients FILE``), workspaces, the rate limit;
 - :mod:`.scope` — the request's workspace and overlay: where notes and overlays plug in;
 - :mod:`.library` — the engine: ``Retriever`` lanes over one read-only library, one embed client;

@@ -1,6 +1,8 @@
 """The retrieval service's HTTP app (CONTRACT section 9): Starlette, served by uvicorn.
 
-``GET /retrieve`` (the ranked chunks), ``GET /health`` (no token), ``GET /openapi.json`` (no token).
+``GET /retrieve`` (the ranked chunks; ``POST /retrieve`` takes the same parameters as a JSON body,
+:mod:`.request_body`; answers carry an ETag, :mod:`.cache`), ``GET /passage`` and ``GET /verses`` (the Bible
+text, :mod:`.reading`), ``GET /health`` (no token), ``GET /openapi.json`` (no token).
 The app is a thin adapter: a request is checked in this order — the token (401), the token's rate
 (429), the parameters (400, 413), the workspace (403), the overlay (404) — and then handed to the same
 engine as ``query`` (:class:`~.library.Library`), whose errors keep their section-5 codes (404, 500,
@@ -16,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 from starlette.applications import Starlette
@@ -29,13 +31,17 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive
 
 from ..http.guards import RequestLimits
-from .access import Access
+from .access import Access, Client
 from .body import retrieve_body
+from .cache import cached_json
 from .errors import ServiceCode, ServiceError, internal
 from .library import Library
 from .observe import CLIENT_GONE, Observe, trace_id_of
 from .openapi import document
 from .params import parse
+from .passage import read_passage
+from .reading import parse_passage_params, parse_verses_params
+from .request_body import check_media_type, pairs_of, read_body
 from .scope import Overlays, Scope
 
 log = logging.getLogger("amicus.serve")
@@ -57,14 +63,32 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
     access = access or Access()
     overlays = overlays or Overlays(None)
 
-    async def retrieve(request: Request) -> Response:
+    async def guarded(request: Request, work: Callable[[Client], Awaitable[Response]]) -> Response:
+        """The token (401) and its rate (429), then ``work``; every failure as the contract's JSON error."""
         trace = trace_id_of(request.scope)
         try:
             client = access.authenticate(request.headers.get("authorization"))
             access.admit(client, request.client.host if request.client else None)
+            return await work(client)
+        except ServiceError as err:
+            if err.status >= 500:
+                log.warning("%s failed: %s", request.url.path, err.code, extra={"trace_id": trace})
+            return error_response(err, trace)
+        except Exception as exc:  # a bug: its type in the log, never a traceback in the body
+            log.error("internal error answering %s (%s)", request.url.path, type(exc).__name__,
+                      extra={"trace_id": trace})
+            return error_response(internal(), trace)
+
+    async def retrieve(request: Request) -> Response:
+        async def work(client: Client) -> Response:
             # on a worker thread: a check takes time with the request's values (1,000 at most), which the
             # event loop — every other client, /health included — must not wait for (issue 30, item 1)
-            params = await run_in_threadpool(parse, request.query_params.multi_items())
+            if request.method == "POST":  # the same parameters as one JSON object (request_body)
+                check_media_type(request)
+                body = await read_body(request)
+                params = await run_in_threadpool(lambda: parse(pairs_of(body)))
+            else:
+                params = await run_in_threadpool(parse, request.query_params.multi_items())
             access.permit(client, params.workspace)
             scope = Scope(params.workspace, overlays.find(params.overlay))
             answered = await _unless_gone(request.receive, library.retrieve(params, scope))
@@ -72,14 +96,30 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
                 request.scope["state"]["client_gone"] = True
                 return Response(status_code=CLIENT_GONE)
             k = answered.result.context.k if answered.result.context is not None else params.k
-            return JSONResponse(retrieve_body(answered.result, answered.names, k=k, trace_id=trace))
-        except ServiceError as err:
-            if err.status >= 500:
-                log.warning("retrieve failed: %s", err.code, extra={"trace_id": trace})
-            return error_response(err, trace)
-        except Exception as exc:  # a bug: its type in the log, never a traceback in the body
-            log.error("internal error answering /retrieve (%s)", type(exc).__name__, extra={"trace_id": trace})
-            return error_response(internal(), trace)
+            answer = retrieve_body(answered.result, answered.names, k=k, trace_id=trace_id_of(request.scope))
+            # a POST is not a conditional read (RFC 9110: If-None-Match there means 412): it gets the ETag only
+            return cached_json(answer, request.headers.get("if-none-match") if request.method == "GET" else None)
+        return await guarded(request, work)
+
+    async def passage(request: Request) -> Response:
+        async def work(client: Client) -> Response:
+            params = parse_passage_params(request.query_params.multi_items())
+            access.permit(client, params.workspace)
+            found = await library.read(lambda store, facts: read_passage(store, facts, params.ref))
+            return cached_json({**found.to_json(), "trace_id": trace_id_of(request.scope)},
+                               request.headers.get("if-none-match"))
+        return await guarded(request, work)
+
+    async def verses(request: Request) -> Response:
+        async def work(client: Client) -> Response:
+            params = await run_in_threadpool(parse_verses_params, request.query_params.multi_items())
+            access.permit(client, params.workspace)
+            result = await _unless_gone(request.receive, library.verses(params))
+            if result is None:
+                request.scope["state"]["client_gone"] = True
+                return Response(status_code=CLIENT_GONE)
+            return JSONResponse({**result.to_json(), "trace_id": trace_id_of(request.scope)})
+        return await guarded(request, work)
 
     async def health(request: Request) -> Response:
         trace = trace_id_of(request.scope)
@@ -99,10 +139,11 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         status = getattr(exc, "status_code", 500)
         if status == 405:
             allow = (getattr(exc, "headers", None) or {}).get("Allow", "GET")
-            err = ServiceError(ServiceCode.METHOD_NOT_ALLOWED, "Only GET is allowed here.", {"Allow": allow})
+            err = ServiceError(ServiceCode.METHOD_NOT_ALLOWED, f"Only {allow} is allowed here.", {"Allow": allow})
         elif status == 404:
             err = ServiceError(ServiceCode.NOT_FOUND,
-                               "No such endpoint: use GET /retrieve, GET /health or GET /openapi.json.")
+                               "No such endpoint: use GET or POST /retrieve, GET /passage, GET /verses, "
+                               "GET /health or GET /openapi.json.")
         else:
             err = ServiceError(ServiceCode.BAD_REQUEST, "The request could not be handled.")
         return error_response(err, trace_id_of(request.scope))
@@ -120,7 +161,9 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
 
     app = Starlette(
         routes=[
-            Route("/retrieve", retrieve, methods=["GET"]),
+            Route("/retrieve", retrieve, methods=["GET", "POST"]),
+            Route("/passage", passage, methods=["GET"]),
+            Route("/verses", verses, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
         ],

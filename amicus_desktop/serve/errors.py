@@ -31,6 +31,9 @@ class ServiceCode(enum.StrEnum):
     NO_OVERLAY = "NO_OVERLAY"
     #: project extension: ``read_passage`` (MCP) on a passage the library holds no verses for
     PASSAGE_NOT_FOUND = "PASSAGE_NOT_FOUND"
+    #: project extension: ``POST /retrieve`` with a body over 1 MiB, or not JSON
+    BODY_TOO_LARGE = "BODY_TOO_LARGE"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
     NOT_FOUND = "NOT_FOUND"
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     #: the Host check's refusal (DNS rebinding; :mod:`amicus_desktop.http.guards`)
@@ -52,7 +55,10 @@ STATUS: dict[str, int] = {
     ServiceCode.METHOD_NOT_ALLOWED: 405,
     ErrorCode.DIMENSION_MISMATCH: 409,
     ErrorCode.MODEL_MISMATCH: 409,
+    ErrorCode.VERSES_NOT_INDEXED: 409,
     ServiceCode.QUERY_TOO_LONG: 413,
+    ServiceCode.BODY_TOO_LARGE: 413,
+    ServiceCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ServiceCode.RATE_LIMITED: 429,
     ErrorCode.DB_INVALID: 500,
     NotesCode.NOTES_STORE_INVALID: 500,

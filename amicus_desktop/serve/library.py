@@ -29,8 +29,11 @@ from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
 from ..retrieval import Retriever
 from ..store.scripture import ScriptureStore, StoreInfo
-from .errors import ServiceError
+from ..verses import VerseSearch, VerseSearchResult
+from ..verses.engine import not_indexed
+from .errors import ServiceError, bad_request
 from .params import RetrieveParams
+from .reading import VersesParams
 from .scope import Scope, apply
 
 T = TypeVar("T")
@@ -120,6 +123,23 @@ class Library:
                 return await lane.retriever.run_db(lambda store: fn(store, lane.facts(store)))
             except AmicusError as err:
                 raise ServiceError.of(err) from None
+
+    async def verses(self, ask: VersesParams) -> VerseSearchResult:
+        """The verse search ``ask`` describes (``verses --json``'s engine): ``VERSES_NOT_INDEXED`` before its
+        books are resolved (a library without verses names none), an unknown translation a 400."""
+        async with self._lane() as lane:
+            engine = VerseSearch(lane.retriever)
+            try:
+                await lane.retriever.open()
+                library = await engine.library()
+                missing = not_indexed(library, ask.mode)
+                if missing is not None:
+                    raise missing
+                return await engine.search(ask.query(library.books))
+            except AmicusError as err:
+                raise ServiceError.of(err) from None
+            except ValueError as exc:  # an unknown translation: the engine's usage error
+                raise bad_request(str(exc)) from None
 
     async def info(self) -> StoreInfo:
         """What the library holds (``DB_NOT_FOUND``/``DB_INVALID``… as :class:`ServiceError`)."""

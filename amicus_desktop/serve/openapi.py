@@ -20,9 +20,12 @@ from .. import __version__, schemas
 from ..core.query import MAX_QUERY_CHARS, SearchMode
 from ..http.trace import TRACE_HEADER
 from ..knobs import BY_PARAM, Kind, Knob
+from ..verses.model import DEFAULT_K as VERSE_K
+from ..verses.model import MAX_K as VERSE_MAX_K
 from .body import SNIPPET_CHARS
+from .cache import CACHE_CONTROL
 from .errors import STATUS
-from .params import DEFAULT_K, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
+from .params import DEFAULT_K, MAX_REPEATED, MODES, NAMES, OVERLAY_NAME, REPEATABLE, WORKSPACE_ID
 
 
 def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -69,6 +72,11 @@ def _parameter(name: str) -> dict[str, Any]:
         schema = {"type": "array", "items": schema}
     return {"name": name, "in": "query", "required": name == "q", "description": description, "schema": schema,
             **({"style": "form", "explode": True} if name in REPEATABLE else {})}
+
+
+def _workspace() -> dict[str, Any]:
+    return _query("workspace", "A workspace the token must be allowed (403 otherwise); nothing of it is read.",
+                  _DESCRIPTIONS["workspace"][1])
 
 
 def _bundle(name: str) -> dict[str, Any]:
@@ -119,14 +127,71 @@ def _schemas() -> dict[str, Any]:
     unhealthy = _obj({"status": {"type": "string", "enum": ["unavailable"]},
                       "error": error["properties"]["error"], "trace_id": {"type": "string"}},
                      {"proxy": {"type": "string", "enum": ["online", "offline"]}})
-    return {"Result": result, "RetrieveResponse": retrieve, "Error": error, "Health": health, "Unhealthy": unhealthy,
+    body = {"type": "object", "required": ["q"], "additionalProperties": False,
+            "properties": {name: _body_property(name) for name in NAMES},
+            "description": "Project extension: GET /retrieve's parameters as one JSON object (a list for a "
+                           "repeatable one), checked by the same rules."}
+    verse = _obj({"rank": {"type": "integer", "minimum": 1}, "reference": {"type": "string"},
+                  "book_id": {"type": "string"}, "chapter_num": {"type": "integer"},
+                  "verse_start": {"type": "integer"}, "verse_end": {"type": "integer"}, "text": {"type": "string"},
+                  "score": {"type": "number"}, "breakdown": {"type": "object"},
+                  "verses": {"type": "array", "items": _obj({"verse_num": {"type": "integer"},
+                                                             "text": {"type": "string"},
+                                                             "score": {"type": "number"}})}})
+    verses = _obj({
+        "query": {"type": "string"}, "mode": {"type": "string", "enum": [m.value for m in SearchMode]},
+        "translation": _obj({"id": {"type": "string"}, "name": {"type": "string"},
+                             "abbreviation": {"type": "string"}}),
+        "model": {"oneOf": [{"type": "null"}, _obj({"id": {"type": "string"}, "dims": {"type": "integer"}})]},
+        "results": {"type": "array", "items": verse}, "warnings": {"type": "array", "items": _bundle("warning")},
+        "timing_ms": {"type": "object", "additionalProperties": {"type": "number"}},
+        "query_trace": {"type": "object"}, "trace_id": {"type": "string"},
+    })
+    passage = _obj({"reference": {"type": "string"}, "book_id": {"type": "string"},
+                    "chapter_num": {"type": "integer"},
+                    "verse_start": {"type": ["integer", "null"]}, "verse_end": {"type": ["integer", "null"]},
+                    "verses": {"type": "array", "items": _obj({"verse": {"type": "integer"},
+                                                               "text": {"type": "string"}})},
+                    "trace_id": {"type": "string"}})
+    return {"Result": result, "RetrieveResponse": retrieve, "RetrieveRequest": body, "Error": error,
+            "Health": health, "Unhealthy": unhealthy, "Passage": passage, "VerseSearchResponse": verses,
             **_bundle_components()}
 
 
-def _answer(description: str, schema: str) -> dict[str, Any]:
-    return {"description": description,
-            "headers": {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}},
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+def _body_property(name: str) -> dict[str, Any]:
+    """A parameter as a key of POST /retrieve's body: a number may be a JSON number or its text."""
+    description, schema = _DESCRIPTIONS[name]
+    if schema.get("type") in ("integer", "number"):
+        schema = {"anyOf": [schema, {"type": "string"}]}
+    if name in REPEATABLE:
+        schema = {"type": "array", "items": schema, "maxItems": MAX_REPEATED}
+    return {**schema, "description": description}
+
+
+def _answer(description: str, schema: str, *, etag: bool = False) -> dict[str, Any]:
+    headers: dict[str, Any] = {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}}
+    answer = {"description": description, "headers": headers,
+              "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}}
+    if etag:
+        headers.update(_CACHE_HEADERS)
+    return answer
+
+
+_CACHE_HEADERS = {"ETag": {"$ref": "#/components/headers/ETag"},
+                  "Cache-Control": {"$ref": "#/components/headers/CacheControl"}}
+_NOT_MODIFIED = {"304": {"description": "Not modified: the If-None-Match named this answer's ETag (no body).",
+                         "headers": {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}, **_CACHE_HEADERS}}}
+_IF_NONE_MATCH = {"name": "If-None-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                  "description": "The ETag of an answer the client holds: 304 without a body when it is still the "
+                                 "answer."}
+
+
+def _query(name: str, description: str, schema: dict[str, Any], *, required: bool = False,
+           repeatable: bool = False) -> dict[str, Any]:
+    if repeatable:
+        return {"name": name, "in": "query", "required": required, "description": description,
+                "schema": {"type": "array", "items": schema}, "style": "form", "explode": True}
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
 def _error_answers() -> dict[str, Any]:
@@ -155,10 +220,44 @@ def document() -> dict[str, Any]:
         "paths": {
             "/retrieve": {"get": {
                 "operationId": "retrieve", "summary": "Retrieve the best chunks for a question",
-                "parameters": [_parameter(name) for name in NAMES],
+                "parameters": [*(_parameter(name) for name in NAMES), _IF_NONE_MATCH],
                 "security": [{"bearer": []}, {}],
-                "responses": {"200": _answer("The ranked chunks, as `query --json` ranks them.", "RetrieveResponse"),
-                              **_error_answers()},
+                "responses": {"200": _answer("The ranked chunks, as `query --json` ranks them.", "RetrieveResponse",
+                                             etag=True), **_NOT_MODIFIED, **_error_answers()},
+            }, "post": {
+                "operationId": "retrievePost",
+                "summary": "Project extension: the same retrieval, its parameters as a JSON body",
+                "requestBody": {"required": True, "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/RetrieveRequest"}}}},
+                "security": [{"bearer": []}, {}],
+                "responses": {"200": _answer("The same answer as GET with the same parameters (its ETag too).",
+                                             "RetrieveResponse", etag=True), **_error_answers()},
+            }},
+            "/passage": {"get": {
+                "operationId": "passage", "summary": "Project extension: a reference's verses",
+                "parameters": [_query("ref", "A reference: 'Romans 9:6-13', 'John 3'.", {"type": "string"},
+                                      required=True), _workspace(), _IF_NONE_MATCH],
+                "security": [{"bearer": []}, {}],
+                "responses": {"200": _answer("The verses, as the MCP tool read_passage reads them.", "Passage",
+                                             etag=True), **_NOT_MODIFIED, **_error_answers()},
+            }},
+            "/verses": {"get": {
+                "operationId": "verses", "summary": "Project extension: search the Bible text (verses --json)",
+                "parameters": [
+                    _query("q", _DESCRIPTIONS["q"][0], {"type": "string"}, required=True),
+                    _query("mode", "hybrid (the default), semantic (dense is semantic) or keyword.",
+                           {"type": "string", "enum": list(MODES)}),
+                    _query("k", f"How many results (default {VERSE_K}).",
+                           {"type": "integer", "minimum": 1, "maximum": VERSE_MAX_K}),
+                    _query("filter.book", "Only verses of this book.", {"type": "string"}, repeatable=True),
+                    _query("testament", "Only verses of the Old or New Testament (OT, NT).", {"type": "string"},
+                           repeatable=True),
+                    _query("translation", "The translation to search and show (its id or abbreviation).",
+                           {"type": "string"}),
+                    _workspace()],
+                "security": [{"bearer": []}, {}],
+                "responses": {"200": _answer("The verses that answer, with why (CONTRACT section 14).",
+                                             "VerseSearchResponse"), **_error_answers()},
             }},
             "/health": {"get": {
                 "operationId": "health", "summary": "The library and the embed proxy, as this replica sees them",
@@ -177,7 +276,12 @@ def document() -> dict[str, Any]:
             "schemas": _schemas(),
             "headers": {"TraceId": {"description": "This answer's trace id (also the body's trace_id, where the "
                                                    "body has one, and the service's log line).",
-                                    "schema": {"type": "string"}}},
+                                    "schema": {"type": "string"}},
+                        "ETag": {"description": "A strong validator of the answer (its JSON without trace_id and "
+                                                "timing_ms).", "schema": {"type": "string"}},
+                        "CacheControl": {"description": f"{CACHE_CONTROL}: a client may keep the answer and "
+                                                        "revalidates it with If-None-Match.",
+                                         "schema": {"type": "string"}}},
             "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                            "description": "AMICUS_SERVE_TOKEN or a token of the clients file."}},
         },

@@ -93,7 +93,7 @@ def _in_service_terms(exc: RequestError) -> str:
     return message if len(message) <= MAX_MESSAGE else message[: MAX_MESSAGE - 1] + "…"
 
 
-def _shown(name: str) -> str:
+def shown(name: str) -> str:
     """A parameter name as a message may repeat it (it is the caller's text: bounded, quoted)."""
     return repr(name if len(name) <= 40 else name[:39] + "…")
 
@@ -111,7 +111,7 @@ def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
     repeated = 0
     for name, value in items:
         if name not in NAMES:
-            raise bad_request(f"Unknown parameter {_shown(name)}. The parameters are: {', '.join(NAMES)}.")
+            raise bad_request(f"Unknown parameter {shown(name)}. The parameters are: {', '.join(NAMES)}.")
         values = given.setdefault(name, [])
         if values and name not in REPEATABLE:
             raise bad_request(f"The parameter {name} is given more than once.")
@@ -141,7 +141,7 @@ def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
         for value in values:
             if knob.aliases and value not in knob.aliases and value not in knob.choices:
                 raise bad_request(f"{name} must be one of "
-                                  f"{', '.join((*knob.aliases, *knob.choices))}, not {_shown(value)}.")
+                                  f"{', '.join((*knob.aliases, *knob.choices))}, not {shown(value)}.")
             pairs.append((knob, value))
     try:
         request = SearchRequest.from_pairs(q, pairs, base={**defaults(), "k": DEFAULT_K})

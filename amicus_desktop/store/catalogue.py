@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..core.books import BOOKS
+from ..core.bundle import Coverage
 from ..core.names import Names
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
 from . import conditions, values
-from .schema import SCHOLAR_COLUMNS
+from .schema import BUILD_STATE, GROWING, SCHOLAR_COLUMNS
 from .validate import StoreInfo
 
 
@@ -33,6 +35,7 @@ class Catalogue:
     path: Path
     info: StoreInfo
     _scholars: dict[str, Scholar] | None
+    _coverage: Coverage | None
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError  # the store's
@@ -70,6 +73,16 @@ class Catalogue:
         if self.info.has_books:
             ids |= {values.text(p, r[0], "books.book_id") for r in self.rows("SELECT book_id FROM books")}
         return ids
+
+    def coverage(self) -> Coverage:
+        """The books this library holds study material for (any chunk on the book), and whether a build is
+        still adding books to it (``db_meta.build_state`` = ``growing``, written by ``build-db --resume``)."""
+        if self._coverage is None:
+            sql = "SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL"
+            ids = {str(r[0]) for r in self.rows(sql)}
+            self._coverage = Coverage(tuple(b.book_id for b in BOOKS if b.book_id in ids), len(BOOKS),
+                                      self.info.meta.get(BUILD_STATE) == GROWING)
+        return self._coverage
 
     def chapters_of(self, source_types: Sequence[str]) -> list[tuple[str, int]]:
         """Every (book id, chapter) some chunk of ``source_types`` lies in, in the library's order: books by their

@@ -57,6 +57,11 @@ def embeddings_sql(dims: int, *, filter_columns: bool) -> str:
     )
 
 
+#: ``db_meta`` key of a library a build is still adding books to (``build-db --resume``): ``growing`` until the
+#: last book is written, then the key goes. Every book already in the library is whole (one transaction each).
+BUILD_STATE = "build_state"
+GROWING = "growing"
+
 #: The contract's tables, and the reader's optional ones (``books``, ``verses``, ``scholars``).
 CREATE_CHUNK_TEXT = """CREATE TABLE chunk_text (
     rowid INTEGER PRIMARY KEY, chunk_id TEXT NOT NULL UNIQUE,

@@ -25,6 +25,7 @@ from typing import Any
 import apsw
 import numpy as np
 
+from ..core.bundle import Coverage
 from ..core.errors import AmicusError, ErrorCode
 from ..core.query import Filters
 from ..core.references import PassageRef
@@ -55,6 +56,7 @@ class ScriptureStore(Catalogue):
         self.path = Path(path)
         self._con: apsw.Connection | None = None
         self._scholars: dict[str, Scholar] | None = None
+        self._coverage: Coverage | None = None
         self._full_text: FullTextIndex | None = None
         #: The file's first 100 bytes as they were when it was opened (its change counter, page count …).
         self.header = b""

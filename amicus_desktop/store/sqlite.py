@@ -83,6 +83,11 @@ def connect(path: str | Path, *, readonly: bool, load_extension: bool = True) ->
 _JOURNAL_MAGIC = bytes.fromhex("d9d505f920a163d7")
 
 
+def growing_marker(path: Path) -> Path:
+    """The file beside a library that ``build-db --resume`` is still growing (``scripture.db-growing``)."""
+    return path.with_name(path.name + "-growing")
+
+
 def connect_readonly(path: Path, header: bytes) -> apsw.Connection:
     """Open an existing database to read it without writing anything, beside it included.
 
@@ -95,6 +100,9 @@ def connect_readonly(path: Path, header: bytes) -> apsw.Connection:
     * a rollback journal that still holds a write (a writer at work, or one that stopped
       half-way) must be finished or rolled back before the file can be read, which a reader
       that may not write cannot do: refused here, saying so.
+
+    A WAL database with the marker of a library being grown (:func:`growing_marker`) is read through SQLite's
+    WAL locking, the builder's side files beside it: each read sees the books committed so far.
 
     A rollback-journal database without such a journal opens normally (``SQLITE_OPEN_READONLY``,
     which creates nothing), so a writer elsewhere still holds a read back through its lock.
@@ -109,7 +117,11 @@ def connect_readonly(path: Path, header: bytes) -> apsw.Connection:
             f"none is, open it once with a program allowed to write there (sqlite3 {path.name} "
             "'PRAGMA integrity_check;') or restore a copy.",
         )
-    if 2 in header[18:20]:
+    if 2 in header[18:20] and growing_marker(path).exists():
+        # A library ``build-db --resume`` is growing, one book per transaction: read with SQLite's own WAL
+        # locking (its -wal and -shm are the builder's), so each read sees whole books, the last one committed.
+        con = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
+    elif 2 in header[18:20]:
         wal = path.with_name(path.name + "-wal")
         if _size(wal) > 0:
             raise AmicusError(

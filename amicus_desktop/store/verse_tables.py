@@ -15,7 +15,8 @@ the app builds outside the database (:mod:`amicus_desktop.store.verses`).
   metadata column (a book filter runs inside the KNN), ``rowid`` = ``verse_keys.rowid``: the default
   translation's verses, each embedded alone with the chunks' model;
 * ``verse_strongs(strongs, verse_rowid)`` — the Strong's numbers the default translation tags in each
-  verse (function words left out), for the lexicon signal.
+  verse (function words left out), for the lexicon signal;
+* ``word_strongs`` — which words of each verse carry which number (:mod:`.word_strongs`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import apsw
 import numpy as np
 
 from .fts import FTS_TOKENIZE
+from .word_strongs import write_word_strongs
 
 VERSE_KEYS = "verse_keys"
 TRANSLATIONS = "translations"
@@ -114,6 +116,11 @@ class VerseTablesWriter:
     def add_strongs(self, rows: Iterable[tuple[str, int]]) -> None:
         """``(strongs, verse_rowid)`` pairs (repeats ignored)."""
         self._con.executemany(f"INSERT OR IGNORE INTO {VERSE_STRONGS} VALUES (?, ?)", rows)
+
+    def add_word_strongs(self, translation_id: str,
+                         verses: Iterable[tuple[int, str, Sequence[tuple[str, Sequence[str]]]]]) -> None:
+        """Which words of each verse carry which Strong's number (:mod:`.word_strongs`)."""
+        write_word_strongs(self._con, translation_id, verses)
 
     def finish(self) -> None:
         """Indexes written last (faster than keeping them up to date while rows go in)."""

@@ -49,6 +49,7 @@ from .results.splitter import splitter
 from .session_signals import SessionSignals
 from .start_page import StartPage
 from .status_bar import StatusBar
+from .study import StudyControl
 from .study_drawer import StudyDrawer
 
 DEFAULT_SIZE = (1480, 920)
@@ -92,6 +93,8 @@ class MainWindow(QMainWindow):
         self._connect()
         self.notes_control.connect()
         self.reader_control.connect()
+        self.study_control = StudyControl(self)  # cross-references, Strong's, bookmarks (ui/study/)
+        self.study_control.connect()
 
         self.resize(*DEFAULT_SIZE)
         if restore and qsettings is not None:

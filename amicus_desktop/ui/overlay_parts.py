@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -203,9 +204,11 @@ class TermList(QWidget):
 
 
 class VocabularyPanel(QWidget):
-    """The words an overlay boosts and suppresses. :attr:`edited` carries ``(boost, suppress)``."""
+    """The words an overlay boosts and suppresses. :attr:`edited` carries ``(boost, suppress)``;
+    :attr:`scopeEdited` whether the boosted words count in every question (else where the question relates)."""
 
     edited = Signal(object, object)  # tuple[str, ...], tuple[str, ...]
+    scopeEdited = Signal(bool)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -218,6 +221,13 @@ class VocabularyPanel(QWidget):
         layout.addWidget(self.note)
         layout.addWidget(self.boost, 1)
         layout.addWidget(self.suppress, 1)
+        self.everywhere = QCheckBox("Count boosted words in every question")
+        self.everywhere.setToolTip("Off (the default): a boosted word multiplies only the passages the question itself "
+                                   "is about (close in meaning to its best match), so it does not lift its passages "
+                                   "into an unrelated question. On: every passage that holds it, and the results "
+                                   "header says so.")
+        self.everywhere.clicked.connect(self.scopeEdited.emit)
+        layout.addWidget(self.everywhere)
         self.boost.edited.connect(lambda _terms: self.edited.emit(self.boost.values(), self.suppress.values()))
         self.suppress.edited.connect(lambda _terms: self.edited.emit(self.boost.values(), self.suppress.values()))
         self.set_weight(1.1)
@@ -229,6 +239,7 @@ class VocabularyPanel(QWidget):
         self.boost.heading.setText(f"Boosted words (×{weight:g})")
         self.suppress.heading.setText(f"Suppressed words (÷{weight:g})")
 
-    def set_terms(self, boost: Iterable[str], suppress: Iterable[str]) -> None:
+    def set_terms(self, boost: Iterable[str], suppress: Iterable[str], everywhere: bool = False) -> None:
         self.boost.set_values(boost)
         self.suppress.set_values(suppress)
+        self.everywhere.setChecked(everywhere)

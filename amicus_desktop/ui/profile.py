@@ -111,6 +111,8 @@ class ProfilePanel(QWidget):
         self.clear_button.clicked.connect(self._clear)
         self.forbidden.edited.connect(self._forbidden_edited)
         self.vocabulary.edited.connect(self._words_edited)
+        self.vocabulary.scopeEdited.connect(
+            lambda every: self._edited(vocabulary_scope="every_question" if every else "related"))
         self.import_button.clicked.connect(self.importRequested.emit)
         self.export_button.clicked.connect(self.exportRequested.emit)
         self.remove_button.clicked.connect(lambda: self.overlayEdited.emit(None))
@@ -155,7 +157,8 @@ class ProfilePanel(QWidget):
         weight = overlay.vocabulary_weight if overlay is not None else None
         self.vocabulary.set_weight(weight or BoostWeights().vocabulary)
         if not same:
-            self.vocabulary.set_terms(overlay.boost_terms if overlay else (), overlay.suppress_terms if overlay else ())
+            self.vocabulary.set_terms(overlay.boost_terms if overlay else (), overlay.suppress_terms if overlay else (),
+                                      overlay is not None and overlay.vocabulary_scope == "every_question")
             self._show_forbidden()
 
     def overlay(self) -> Overlay | None:

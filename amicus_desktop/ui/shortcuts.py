@@ -70,6 +70,11 @@ SHORTCUTS: tuple[Shortcut, ...] = (
     Shortcut("note_keys", "Edit / delete the selected note (in my notes); end editing (in a note)",
              ("F2", "Delete", "Esc", "Ctrl+Return"), "Notes", local=True),
     Shortcut("workspace", "Switch workspace", ("Ctrl+Alt+W",), "Notes"),
+    # the Study dock's keys (window shortcuts made by ui/study/control.py)
+    Shortcut("study_xrefs", "Cross-references of the selected verse (the Study dock)", ("Ctrl+Shift+X",), "Read",
+             local=True),
+    Shortcut("study_next", "Open the next cross-reference", ("F8",), "Read", local=True),
+    Shortcut("study_previous", "Open the previous cross-reference", ("Shift+F8",), "Read", local=True),
     Shortcut("zoom_in", "Larger reading text", (QKeySequence.StandardKey.ZoomIn, "Ctrl+="), "View"),
     Shortcut("zoom_out", "Smaller reading text", (QKeySequence.StandardKey.ZoomOut, "Ctrl+-"), "View"),
     Shortcut("zoom_reset", "Default reading text size", ("Ctrl+0",), "View"),

@@ -60,8 +60,10 @@ def coarse_engines(index: TwoStageIndex, qs: np.ndarray) -> dict[str, Callable[[
     row_codes = np.ascontiguousarray(index.codes_t.T).view(np.uint8)  # rows × bits/8, as faiss wants
     qcodes = [codes.encode(q[None, :], index.projection)[0] for q in qs]
     engines: dict[str, Callable[[int], Any]] = {
-        "numpy (the index: column blocks + histogram cut)": lambda i: smallest(
+        "numpy, every whole code (word by word + histogram cut)": lambda i: smallest(
             index.hamming(np.ascontiguousarray(qcodes[i]).view(np.uint64)[:words], None), COARSE, index.bits),
+        "numpy, 512-bit pre-filter then whole codes (the index)": lambda i: index.coarse_list(
+            np.ascontiguousarray(qcodes[i]).view(np.uint64)[:words], None, COARSE),
     }
     try:
         import faiss

@@ -33,6 +33,7 @@ from pathlib import Path
 from amicus_desktop.corpus.library import Library
 from amicus_desktop.corpus.sources.common import BibleText, Scope
 from amicus_desktop.store.sqlite import connect
+from amicus_desktop.understand.query import fold
 
 # (Strong's number, id, question)
 WORDS = [
@@ -73,6 +74,12 @@ def renderings(bible: BibleText, number: str, share: float = 0.2) -> set[str]:
     return {w for w, n in counts.items() if n >= share * total}
 
 
+def bare(entry: str) -> str:
+    """A Strong's entry's transliteration, folded as a reader types it: "ἀγάπη (agápē, …" → "agape"."""
+    m = re.match(r"^\S+\s+\(([^,()]+),", entry.lstrip())
+    return fold(m.group(1)).replace("-", "") if m else ""
+
+
 def verses_of(bible: BibleText, number: str) -> dict[tuple[str, int], set[int]]:
     out: dict[tuple[str, int], set[int]] = defaultdict(set)
     for (book, chapter, verse), tokens in bible.tokens.items():
@@ -87,6 +94,8 @@ def main() -> int:
     p.add_argument("--out", type=Path, required=True)
     p.add_argument("--pooled", type=Path,
                    help="gap packets (pool.py --gaps): their chunks are written down, 0 if no rule grades them")
+    p.add_argument("--bare", action="store_true",
+                   help="ask each word bare, as its Strong's entry transliterates it ('agape', 'logos'; ids wb-…)")
     args = p.parse_args()
     bible = BibleText.load(Library(), Scope.of(["romans", "john"]).books)
     con = connect(args.db, readonly=True)
@@ -96,7 +105,11 @@ def main() -> int:
     ))
     by_id = {r[0]: r for r in rows}
     queries = []
-    for number, qid, question in WORDS:
+    words = WORDS
+    if args.bare:  # the word as a reader types it from the entry, not chosen by hand
+        words = [(number, qid.replace("w-", "wb-", 1), bare(by_id[f"strongs:{number}"][3]))
+                 for number, qid, _question in WORDS if f"strongs:{number}" in by_id]
+    for number, qid, question in words:
         judgments: dict[str, int] = {}
         why: dict[str, str] = {}
 
@@ -141,7 +154,8 @@ def main() -> int:
                 judge(chunk["chunk_id"], 0, f"no rule grades it: not an entry or word study of {number} or of a word "
                                             "Strong's relates to it, nor a note on a verse where the WEB tags it that "
                                             "uses its rendering (pooled from a ranking's top 10)")
-        queries.append({"id": qid, "query": question, "source": f"Strong's {number}, WEB tags (rule-judged)",
+        queries.append({"id": qid, "query": question, **({"kind": "word"} if args.bare else {}),
+                        "source": f"Strong's {number}, WEB tags (rule-judged)",
                         "rationale": why, "judgments": judgments})
         print(f"{qid:<18} {number:<6} {len(judgments):>3} judged ({sum(g == 3 for g in judgments.values())} ×3, "
               f"{sum(g == 2 for g in judgments.values())} ×2, {sum(g == 1 for g in judgments.values())} ×1)")

@@ -71,9 +71,10 @@ def test_bench_smoke(tmp_path: Path) -> None:
                     "one-book KNN", "search p50 / p95 (<50)", "re-rank p50 / p95 (<10)",
                     "total p50 / p95 (<250 / <500)", "what-if re-rank of 40 p50 / p95 (<16)", "peak RSS MB",
                     "two-stage p50 / p95", "recall@40 mean (min)",
-                    "file MB (codes / floats)", "vec0 vectors MB"):
+                    "file MB (codes / floats)", "vec0 vectors MB", "pre-filter: two-stage p50 / p95",
+                    "whole code: two-stage p50 / p95"):
         assert heading in out, heading
     rows = [ln for ln in out.splitlines() if ln.startswith(("| 300 × 16", "| 500 × 16"))]
-    assert len(rows) == 8  # one row per configuration in each of the four tables
+    assert len(rows) == 10  # one row per configuration in each of the five tables
     assert sum("(cached)" in r for r in rows) == 2
     assert sorted(p.name for p in dbs.glob("*.db")) == kept

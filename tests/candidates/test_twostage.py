@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amicus_desktop.candidates import twostage
+from amicus_desktop.candidates import hamming, twostage
 from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.store import ScriptureStore, codes
@@ -62,11 +62,27 @@ def test_database_without_codes_gets_the_exact_path(tmp_path: Path, vectors: np.
         assert TwoStageIndex.open(s, mode="on") is None
 
 
-def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: np.ndarray) -> None:
+@pytest.mark.parametrize("prefilter", [False, True])
+def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: np.ndarray, prefilter: bool,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    if prefilter:  # 3,000 rows: the pre-filter keeps 2 × 600 on the first 512 bits
+        monkeypatch.setattr(hamming, "PREFILTER_MIN", 0)
+        monkeypatch.setattr(hamming, "PREFILTER_PER_ROW", 2)
+        monkeypatch.setattr(hamming, "PREFILTER_FACTOR", 2)
     index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None and index.bits == codes.code_bits(DIMS) == 1536
+    index.prefilter = prefilter
+    passes: list[int | None] = []  # the words each Hamming pass ranked by (None: whole codes)
+    kernel = hamming.distances
+    monkeypatch.setattr(hamming, "distances", lambda c, q, words=None: passes.append(words) or kernel(c, q, words))
     recalls = []
     for q in questions():
+        qwords = codes.encode(q[None, :].astype(np.float32), index.projection)[0].view(np.uint64)
+        whole = set(hamming.smallest(kernel(index.codes_t, qwords), 600, 1536).tolist())
+        passes.clear()
+        coarse = set(index.coarse_list(qwords, None, 600).tolist())
+        assert passes == ([hamming.PREFILTER_WORDS, None] if prefilter else [None])
+        assert len(coarse) == 600 and (len(coarse & whole) >= 540 if prefilter else coarse == whole)
         got, trace = index.trace_search(q, 20)
         assert (trace.coarse, trace.refined) == (600, 150) and not trace.exact_only
         want = store.knn(q, 20)

@@ -28,6 +28,7 @@ def _meta(path: Path) -> dict[str, str]:
         con.close()
 
 
+@pytest.mark.timeout(900)  # reads the whole Bible's text (both translations): minutes on a busy machine
 def test_build_jude_with_stand_in(tmp_path, library, stand_in):
     out = tmp_path / "jude.db"
     seen: list[BuildProgress] = []
@@ -56,7 +57,20 @@ def test_build_jude_with_stand_in(tmp_path, library, stand_in):
         assert n == report.chunk_count
         types = {t for t, in con.execute("select distinct source_type from chunk_text")}
         assert types <= set(SOURCE_TYPES)
-        assert con.execute("select name, chapters from books").fetchall() == [("Jude", 1)]
+        # Every library carries the whole Bible's text (both translations); study material and verse vectors
+        # are the scope's.
+        books = con.execute("select name, chapters from books order by ordinal").fetchall()
+        assert len(books) == 66 and books[0] == ("Genesis", 50) and ("Jude", 1) in books
+        assert report.text_verses == 31095
+        assert con.execute("select count(*) from verses").fetchone()[0] == report.text_verses
+        g11, = con.execute("select text from verses_kjv where book_id='genesis' and chapter_num=1 "
+                           "and verse_num=1").fetchone()
+        assert g11.startswith("In the beginning God created the heaven")
+        assert con.execute("select count(*) from verse_fts_web where verse_fts_web match 'Noah'").fetchone()[0] > 40
+        assert con.execute("select count(*) from verse_embeddings").fetchone()[0] == report.verses
+        assert {b for b, in con.execute("select distinct book_id from verse_embeddings")} == {"jude"}
+        assert {b for b, in con.execute("select distinct book_id from chunk_metadata where book_id is not null")} \
+            == {"jude"}
         v3, = con.execute("select text from verses where book_id='jude' and chapter_num=1 "
                           "and verse_num=3").fetchone()
         assert "contend earnestly for the faith" in v3

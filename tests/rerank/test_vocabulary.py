@@ -60,3 +60,34 @@ def test_the_factor_multiplies_final_and_is_in_the_breakdown_only_under_an_overl
     assert governed.vocabulary_boost == 1.3 and governed.final == pytest.approx(plain.final * 1.3)
     assert "vocabulary_boost" not in plain.to_json() and governed.to_json()["vocabulary_boost"] == 1.3
     assert governed.boosts["vocabulary"] == 1.3 and "vocabulary" not in plain.boosts
+
+
+# -- where the boost words count (issue #33 item 3) ------------------------------------------------------
+def test_under_the_apps_ranking_boost_words_count_only_where_the_question_relates() -> None:
+    from dataclasses import replace as dc_replace
+
+    from amicus_desktop.core.preset import APP
+    from amicus_desktop.rerank import rerank
+    from amicus_desktop.rerank.vocabulary import RELATED_SHARE
+
+    best = cand(0.2, text="faith is the substance of things hoped for")  # similarity 0.8: the question's own
+    near = cand(0.25, text="the covenant and faith")  # 0.75 ≥ 0.7 × 0.8: related, boosted
+    far = cand(0.5, text="the covenant of circumcision")  # 0.5: a passage the question is not about
+    assert (near.similarity or 0) >= RELATED_SHARE * (best.similarity or 0) > (far.similarity or 0)
+
+    def factors(governance: Governance, policy: Any) -> dict[str, float]:
+        ctx = RetrievalContext(query="What is faith?", governance=governance, policy=policy, k=10,
+                               weights=BoostWeights(vocabulary=1.3))
+        results, _rejected = rerank([best, near, far], ctx)
+        return {r.chunk_id: r.breakdown.vocabulary_boost for r in results}
+
+    app = factors(ROLE, APP.policy)
+    assert app[near.chunk_id] == 1.3 and app[far.chunk_id] == 1.0  # the unrelated passage is not lifted
+    everywhere = factors(dc_replace(ROLE, vocabulary_everywhere=True), APP.policy)
+    assert everywhere[far.chunk_id] == 1.3  # the overlay says every question
+    contract = factors(ROLE, RetrievalContext(query="q").policy)
+    assert contract[far.chunk_id] == 1.3  # the contract's ranking: every chunk holding the word, as written
+    far_suppressed = cand(0.5, text="a dispensation")  # suppressing counts everywhere
+    ctx = RetrievalContext(query="q", governance=ROLE, policy=APP.policy, weights=BoostWeights(vocabulary=1.3))
+    results, _ = rerank([best, far_suppressed], ctx)
+    assert next(r for r in results if r.chunk_id == far_suppressed.chunk_id).breakdown.vocabulary_boost < 1.0

@@ -79,9 +79,11 @@ def test_403_host_not_allowed_against_dns_rebinding(served: ServeProcess) -> Non
 
 def test_unknown_path_and_method(served: ServeProcess) -> None:
     expect_error(served.get("/search", params={"q": "grace"}), 404, "NOT_FOUND")
-    response = httpx.post(f"{served.url}/retrieve", params={"q": "grace"}, trust_env=False)
+    response = httpx.put(f"{served.url}/retrieve", params={"q": "grace"}, trust_env=False)
     expect_error(response, 405, "METHOD_NOT_ALLOWED")
-    assert "GET" in response.headers["allow"]
+    assert "GET" in response.headers["allow"] and "POST" in response.headers["allow"]
+    expect_error(httpx.post(f"{served.url}/passage", params={"ref": "John 3"}, trust_env=False),
+                 405, "METHOD_NOT_ALLOWED")
 
 
 # -- 401, 403, 429: tokens, workspaces, the rate ---------------------------------------------------

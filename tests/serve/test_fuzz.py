@@ -3,7 +3,7 @@
 Whatever arrives, the answer is JSON with a trace id equal to its header, a status the contract names
 and never a 500 (a 500 would be ``INTERNAL``: a real bug); the service stays up, ``/health`` (asked every
 50 ms meanwhile) is never held up, and the library stays byte-identical. Requests include one parameter
-given up to 12,000 times and values up to twice the 64 KiB head limit (issue 30). The suite runs a few
+given up to 10,000 times and values up to twice the 64 KiB head limit (issue 30). The suite runs a few
 hundred examples (``AMICUS_SERVE_FUZZ=N`` for more: 10,000 are recorded in docs/RELIABILITY.md).
 """
 
@@ -12,6 +12,8 @@ from __future__ import annotations
 import collections
 import http.client
 import os
+import re
+import statistics
 import threading
 import time
 from pathlib import Path
@@ -20,7 +22,7 @@ from urllib.parse import quote, urlencode
 
 import httpx
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from amicus_desktop.core.query import SOURCE_TYPES
@@ -67,13 +69,24 @@ questions = st.one_of(st.none(), st.sampled_from(NASTY), st.text(max_size=80),
                       st.sampled_from(["grace", "Why did God choose Jacob over Esau? Rom 9:13", "faith and works",
                                        "What does 1 Cor 13:4-7 say about love?", "justified by faith"]))
 raw = st.binary(max_size=120).map(lambda b: quote(b, safe="=&%+;")).map(str.encode)
-#: one parameter given hundreds or thousands of times (the cap is 1,000 values in all, 50 pins; issue 30)
-repeated = st.tuples(st.sampled_from(sorted(REPEATABLE)), st.integers(0, 12_000),
-                     st.one_of(st.sampled_from(["a", "romans", "matthew-henry", "word_study"]), values),
-                     st.booleans()).map(lambda t: [(t[0], f"{t[2]}{i}" if t[3] else t[2]) for i in range(t[1])])
-#: one huge value: up to twice the 64 KiB head limit (431 past it; 413 or 400 below)
-huge = st.tuples(st.sampled_from(NAMES), st.integers(2_000, 140_000), st.sampled_from("xψ9 %")).map(
-    lambda t: [(t[0], t[2] * t[1])])
+#: one parameter given hundreds or thousands of times (the cap is 1,000 values in all, 50 pins; issue 30), as
+#: (name, count, value, numbered): expanded in the test, so that hypothesis reports it in a line
+repeated = st.tuples(st.sampled_from(sorted(REPEATABLE)), st.integers(0, 10_000),
+                     st.one_of(st.sampled_from(["a", "romans", "matthew-henry", "word_study"]), values), st.booleans())
+#: one huge value, up to twice the 64 KiB head limit (431 past it; 413 or 400 below), as (name, length, character)
+huge = st.tuples(st.sampled_from(NAMES), st.integers(2_000, 140_000), st.sampled_from("xψ9 %"))
+
+
+def expand(many: tuple[object, ...] | None) -> list[tuple[str, str]]:
+    """The pairs a :data:`repeated` or :data:`huge` description stands for."""
+    if many is None:
+        return []
+    if len(many) == 3:
+        name, length, char = many
+        return [(str(name), str(char) * int(str(length)))]
+    name, count, value, numbered = many
+    value = str(value)[:8]  # at most ~700 KB in all: past 1 MiB the service stops reading and resets
+    return [(str(name), f"{value}{i}" if numbered else value) for i in range(int(str(count)))]
 
 
 def check(response: httpx.Response, outcomes: collections.Counter[str]) -> None:
@@ -106,11 +119,20 @@ def long_get(served: ServeProcess, query: str) -> httpx.Response:
         conn.close()
 
 
+def served_durations(log: str) -> dict[str, float]:
+    """The longest time, in ms, the service's log gives a request of each path (its own measure)."""
+    longest = {"/retrieve": 0.0, "/health": 0.0}
+    for m in re.finditer(r"GET (/retrieve|/health) \d{3} ([\d.]+) ms", log):
+        longest[m.group(1)] = max(longest[m.group(1)], float(m.group(2)))
+    return longest
+
+
 class HealthProbe:
     """``/health`` asked every 50 ms on its own connection while the fuzz runs: the slowest answer."""
 
     def __init__(self, url: str) -> None:
         self.url, self.slowest, self.probes = url, 0.0, 0
+        self.waits: list[float] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -127,7 +149,12 @@ class HealthProbe:
             while not self._stop.wait(0.05):
                 started = time.perf_counter()
                 assert client.get("/health").status_code == 200
-                self.slowest, self.probes = max(self.slowest, time.perf_counter() - started), self.probes + 1
+                self.waits.append(time.perf_counter() - started)
+                self.slowest, self.probes = max(self.waits), len(self.waits)
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.waits) if self.waits else 0.0
 
 
 @pytest.mark.slow
@@ -138,19 +165,21 @@ def test_generated_requests(served: ServeProcess, study_db: Path) -> None:
     started = time.monotonic()
     slowest = 0.0
 
+    # no shrinking: each example is a real request, some of them 200 KB (derandomised, a failure replays)
     @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+              phases=(Phase.explicit, Phase.reuse, Phase.generate),
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
                                      HealthCheck.data_too_large])
     @given(q=questions, extra=pairs, query_string=raw, use_raw=st.integers(0, 9),
-           many=st.tuples(st.integers(0, 4), st.one_of(repeated, huge)).map(lambda t: t[1] if t[0] == 0 else []))
+           many=st.tuples(st.integers(0, 4), st.one_of(repeated, huge)).map(lambda t: t[1] if t[0] == 0 else None))
     def one(q: str | None, extra: list[tuple[str, str]], query_string: bytes, use_raw: int,
-            many: list[tuple[str, str]]) -> None:
+            many: tuple[object, ...] | None) -> None:
         nonlocal slowest
         asked = time.perf_counter()
         if use_raw == 0:  # bytes as they come: broken escapes, invalid UTF-8, NULs
             response = client.get(httpx.URL(f"{served.url}/retrieve").copy_with(query=query_string))
         else:
-            params = ([("q", q)] if q is not None else []) + extra + many
+            params = ([("q", q)] if q is not None else []) + extra + expand(many)
             query = urlencode(params, quote_via=quote)
             # httpx refuses a query over 64 KiB itself; the standard library sends what it is given
             response = client.get("/retrieve", params=params) if len(query) < 60_000 else long_get(served, query)
@@ -163,8 +192,12 @@ def test_generated_requests(served: ServeProcess, study_db: Path) -> None:
     finally:
         client.close()
     seconds = time.monotonic() - started
-    figure = (f"{dict(outcomes)}; slowest request {slowest:.2f} s, slowest of {health.probes} /health probes "
-              f"{health.slowest:.2f} s")
+    logs = [served.log_file.with_name(f"{served.log_file.name}.{n}") for n in (3, 2, 1)] + [served.log_file]
+    served_ms = served_durations("".join(f.read_text("utf-8") for f in logs if f.exists()))  # rotated at 1 MB
+    figure = (f"{dict(outcomes)}; slowest request {slowest:.2f} s as the client saw it "
+              f"({served_ms['/retrieve']:.0f} ms in the service's log), {health.probes} /health probes: median "
+              f"{health.median * 1000:.0f} ms, slowest {health.slowest:.2f} s "
+              f"({served_ms['/health']:.0f} ms in the log)")
     record_figure("serve fuzz", f"{EXAMPLES} generated requests in {seconds:.0f} s: {figure}")
     print(FIGURE_LINE.format(EXAMPLES, seconds, figure))  # shown with -s: the figure for the docs
     assert outcomes["200"] > EXAMPLES // 10  # the generator reaches answers, not only refusals

@@ -154,3 +154,15 @@ def test_an_old_settings_file_loads_its_pins_as_always(amicus_home: Path) -> Non
 ])
 def test_questions_alike(pinned_for: str, question: str, expected: bool) -> None:
     assert alike(pinned_for, question) is expected
+
+
+def test_a_workspace_holds_its_pins_scopes_and_an_old_one_loads_its_pins_as_always() -> None:
+    from amicus_desktop.session.workspaces import Held
+
+    held = Held(pins=("a", "b"), pin_scopes=(PinScope("a", "question", "born again"),))
+    again = Held.from_json(json.loads(json.dumps(held.to_json())))
+    assert again.pins == ("a", "b") and again.pin_scopes == held.pin_scopes
+    old = Held.from_json({"preferred_scholars": [], "pins": ["a"]})  # written before scopes
+    assert old.pins == ("a",) and old.pin_scopes == ()
+    bad = Held.from_json({"pins": ["a"], "pin_scopes": [{"chunk_id": "a", "scope": "never"}]})
+    assert bad.pins == ("a",) and bad.pin_scopes == ()  # its pin is for every question

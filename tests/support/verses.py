@@ -18,7 +18,7 @@ from amicus_desktop.corpus.sources.commentaries import read_scofield, scofield_c
 from amicus_desktop.corpus.sources.common import BibleText, Scope, scholars_of
 from amicus_desktop.corpus.sources.henry import mhcc_chunks
 from amicus_desktop.corpus.sources.lexicon import Lexicon, lexicon_chunks
-from amicus_desktop.corpus.verse_index import load_translations, write_verse_search
+from amicus_desktop.corpus.verse_index import TRANSLATIONS, write_verse_search
 from amicus_desktop.embedding.base import Embedder, embed_documents
 from amicus_desktop.store.writer import ScriptureWriter
 
@@ -32,10 +32,9 @@ def _kept(key: tuple[str, int, int]) -> bool:
 def build_verse_library(path: Path, embedder: Embedder) -> Path:
     library = Library()
     scope = Scope.of(list(CHAPTERS))
-    web = BibleText.load(library, scope.books)
     bibles = {t: BibleText({k: v for k, v in b.verses.items() if _kept(k)},
                            {k: v for k, v in b.tokens.items() if _kept(k)})
-              for t, b in load_translations(library, scope, web).items()}
+              for t, b in ((t, BibleText.load(library, scope.books, module)) for t, module, *_ in TRANSLATIONS)}
     notes = [r for r in [*mhcc_chunks(library, scope), *scofield_chunks(read_scofield(library, scope))]
              if r.source_type == "section_panel" and r.metadata.book_id is not None
              and r.metadata.chapter_num in CHAPTERS.get(r.metadata.book_id, ())]

@@ -131,8 +131,9 @@ def test_pin_not_found_and_a_clean_answer_hides_the_strip(harness: Harness, qtbo
     assert "'nope'" in row.text.text() and row.icon.accessibleName() == "Pinned chunk missing"
 
     window.session.apply_settings(window.session.prefs.settings.replace(pins=(), k=2))
-    # a word study on Romans 9 and a Henry panel on Romans 9: two kinds of material, no warning
-    proxy.vectors["clean"] = unit(axis(0, 8, 1.0)).tolist()
+    # a question on Romans 9 (the chapter open): Scofield's panel and the word study on it, two kinds of material,
+    # no warning
+    proxy.vectors["clean"] = unit(axis(3, 8, 1.0)).tolist()
     view = ask(window, qtbot, "clean")
     assert view.result.warnings == ()
     assert not window.results.warnings.isVisible() and window.results.warnings.rows == []

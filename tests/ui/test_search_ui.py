@@ -177,7 +177,8 @@ def test_pin_from_the_shortcut_comes_first_marked_and_unpins(harness, qtbot, sma
         assert window.results.result_menu(model.chunk(0)).actions()[-1].text() == "Unpin this result"
         window.menus.fill_pins_menu()
         labels = [a.text() for a in window.menus.pins_menu.actions() if a.text()]
-        assert labels[0].startswith("Unpin Romans") and labels[-1] == "Unpin all"
+        reference = s.library.names.reference(model.chunk(0).candidate.metadata)
+        assert labels[0].startswith(f"Unpin {reference} (") and labels[-1] == "Unpin all"
         assert labels[0].endswith("(pinned for questions like “election and mercy”)")
 
         before = s.question.view

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -197,11 +198,29 @@ class BibleText:
                 out.tokens[key] = toks
         return out
 
+    @classmethod
+    def whole(cls, library: Library, module: str = "web") -> BibleText:
+        """All 66 books of ``module``, read once per :class:`Library` (every build carries the whole Bible's
+        text; a process that builds several libraries reads it once). Shared: never change it."""
+        kept = _WHOLE.setdefault(library, {})
+        if module not in kept:
+            kept[module] = cls.load(library, BOOKS, module)
+        return kept[module]
+
     def verse(self, book_id: str, chapter: int, verse: int) -> str | None:
         return self.verses.get((book_id, chapter, verse))
 
+    def only(self, book_ids: Iterable[str]) -> BibleText:
+        """The verses and tokens of ``book_ids`` alone (a build's scope out of the whole Bible)."""
+        ids = frozenset(book_ids)
+        return BibleText({k: v for k, v in self.verses.items() if k[0] in ids},
+                         {k: v for k, v in self.tokens.items() if k[0] in ids})
+
     def rows(self) -> list[tuple[str, int, int, str]]:
         return [(b, c, v, t) for (b, c, v), t in self.verses.items()]
+
+
+_WHOLE: weakref.WeakKeyDictionary[Library, dict[str, BibleText]] = weakref.WeakKeyDictionary()
 
 
 def record(chunk_id: str, source_type: str, source_id: str, text: str,

@@ -1,6 +1,7 @@
-"""``read_passage``: a reference ("Romans 9:6-13", "John 3") as its verses, from the library's ``verses``.
+"""A reference ("Romans 9:6-13", "John 3") as its verses, from the library's ``verses``: ``GET /passage`` and
+the MCP tool ``read_passage``.
 
-Pure but for the store it is handed; errors are :class:`~amicus_desktop.serve.errors.ServiceError`
+Pure but for the store it is handed; errors are :class:`~.errors.ServiceError`
 (``BAD_REQUEST`` for what is not a reference, ``PASSAGE_NOT_FOUND`` when the library holds no verse of it).
 """
 
@@ -10,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.references import PassageRef
-from ..serve.errors import ServiceCode, ServiceError, bad_request
-from ..serve.library import Facts
 from ..store.scripture import ScriptureStore
 from ..understand import PassageError, parse_passage
+from .errors import ServiceCode, ServiceError, bad_request
+from .library import Facts
 
 #: characters of a reference accepted (a reference is short; anything longer is not one)
 MAX_REFERENCE = 200

@@ -1,0 +1,69 @@
+"""ETags on the service's answers, so a client can cache them (CONTRACT section 9, project extension).
+
+An answer's ETag is a strong validator: the SHA-256 of its JSON as the service writes it, without the keys
+that differ on every request by nature (:data:`PER_REQUEST`) — ``trace_id`` (this request's), the timings
+(``timing_ms``, ``diagnostics.search_ms``) and whether the question's vector came from the embed cache
+(``query_trace.embedding_cached``). Everything else an answer holds is in it: the results, their scores and
+breakdowns, the warnings, the model, the provenance; so a rebuilt library, a changed overlay or a new note of
+the workspace changes the ETag whenever it changes the answer, and never yields a stale ``304``. A request
+whose ``If-None-Match`` names the answer's ETag gets ``304 Not Modified`` without a body (the search still
+runs: the validator is the answer itself). ``Cache-Control`` says an answer may be kept by the client (never a
+shared cache: it may be a workspace's) and must be revalidated before it is used again
+(:data:`CACHE_CONTROL`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.responses import JSONResponse, Response
+
+#: keys (paths of keys) of an answer left out of its ETag: they differ on every request by nature
+PER_REQUEST: tuple[tuple[str, ...], ...] = (("trace_id",), ("timing_ms",), ("diagnostics", "search_ms"),
+                                            ("query_trace", "embedding_cached"))
+#: a client may keep an answer (not a shared cache: it may hold a workspace's notes) and asks again with
+#: ``If-None-Match`` before using it: 0 seconds fresh, since a library or notes may change at any time
+CACHE_CONTROL = "private, max-age=0, must-revalidate"
+
+
+def etag_of(body: Mapping[str, Any]) -> str:
+    """The strong ETag (quoted) of an answer's body."""
+    raw = json.dumps(stable(body), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
+    return '"' + hashlib.sha256(raw).hexdigest()[:40] + '"'
+
+
+def stable(body: Mapping[str, Any]) -> dict[str, Any]:
+    """``body`` without :data:`PER_REQUEST` (the rest untouched, in order)."""
+    out = dict(body)
+    for path in PER_REQUEST:
+        *parents, last = path
+        node: Any = out
+        for key in parents:  # copy each level on the way down: ``body`` is not changed
+            if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+                break
+            node[key] = dict(node[key])
+            node = node[key]
+        else:
+            if isinstance(node, dict):
+                node.pop(last, None)
+    return out
+
+
+def matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag`` (``*``, a list, weak ``W/`` forms compared weakly: RFC 9110)."""
+    if not if_none_match:
+        return False
+    tags = [t.strip() for t in if_none_match.split(",")]
+    return "*" in tags or etag in (t.removeprefix("W/") for t in tags)
+
+
+def cached_json(body: dict[str, Any], if_none_match: str | None) -> Response:
+    """``body`` as a 200 with its ETag and Cache-Control, or a bodiless 304 when the client has it already."""
+    etag = etag_of(body)
+    headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
+    if matches(if_none_match, etag):
+        return Response(status_code=304, headers=headers)
+    return JSONResponse(body, headers=headers)

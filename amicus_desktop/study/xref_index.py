@@ -1,0 +1,175 @@
+"""Which passages the library's own notes tie together: an index built once per library, in the cache folder.
+
+Every reference in the commentary notes (Henry's, Scofield's) and in the thread notes (Scofield's
+chains, Nave's topics) is read with the project's one reference parser
+(:func:`amicus_desktop.understand.find_references`) and kept as *groups*:
+
+* a commentary note is a directed group: its passage (the *anchor*, the chunk's metadata) cites
+  its *members* — a verse the note covers gets them, and a verse it cites gets the note's passage;
+* a chain (one chunk) and a Nave sub-topic (one line of a topic's chunk) are groups of peers — a
+  verse among the members gets the others.
+
+The notes write a list of references the way books do ("Romans 1:16; 3:22, 25" — the book said once),
+and the parser reads one reference with its book at a time; so before it reads a piece, a piece
+that starts with a bare ``chapter:verse`` is given the book of the reference before it (in a thread
+note, or the note's own book). Parsing every note of the whole Bible takes tens of seconds: the
+groups are written to an index file beside the library's other caches
+(:func:`amicus_desktop.store.cache_files.cached_index`), so a lookup reads two small tables.
+No Qt.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from ..core.books import BY_ID
+from ..core.references import PassageRef
+from ..store.scripture import ScriptureStore
+from ..store.study import GroupRow, Place, XrefFile, note_rows
+from ..understand import find_references
+from .model import XrefSource
+
+#: how the index is made: a change here builds every library's index again
+_VERSION = "xref-2"
+#: the most references one piece of a note may hold (a Nave line lists many)
+_PER_PIECE = 400
+COMMENTATORS = {"matthew-henry": XrefSource.HENRY, "c-i-scofield": XrefSource.SCOFIELD}
+_BARE = re.compile(r"\d{1,3}:\d")
+_PIECES = re.compile(r"((?:;|\bhere:|\bpassage:)\s*)(?=\d{1,3}:\d)")
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of places the notes tie together: its kind, what it is (a topic, a note) and its chunk."""
+
+    kind: XrefSource
+    detail: str
+    chunk_id: str
+    anchor: PassageRef | None
+    members: tuple[PassageRef, ...]
+
+
+def references(text: str, book_id: str | None = None) -> list[PassageRef]:
+    """Every reference in ``text`` in order; a bare ``3:22`` after ``;`` takes the book of the reference
+    before it (or ``book_id``, the note's book, when none came before)."""
+    out: list[PassageRef] = []
+    last = book_id
+    parts = _PIECES.split(text)
+    # split keeps the separators at odd positions: rejoin each with the piece after it
+    pieces = [parts[0]] + [parts[i] + parts[i + 1] for i in range(1, len(parts) - 1, 2)]
+    for piece in pieces:
+        body = piece.lstrip(" ;")
+        if body.startswith(("here:", "passage:")):
+            body = body.split(":", 1)[1].lstrip()
+        if _BARE.match(body) and last in BY_ID:
+            body = f"{BY_ID[last].name} {body}"
+        found = find_references(body, _PER_PIECE)
+        if found:
+            last = found[-1].book_id
+        out.extend(PassageRef(r.book_id, r.chapter, r.verse_start, r.verse_end) for r in found)
+    return list(dict.fromkeys(out))
+
+
+def _topic(source_id: str) -> str:
+    name = source_id.split(":", 1)[-1].split("#")[0]
+    return name.title() if name.isupper() else name
+
+
+def groups(store: ScriptureStore) -> Iterator[Group]:
+    """Every group of the library's notes (see the module docstring)."""
+    for chunk_id, source_type, source_id, text, scholar, book, chapter, vs, ve in note_rows(store, list(COMMENTATORS)):
+        book_id = book or ""
+        if source_type != "cross_ref_thread_note":
+            if chapter is None or scholar not in COMMENTATORS:
+                continue
+            anchor = PassageRef(book_id, chapter, vs, ve if ve is not None else vs)
+            cited = [r for r in references(text) if not overlaps(r, anchor)]
+            if cited:
+                kind = COMMENTATORS[scholar]
+                yield Group(kind, f"{kind.label} on {anchor.label()}", chunk_id, anchor, tuple(cited))
+        elif source_id.startswith("Nave:"):
+            for line in text.splitlines()[1:]:
+                label, _, refs = line.partition(": ")
+                if label.startswith("See also") or not refs:
+                    continue
+                members = references(refs, book_id)
+                if len(members) >= 2:
+                    detail = f"{_topic(source_id)} — {label}" if label != "References" else _topic(source_id)
+                    yield Group(XrefSource.NAVE, detail, chunk_id, None, tuple(members))
+        else:
+            lines = [ln for ln in text.splitlines() if not ln.startswith("It begins:")]
+            topic = (lines[0] if lines else "").removeprefix("Scofield reference chain: ").split(" — ")[0]
+            members = references("\n".join(lines), book_id)
+            if len(members) >= 2:
+                yield Group(XrefSource.CHAIN, f"chain: {topic}", chunk_id, None, tuple(members))
+
+
+def overlaps(a: PassageRef, b: PassageRef) -> bool:
+    """Same chapter and verses in common (a whole chapter overlaps each of its verses)."""
+    if (a.book_id, a.chapter) != (b.book_id, b.chapter):
+        return False
+    if a.verse_start is None or b.verse_start is None:
+        return True
+    return a.verse_start <= (b.verse_end or b.verse_start) and b.verse_start <= (a.verse_end or a.verse_start)
+
+
+def _place(ref: PassageRef) -> Place:
+    return ref.book_id, ref.chapter, ref.verse_start, ref.verse_end
+
+
+def _rows(store: ScriptureStore) -> Iterator[GroupRow]:
+    for g in groups(store):
+        yield g.kind.value, g.detail, g.chunk_id, _place(g.anchor) if g.anchor else None, [_place(m) for m in g.members]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A place a group ties to the verse asked about."""
+
+    kind: XrefSource
+    detail: str
+    chunk_id: str
+    ref: PassageRef
+
+
+class XrefIndex:
+    """The groups of one library, read from the cache file (built there on first use)."""
+
+    def __init__(self, file: XrefFile) -> None:
+        self._file = file
+        self._kinds: set[XrefSource] | None = None
+
+    @classmethod
+    def for_store(cls, store: ScriptureStore) -> XrefIndex:
+        """The index of ``store``'s library (built now when the cache has none: seconds for a few books,
+        longer for the whole Bible — call it off the UI thread)."""
+        index = _INDEXES.get(store)
+        if index is None:
+            index = _INDEXES[store] = cls(XrefFile.open(store, _VERSION, lambda: _rows(store)))
+        return index
+
+    def hits(self, book_id: str, chapter: int, verse: int) -> list[Hit]:
+        """Every place tied to the verse: the members of the notes covering it, and the other members of
+        the chains and topics listing it."""
+        here = PassageRef(book_id, chapter, verse, verse)
+        out = []
+        for kind, detail, chunk_id, (b, c, vs, ve), reverse in self._file.hits(book_id, chapter, verse):
+            ref = PassageRef(b, c, vs, ve)
+            if not overlaps(ref, here):
+                said = f"{detail} cites {here.label()}" if reverse else detail
+                out.append(Hit(XrefSource(kind), said, chunk_id, ref))
+        return out
+
+    def kinds(self) -> set[XrefSource]:
+        """The sources the library's notes give (read once)."""
+        if self._kinds is None:
+            self._kinds = {XrefSource(k) for k in self._file.kinds()}
+        return set(self._kinds)
+
+
+_INDEXES: weakref.WeakKeyDictionary[ScriptureStore, XrefIndex] = weakref.WeakKeyDictionary()
+
+__all__: Sequence[str] = ("COMMENTATORS", "Group", "Hit", "XrefIndex", "groups", "overlaps", "references")

@@ -1,0 +1,239 @@
+"""What the window does with the study aids: the Study dock (cross-references, Strong's, bookmarks), the
+reader's context-menu entries for them, and their keys.
+
+Hooked into the reader only through its public seams: :attr:`ReaderPane.menu_extenders
+<amicus_desktop.ui.reader.ReaderPane.menu_extenders>` (entries on the verse or word under the pointer) and
+its text's document (which word was clicked). Every read runs off the UI thread: the library's on the
+engine's DB thread (:meth:`Engine.run_db <amicus_desktop.session.engine.Engine.run_db>`), the marks on
+the notes store's thread (:meth:`NotesDesk.on_workspace
+<amicus_desktop.session.notes.desk.NotesDesk.on_workspace>`, the current workspace only), each as a
+task of the window's :class:`~amicus_desktop.session.background.Tasks`.
+
+Keys: Ctrl+Shift+X the selected verse's cross-references; F8 / Shift+F8 open the next / previous one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtGui import QShortcut, QTextCursor
+from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
+
+from ...core.references import ChapterRef, PassageRef
+from ...notes import Workspace
+from ...notes.marks import COLOURS, Mark, MarkKind
+from ...store.scripture import ScriptureStore
+from ...store.word_strongs import WORD
+from ...study import cross_references, numbers_at, strongs_study
+from .. import shortcuts
+from .dock import WIDTH, StudyDock
+from .margin import ReaderMarks, anchor_positions
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+log = logging.getLogger("amicus.ui")
+T = TypeVar("T")
+
+
+class StudyControl:
+    def __init__(self, window: MainWindow) -> None:
+        self._w = window
+        self.dock = StudyDock(window)
+        self.last_verse: PassageRef | None = None
+        reader = window.reader
+        self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
+                                  lambda: QApplication.sendEvent(reader, QEvent(QEvent.Type.PaletteChange)))
+
+    @property
+    def panel(self) -> Any:
+        return self.dock.panel
+
+    def connect(self) -> None:
+        w = self._w
+        w.reader.menu_extenders.append(self._reader_menu)
+        p = self.panel
+        p.xrefs.passageRequested.connect(self._open)
+        p.strongs.passageRequested.connect(self._open)
+        p.strongs.bookChanged.connect(lambda number, book: self.show_strongs(number, book or None))
+        p.marks.passageRequested.connect(self._open)
+        p.marks.removeRequested.connect(self.remove_mark)
+        p.marks.labelRequested.connect(self.relabel)
+        p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
+                                  ("study_previous", lambda: self.step(-1))):
+            for seq in shortcuts.sequences(shortcuts.BY_ID[shortcut_id]):  # the keys' one home: shortcuts.py
+                shortcut = QShortcut(seq, w)
+                shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
+                shortcut.activated.connect(slot)
+
+    # -- running work off the UI thread -------------------------------------------------------------
+    def _on_db(self, fn: Callable[[ScriptureStore], T], done: Callable[[T], None]) -> None:
+        engine = self._w.session.engine
+        if engine is None:
+            self._w.show_status("Open a library first.")
+            return
+
+        async def job() -> None:
+            try:
+                value = await engine.run_db(fn)
+            except Exception as exc:  # a contract error (the database went away): said, not raised
+                self._w.show_status(f"The study aids could not read the library: {exc}")
+                return
+            done(value)
+
+        self._w.tasks.spawn(job())
+
+    def _on_marks(self, fn: Callable[[Workspace], T], done: Callable[[T], None], *, quiet: bool = False) -> None:
+        desk = self._w.session.notebook.desk
+
+        async def job() -> None:
+            try:
+                value = await desk.on_workspace(fn)
+            except Exception as exc:  # NotesError: its sentence (the notes pane's banner says it for the margin)
+                if not quiet:
+                    self._w.show_status(str(getattr(exc, "message", exc)))
+                log.info("marks not read", extra={"error": type(exc).__name__})
+                return
+            done(value)
+
+        self._w.tasks.spawn(job())
+
+    def _reveal(self, pane: Any) -> None:
+        """Show the dock (at its opening width, never most of the window) on ``pane``'s tab."""
+        self.panel.show_tab(pane)
+        if not self.dock.isVisible():
+            self.dock.show()
+            width = min(WIDTH, self._w.width() // 3)
+            horizontal = Qt.Orientation.Horizontal
+            QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
+
+    def _open(self, ref: PassageRef) -> None:
+        self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)
+
+    # -- cross-references ------------------------------------------------------------------------
+    def show_xrefs(self, verse: PassageRef) -> None:
+        self.last_verse = verse
+        pane = self.panel.xrefs
+        self._reveal(pane)
+        pane.show_loading(verse)
+        self._on_db(lambda store: cross_references(store, verse), pane.show_result)
+
+    def xrefs_of_selection(self) -> None:
+        verses = self._w.reader.selected_verses()
+        chapter = self._w.session.reader.loaded_chapter
+        if verses and chapter is not None:
+            self.show_xrefs(PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[0]))
+
+    def step(self, delta: int) -> None:
+        if self.dock.isVisible():
+            self.panel.xrefs.step(delta)
+
+    # -- Strong's ----------------------------------------------------------------------------------
+    def show_strongs(self, number: str, book: str | None = None) -> None:
+        panel = self.panel.strongs
+        self._reveal(panel)
+        panel.show_loading(number)
+        self._on_db(lambda store: strongs_study(store, number, book), panel.show_study)
+
+    def strongs_of_word(self, verse: PassageRef, word: int) -> None:
+        panel = self.panel.strongs
+        self._reveal(panel)
+
+        def found(value: tuple[str, tuple[str, ...]]) -> None:
+            text, numbers = value
+            if numbers:
+                self.show_strongs(numbers[0])
+            else:
+                panel.show_message(f"“{text}” carries no Strong's number in the KJV of this library."
+                                   if text else "This library has no Strong's numbers on the KJV's words.")
+
+        book, chapter, v = verse.book_id, verse.chapter, verse.verse_start or 1
+        self._on_db(lambda store: numbers_at(store, book, chapter, v, word), found)
+
+    def word_under_cursor(self, verse: int) -> tuple[str, int] | None:
+        """The word at the reader's cursor and its place among the verse's words (from 0)."""
+        doc = self._w.reader.text.document()
+        cursor = self._w.reader.text.textCursor()
+        start = anchor_positions(doc).get(verse)
+        if start is None:
+            return None
+        word = QTextCursor(cursor)
+        word.select(QTextCursor.SelectionType.WordUnderCursor)
+        if not WORD.fullmatch(word.selectedText() or " "):
+            return None
+        span = QTextCursor(doc)
+        span.setPosition(start)
+        span.setPosition(word.selectionStart(), QTextCursor.MoveMode.KeepAnchor)
+        before = WORD.findall(span.selectedText())
+        return word.selectedText(), max(len(before) - 1, 0)  # the verse's own number is not a word of it
+
+    # -- bookmarks and highlights ----------------------------------------------------------------------
+    def refresh_marks(self) -> None:
+        """The Bookmarks tab and the reader's marks read again (after a change)."""
+        self._on_marks(lambda ws: ws.marks().marks(), self.panel.marks.set_marks)
+        self.margin.refresh()
+
+    def _chapter_marks(self, chapter: ChapterRef, done: Callable[[list[Mark]], None]) -> None:
+        ref = PassageRef(chapter.book_id, chapter.chapter)
+        self._on_marks(lambda ws: ws.marks().marks(on=ref), done, quiet=True)
+
+    def add_mark(self, kind: MarkKind, ref: PassageRef, colour: str | None = None) -> None:
+        def done(mark: Mark) -> None:
+            self._w.show_status(f"{mark.kind.value.capitalize()} on {mark.ref.label()}.")
+            self.refresh_marks()
+        self._on_marks(lambda ws: ws.marks().add(kind, ref, colour=colour), done)
+
+    def remove_mark(self, mark_id: str) -> None:
+        self._on_marks(lambda ws: ws.marks().remove(mark_id), lambda _m: self.refresh_marks())
+
+    def relabel(self, mark_id: str) -> None:
+        mark = next((m for m in self.panel.marks.marks if m.id == mark_id), None)
+        if mark is None:
+            return
+        text, ok = QInputDialog.getText(self._w, "Labels", f"Labels of {mark.ref.label()} (separated by commas):",
+                                        text=", ".join(mark.labels))
+        if ok:
+            labels = [x for x in text.split(",") if x.strip()]
+            self._on_marks(lambda ws: ws.marks().edit(mark_id, labels=labels), lambda _m: self.refresh_marks())
+
+    def label_passage(self, ref: PassageRef) -> None:
+        text, ok = QInputDialog.getText(self._w, "Label", f"Label {ref.label()} as (separated by commas):")
+        labels = [x for x in text.split(",") if x.strip()]
+        if ok and labels:
+            self._on_marks(lambda ws: ws.marks().add(MarkKind.BOOKMARK, ref, labels=labels),
+                           lambda _m: self.refresh_marks())
+
+    def _tab_changed(self) -> None:
+        if not self._w.tasks.is_open:  # the window is closing: its tabs report as Qt takes them down
+            return
+        if self.panel.tabs.currentWidget() is self.panel.marks:
+            self.refresh_marks()
+
+    # -- the reader's context menu ----------------------------------------------------------------------
+    def _reader_menu(self, menu: QMenu, verses: list[int]) -> None:
+        chapter = self._w.session.reader.loaded_chapter
+        text = self._w.session.reader.text
+        if chapter is None or not verses:
+            return
+        first = PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[0])
+        span = PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[-1])
+        menu.addSeparator()
+        menu.addAction(f"Cross-references of {first.label()}", lambda: self.show_xrefs(first))
+        if text is not None and text.translation.upper() == "KJV" and len(verses) == 1:
+            found = self.word_under_cursor(verses[0])
+            if found is not None:
+                word, index = found
+                menu.addAction(f"Strong's number of “{word}”", lambda: self.strongs_of_word(first, index))
+        menu.addAction(f"Bookmark {span.label()}", lambda: self.add_mark(MarkKind.BOOKMARK, span))
+        colours = menu.addMenu(f"Highlight {span.label()}")
+        for colour in COLOURS:
+            colours.addAction(colour.capitalize(), self._highlighter(span, colour))
+        menu.addAction(f"Label {span.label()}…", lambda: self.label_passage(span))
+
+    def _highlighter(self, span: PassageRef, colour: str) -> Callable[[], None]:
+        return lambda: self.add_mark(MarkKind.HIGHLIGHT, span, colour)
+

@@ -1,0 +1,53 @@
+"""The Study dock: the cross-references, the Strong's panel and the bookmarks, one tab each (on the right,
+hidden until a study aid is asked for; its place and size kept with the window's state)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
+
+from ..docks.dock import Dock
+from .marks_pane import MarksPane
+from .strongs_panel import StrongsPanel
+from .xrefs_pane import XrefsPane
+
+if TYPE_CHECKING:
+    from ..main_window import MainWindow
+
+#: the dock's width when it opens
+WIDTH = 420
+
+
+class StudyPanel(QWidget):
+    """The three panes in tabs."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.xrefs = XrefsPane()
+        self.strongs = StrongsPanel()
+        self.marks = MarksPane()
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.xrefs, "Cross-references")
+        self.tabs.addTab(self.strongs, "Strong's")
+        self.tabs.addTab(self.marks, "Bookmarks")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tabs)
+
+    def sizeHint(self) -> QSize:
+        return QSize(WIDTH, 480)
+
+    def show_tab(self, pane: QWidget) -> None:
+        self.tabs.setCurrentWidget(pane)
+
+
+class StudyDock(Dock[StudyPanel]):
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea, lazy=False)
+        self.setMinimumWidth(260)
+
+    def create_widget(self) -> StudyPanel:
+        return StudyPanel()

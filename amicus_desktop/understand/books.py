@@ -1,0 +1,52 @@
+"""Which books of the Bible a question names or needs, for telling a reader what a partial library lacks.
+
+A question *names* a book by a reference ("Genesis 6", found by :func:`~.references.find_references`) or by
+the book's full name written with a capital ("What does Genesis say about …"). Names that are ordinary words
+too ("Acts", "Numbers", "Judges", "Job", "Mark", "Kings", "Revelation", "Romans") count only in a reference.
+A question *needs* a book when it asks about a person or an event told in one book alone: Noah's ark is in
+Genesis, Goliath in 1 Samuel. The table is short on purpose: only names that belong to one book, so a
+warning built on it is never wrong about where the story is. Pure functions of text (no I/O, no Qt).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.books import BOOKS, BY_ID
+from ..core.references import PassageRef
+
+#: book names that are also common words or names of people: counted only when a chapter follows
+_AMBIGUOUS = frozenset({"acts", "numbers", "judges", "job", "mark", "1-kings", "2-kings", "revelation",
+                        "romans", "james", "john", "1-john", "2-john", "3-john", "jude", "titus", "luke",
+                        "daniel", "ruth", "esther", "hebrews", "amos", "joel", "jonah", "micah",
+                        "nahum", "song-of-solomon", "lamentations", "proverbs", "psalms", "matthew",
+                        "1-samuel", "2-samuel", "ezra"})
+
+#: people, places and events whose story one book alone tells (lower case, as written in English)
+STORIES: dict[str, str] = {
+    "noah": "genesis", "noah's ark": "genesis", "the flood": "genesis", "tower of babel": "genesis",
+    "garden of eden": "genesis", "adam and eve": "genesis", "cain and abel": "genesis", "sodom": "genesis",
+    "jacob's ladder": "genesis", "joseph and his brothers": "genesis", "isaac": "genesis",
+    "burning bush": "exodus", "ten plagues": "exodus", "red sea": "exodus", "golden calf": "exodus",
+    "passover lamb": "exodus", "day of atonement": "leviticus", "scapegoat": "leviticus",
+    "balaam": "numbers", "bronze serpent": "numbers", "jericho": "joshua", "rahab": "joshua",
+    "gideon": "judges", "samson": "judges", "deborah": "judges", "boaz": "ruth", "naomi": "ruth",
+    "goliath": "1-samuel", "hannah": "1-samuel", "bathsheba": "2-samuel", "elijah": "1-kings",
+    "queen of sheba": "1-kings", "elisha": "2-kings", "naaman": "2-kings", "nehemiah": "nehemiah",
+    "mordecai": "esther", "haman": "esther", "queen esther": "esther", "jonah and the whale": "jonah",
+    "lions' den": "daniel", "fiery furnace": "daniel", "nebuchadnezzar's dream": "daniel",
+    "valley of dry bones": "ezekiel", "suffering servant": "isaiah", "nicodemus": "john",
+    "lazarus": "john", "pentecost": "acts", "damascus road": "acts",
+}
+
+_FULL_NAMES = [(b.book_id, re.compile(rf"\b{re.escape(b.name)}\b")) for b in BOOKS if b.book_id not in _AMBIGUOUS]
+_STORY = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, STORIES), key=len, reverse=True))
+                    + r")(?![\w'])", re.IGNORECASE)
+
+
+def books_needed(question: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, ...]:
+    """The book ids ``question`` names or needs, in canonical order (``references``: those found in it)."""
+    found = {r.book_id for r in references}
+    found |= {book_id for book_id, pattern in _FULL_NAMES if pattern.search(question)}
+    found |= {STORIES[m.group(1).lower()] for m in _STORY.finditer(question.replace("\u2019", "'"))}
+    return tuple(sorted((b for b in found if b in BY_ID), key=lambda b: BY_ID[b].ordinal))

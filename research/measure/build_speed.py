@@ -1,0 +1,68 @@
+"""How fast ``build-db`` embeds, beside the model alone on the same texts (the ceiling): chunks per second.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python research/measure/build_speed.py [--books jude,philemon,titus]
+
+Reads the chosen books' chunks as the builder does (``collect_chunks``, the texts ``embedding_text`` makes),
+then times, in one process and one after the other on the same texts:
+
+* ``build``: the builder's loop (``embed_batches``, batches of 64 in the sources' order), with the
+  real local model — what ``build-db`` and ``build-db --resume`` do;
+* ``build-512``: the same loop with batches of 512 (the model sorts each call's texts by length, so a
+  bigger call pads less);
+* ``model``: the model alone, one call with every text (sorted by length once, no loop around it);
+* ``model-1t``: the same with one onnxruntime thread (what one core gives).
+
+On a shared machine give ratios to ``model`` measured in the same run, not absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--books", default="jude,philemon,titus")
+    args = parser.parse_args()
+    from amicus_desktop.corpus.build import collect_chunks, embed_batches, embedding_text
+    from amicus_desktop.corpus.library import Library
+    from amicus_desktop.corpus.sources.common import BibleText, Scope
+    from amicus_desktop.embedding.local import LocalMiniLMBackend
+
+    library = Library()
+    whole = BibleText.whole(library)
+    _, records = collect_chunks(Scope.of(args.books.split(",")), library, whole=whole)
+    records = [r for r in records if r.source_type != "meta_faq"]
+    texts = [embedding_text(r, whole.verses) for r in records]
+    model = LocalMiniLMBackend()
+    model.embed(texts[:8])  # load and warm up
+    one = LocalMiniLMBackend(threads=1)
+    one.embed(texts[:8])
+    runs = {
+        "build": lambda: [v for _, v in embed_batches(model, records, batch=64, verses=whole.verses)],
+        "build-512": lambda: [v for _, v in embed_batches(model, records, batch=512, verses=whole.verses)],
+        "model": lambda: model.embed(texts),
+        "model-1t": lambda: one.embed(texts),
+    }
+    print(f"{len(records)} chunks of {args.books}; load average {os.getloadavg()[0]:.1f} at the start")
+    rates: dict[str, float] = {}
+    for name, fn in runs.items():
+        t0, c0 = time.perf_counter(), time.process_time()
+        fn()
+        wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+        rates[name] = len(records) / wall
+        print(f"{name:10} {wall:7.1f} s wall {cpu:7.1f} s CPU {rates[name]:6.1f} chunks/s", flush=True)
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    for name, rate in rates.items():
+        print(f"{name:10} {rate / rates['model']:.2f}× the model alone")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

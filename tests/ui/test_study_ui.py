@@ -1,0 +1,111 @@
+"""The study aids in the window, on real widgets offscreen and the real demo library: cross-references of a
+verse (filter, F8 to step through them), Strong's on a KJV word (entry, concordance by book), bookmarks and
+highlights from the reader's context menu, in the current workspace only."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCursor
+from PySide6.QtWidgets import QMenu
+
+from amicus_desktop.core.references import ChapterRef, PassageRef
+from amicus_desktop.notes import NotesStore
+from amicus_desktop.notes.marks import MarkKind
+from amicus_desktop.study import XrefSource
+from amicus_desktop.ui.study.margin import anchor_positions
+from amicus_desktop.ui.study.marks_pane import SHADES
+
+from .conftest import wait_for
+
+
+def _cursor_on(window: Any, verse: int, word: str) -> None:
+    reader = window.reader
+    anchors = {v: p for p, v in reader._anchors()}
+    doc_text = reader.text.document().toPlainText()
+    at = doc_text.index(word, anchors[verse])
+    cursor = reader.text.textCursor()
+    cursor.setPosition(at + 1)
+    reader.text.setTextCursor(cursor)
+
+
+def _background_at(doc: Any, position: int) -> str:
+    cursor = QTextCursor(doc)
+    cursor.setPosition(position)
+    cursor.setPosition(position + 1, QTextCursor.MoveMode.KeepAnchor)
+    return cursor.charFormat().background().color().name()
+
+
+def _menu_entries(window: Any, verses: list[int]) -> list[str]:
+    menu = QMenu()
+    for extend in window.reader.menu_extenders:
+        extend(menu, verses)
+    return [a.text() for a in menu.actions() if a.text()]
+
+
+def test_cross_references_open_one_by_one_and_filter_by_source(harness, qtbot, demo_db: Path) -> None:
+    window = harness.open(db=demo_db, chapter="romans:3")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 3), timeout=30)
+    assert "Cross-references of Romans 3:23" in _menu_entries(window, [23])
+    control = window.study_control
+    pane = control.panel.xrefs
+    control.show_xrefs(PassageRef("romans", 3, 23, 23))
+    wait_for(qtbot, lambda: pane.list.count() > 0, timeout=60)
+    assert window.study_control.dock.isVisible() and pane.title.text() == "Cross-references of Romans 3:23"
+    first = pane.items()[0].ref
+    qtbot.keyClick(window, Qt.Key.Key_F8)
+    wait_for(qtbot, lambda: s.reader.focus == first)
+    qtbot.keyClick(window, Qt.Key.Key_F8)
+    wait_for(qtbot, lambda: s.reader.focus == pane.items()[1].ref)
+    pane.source.setCurrentIndex(pane.source.findData(XrefSource.NAVE.value))
+    assert pane.list.count() > 0 and all(XrefSource.NAVE in x.sources for x in pane.items())
+    assert "Nave" in pane.list.item(0).text()
+
+
+def test_a_kjv_word_opens_its_strongs_entry_and_concordance(harness, qtbot, demo_db: Path) -> None:
+    window = harness.open(db=demo_db, chapter="john:3")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("john", 3), timeout=30)
+    s.set_translation("kjv")
+    wait_for(qtbot, lambda: s.reader.text is not None and s.reader.text.translation == "KJV", timeout=30)
+    _cursor_on(window, 16, "loved")
+    assert "Strong's number of “loved”" in _menu_entries(window, [16])
+    control, panel = window.study_control, window.study_control.panel.strongs
+    assert control.word_under_cursor(16) == ("loved", 3)
+    control.strongs_of_word(PassageRef("john", 3, 16, 16), 3)
+    wait_for(qtbot, lambda: panel.study is not None and panel.study.number == "G25", timeout=30)
+    assert panel.lemma.text() == "ἀγαπάω" and "G25" in panel.heading.text()
+    assert "loved" in panel.concordance.toPlainText() and panel.book.count() == 3  # every book, John, Romans
+    panel.book.setCurrentIndex(panel.book.findData("romans"))
+    panel.book.activated.emit(panel.book.currentIndex())
+    wait_for(qtbot, lambda: panel.study is not None and panel.study.book == "romans", timeout=30)
+    assert "John" not in panel.concordance.toPlainText().replace("Romans", "")[:200]
+
+
+def test_bookmarks_and_highlights_stay_in_their_workspace(harness, qtbot, demo_db: Path) -> None:
+    window = harness.open(db=demo_db, chapter="romans:8")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 8), timeout=30)
+    entries = _menu_entries(window, [28])
+    assert "Bookmark Romans 8:28" in entries and "Highlight Romans 8:28" in entries
+    control = window.study_control
+    control.add_mark(MarkKind.HIGHLIGHT, PassageRef("romans", 8, 28, 28), "green")
+    marks = control.panel.marks
+    wait_for(qtbot, lambda: marks.list.count() == 1, timeout=20)
+    assert marks.marks[0].kind is MarkKind.HIGHLIGHT and marks.marks[0].colour == "green"
+    # drawn in the reader: the verse's characters carry the highlight's colour
+    wait_for(qtbot, lambda: len(control.margin.marks) == 1, timeout=20)
+    doc = window.reader.text.document()
+    at = anchor_positions(doc)[28] + 4
+    wait_for(qtbot, lambda: QTextCursor(doc.findBlock(at)).block().isValid()
+             and _background_at(doc, at) == SHADES["green"], timeout=10)
+    marks.search.setText("romans 8")
+    assert marks.list.count() == 1
+    marks.search.setText("john")
+    assert marks.list.count() == 0
+    with NotesStore() as store:
+        assert store.workspace("someone-else").marks().marks() == []
+        assert len(store.workspace(s.notebook.workspaces.current_id).marks().marks()) == 1
