@@ -3,7 +3,7 @@ question's timings on the right; passing sentences (what was copied or exported)
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
+from PySide6.QtWidgets import QLabel, QSizePolicy, QStatusBar, QWidget
 
 from ..connectivity import Connectivity
 from ..present import describe, states
@@ -33,7 +33,9 @@ class StatusBar(QStatusBar):
         for w in (self.timing_status, self.chunks_status, self.model_status, self.proxy_status):
             w.setContentsMargins(8, 0, 8, 0)
         self.addWidget(self.proxy_status)
-        self.addPermanentWidget(self.model_status)
+        # the model's name gives way first: it takes what the other labels leave (its own width is no claim)
+        self.model_status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.addPermanentWidget(self.model_status, 1)
         self.addPermanentWidget(self.chunks_status)
         self.addPermanentWidget(self.timing_status)
 

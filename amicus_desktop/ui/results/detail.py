@@ -64,7 +64,7 @@ class DetailArea(QWidget):
         # They scroll, so a short window with a banner under the pane may leave them two lines.
         for area in (self.passage.view, self.breakdown.scroll_area, self.compare.left.scroll_area,
                      self.compare.right.scroll_area):
-            area.setMinimumHeight(self.fontMetrics().lineSpacing() * 2)
+            area.setMinimumHeight(self.fontMetrics().lineSpacing())
         self.detail_stack = QStackedWidget()  # the selected result's detail, or two results compared
         self.detail_stack.addWidget(self.detail_split)
         self.detail_stack.addWidget(self.compare)

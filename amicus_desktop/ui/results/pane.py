@@ -112,7 +112,7 @@ class ResultsPane(QWidget):
         #: the Results tab's page: the warnings and the re-rank note over the results table
         self.results_page = results_page = QWidget()
         self._page_layout = pl = QVBoxLayout(results_page)
-        pl.setContentsMargins(0, 4, 0, 0)
+        pl.setContentsMargins(0, 0, 0, 0)
         pl.setSpacing(4)
         pl.addWidget(self.warnings)
         pl.addWidget(self.note)
