@@ -17,7 +17,7 @@ or chapter may be one only that library names). Errors are :class:`~.errors.Serv
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 from ..core.errors import AmicusError
@@ -107,23 +107,8 @@ def parse(items: Iterable[tuple[str, str]]) -> RetrieveParams:
     (400 ``QUERY_INVALID``); ``q`` longer than 2,000 characters (413 ``QUERY_TOO_LONG``); a value its
     knob refuses, ``threshold`` outside 0..1, a bad workspace id or overlay name (400).
     """
-    given: dict[str, list[str]] = {}
-    repeated = 0
-    for name, value in items:
-        if name not in NAMES:
-            raise bad_request(f"Unknown parameter {shown(name)}. The parameters are: {', '.join(NAMES)}.")
-        values = given.setdefault(name, [])
-        if values and name not in REPEATABLE:
-            raise bad_request(f"The parameter {name} is given more than once.")
-        values.append(value)
-        if name in REPEATABLE:
-            repeated += 1
-            if repeated > MAX_REPEATED:
-                raise bad_request(f"A request may hold at most {MAX_REPEATED:,} values of the repeatable "
-                                  "parameters (filters, preferences and pins) in all.")
-            most = BY_PARAM[name].most
-            if most is not None and len(values) > most:
-                raise bad_request(f"A request may give at most {most} {BY_PARAM[name].unit or name}.")
+    given = gather(items, NAMES, REPEATABLE, "the repeatable parameters (filters, preferences and pins) in all",
+                   _most)
     q = given.get("q", [""])[0]
     if len(q) > MAX_QUERY_CHARS:
         raise ServiceError(ServiceCode.QUERY_TOO_LONG,
@@ -174,3 +159,32 @@ def _overlay(values: list[str] | None) -> str | None:
         raise bad_request("overlay must be the name of a file in the service's overlays folder, without "
                           "'.json' (letters, digits, '.', '_' and '-'; no folders).")
     return values[0]
+
+
+def _most(name: str) -> tuple[int, str] | None:
+    most = BY_PARAM[name].most if name in BY_PARAM else None
+    return (most, BY_PARAM[name].unit or name) if most is not None else None
+
+
+def gather(items: Iterable[tuple[str, str]], names: Collection[str], repeatable: Collection[str], what: str,
+           most: Callable[[str], tuple[int, str] | None] = lambda _name: None) -> dict[str, list[str]]:
+    """The values of each parameter, in one linear pass over the pairs (every endpoint's first check): an unknown
+    name, a single-value parameter given twice, more than :data:`MAX_REPEATED` repeated values in all (``what``
+    names them) or more than a parameter's ``most`` are a 400 ``BAD_REQUEST``."""
+    given: dict[str, list[str]] = {}
+    repeated = 0
+    for name, value in items:
+        if name not in names:
+            raise bad_request(f"Unknown parameter {shown(name)}. The parameters are: {', '.join(names)}.")
+        values = given.setdefault(name, [])
+        if values and name not in repeatable:
+            raise bad_request(f"The parameter {name} is given more than once.")
+        values.append(value)
+        if name in repeatable:
+            repeated += 1
+            if repeated > MAX_REPEATED:
+                raise bad_request(f"A request may hold at most {MAX_REPEATED:,} values of {what}.")
+            cap = most(name)
+            if cap is not None and len(values) > cap[0]:
+                raise bad_request(f"A request may give at most {cap[0]} {cap[1]}.")
+    return given

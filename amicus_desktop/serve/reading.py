@@ -23,7 +23,7 @@ from ..retrieval.request import RequestError, SearchRequest
 from ..verses import VerseQuery
 from ..verses.model import DEFAULT_K, MAX_K
 from .errors import ServiceCode, ServiceError, bad_request
-from .params import MAX_REPEATED, MODES, WORKSPACE_ID, shown
+from .params import MODES, WORKSPACE_ID, gather, shown
 
 #: ``GET /passage``'s parameters
 PASSAGE_NAMES: tuple[str, ...] = ("ref", "workspace")
@@ -36,18 +36,7 @@ MAX_TRANSLATION = 40
 
 def _gather(items: Iterable[tuple[str, str]], names: tuple[str, ...],
             repeatable: Collection[str] = ()) -> dict[str, list[str]]:
-    given: dict[str, list[str]] = {}
-    repeated = 0
-    for name, value in items:
-        if name not in names:
-            raise bad_request(f"Unknown parameter {shown(name)}. The parameters are: {', '.join(names)}.")
-        values = given.setdefault(name, [])
-        if values and name not in repeatable:
-            raise bad_request(f"The parameter {name} is given more than once.")
-        values.append(value)
-        repeated += name in repeatable
-        if repeated > MAX_REPEATED:
-            raise bad_request(f"A request may hold at most {MAX_REPEATED:,} values of filter.book and testament.")
+    given = gather(items, names, repeatable, "filter.book and testament")
     workspace = given.get("workspace")
     if workspace is not None and not WORKSPACE_ID.fullmatch(workspace[0]):
         raise bad_request("workspace must be 1–64 characters of a-z, 0-9 and '-'.")
