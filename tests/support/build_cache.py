@@ -9,6 +9,7 @@ Unset (CI, ``scripts/dev.sh test``), every library is built by the run that uses
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -39,12 +40,15 @@ def cached(name: str, path: Path, build: Callable[[Path], object]) -> Path:
         build(path)
         return path
     kept = Path(folder) / f"{name}-{_sources_hash()}.db"
-    if not kept.exists():
-        build(path)
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        partial = kept.with_suffix(f".{os.getpid()}.partial")
-        shutil.copyfile(path, partial)
-        os.replace(partial, kept)
-        return path
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    # one builder at a time per library: a second run waits for the first and copies its file
+    with open(kept.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.exists():
+            build(path)
+            partial = kept.with_suffix(f".{os.getpid()}.partial")
+            shutil.copyfile(path, partial)
+            os.replace(partial, kept)
+            return path
     shutil.copyfile(kept, path)
     return path
