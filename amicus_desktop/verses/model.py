@@ -42,6 +42,10 @@ class VerseWeights:
     reference: float = 1.25
     #: a note on n verses counts 1/n^span_power for each: a note on one verse says more about it
     span_power: float = 0.25
+    #: a question of several words is also embedded as its content words alone ("God's kindness leads you to
+    #: change your mind" → "god kindness leads change mind"), and the meaning searched is the two vectors
+    #: mixed, this share the content words'; 0: the question's vector alone
+    content_words: float = 0.0
 
     @classmethod
     def for_mode(cls, mode: SearchMode) -> VerseWeights:
