@@ -39,7 +39,7 @@ from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
 from ..store.scripture import ScriptureStore
 from ..understand.query import QueryPlan
-from . import dense, passages
+from . import dense
 from .bridge import bridge
 from .lexical import KeywordIndex
 
@@ -115,15 +115,6 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
             add(rowid, Origin.DENSE)
         for rowid in (*word.entries, *word.notes):
             add(rowid, Origin.WORD)
-    topical = word is None and not plan.references and vector is not None
-    if topical and ctx.policy.commentary_pool and vector is not None:
-        for rowid, d in passages.commentary_nearest(store, vector, ctx.policy.commentary_pool, ctx.filters,
-                                                    two_stage=two_stage):
-            distance[rowid] = d
-            add(rowid, Origin.DENSE)
-    if topical and ctx.policy.passage_bridge and vector is not None:
-        for rowid in passages.passage_notes(store, vector, ctx.filters, two_stage=two_stage):
-            add(rowid, Origin.PASSAGE)
 
     pinned_rows, missing_pins = _pins(store, ctx.pins)
     for rowid in pinned_rows:

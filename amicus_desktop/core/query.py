@@ -227,12 +227,6 @@ class RankingPolicy:
     #: a question about a word also pools the commentary on the verses where the word is used, nearest the
     #: word's gloss (:mod:`amicus_desktop.candidates.bridge`)
     word_bridge: bool = False
-    #: a topical question (no passage named, not about a word) also pools the commentary on the verses nearest
-    #: it (:mod:`amicus_desktop.candidates.passages`)
-    passage_bridge: bool = False
-    #: a topical question also pools this many commentary notes by a second dense search among the commentary
-    #: alone; ``None``: off
-    commentary_pool: int | None = None
 
     @property
     def is_contract(self) -> bool:

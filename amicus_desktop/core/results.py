@@ -59,8 +59,6 @@ class Origin(enum.StrEnum):
     PIN = "pin"
     #: the word bridge of the app's ranking policy (:mod:`amicus_desktop.candidates.bridge`)
     WORD = "word"
-    #: the passage bridge of the app's ranking policy (:mod:`amicus_desktop.candidates.passages`)
-    PASSAGE = "passage"
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,7 @@ def score(
     sb = scholar_boost(meta, ctx.profile, w.scholar)
     tb = tradition_boost(meta, ctx.profile, w.tradition)
     rb = reference_boost(meta, references, w.reference)
-    prior = source_prior(candidate, about_a_word) if policy.source_priors else 1.0
+    prior = source_prior(candidate, about_a_word, wide=chapter is None) if policy.source_priors else 1.0
     related = related_floor <= 0.0 or (sim is not None and sim >= related_floor)
     vb = vocabulary_boost(candidate.text, ctx.governance, w.vocabulary, related=related)
     return ScoreBreakdown(

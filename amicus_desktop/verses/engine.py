@@ -14,8 +14,6 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-import numpy as np
-
 from ..core.errors import AmicusError, ErrorCode
 from ..core.names import DEFAULT_NAMES
 from ..core.query import SearchMode
@@ -110,11 +108,6 @@ class VerseSearch:
             embedding = await self.retriever.embedder.embed(text)
             check_against_db(embedding, info.dims, info.model_id)
             vector, model = embedding.vector, embedding.model
-            content = " ".join(question.keywords)
-            if weights.content_words > 0 and len(question.keywords) >= 2 and content != text.strip().lower():
-                second = await self.retriever.embedder.embed(content)
-                check_against_db(second, info.dims, info.model_id)
-                vector = mix(vector, second.vector, weights.content_words)
         t_embed = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
@@ -160,14 +153,6 @@ class VerseSearch:
                              keyword_index=signals.keyword_index, weights=weights,
                              search_ms=dict(signals.timings)),
         )
-
-
-def mix(question: np.ndarray, content: np.ndarray, share: float) -> np.ndarray:
-    """The question's vector and its content words' mixed (``share`` the latter's), of unit length."""
-    a = question / (np.linalg.norm(question) or 1.0)
-    b = content / (np.linalg.norm(content) or 1.0)
-    v = (1.0 - share) * a + share * b
-    return (v / (np.linalg.norm(v) or 1.0)).astype(np.float32)
 
 
 def _texts(store: ScriptureStore, translation: Translation, rowids: list[int]) -> dict[int, str]:

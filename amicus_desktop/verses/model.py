@@ -36,16 +36,13 @@ class VerseWeights:
     phrase: float = 0.2
     commentary: float = 0.5
     commentary_keyword: float = 0.2
-    lexicon: float = 0.5
+    #: 0.5 until issue 33: 0.75 lifts full questions and paraphrases on both halves (docs/RELEVANCE.md)
+    lexicon: float = 0.75
     lexicon_keyword: float = 0.1
     neighbour: float = 0.3
     reference: float = 1.25
     #: a note on n verses counts 1/n^span_power for each: a note on one verse says more about it
     span_power: float = 0.25
-    #: a question of several words is also embedded as its content words alone ("God's kindness leads you to
-    #: change your mind" → "god kindness leads change mind"), and the meaning searched is the two vectors
-    #: mixed, this share the content words'; 0: the question's vector alone
-    content_words: float = 0.0
 
     @classmethod
     def for_mode(cls, mode: SearchMode) -> VerseWeights:

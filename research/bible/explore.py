@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import sys
 import time
@@ -21,12 +22,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from amicus_desktop.core.preset import APP
-from amicus_desktop.core.results import RetrievalResult
+from amicus_desktop.core.results import Candidate, RetrievalResult
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.golden import GoldenQuery, load
 from amicus_desktop.evaluate.relevance import APP_ROW, BM25, DENSE, proxy_for
 from amicus_desktop.evaluate.run import EvalConfig
-from amicus_desktop.rerank import prior
+from amicus_desktop.rerank import prior, spread
 from amicus_desktop.retrieval import Retriever
 from amicus_desktop.retrieval.pipeline import rerank_result
 
@@ -39,19 +40,24 @@ def top(result: RetrievalResult) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(r.candidate.chunk_id for r in ranked), tuple(r.candidate.source_type for r in ranked)
 
 
+def columns(golden: list[GoldenQuery]) -> list[tuple[str, str]]:
+    """(kind, half) per column: a set with halves (``split``) reports topic names and full questions per half,
+    any other set each of its kinds over all its questions."""
+    if all("split" in q.extra for q in golden):
+        return [(k, h) for k in ("topic", "question") for h in ("train", "held-out", "all")]
+    kinds = list(dict.fromkeys(q.kind for q in golden))
+    return [("all", "all"), *((k, "all") for k in kinds)]
+
+
 def report(label: str, rows: Row, golden: list[GoldenQuery], out: list[str]) -> dict[str, float]:
     cells: dict[str, float] = {}
-    for kind in ("topic", "question"):
-        for half in ("train", "held-out", "all"):
-            qs = [q for q in golden if q.kind == kind and (half == "all" or q.extra.get("split") == half)]
-            cells[f"{kind}/{half}"] = statistics.fmean(
-                metrics.scores(rows[q.id][0], q.judgments)["ndcg@10"] for q in qs)
+    for kind, half in columns(golden):
+        qs = [q for q in golden if kind in (q.kind, "all") and (half == "all" or q.extra.get("split") == half)]
+        cells[f"{kind}/{half}"] = statistics.fmean(metrics.scores(rows[q.id][0], q.judgments)["ndcg@10"] for q in qs)
     qs = golden
     dict_share = statistics.fmean(sum(t in DICTIONARY for t in rows[q.id][1]) / 10 for q in qs)
     nothing = statistics.fmean(not any(q.judgments.get(c, 0) >= 2 for c in rows[q.id][0]) for q in qs)
-    line = (f"{label:<44.44}" + "".join(f"{cells[f'{k}/{h}']:7.3f}" for k in ("topic", "question")
-                                         for h in ("train", "held-out", "all"))
-            + f"{dict_share:8.0%}{nothing:8.0%}")
+    line = f"{label:<44.44}" + "".join(f"{v:7.3f}" for v in cells.values()) + f"{dict_share:8.0%}{nothing:8.0%}"
     out.append(line)
     print(line)
     sys.stdout.flush()
@@ -59,8 +65,8 @@ def report(label: str, rows: Row, golden: list[GoldenQuery], out: list[str]) -> 
 
 
 @contextmanager
-def priors(**changes: float) -> Iterator[None]:
-    table = prior.TOPIC_PRIORS
+def priors(table_name: str = "TOPIC_PRIORS", **changes: float) -> Iterator[None]:
+    table = getattr(prior, table_name)
     assert isinstance(table, dict)
     saved = dict(table)
     for name, value in changes.items():
@@ -80,11 +86,54 @@ async def retrieve_all(retriever: Retriever, config: EvalConfig, golden: list[Go
     return out
 
 
+@contextmanager
+def dictionary_as_one(cap: int | None = None) -> Iterator[None]:
+    """The spread counting every dictionary chunk (lexicon entries, word studies, any author) as one source."""
+    saved = spread.source_key
+
+    def key(candidate: Candidate) -> tuple[str, str] | None:
+        if candidate.source_type in DICTIONARY:
+            return ("dictionary", "")
+        return saved(candidate)
+
+    spread.source_key = key
+    try:
+        yield
+    finally:
+        spread.source_key = saved
+
+
+@contextmanager
+def both(*managers: Callable[[], object]) -> Iterator[None]:
+    with contextlib.ExitStack() as stack:
+        for m in managers:
+            stack.enter_context(m())  # type: ignore[arg-type]
+        yield
+
+
+@contextmanager
+def named_lowered() -> Iterator[None]:
+    """The spread lowering chunks on a named passage like any other (before issue 33's Romans 9 case)."""
+    spread.NAMED_EXEMPT = False
+    try:
+        yield
+    finally:
+        spread.NAMED_EXEMPT = True
+
+
+def wide(**changes: float) -> Callable[[], object]:
+    return lambda: priors("WIDE_PRIORS", **changes)
+
+
 RERANKS: list[tuple[str, Callable[[], object]]] = [
-    ("priors: word study 0.6, lexicon 0.4", lambda: priors(word_study=0.6, lexicon=0.4)),
-    ("priors: word study 0.5, lexicon 0.3", lambda: priors(word_study=0.5, lexicon=0.3)),
-    ("priors: word study 0.4, lexicon 0.25", lambda: priors(word_study=0.4, lexicon=0.25)),
-    ("priors: word study 0.3, lexicon 0.2", lambda: priors(word_study=0.3, lexicon=0.2, cross_reference=0.5)),
+    ("the spread lowering a named passage's notes", named_lowered),
+    ("no chapter: the topic priors (before)", wide(word_study=0.8, lexicon=0.5)),
+    ("no chapter: word study 0.5, lexicon 0.3", wide(word_study=0.5, lexicon=0.3)),
+    ("no chapter: word study 0.4, lexicon 0.25", wide(word_study=0.4, lexicon=0.25)),
+    ("no chapter: word study 0.3, lexicon 0.2", wide(word_study=0.3, lexicon=0.2)),
+    ("no chapter: 0.6/0.4, chains 0.4", wide(cross_reference=0.4)),
+    ("every question: 0.6/0.4", lambda: both(wide(), lambda: priors(word_study=0.6, lexicon=0.4))),
+    ("dictionary one source in the spread", dictionary_as_one),
 ]
 
 
@@ -94,8 +143,8 @@ async def main(db: Path, golden_path: Path, proxy: str, pools: list[str]) -> Non
     await retriever.open()
     books = sorted(await retriever.run_db(lambda s: s.book_ids()))
     out: list[str] = []
-    head = f"{'ranking':<44}" + "".join(f"{k[:5] + ' ' + h[:5]:>7}" for k in ("topic", "quest")
-                                         for h in ("train", "held", "all")) + "   dict%  none≥2"
+    head = f"{'ranking':<44}" + "".join(f"{k[:1].upper() + ' ' + h[:4]:>7}" for k, h in columns(golden)) \
+        + "   dict%  none≥2"
     print(head)
     for config in (DENSE, BM25):
         t0 = time.perf_counter()

@@ -10,7 +10,7 @@ it. Every chunk of the library is judged by the same rule, with no retrieval sys
 - the topic's own Nave's entry (a list of its verses in one book) 2;
 - a chain or topical note (Scofield's chains, other Nave's entries) covering a listed verse and naming the
   topic 2, naming it only 1;
-- a word study or lexicon entry whose head (its first two lines, at most 200 characters: the word and its
+- a word study or lexicon entry whose head (its first two lines, at most 300 characters: the word and its
   gloss) names the topic 1 — the word's entry, not a passage about the topic;
 - every other chunk 0, by rule: a ranking's top 10 is judged in full whatever it finds.
 
@@ -108,7 +108,7 @@ def judge(db: Path, topics: list[dict], library: Library) -> list[dict]:
                 else:
                     grade, why = 1, f"a topical chain naming '{word}', on no verse Nave's lists"
             elif source_type in DICTIONARY:
-                head = terms.search(" ".join(text.lstrip().split("\n")[:2])[:200])
+                head = terms.search(" ".join(text.lstrip().split("\n")[:2])[:300])
                 if head:
                     grade, why = 1, f"a dictionary entry whose head names the topic ('{head.group(0).lower()}')"
             if grade:

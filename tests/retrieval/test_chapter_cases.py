@@ -34,3 +34,13 @@ def test_a_question_about_the_open_chapter_still_gets_its_boost(demo_db: Path, l
     first = result.ranked[0]
     assert on("romans", 8, 35)(first) and first.breakdown.chapter_boost == 1.5
     assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
+
+
+def test_a_named_chapter_keeps_its_notes_whoever_wrote_them(demo_db: Path, local_proxy) -> None:
+    """"predestination and free will in Romans 9" with Romans 8 open: Henry's notes on Romans 9 are many, and the
+    spread used to lower his seventh below the cut-off; a note on the named passage is never lowered now."""
+    result = ask(demo_db, local_proxy.url, "predestination and free will in Romans 9", ROMANS_8)
+    assert rank_of(result, lambda r: henry(r) and on("romans", 9, 6)(r)) <= 10
+    assert rank_of(result, lambda r: henry(r) and on("romans", 9, 14)(r)) <= 3
+    named = [r for r in result.ranked if on("romans", 9)(r)]
+    assert named and all(r.breakdown.diversity == 1.0 for r in named)
