@@ -20,7 +20,7 @@ from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakd
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
-from .factors import STEPS, Scoring, chapter_context, factors, scoring
+from .factors import STEPS, Scoring, chapter_context, factors_of, scoring
 from .forbidden import reject_forbidden, split_forbidden
 from .ordering import order, order_key
 from .reference import reference_boost
@@ -88,7 +88,7 @@ def _score(candidate: Candidate, base: float | None, s: Scoring) -> ScoreBreakdo
         if sim is None:
             raise ValueError(f"candidate {candidate.chunk_id!r} has no similarity to score by")
         base = sim
-    return ScoreBreakdown(candidate.distance, sim, factors(candidate, base, s), mode=s.ctx.mode, base=base,
+    return ScoreBreakdown(candidate.distance, sim, factors_of(candidate, base, s), mode=s.ctx.mode, base=base,
                           lexical=candidate.lexical)
 
 

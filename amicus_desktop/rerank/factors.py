@@ -154,7 +154,7 @@ STEPS: tuple[Step, ...] = (chapter_factor, scholar_factor, tradition_factor, ref
                            diversity_factor, vocabulary_factor)
 
 
-def factors(candidate: Candidate, base: float, s: Scoring) -> tuple[Factor, ...]:
+def factors_of(candidate: Candidate, base: float, s: Scoring) -> tuple[Factor, ...]:
     """``candidate``'s factors: each step's that has a part in this configuration, in :data:`STEPS`' order."""
     return tuple(f for step in STEPS if (f := step(candidate, base, s)) is not None)
 
