@@ -8,16 +8,19 @@ when the dock opens — so the window can always be made as narrow as the result
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QLineEdit
 
 from ... import paths
-from ...evaluate.interchange import FORMATS, NAMED
+from ...evaluate.interchange import FORMATS
 from ...session.workbench import Workbench
 from ..workbench import WorkbenchPanel
+from ..workbench.import_dialog import ImportDialog
 from .dock import Dock
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
     def __init__(self, window: MainWindow, workbench: Workbench) -> None:
         self._window = window
         self.workbench = workbench
-        self.dialog: QFileDialog | QInputDialog | None = None  # the last dialog opened (tests answer it)
+        self.dialog: QFileDialog | QInputDialog | QDialog | None = None  # the last dialog opened (tests answer it)
         # Made at once (not lazy): its tabs' mnemonics (Alt+S: Snapshots) must be registered before
         # the menu bar's (Alt+S: Search), and its controls keep their place in the Tab order.
         super().__init__("Curator workbench", "workbenchDock", window, lazy=False)
@@ -173,22 +176,34 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
 
     def import_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3",
                          judge: str | None = None) -> None:
-        """Judges ▸ Import judgments…: a file of another tool's ratings into the open set (its scale is
-        asked for: a rating is never guessed into a grade)."""
-        if path is not None:
+        """Judges ▸ Import judgments…: a file of another tool's ratings into the open set. Whose ratings they are
+        (filled in from the file's judge column when it has one, never its name) and their scale are asked for
+        (:class:`~..workbench.import_dialog.ImportDialog`: a rating is never guessed into a grade)."""
+        if path is not None and judge is not None:
             self.workbench.interchange.import_file(path, fmt, scale, judge)
             return
+        if path is not None:
+            self._ask_judge(path, fmt)
+            return
         dialog = self._file_dialog("Import judgments", save=False)
-
-        def chosen(file: str) -> None:
-            scale_spec, ok = QInputDialog.getItem(
-                self._window, "Rating scale", "How the file's ratings read as grades 0–3 (or type pairs THEIRS=OURS):",
-                list(NAMED), 0, True)
-            if ok:
-                self.workbench.interchange.import_file(file, self._format(dialog), scale_spec)
-
-        dialog.fileSelected.connect(chosen)
+        dialog.fileSelected.connect(lambda file: self._ask_judge(file, self._format(dialog)))
         dialog.open()
+
+    def _ask_judge(self, path: str, fmt: str) -> None:
+        """Read the judges ``path`` names (off the UI thread), then ask for the judge and the scale."""
+        task = self.workbench.interchange.named_judges(path, fmt)
+
+        def read(done: asyncio.Task[list[str] | None]) -> None:
+            named = None if done.cancelled() else done.result()
+            if named is None:
+                return  # the notice line says why the file cannot be read
+            ask = ImportDialog(Path(path).name, fmt, named, self._window)
+            self.dialog = ask
+            ask.accepted.connect(lambda: self.workbench.interchange.import_file(
+                path, fmt, ask.scale(), ask.judge() or None))
+            ask.open()
+
+        task.add_done_callback(read)
 
     def export_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3") -> None:
         """Judges ▸ Export judgments…: the open set's grades for another tool."""
