@@ -82,6 +82,7 @@ class WorkbenchPanel(QWidget):
         self.signals.changed.connect(self.refresh)
         self.signals.notice.connect(self.show_notice)
         self.signals.progress.connect(self.eval_tab.render_progress)
+        self.signals.progress.connect(self.snapshot_tab.render_progress)
         self.signals.tune_progress.connect(self.tune_tab.render_progress)
         self.signals.previewed.connect(self._previewed)
         for tab in (self.eval_tab, self.gaps_tab, self.judges_tab):
