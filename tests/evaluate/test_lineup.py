@@ -32,7 +32,7 @@ def test_a_configuration_round_trips_through_json() -> None:
     assert data["knobs"]["workspace"] == "sermons" and data["overlay"]["role_id"] == "pastor"
     assert configs.from_json(data) == config
     assert configs.from_json(configs.to_json(EvalConfig())) == EvalConfig()
-    with pytest.raises(ValueError, match="knobs.mode"):
+    with pytest.raises(ValueError, match=r"knobs\.mode"):
         configs.from_json({"knobs": {"mode": "loud"}})
     with pytest.raises(ValueError, match="overlay"):
         configs.from_json({"overlay": {"forbidden_scholars": []}})
@@ -97,6 +97,6 @@ def test_a_replay_says_which_judged_chunks_moved_and_which_the_library_lost(tmp_
     path = save(then, tmp_path)
     assert load(path) == then and load(path).replayable
     path.write_text(json.dumps({**then.to_json(), "settings": {"knobs": {"candidates": "many"}}}))
-    with pytest.raises(SnapshotError, match="knobs.candidates"):
+    with pytest.raises(SnapshotError, match=r"knobs\.candidates"):
         load(path)
     assert not Snapshot("old", "", "t", "", "m", ()).replayable

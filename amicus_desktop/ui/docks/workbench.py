@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,8 @@ from .dock import Dock
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
+#: what the results pane says when a result was copied ("Copied result 3 with its citation")
+_COPIED = re.compile(r"^Copied (?:result (\d+)|the citation of result (\d+))")
 #: The dock's width when it opens.
 WIDTH = 560
 #: room the dock's frame and the splitter handles take beside the widgets' own minimums
@@ -49,7 +52,45 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         panel.exportRequested.connect(self.export_judgments)
         panel.preview.passage.passageRequested.connect(window.peek_passage)
         window.signals.passageLoaded.connect(panel.preview.passage.show_verses)
+        self._record_use(window)
         window.installEventFilter(self)
+
+    def _record_use(self, window: MainWindow) -> None:
+        """What the reader does with a result, told to the workbench's record of use (which keeps it only with
+        this workspace's consent): opened (Enter or a double-click), copied (Ctrl+C or the menu), pinned, added to
+        context (the results selected when *Copy as Amicus context* runs, when fewer than all are)."""
+        results, usage = window.results, self.workbench.usage
+
+        def opened() -> None:
+            r = results.current_result()
+            if r is not None:
+                usage.acted(r.chunk_id, "opened")
+
+        def message(text: str) -> None:
+            found = _COPIED.match(text)
+            view = window.session.question.view
+            if found is not None and view is not None:
+                rank = int(found.group(1) or found.group(2))
+                hit = next((r for r in view.result.results if r.rank == rank), None)
+                if hit is not None:
+                    usage.acted(hit.chunk_id, "copied")
+
+        def context() -> None:
+            chosen = results.selected_results()
+            view = window.session.question.view
+            if view is not None and 0 < len(chosen) < len(view.result.results):
+                for r in chosen:
+                    usage.acted(r.chunk_id, "context")
+
+        results.results_view.activated.connect(lambda _index: opened())
+        results.message.connect(message)
+        results.pinScopeRequested.connect(lambda chunk_id, _scope: usage.acted(chunk_id, "pinned"))
+        results.copyContextRequested.connect(context)
+        def switched(_info: object) -> None:
+            usage.load()  # another workspace's record: this one's is dropped at once
+
+        window.session.notebook.workspaces.changed.connect(switched)
+        usage.load()
 
     def create_widget(self) -> WorkbenchPanel:
         return WorkbenchPanel(self.workbench)
