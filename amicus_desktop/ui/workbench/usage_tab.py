@@ -15,9 +15,9 @@ from ...session.workbench import Workbench
 from .common import GradingView, on_row, table
 from .models import GRADE_WORDS, Table
 
-CONSENT = ("Record which results I open, copy, pin or add to context in this workspace, to suggest "
-           "judgments")
-PRIVACY = ("Off unless you turn it on, for each workspace. What is kept — each question and what you did with its "
+CONSENT = "Record how I use the results, in this workspace"
+PRIVACY = ("Which results you open, copy, pin or add to context, for each question, to suggest judgments. "
+           "Off unless you turn it on, for each workspace. What is kept — each question and what you did with its "
            "results — stays in this workspace's own file on this computer: it is never sent anywhere, never written "
            "to a log, and no other workspace sees it. Turning it off deletes it.")
 
@@ -78,7 +78,8 @@ class UsageTab(QWidget):
         super().__init__(parent)
         self.bench = bench
         self.consent = QCheckBox(CONSENT)
-        self.consent.setAccessibleName("Record use in this workspace")
+        self.consent.setAccessibleName("Record how I use the results, in this workspace")
+        self.consent.setToolTip("Which results you open, copy, pin or add to context, to suggest judgments")
         self.consent.toggled.connect(self._consent_toggled)
         self.privacy = QLabel(PRIVACY)
         self.privacy.setWordWrap(True)
