@@ -58,8 +58,8 @@ TOPIC_PRIORS: Mapping[Material, float] = {
 #: (docs/RELEVANCE.md, "Answers across the whole Bible")
 WIDE_PRIORS: Mapping[Material, float] = {
     **TOPIC_PRIORS,
-    Material.WORD_STUDY: 0.6,
-    Material.LEXICON: 0.4,
+    Material.WORD_STUDY: 0.5,
+    Material.LEXICON: 0.3,
 }
 WORD_PRIORS: Mapping[Material, float] = {
     Material.COMMENTARY: 1.0,

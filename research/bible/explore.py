@@ -128,11 +128,11 @@ def wide(**changes: float) -> Callable[[], object]:
 RERANKS: list[tuple[str, Callable[[], object]]] = [
     ("the spread lowering a named passage's notes", named_lowered),
     ("no chapter: the topic priors (before)", wide(word_study=0.8, lexicon=0.5)),
-    ("no chapter: word study 0.5, lexicon 0.3", wide(word_study=0.5, lexicon=0.3)),
+    ("no chapter: word study 0.6, lexicon 0.4", wide(word_study=0.6, lexicon=0.4)),
     ("no chapter: word study 0.4, lexicon 0.25", wide(word_study=0.4, lexicon=0.25)),
     ("no chapter: word study 0.3, lexicon 0.2", wide(word_study=0.3, lexicon=0.2)),
-    ("no chapter: 0.6/0.4, chains 0.4", wide(cross_reference=0.4)),
-    ("every question: 0.6/0.4", lambda: both(wide(), lambda: priors(word_study=0.6, lexicon=0.4))),
+    ("no chapter: 0.5/0.3, chains 0.4", wide(cross_reference=0.4)),
+    ("every question: 0.5/0.3", lambda: both(wide(), lambda: priors(word_study=0.5, lexicon=0.3))),
     ("dictionary one source in the spread", dictionary_as_one),
 ]
 
