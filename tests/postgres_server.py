@@ -14,6 +14,7 @@ from __future__ import annotations
 import secrets
 import shutil
 import tempfile
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +61,9 @@ def server() -> PgServer:
     if _FAILED is not None:
         pytest.skip(_FAILED)
     try:
-        import pgserver
+        with warnings.catch_warnings():  # platformdirs warns on import where XDG_RUNTIME_DIR is not set
+            warnings.simplefilter("ignore")
+            import pgserver
         import psycopg  # noqa: F401
         import psycopg_pool  # noqa: F401
     except ImportError as exc:
@@ -68,7 +71,9 @@ def server() -> PgServer:
         pytest.skip(_FAILED)
     folder = Path(tempfile.mkdtemp(prefix="amicus-pg-"))
     try:
-        handle = pgserver.get_server(folder, cleanup_mode="delete")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            handle = pgserver.get_server(folder, cleanup_mode="delete")
         host = parse_qs(urlparse(handle.get_uri()).query)["host"][0]
         found = PgServer(handle, folder, host)
         with found.admin() as con:

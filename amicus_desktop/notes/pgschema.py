@@ -34,7 +34,7 @@ LISTING_SETTING = "amicus.listing"
 _LOCK = 0x616D6963  # "amic"
 
 #: The tables holding rows of a workspace: each gets the policy.
-WALLED = ("workspaces", "notes", "note_vectors", "removed_notes")
+WALLED = ("workspaces", "notes", "note_vectors", "removed_notes", "marks")
 
 _LAYOUT = """
 CREATE TABLE store_meta (key text PRIMARY KEY, value text NOT NULL);
@@ -74,6 +74,22 @@ CREATE TABLE removed_notes (
   generation   bigint NOT NULL
 );
 CREATE INDEX removed_by_generation ON removed_notes(workspace_id, generation);
+CREATE TABLE marks (
+  rowid        bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  workspace_id text NOT NULL REFERENCES workspaces(workspace_id),
+  mark_id      text NOT NULL,
+  kind         text NOT NULL,
+  colour       text,
+  labels       text NOT NULL DEFAULT '[]',
+  book_id      text NOT NULL,
+  chapter_num  integer NOT NULL,
+  verse_start  integer,
+  verse_end    integer,
+  created      text NOT NULL,
+  updated      text NOT NULL,
+  UNIQUE (workspace_id, mark_id)
+);
+CREATE INDEX marks_by_chapter ON marks(workspace_id, book_id, chapter_num);
 """
 
 

@@ -48,8 +48,9 @@ class PgWorkspace(Workspace):
         self.id = workspace_id
 
     def marks(self) -> Marks:
-        raise NotesError(NotesCode.NOTES_STORE_INVALID, "Bookmarks and highlights are kept in the desktop's own "
-                         "notes file; a PostgreSQL notes store holds notes only.")
+        from .pgmarks import PgMarks
+
+        return PgMarks(self)
 
     def search(self) -> WorkspaceSearch:
         from .pgsearch import PgWorkspaceSearch

@@ -10,10 +10,7 @@ import pytest
 from amicus_desktop.notes import KEEP, NotesCode, NotesError, NotesStore, parse_ref
 
 
-@pytest.fixture
-def store(tmp_path: Path):
-    with NotesStore(tmp_path / "notes" / "notes.sqlite") as s:
-        yield s
+# ``store``: tests/notes/conftest.py — each test runs on the SQLite file and on PostgreSQL.
 
 
 def test_a_note_is_saved_with_its_reference_and_times(store: NotesStore) -> None:
