@@ -1,4 +1,4 @@
-"""``amicus-desktop notes copy --from STORE --to STORE``: a whole notes store into another (:mod:`amicus_desktop.notes.copy`).
+"""``amicus-desktop notes copy --from STORE --to STORE``: a whole notes store into another (:mod:`..notes.copy`).
 
 A store is a notes file or a ``postgresql://`` URL; ``--from`` defaults to the data folder's file. Exit 0
 done, 1 a store that cannot be used (the message says which and why). Never prints a note.
