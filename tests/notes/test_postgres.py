@@ -39,14 +39,14 @@ def test_a_forgotten_filter_still_sees_one_workspace(pg_url: str) -> None:
         # every table, read with no workspace filter at all, inside alice's transaction
         with store.transaction("alice") as cur:
             for table in WALLED:
-                owners = {r[0] for r in cur.execute(f"SELECT workspace_id FROM {table}").fetchall()}  # noqa: S608
+                owners = {r[0] for r in cur.execute(f"SELECT workspace_id FROM {table}").fetchall()}
                 assert owners == {"alice"}, table
             texts = [r[0] for r in cur.execute("SELECT text FROM notes").fetchall()]
             assert texts == ["alice's private grace"]
         # a transaction that names no workspace sees nothing at all
         with store.transaction(None) as cur:
             for table in WALLED:
-                assert cur.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table  # noqa: S608
+                assert cur.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
         # and cannot write into another workspace, even by naming it
         with pytest.raises(NotesError), store.transaction("alice") as cur:
             cur.execute("UPDATE notes SET text = 'overwritten' WHERE workspace_id = 'bob'")

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from amicus_desktop.logs import setup_logging, shutdown_logging
-from amicus_desktop.notes import Note, NotesStore, Workspace
+from amicus_desktop.notes import Note, Workspace
 from amicus_desktop.notes.exchange import export_json, export_markdown, import_notes
 from amicus_desktop.notes.search import bm25_of, keyword_search, nearest
 from tests.support.cli import run

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from amicus_desktop.notes import KEEP, NotesCode, NotesError, NotesStore, parse_ref
-
 
 # ``store``: tests/notes/conftest.py — each test runs on the SQLite file and on PostgreSQL.
 

@@ -1,0 +1,103 @@
+"""``serve --notes-store postgresql://…`` under faults: the database restarted under load, the pool exhausted.
+
+The scoping tests run on both stores in test_scope.py; here the service meets a real PostgreSQL going away
+(requests answer 503 ``NOTES_STORE_BUSY`` with ``Retry-After`` and recover by themselves) and a pool with no
+free connection (503 at once, with ``Retry-After``, not a hang).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+
+from amicus_desktop.notes.postgres import PgNotesStore
+from tests.postgres_server import PgServer
+from tests.serve.conftest import expect_error
+from tests.support.scripted_proxy import ScriptedProxy
+from tests.support.serve import ServeProcess
+
+QUESTION = "election"
+PARAMS = {"q": QUESTION, "mode": "keyword", "workspace": "alice", "k": 5}
+
+
+def _start(small_db: Path, tmp_path: Path, url: str, *args: str,
+           env: dict[str, str] | None = None) -> Iterator[ServeProcess]:
+    with PgNotesStore(url) as store:
+        store.workspace("alice").add("Election is not of works: Jacob and Esau")
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = ServeProcess(small_db, proxy.url, "--notes-store", url, *args, home=tmp_path / "home", env=env)
+        try:
+            yield serve.start()
+        finally:
+            serve.close()
+
+
+def _ask_into(serve: ServeProcess, answers: list[httpx.Response]) -> None:
+    answers.append(serve.get(params=PARAMS, timeout=60))
+
+
+def _found_note(response: httpx.Response) -> bool:
+    return response.status_code == 200 and any(r["source_type"] == "user_note" for r in response.json()["results"])
+
+
+@pytest.fixture
+def service(small_db: Path, tmp_path: Path, pg_url: str) -> Iterator[ServeProcess]:
+    yield from _start(small_db, tmp_path, pg_url, "--lanes", "2")
+
+
+def test_a_restarted_database_answers_busy_then_recovers(service: ServeProcess, pg: PgServer) -> None:
+    assert _found_note(service.get(params=PARAMS))
+    answers: list[httpx.Response] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            answers.append(service.get(params=PARAMS, timeout=30))
+
+    workers = [threading.Thread(target=load) for _ in range(2)]
+    for t in workers:
+        t.start()
+    time.sleep(0.3)
+    pg.restart()
+    time.sleep(1.0)
+    stop.set()
+    for t in workers:
+        t.join(60)
+    failed = [r for r in answers if r.status_code != 200]
+    for r in failed:  # each failure is the contract's: a busy store, ask again in a second
+        expect_error(r, 503, "NOTES_STORE_BUSY")
+        assert r.headers["retry-after"] == "1"
+    deadline = time.monotonic() + 30
+    while not _found_note(service.get(params=PARAMS)):  # by itself: no restart of the service
+        assert time.monotonic() < deadline, "the service did not recover from the database's restart"
+        time.sleep(0.2)
+
+
+def test_an_exhausted_pool_answers_503_with_retry_after_without_hanging(
+        small_db: Path, tmp_path: Path, pg_url: str, pg: PgServer) -> None:
+    env = {"AMICUS_NOTES_POOL_SIZE": "1", "AMICUS_NOTES_POOL_TIMEOUT": "0.5"}
+    for serve in _start(small_db, tmp_path, pg_url, "--lanes", "2", env=env):
+        assert _found_note(serve.get(params=PARAMS))  # the store is open, its one connection idle
+        first: list[httpx.Response] = []
+        with pg.admin(urlparse(pg_url).path.lstrip("/")) as admin:
+            with admin.transaction():
+                # the one connection gets stuck behind this lock in the first request...
+                admin.execute("LOCK TABLE workspaces IN ACCESS EXCLUSIVE MODE")
+                stuck = threading.Thread(target=_ask_into, args=(serve, first))
+                stuck.start()
+                time.sleep(0.5)
+                # ...so the second finds no free connection: 503 within the pool's timeout, not a hang
+                started = time.monotonic()
+                second = serve.get(params=PARAMS, timeout=30)
+                waited = time.monotonic() - started
+                expect_error(second, 503, "NOTES_STORE_BUSY")
+                assert second.headers["retry-after"] == "1" and waited < 10
+            stuck.join(30)  # the lock is gone: the first request finishes
+        assert first and _found_note(first[0])
+        assert _found_note(serve.get(params=PARAMS))
