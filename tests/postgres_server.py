@@ -48,6 +48,19 @@ class PgServer:
 
         pg_ctl(["-w", "-m", "fast", "restart"], pgdata=self.pgdata, user=self.handle.system_user, timeout=60)
 
+    def stop(self) -> None:
+        """``pg_ctl stop -m fast``: the server is down until :meth:`start`."""
+        from pgserver._commands import pg_ctl
+
+        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=self.pgdata, user=self.handle.system_user, timeout=60)
+
+    def start(self) -> None:
+        """The server started again as pgserver starts it (its socket folder only, no TCP)."""
+        from pgserver._commands import pg_ctl
+
+        pg_ctl(["-w", "-o", '-h ""', "-o", f"-k {self.host}", "-l", str(self.pgdata / "log"), "start"],
+               pgdata=self.pgdata, user=self.handle.system_user, timeout=60)
+
 
 _SERVER: PgServer | None = None
 _FAILED: str | None = None
