@@ -53,9 +53,10 @@ def test_a_database_restarted_or_down_under_load_answers_busy_then_recovers(
         answers: list[httpx.Response] = []
         stop = threading.Event()
 
-        def load(serve: ServeProcess = service) -> None:
-            while not stop.is_set():  # noqa: B023  (the threads are joined below)
-                answers.append(serve.get(params=PARAMS, timeout=30))
+        def load(serve: ServeProcess = service, into: list[httpx.Response] = answers,
+                 until: threading.Event = stop) -> None:
+            while not until.is_set():
+                into.append(serve.get(params=PARAMS, timeout=30))
 
         workers = [threading.Thread(target=load) for _ in range(2)]
         for t in workers:
