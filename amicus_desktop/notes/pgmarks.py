@@ -37,7 +37,7 @@ class PgMarks(Marks):
 
     def _select(self, where: str = "", params: Sequence[object] = ()) -> list[Mark]:
         where = where.replace("?", "%s")  # Marks.marks() writes its conditions with SQLite's placeholders
-        with self._pg_ws._pg.transaction(self.id) as cur:
+        with self._pg_ws._pg._transaction(self.id) as cur:
             return self._rows(cur, where, params)
 
     def _found(self, cur: Any, mark_id: str) -> Mark:
@@ -64,12 +64,12 @@ class PgMarks(Marks):
         k = check_kind(kind)
         checked = (_plain(ref), check_colour(k, colour), check_labels(labels))
         stamp = now()
-        with self._pg_ws._pg.transaction(self.id) as cur:
+        with self._pg_ws._pg._transaction(self.id) as cur:
             self._pg_ws._lock(cur)
             return self._put(cur, k, *checked, None, stamp, stamp)
 
     def edit(self, mark_id: str, *, colour: str | None = None, labels: Iterable[str] | None = None) -> Mark:
-        with self._pg_ws._pg.transaction(self.id) as cur:
+        with self._pg_ws._pg._transaction(self.id) as cur:
             self._pg_ws._lock(cur)
             old = self._found(cur, mark_id)
             new_colour = old.colour if colour is None else check_colour(old.kind, colour)
@@ -83,7 +83,7 @@ class PgMarks(Marks):
             return Mark(old.id, old.kind, old.ref, new_colour, new_labels, old.created, stamp)
 
     def remove(self, mark_id: str) -> Mark:
-        with self._pg_ws._pg.transaction(self.id) as cur:
+        with self._pg_ws._pg._transaction(self.id) as cur:
             self._pg_ws._lock(cur)
             old = self._found(cur, mark_id)
             cur.execute("DELETE FROM marks WHERE workspace_id = %s AND mark_id = %s", [self.id, old.id])
@@ -92,7 +92,7 @@ class PgMarks(Marks):
     def restore_all(self, marks: Sequence[Mark]) -> list[Mark]:
         stamp = now()
         checked = [(check_kind(m.kind), _plain(m.ref), m) for m in marks]
-        with self._pg_ws._pg.transaction(self.id) as cur:
+        with self._pg_ws._pg._transaction(self.id) as cur:
             self._pg_ws._lock(cur)
             return [self._put(cur, kind, ref, check_colour(kind, m.colour), check_labels(m.labels), m.id,
                               check_time(m.created) or stamp, check_time(m.updated) or check_time(m.created) or stamp)

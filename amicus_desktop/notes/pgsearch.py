@@ -38,7 +38,7 @@ class PgWorkspaceSearch(WorkspaceSearch):
 
     def index(self, model_id: str) -> NotesIndex:
         ws = self._pg_ws
-        with ws._pg.transaction(ws.id, snapshot=True) as cur:
+        with ws._pg._transaction(ws.id, snapshot=True) as cur:
             row = cur.execute("SELECT generation, forgotten FROM workspaces WHERE workspace_id = %s",
                               [ws.id]).fetchone()
             generation, forgotten = (int(row[0]), int(row[1])) if row else (0, 0)

@@ -66,7 +66,7 @@ class PgWorkspace(Workspace):
 
     def _select(self, where: str = "", params: Iterable[object] = (), tail: str = "", *,
                 by_rowid: bool = False) -> list[StoredNote]:
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             return self._rows(cur, where, params, tail)
 
     def find(self, note_id: str) -> Note | None:
@@ -79,18 +79,18 @@ class PgWorkspace(Workspace):
 
     def rowids_of(self, note_ids: Sequence[str]) -> dict[str, int]:
         wanted = [i for i in note_ids if isinstance(i, str)]
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             rows = cur.execute("SELECT note_id, rowid FROM notes WHERE workspace_id = %s AND note_id = ANY(%s)",
                                [self.id, wanted]).fetchall()
         return {str(i): int(r) for i, r in rows}
 
     def count(self) -> int:
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             return int(cur.execute("SELECT count(*) FROM notes WHERE workspace_id = %s", [self.id]).fetchone()[0])
 
     @property
     def generation(self) -> int:
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             row = cur.execute("SELECT generation FROM workspaces WHERE workspace_id = %s", [self.id]).fetchone()
         return int(row[0]) if row else 0
 
@@ -122,7 +122,7 @@ class PgWorkspace(Workspace):
     def add(self, text: str, ref: PassageRef | None = None) -> Note:
         text = check_text(text)
         stamp = now()
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             self._lock(cur)
             return self._put(cur, text, _plain(ref), None, stamp, stamp)
 
@@ -130,7 +130,7 @@ class PgWorkspace(Workspace):
              expected_updated: str | None = None) -> Note:
         if text is not None:
             text = check_text(text)
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             self._lock(cur)
             found = self._rows(cur, "n.note_id = %s", [note_id]) if isinstance(note_id, str) else []
             if not found:
@@ -155,7 +155,7 @@ class PgWorkspace(Workspace):
             return Note(old.id, self.id, new_text, new_ref, old.created, updated, models)
 
     def remove(self, note_id: str) -> Note:
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             self._lock(cur)
             found = self._rows(cur, "n.note_id = %s", [note_id]) if isinstance(note_id, str) else []
             if not found:
@@ -176,7 +176,7 @@ class PgWorkspace(Workspace):
     def restore_all(self, notes: Sequence[Note]) -> list[Note]:
         checked = [(check_text(n.text), n) for n in notes]
         stamp = now()
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             self._lock(cur)
             out = []
             for text, n in checked:
@@ -194,13 +194,13 @@ class PgWorkspace(Workspace):
         return [s.note for s in self._select(self._PENDING, params, tail)]
 
     def pending_count(self, model_id: str) -> int:
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             return int(cur.execute(f"SELECT count(*) FROM notes n WHERE n.workspace_id = %s AND {self._PENDING}",
                                    [self.id, model_id]).fetchone()[0])
 
     def store_vectors(self, model_id: str, embedded: Sequence[tuple[Note, np.ndarray]]) -> int:
         kept = 0
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             self._lock(cur)
             generation = self._bump(cur)
             for note, vector in embedded:
@@ -222,7 +222,7 @@ class PgWorkspace(Workspace):
         """The ``n`` notes of this workspace nearest ``vector`` by pgvector's exact cosine distance (``<=>``),
         among those with a vector of ``model_id`` as long as it: ``(note id, distance)``, nearest first."""
         v = np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
-        with self._pg.transaction(self.id) as cur:
+        with self._pg._transaction(self.id) as cur:
             rows = cur.execute(
                 "SELECT n.note_id, (v.vector <=> %s::vector)::float8 AS d FROM note_vectors v JOIN notes n "
                 "ON n.rowid = v.note_rowid WHERE v.workspace_id = %s AND n.workspace_id = %s AND v.model_id = %s "

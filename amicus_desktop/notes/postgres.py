@@ -147,7 +147,7 @@ class PgNotesStore:
         self.url = url
         self._pool: ConnectionPool | None = POOLS.take(url)
         try:
-            with self.transaction(None) as cur:
+            with self._transaction(None) as cur:
                 prepare(cur)
         except BaseException:
             self.close()
@@ -157,7 +157,7 @@ class PgNotesStore:
         self._words = apsw.Connection(":memory:")
 
     @contextlib.contextmanager
-    def transaction(self, workspace_id: str | None, *, snapshot: bool = False) -> Iterator[Any]:
+    def _transaction(self, workspace_id: str | None, *, snapshot: bool = False) -> Iterator[Any]:
         """A cursor in one transaction, committed at the end (rolled back on an exception), in which the
         policies show ``workspace_id``'s rows only (none with ``None``). ``snapshot``: a read-only
         repeatable read (every statement sees the same moment)."""
@@ -181,7 +181,7 @@ class PgNotesStore:
         The one read across workspaces, and of ids only: the ``workspaces`` table's policy shows every id
         to a transaction that sets ``amicus.listing`` (:mod:`.pgschema`); no other table shows anything to it.
         """
-        with self.transaction(None) as cur:
+        with self._transaction(None) as cur:
             cur.execute("SELECT set_config(%s, 'on', true)", [LISTING_SETTING])
             rows = cur.execute("SELECT workspace_id FROM workspaces ORDER BY workspace_id").fetchall()
         return [str(r[0]) for r in rows]

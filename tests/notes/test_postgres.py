@@ -5,6 +5,7 @@ A real PostgreSQL 18 with pgvector (tests/postgres_server.py), reached as a role
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -37,18 +38,18 @@ def test_a_forgotten_filter_still_sees_one_workspace(pg_url: str) -> None:
     with PgNotesStore(pg_url) as store:
         _two_workspaces(store)
         # every table, read with no workspace filter at all, inside alice's transaction
-        with store.transaction("alice") as cur:
+        with store._transaction("alice") as cur:
             for table in WALLED:
                 owners = {r[0] for r in cur.execute(f"SELECT workspace_id FROM {table}").fetchall()}
                 assert owners == {"alice"}, table
             texts = [r[0] for r in cur.execute("SELECT text FROM notes").fetchall()]
             assert texts == ["alice's private grace"]
         # a transaction that names no workspace sees nothing at all
-        with store.transaction(None) as cur:
+        with store._transaction(None) as cur:
             for table in WALLED:
                 assert cur.execute(f"SELECT count(*) FROM {table}").fetchone()[0] == 0, table
         # and cannot write into another workspace, even by naming it
-        with pytest.raises(NotesError), store.transaction("alice") as cur:
+        with pytest.raises(NotesError), store._transaction("alice") as cur:
             cur.execute("UPDATE notes SET text = 'overwritten' WHERE workspace_id = 'bob'")
             assert cur.rowcount == 0
             cur.execute("INSERT INTO workspaces(workspace_id, created) VALUES ('carol', 'x')")
@@ -206,3 +207,20 @@ def test_the_store_refuses_a_database_without_pgvector(pg: PgServer) -> None:
 
 def test_psycopg_is_the_driver() -> None:
     assert psycopg.__version__ >= "3.2"
+
+
+def test_notes_copy_on_the_command_line(amicus_home: Path, pg_url: str, tmp_path: Path) -> None:
+    from tests.support.cli import run
+
+    with NotesStore() as mine:  # the data folder's file: --from's default
+        note = mine.workspace("w").add("copied by the command", parse_ref("John 3:16"))
+    code, out, err = run("notes", "copy", "--to", pg_url, "--json")
+    assert code == 0, err
+    assert json.loads(out) == {"workspaces": 1, "notes": 1, "marks": 0, "skipped": 0}
+    code, out, _ = run("notes", "copy", "--from", pg_url, "--to", str(tmp_path / "back.sqlite"), "--json")
+    assert code == 0 and json.loads(out)["notes"] == 1
+    with NotesStore(tmp_path / "back.sqlite") as back:
+        assert back.workspace("w").get(note.id).text == "copied by the command"
+    superuser = pg_url.replace("amicus_app@", "postgres@")
+    code, out, _ = run("notes", "copy", "--to", superuser, "--json")
+    assert code == 1 and json.loads(out)["error"]["code"] == "NOTES_STORE_INVALID" and "copied by" not in out
