@@ -89,6 +89,7 @@ class Library:
                  lanes: int = DEFAULT_LANES, notes_store: str | None = None) -> None:
         self.db_path = Path(db_path)
         self.embedder = EmbedClient(proxy_url, token)
+        self.notes_store = notes_store
         # notes_store: a postgresql:// URL or a notes file (None: the data folder's), amicus_desktop.notes
         self._lanes = [_Lane(Retriever(self.db_path, proxy_url, embed_client=self.embedder, notes_path=notes_store))
                        for _ in range(max(1, lanes))]

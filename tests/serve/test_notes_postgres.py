@@ -18,6 +18,8 @@ import httpx
 from amicus_desktop.notes.postgres import PgNotesStore
 from tests.postgres_server import PgServer
 from tests.serve.conftest import expect_error
+from tests.support.cli import run
+from tests.support.proxy import free_port
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.serve import ServeProcess
 
@@ -109,3 +111,11 @@ def test_an_exhausted_pool_answers_503_with_retry_after_without_hanging(
             stuck.join(30)  # the lock is gone: the first request finishes
         assert first and _found_note(first[0])
         assert _found_note(serve.get(params=PARAMS))
+
+
+def test_serve_and_mcp_refuse_a_notes_store_the_wall_does_not_hold_for(small_db: Path, pg_url: str) -> None:
+    superuser = pg_url.replace("amicus_app@", "postgres@")
+    code, _out, err = run("serve", "--db", str(small_db), "--notes-store", superuser, "--port", str(free_port()))
+    assert code == 2 and "--notes-store" in err and "row-level security" in err
+    code, out, err = run("mcp", "--db", str(small_db), "--workspace", "alice", "--notes-store", superuser)
+    assert code == 2 and out == "" and "row-level security" in err
