@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import httpx
@@ -119,3 +120,33 @@ def test_serve_and_mcp_refuse_a_notes_store_the_wall_does_not_hold_for(small_db:
     assert code == 2 and "--notes-store" in err and "row-level security" in err
     code, out, err = run("mcp", "--db", str(small_db), "--workspace", "alice", "--notes-store", superuser)
     assert code == 2 and out == "" and "row-level security" in err
+
+
+def test_mcp_keeps_and_searches_its_workspaces_notes_in_postgresql(study_db: Path, local_proxy: Any,
+                                                                    tmp_path: Path, pg_url: str) -> None:
+    from mcp import ClientSession
+
+    from tests.mcp.test_server import drive
+    from tests.mcp.tools_client import Tools
+
+    text = "Onesiphorus kept this note about the potter and the clay"
+    got: dict[str, str] = {}
+
+    async def writer(session: ClientSession) -> None:
+        tools = await Tools(session).start()
+        added = await tools.ok("add_note", {"text": text, "ref": "Romans 9:21"})
+        got["id"] = added["notes"][0]["id"]
+        assert added["embedded"] is True
+        listed = await tools.ok("list_notes", {})
+        assert [n["id"] for n in listed["notes"]] == [got["id"]]
+        found = await tools.ok("search_library", {"query": "Onesiphorus potter clay", "mode": "keyword",
+                                                  "filters": {"source_type": ["user_note"]}})
+        assert [r["id"] for r in found["results"]] == [got["id"]]
+
+    home = tmp_path / "home"
+    drive(study_db, local_proxy.url, home, writer, "--workspace", "alice", "--allow-writes", "--notes-store", pg_url)
+    with PgNotesStore(pg_url) as store:
+        (note,) = store.workspace("alice").notes()
+        assert note.id == got["id"] and note.text == text and note.models  # saved and embedded there
+        assert store.workspace("bob").notes() == []
+    assert not (home / "data" / "notes" / "notes.sqlite").exists()  # nothing went to the file
