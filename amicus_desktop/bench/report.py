@@ -119,7 +119,7 @@ def two_stage_table(report: dict[str, Any]) -> str:
 
 def coarse_pass_table(report: dict[str, Any]) -> str:
     """The two-stage search with the coarse pass's pre-filter and without it (every whole code), as ratios of
-    numpy's brute force in the same run (candidates/hamming.py)."""
+    numpy's brute force in the same run (store/hamming.py)."""
     header = ["N × D", "numpy p50 / p95", "pre-filter: two-stage p50 / p95", "÷ numpy p50 / p95", "coarse p50",
               "recall@40 mean (min)", "whole code: two-stage p50 / p95", "÷ numpy p50 / p95", "coarse p50",
               "recall@40 mean (min)"]

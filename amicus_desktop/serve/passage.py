@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.references import PassageRef
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..understand import PassageError, parse_passage
 from .errors import ServiceCode, ServiceError, bad_request
 from .library import Facts
@@ -49,7 +49,7 @@ def parse_reference(reference: str, facts: Facts) -> PassageRef:
         raise bad_request(str(exc)) from None
 
 
-def read_passage(store: ScriptureStore, facts: Facts, reference: str) -> Passage:
+def read_passage(store: LibraryStore, facts: Facts, reference: str) -> Passage:
     """(DB thread) The verses ``reference`` names."""
     ref = parse_reference(reference, facts)
     heading = ref.label(facts.names.book(ref.book_id))

@@ -40,10 +40,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
-from ..store import codes
-from ..store.scripture import ScriptureStore
+from . import codes
 from .hamming import distances as hamming_distances
 from .hamming import short_list, smallest
+from .scripture import ScriptureStore
 
 __all__ = ["MODES", "MODE_ENV", "SearchTrace", "ShortLists", "TwoStageIndex", "configured_mode", "smallest"]
 
