@@ -6,7 +6,7 @@
 ``hybrid`` mode, pins), so every breakdown shows an exact distance whatever found the chunk.
 
 Each asks the library's :class:`~amicus_desktop.core.vectors.VectorIndex`
-(:meth:`ScriptureStore.vector_index <amicus_desktop.store.scripture.ScriptureStore.vector_index>`: for
+(:meth:`LibraryStore.vector_index <amicus_desktop.store.library.LibraryStore.vector_index>`: for
 scripture.db, sqlite-vec's exact scan or the two-stage file, :mod:`amicus_desktop.store.vector_search`).
 A filter the index cannot apply inside its search is applied as the rows the library says it allows,
 through :meth:`~amicus_desktop.core.vectors.VectorIndex.nearest_among` — never after the search, which
