@@ -66,7 +66,7 @@ def _kernels(index: TwoStageIndex) -> dict[str, Kernel]:
         faiss.omp_set_num_threads(1)
         flat = faiss.IndexBinaryFlat(bits)
         flat.add(rows_u8)
-        out["faiss IndexBinaryFlat"] = lambda qw, c: flat.search(qw.view(np.uint8)[None, :], c)[1][0]
+        out["faiss IndexBinaryFlat"] = lambda qw, c: _found(flat.search(qw.view(np.uint8)[None, :], c)[1][0])
     with contextlib.suppress(ImportError):
         from usearch.index import Index  # type: ignore[import-not-found, import-untyped, unused-ignore]
         from usearch.index import search as usearch_search
@@ -77,6 +77,11 @@ def _kernels(index: TwoStageIndex) -> dict[str, Kernel]:
     bit_index = BitVectors(rows_u8)
     out["sqlite-vec bit[] KNN"] = lambda qw, c: bit_index.nearest(qw.view(np.uint8), c)
     return out
+
+
+def _found(labels: np.ndarray) -> np.ndarray:
+    """faiss's labels without its ``-1`` (no row) padding."""
+    return np.asarray(labels[labels >= 0], dtype=np.int64)
 
 
 def _search_with(index: TwoStageIndex, q: np.ndarray, k: int, coarse: Kernel) -> list[tuple[int, float]]:
@@ -135,7 +140,7 @@ def kernel_table(store: ScriptureStore, mat: np.ndarray, rowids: np.ndarray, qs:
             if name in SLOW and i >= WARMUP + SLOW_QUESTIONS:
                 continue
             t0 = time.perf_counter()
-            cols = kernel(qw, COARSE)
+            cols = kernel(qw, min(COARSE, n))
             t = ms_since(t0)
             if i >= WARMUP:
                 times[name].append(t)
@@ -166,7 +171,7 @@ def _with_lists(index: TwoStageIndex, lists: ShortLists,
 
 def kernels_table(results: list[dict[str, Any]]) -> str:
     """Each way of :func:`kernel_table` as a share of numpy's p95 in the same run, and its recall."""
-    header = ["N × D", "way", "p50 / p95 ms", "÷ numpy p95: p50 / p95", "recall@k mean (min)", "numpy p50 / p95",
+    header = ["way", "N × D", "p50 / p95 ms", "÷ numpy p95: p50 / p95", "recall@k mean (min)", "numpy p50 / p95",
               "CPU share"]
     rows = []
     for m in results:
@@ -176,7 +181,7 @@ def kernels_table(results: list[dict[str, Any]]) -> str:
         np_ = kt["numpy"]
         for name, w in kt["ways"].items():
             what = "coarse: " if w["group"] == "coarse" else ""
-            rows.append([m.get("label", f"{m['n']} × {m['dims']}"), what + name,
+            rows.append([what + name, m.get("label") or f"{m['n']} × {m['dims']}",
                          f"{fmt_ms(w['p50'])} / {fmt_ms(w['p95'])}",
                          f"{w['vs_numpy_p50']:.3f}× / {w['vs_numpy_p95']:.3f}×",
                          f"{w['recall']:.4f} ({w['recall_min']:.3f})",
