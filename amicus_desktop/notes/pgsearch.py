@@ -5,6 +5,9 @@ same FTS5 tokenizer from a private in-memory SQLite, the same BM25 and cosine), 
 same way — the workspace's ``generation``, the notes ``changed`` since, the ``removed_notes`` — in one
 read-only repeatable-read transaction, so the counter and the rows agree. A note written through another
 replica is found by the next question here. Vectors come out of pgvector as float arrays.
+
+A question's meaning search (:meth:`PgWorkspaceSearch.view`'s ``vectors``) is asked of pgvector in the
+database (:mod:`.pgvectors`); the words, passages and pins are the index's, as for a SQLite store.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from .search import IndexCache, WorkspaceSearch
 
 if TYPE_CHECKING:
     from .pgworkspace import PgWorkspace
+    from .view import IndexView
 
 _NOTE_ROWS = ("SELECT n.rowid, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.text, v.vector::real[], "
               "n.note_id FROM notes n LEFT JOIN note_vectors v ON v.note_rowid = n.rowid AND v.model_id = %s "
@@ -58,3 +62,12 @@ class PgWorkspaceSearch(WorkspaceSearch):
                     [ws.id, since]).fetchall()]
                 index.apply(generation, _rows(changed), removed)
         return index
+
+    def view(self, model_id: str, *, embedded_only: bool) -> IndexView:
+        """The index's view (words, passages, pins, pending: :mod:`.view`), with the meaning search asked of
+        pgvector in the database (:class:`~.pgvectors.PgNotesVectors`)."""
+        from .pgvectors import PgNotesVectors
+
+        view = super().view(model_id, embedded_only=embedded_only)
+        view.vectors = PgNotesVectors(self._pg_ws, view.index)
+        return view

@@ -224,3 +224,38 @@ def test_notes_copy_on_the_command_line(amicus_home: Path, pg_url: str, tmp_path
     superuser = pg_url.replace("amicus_app@", "postgres@")
     code, out, _ = run("notes", "copy", "--to", superuser, "--json")
     assert code == 1 and json.loads(out)["error"]["code"] == "NOTES_STORE_INVALID" and "copied by" not in out
+
+
+def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(pg_url: str) -> None:
+    from amicus_desktop.core.query import Filters
+    from amicus_desktop.notes.pgvectors import PgNotesVectors
+    from amicus_desktop.notes.view import NotesVectors
+
+    rng = np.random.default_rng(11)
+    with PgNotesStore(pg_url) as store:
+        ws = store.workspace("w")
+        refs = ["Rom 9:11", "John 3:16", None, "Rom 8:28"]
+        notes = [ws.add(f"note {i}", parse_ref(refs[i % 4]) if refs[i % 4] else None) for i in range(80)]
+        ws.store_vectors("m", [(n, rng.standard_normal(16).astype(np.float32)) for n in notes[:70]])  # 10 pending
+        ws.store_vectors("other", [(n, rng.standard_normal(16).astype(np.float32)) for n in notes])
+        view = ws.search().view("m", embedded_only=True)
+        assert isinstance(view.vectors, PgNotesVectors)
+        memory = NotesVectors(view.index)
+        q = rng.standard_normal(16).astype(np.float32)
+        some = [r for r in view.index.rowids[: view.index.size][::3].tolist()]
+
+        def same(a: list[tuple[int, float]], b: list[tuple[int, float]]) -> None:
+            assert [i for i, _ in a] == [i for i, _ in b]
+            assert all(abs(x - y) < 1e-5 for (_, x), (_, y) in zip(a, b, strict=True))
+
+        for filters in (Filters(), Filters(books=frozenset({"romans"})),
+                        Filters(source_types=frozenset({"user_note"}))):
+            same(view.vectors.nearest(q, 40, filters), memory.nearest(q, 40, filters))
+        assert view.vectors.nearest(q, 40, Filters(scholars=frozenset({"calvin"}))) == []
+        same(view.vectors.nearest_among(q, some, 10), memory.nearest_among(q, some, 10))
+        d_pg, d_mem = view.vectors.distances(q, some), memory.distances(q, some)
+        assert d_pg.keys() == d_mem.keys() and all(abs(d_pg[k] - d_mem[k]) < 1e-5 for k in d_pg)
+        assert len(view.vectors.nearest(q, 100)) == 70  # the pending notes have no vector of this model
+        late = ws.add("written after the question's index")
+        ws.store_vectors("m", [(late, q)])
+        assert late.id not in {view.index.note_ids[view.index.slot(r)] for r, _ in view.vectors.nearest(q, 5)}
