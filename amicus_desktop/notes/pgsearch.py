@@ -6,12 +6,15 @@ same way — the workspace's ``generation``, the notes ``changed`` since, the ``
 read-only repeatable-read transaction, so the counter and the rows agree. A note written through another
 replica is found by the next question here. Vectors come out of pgvector as float arrays.
 
-A question's meaning search (:meth:`PgWorkspaceSearch.view`'s ``vectors``) is asked of pgvector in the
-database (:mod:`.pgvectors`); the words, passages and pins are the index's, as for a SQLite store.
+A question's meaning search (:meth:`PgWorkspaceSearch.view`'s ``vectors``) is the index's too by default;
+with ``AMICUS_NOTES_VECTORS=pgvector`` it is asked of pgvector in the database (:mod:`.pgvectors`, the same
+ids and distances to 1e-5) — slower per question for a reader's workspace (docs/DEPLOY.md), the way for a
+workspace too large to hold in each process.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -22,6 +25,9 @@ from .search import IndexCache, WorkspaceSearch
 if TYPE_CHECKING:
     from .pgworkspace import PgWorkspace
     from .view import IndexView
+
+#: ``memory`` (the default) or ``pgvector``: where a question's meaning search over a workspace's notes runs.
+VECTORS_ENV = "AMICUS_NOTES_VECTORS"
 
 _NOTE_ROWS = ("SELECT n.rowid, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.text, v.vector::real[], "
               "n.note_id FROM notes n LEFT JOIN note_vectors v ON v.note_rowid = n.rowid AND v.model_id = %s "
@@ -64,10 +70,17 @@ class PgWorkspaceSearch(WorkspaceSearch):
         return index
 
     def view(self, model_id: str, *, embedded_only: bool) -> IndexView:
-        """The index's view (words, passages, pins, pending: :mod:`.view`), with the meaning search asked of
-        pgvector in the database (:class:`~.pgvectors.PgNotesVectors`)."""
-        from .pgvectors import PgNotesVectors
-
+        """The index's view (:mod:`.view`); with ``AMICUS_NOTES_VECTORS=pgvector`` its meaning search is asked
+        of pgvector in the database (:class:`~.pgvectors.PgNotesVectors`: the same ids and distances)."""
         view = super().view(model_id, embedded_only=embedded_only)
-        view.vectors = PgNotesVectors(self._pg_ws, view.index)
+        if vectors_in_database():
+            from .pgvectors import PgNotesVectors
+
+            view.vectors = PgNotesVectors(self._pg_ws, view.index)
         return view
+
+
+def vectors_in_database() -> bool:
+    """Whether :data:`VECTORS_ENV` asks for pgvector (``pgvector``) rather than the index in memory
+    (``memory``, the default: measured ≈ 10–100× faster per question, docs/DEPLOY.md)."""
+    return os.environ.get(VECTORS_ENV, "").strip().lower() == "pgvector"

@@ -226,7 +226,8 @@ def test_notes_copy_on_the_command_line(amicus_home: Path, pg_url: str, tmp_path
     assert code == 1 and json.loads(out)["error"]["code"] == "NOTES_STORE_INVALID" and "copied by" not in out
 
 
-def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(pg_url: str) -> None:
+def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(
+        pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from amicus_desktop.core.query import Filters
     from amicus_desktop.notes.pgvectors import PgNotesVectors
     from amicus_desktop.notes.view import NotesVectors
@@ -238,6 +239,8 @@ def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(pg_u
         notes = [ws.add(f"note {i}", parse_ref(refs[i % 4]) if refs[i % 4] else None) for i in range(80)]
         ws.store_vectors("m", [(n, rng.standard_normal(16).astype(np.float32)) for n in notes[:70]])  # 10 pending
         ws.store_vectors("other", [(n, rng.standard_normal(16).astype(np.float32)) for n in notes])
+        assert isinstance(ws.search().view("m", embedded_only=True).vectors, NotesVectors)  # the default
+        monkeypatch.setenv("AMICUS_NOTES_VECTORS", "pgvector")
         view = ws.search().view("m", embedded_only=True)
         assert isinstance(view.vectors, PgNotesVectors)
         memory = NotesVectors(view.index)
