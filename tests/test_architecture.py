@@ -94,7 +94,8 @@ _SQL = re.compile(
 #: embedding) asks it typed questions too.
 NOTES_STORE_MODULES = frozenset({"schema.py", "store.py", "workspace.py", "search.py", "index.py", "marks.py",
                                  # the same store on PostgreSQL (postgres.py)
-                                 "postgres.py", "pgschema.py", "pgworkspace.py", "pgmarks.py", "pgsearch.py"})
+                                 "postgres.py", "pgschema.py", "pgworkspace.py", "pgmarks.py", "pgsearch.py",
+                                 "pgvectors.py"})
 
 
 def test_the_store_owns_its_sql() -> None:
