@@ -75,6 +75,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--notes-store", metavar="URL",
                    help="where the workspaces' notes are: a postgresql:// URL (shared by every replica; "
                         "docs/DEPLOY.md) or a notes file (default: $AMICUS_NOTES_STORE, else the data folder's file)")
+    p.add_argument("--allow-writes", action="store_true",
+                   help="let /mcp's add_note save notes in the request's workspace (one its token may use)")
     p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
                    help=f"searches run at once, each on its own database thread (default {DEFAULT_LANES})")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
@@ -156,7 +158,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
     # trace id and a log line like every other answer.
     guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
-    app = create_app(library, access, overlays, middleware=[guard])
+    app = create_app(library, access, overlays, middleware=[guard], allow_writes=args.allow_writes)
     # lifespan "on": it closes the library's threads and HTTP client on the way out
     config = uvicorn_config(app, args.log_level, lifespan="on", max_head=MAX_HEAD)
     shown = f"[{host}]" if ":" in host else host
