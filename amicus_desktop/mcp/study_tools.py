@@ -58,7 +58,7 @@ def _notes_error(err: NotesError) -> ServiceError:
 
 
 def register(server: LibraryServer, box: Toolbox) -> None:
-    library, scope = box.library, box.scope
+    library = box.library
 
     @server.tool(name="cross_references", annotations=READ_ONLY)
     async def cross_references(reference: str, sources: list[Source] | None = None, limit: int = DEFAULT_LIMIT,
@@ -120,7 +120,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
 
     async def on_workspace(fn: Callable[[Workspace], T]) -> T:
         """``fn`` of the server's workspace, in a notes store opened for the call (off the event loop)."""
-        workspace = scope.workspace
+        workspace = box.scope.workspace
         if workspace is None:
             raise ServiceError(ServiceCode.NO_WORKSPACE, "This server has no workspace: start it with "
                                                          "--workspace W to read and write W's notes.")
@@ -148,7 +148,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             except NotesError as err:
                 raise _notes_error(err) from None
             notes = await on_workspace(lambda ws: ws.notes(on))
-            return Ranked({"workspace": scope.workspace, "library": await box.provenance()},
+            return Ranked({"workspace": box.scope.workspace, "library": await box.provenance()},
                           [note_item(n) for n in notes])
 
         return await box.answer("list_notes", {"ref": ref}, (detail, max_tokens, cursor), make)
@@ -174,7 +174,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             model = ModelInfo(info.model_id, info.dims)
             await embed_pending(on_workspace, library.embedder, model)  # stops quietly when the proxy is away
             embedded = await on_workspace(lambda ws: ws.get(note.id).embedded_with(model.id))
-            return Ranked({"workspace": scope.workspace, "embedded": embedded,
+            return Ranked({"workspace": box.scope.workspace, "embedded": embedded,
                            "library": await box.provenance()}, [note_item(note)])
 
         return await box.answer("add_note", {"text": text, "ref": ref, "nonce": id(object())},
