@@ -192,8 +192,8 @@ WHOLE_LIBRARY_CONTEXT = "whole library"
 def chapter_set_aside(view: ResultView) -> bool:
     """Whether the app's ranking set the open chapter aside for this answer (``chapter_off_topic``, or the focus
     chapter boosted in its place), as the breakdowns of the ranked and the dropped results show."""
-    rows = [*view.result.results, *view.result.rejected]
-    return any(b is not None and (b.chapter_off_topic or b.chapter_focus) for b in (x.breakdown for x in rows))
+    breakdowns = [*(r.breakdown for r in view.result.results), *(r.breakdown for r in view.result.rejected)]
+    return any(b is not None and (b.chapter_off_topic or b.chapter_focus) for b in breakdowns)
 
 
 def chapter_toggle_text(chapter: str | None) -> str:
