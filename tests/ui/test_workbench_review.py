@@ -175,8 +175,7 @@ def test_a_1000_px_window_with_the_workbench_open(harness: Any, qtbot: Any, smal
         ask(window, qtbot, "grace")
         window.resize(1480, 920)
         window.workbench_dock.toggle()
-        qtbot.wait(100)
-        assert window.left_split.isVisible()  # room for the reader at the default size
+        wait_for(qtbot, lambda: window.left_split.isVisible())  # room for the reader at the default size
         # the window's minimum follows the reader's a layout pass later (under load, later than 100 ms)
         wait_for(qtbot, lambda: window.minimumWidth() <= 1000)
         window.resize(1000, 650)
