@@ -26,6 +26,7 @@ from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 
 from .. import __version__
 from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
+from ..core.errors import AmicusError
 from ..core.query import DEFAULT_K
 from ..knobs import BY_PARAM
 from ..present import citation
@@ -105,8 +106,8 @@ class LibraryServer(MCPServer[Any]):
 async def _answer(work: Callable[[], Awaitable[CallToolResult]]) -> CallToolResult:
     try:
         return await work()
-    except ServiceError as err:
-        return error_result(err)
+    except AmicusError as err:  # a ServiceError, or the engine's error any path let through: by its code
+        return error_result(ServiceError.of(err))
 
 
 def _items(query: str, **values: object) -> list[tuple[str, str]]:
