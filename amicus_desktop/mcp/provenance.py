@@ -18,7 +18,7 @@ from typing import Any
 from .. import __version__
 from ..serve.library import Facts, Library
 from ..serve.scope import Scope
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..store.validate import StoreInfo
 from .sizing import compact
 
@@ -26,7 +26,7 @@ from .sizing import compact
 HASH_BATCH = 2000
 
 
-def library_id(store: ScriptureStore) -> str:
+def library_id(store: LibraryStore) -> str:
     """(DB thread) The content id of ``store``'s library (module docstring)."""
     info: StoreInfo = store.info
     h = hashlib.sha256()
@@ -50,7 +50,7 @@ class LibraryIds:
     def __init__(self) -> None:
         self._known: dict[tuple[str, int, int, int], tuple[str, str, int]] = {}
 
-    def _of(self, store: ScriptureStore, _facts: Facts) -> tuple[str, str, int]:
+    def _of(self, store: LibraryStore, _facts: Facts) -> tuple[str, str, int]:
         st = os.stat(store.path)
         key = (str(store.path), st.st_ino, st.st_mtime_ns, st.st_size)
         found = self._known.get(key)

@@ -24,7 +24,8 @@ from ..notes.errors import STORE_CODES
 from ..notes.store import store_errors
 from ..serve.errors import ServiceCode, ServiceError, bad_request
 from ..serve.library import Facts
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
+from ..store.study import tables_of
 from ..study import XrefSource, parse_sources, strongs_study
 from ..study import cross_references as xrefs_of
 from ..study.xrefs import DEFAULT_LIMIT
@@ -74,9 +75,9 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             if not 1 <= limit <= MAX_XREFS:
                 raise bad_request(f"limit must be between 1 and {MAX_XREFS}.")
 
-            def read(store: ScriptureStore, facts: Facts) -> dict[str, Any]:
+            def read(store: LibraryStore, facts: Facts) -> dict[str, Any]:
                 chosen: tuple[XrefSource, ...] = parse_sources(sources or ())
-                return xrefs_of(store, _verse(reference, facts), chosen, limit).to_json()
+                return xrefs_of(tables_of(store), _verse(reference, facts), chosen, limit).to_json()
 
             body = await library.read(read)
             items = body.pop("cross_references")
@@ -104,7 +105,8 @@ def register(server: LibraryServer, box: Toolbox) -> None:
                 book_id = resolve_book_name(book)
                 if book_id is None:
                     raise bad_request(f"No book of the Bible is called {book[:40]!r}.")
-            study = (await library.read(lambda store, _facts: strongs_study(store, number, book_id))).to_json()
+            study = (await library.read(
+                lambda store, _facts: strongs_study(tables_of(store), number, book_id))).to_json()
             items: list[dict[str, Any]] = []
             for kind, key in (("entry", "entries"), ("word_study", "word_studies"), ("verse", "concordance")):
                 for item in study.pop(key):

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.references import PassageRef
-from ..store.scripture import ScriptureStore
-from ..store.study import verse_text
-from ..store.verses import Translation, VerseIndex
+from ..store.library import LibraryStore
+from ..store.study import tables_of, verse_text
+from ..store.verses import Translation
 from ..understand import PassageError, parse_passage
 from .errors import ServiceCode, ServiceError, bad_request
 from .library import Facts
@@ -55,10 +55,10 @@ def parse_reference(reference: str, facts: Facts) -> PassageRef:
         raise bad_request(str(exc)) from None
 
 
-def translation_of(store: ScriptureStore, name: str | None) -> Translation | None:
+def translation_of(store: LibraryStore, name: str | None) -> Translation | None:
     """(DB thread) The translation ``name`` (id or abbreviation, any case; ``None``: the default) — a 400 for
     one the library does not hold."""
-    index = VerseIndex.for_store(store)
+    index = store.verse_index()
     if name is None:
         return index.default
     wanted = name.strip().lower()
@@ -69,14 +69,14 @@ def translation_of(store: ScriptureStore, name: str | None) -> Translation | Non
     raise bad_request(f"This library holds no translation called {name[:40]!r} (it holds: {held}).")
 
 
-def read_passage(store: ScriptureStore, facts: Facts, reference: str, translation: str | None = None) -> Passage:
+def read_passage(store: LibraryStore, facts: Facts, reference: str, translation: str | None = None) -> Passage:
     """(DB thread) The verses ``reference`` names, in ``translation`` (the default translation's otherwise)."""
     ref = parse_reference(reference, facts)
     chosen = translation_of(store, translation)
     heading = ref.label(facts.names.book(ref.book_id))
     rows = store.chapter(ref.book_id, ref.chapter)
     if chosen is not None and chosen.verse_table != "verses":  # another translation: its own table
-        texts = ((n, verse_text(store, chosen.verse_table, ref.book_id, ref.chapter, n)) for n, _ in rows)
+        texts = ((n, verse_text(tables_of(store), chosen.verse_table, ref.book_id, ref.chapter, n)) for n, _ in rows)
         rows = [(n, t) for n, t in texts if t is not None]
     if ref.verse_start is not None:
         end = ref.verse_end if ref.verse_end is not None else ref.verse_start
