@@ -22,6 +22,7 @@ reader's scope, checked when it starts. Under an overlay a tool argument the cli
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -53,6 +54,9 @@ INSTRUCTIONS = (
 )
 #: characters of a refusal's text kept (an SDK validation message repeats the arguments)
 MAX_ERROR_TEXT = 500
+#: the scope of the call being answered, when it is not the server's own: ``/mcp`` on the service sets it from
+#: each request's ``workspace`` and ``overlay`` (:mod:`amicus_desktop.serve.mcp_http`)
+CALL_SCOPE: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("amicus_mcp_scope", default=None)
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                             open_world_hint=False)
 
@@ -115,10 +119,15 @@ class Toolbox:
 
     def __init__(self, library: Library, scope: Scope, *, allow_writes: bool = False) -> None:
         self.library = library
-        self.scope = scope
+        self._scope = scope
         self.allow_writes = allow_writes
         self.rankings = Rankings()
         self.ids = LibraryIds()
+
+    @property
+    def scope(self) -> Scope:
+        """The scope of the call being answered: the request's on the service's ``/mcp``, else the server's."""
+        return CALL_SCOPE.get() or self._scope
 
     @property
     def scope_names(self) -> tuple[str | None, str | None]:

@@ -47,7 +47,7 @@ DETAILS: tuple[str, ...] = ("ids", "brief", "full")
 #: the result size a call gets when it names none (estimated tokens)
 DEFAULT_MAX_TOKENS = 10_000
 #: the smallest and largest ``max_tokens`` a call may ask for
-MIN_MAX_TOKENS = 200
+MIN_MAX_TOKENS = 1000
 MAX_MAX_TOKENS = 24_000
 #: the ``max_tokens`` argument, bounded in the published input schema
 MaxTokens = Annotated[int, Field(ge=MIN_MAX_TOKENS, le=MAX_MAX_TOKENS)]

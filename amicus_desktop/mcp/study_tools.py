@@ -18,9 +18,10 @@ from mcp.types import CallToolResult, ToolAnnotations
 from ..core.errors import AmicusError, ErrorCode
 from ..core.references import PassageRef
 from ..core.results import ModelInfo
-from ..notes import NotesError, NotesStore, Workspace, parse_ref
+from ..notes import NotesError, Workspace, parse_ref
 from ..notes.embedding import embed_pending
 from ..notes.errors import STORE_CODES
+from ..notes.postgres import open_store
 from ..notes.store import store_errors
 from ..serve.errors import ServiceCode, ServiceError, bad_request
 from ..serve.library import Facts
@@ -58,7 +59,7 @@ def _notes_error(err: NotesError) -> ServiceError:
 
 
 def register(server: LibraryServer, box: Toolbox) -> None:
-    library, scope = box.library, box.scope
+    library = box.library
 
     @server.tool(name="cross_references", annotations=READ_ONLY)
     async def cross_references(reference: str, sources: list[Source] | None = None, limit: int = DEFAULT_LIMIT,
@@ -120,13 +121,13 @@ def register(server: LibraryServer, box: Toolbox) -> None:
 
     async def on_workspace(fn: Callable[[Workspace], T]) -> T:
         """``fn`` of the server's workspace, in a notes store opened for the call (off the event loop)."""
-        workspace = scope.workspace
+        workspace = box.scope.workspace
         if workspace is None:
             raise ServiceError(ServiceCode.NO_WORKSPACE, "This server has no workspace: start it with "
                                                          "--workspace W to read and write W's notes.")
 
         def run() -> T:
-            with store_errors(), NotesStore() as store:
+            with store_errors(), open_store(library.notes_store) as store:  # --notes-store, or the file
                 return fn(store.workspace(workspace))
         try:
             return await asyncio.to_thread(run)
@@ -148,7 +149,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             except NotesError as err:
                 raise _notes_error(err) from None
             notes = await on_workspace(lambda ws: ws.notes(on))
-            return Ranked({"workspace": scope.workspace, "library": await box.provenance()},
+            return Ranked({"workspace": box.scope.workspace, "library": await box.provenance()},
                           [note_item(n) for n in notes])
 
         return await box.answer("list_notes", {"ref": ref}, (detail, max_tokens, cursor), make)
@@ -174,7 +175,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             model = ModelInfo(info.model_id, info.dims)
             await embed_pending(on_workspace, library.embedder, model)  # stops quietly when the proxy is away
             embedded = await on_workspace(lambda ws: ws.get(note.id).embedded_with(model.id))
-            return Ranked({"workspace": scope.workspace, "embedded": embedded,
+            return Ranked({"workspace": box.scope.workspace, "embedded": embedded,
                            "library": await box.provenance()}, [note_item(note)])
 
         return await box.answer("add_note", {"text": text, "ref": ref, "nonce": id(object())},

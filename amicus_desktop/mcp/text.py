@@ -44,8 +44,11 @@ def results_list(body: dict[str, Any]) -> str:
     lines = [f"{total} result{'s' * (total != 1)} ({mode} search) for: {body.get('query', '')}"]
     for r in results:
         pinned = ", pinned" if r.get("pinned") else ""
-        lines += ["", f"{r['rank']}. {r.get('title') or r['citation']}",
-                  f"   {r['citation']} · score {r['score']:.3f}{pinned} · id {r['id']}"]
+        if r.get("title"):
+            lines += ["", f"{r['rank']}. {r['title']}",
+                      f"   {r['citation']} · score {r['score']:.3f}{pinned} · id {r['id']}"]
+        else:  # detail=ids: one line each
+            lines.append(f"{r['rank']}. {r['citation']} · score {r['score']:.3f}{pinned} · id {r['id']}")
         snip = r.get("snippet") or r.get("preview")
         if snip:
             lines.append(f"   {_short(snip)}")

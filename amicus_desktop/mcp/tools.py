@@ -58,10 +58,11 @@ def _filter_items(filters: dict[str, list[str]] | None) -> list[tuple[str, str]]
 
 
 def register(server: LibraryServer, box: Toolbox) -> None:
-    library, scope = box.library, box.scope
+    library = box.library
     count = WordPieceCounter()
 
     async def retrieve(items: list[tuple[str, str]]) -> Any:
+        scope = box.scope
         if scope.workspace is not None:
             items.append(("workspace", scope.workspace))
         return await library.retrieve(parse(items), scope)
@@ -115,7 +116,8 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             if not isinstance(budget, int) or budget < 1:
                 raise bad_request("budget must be a whole number of tokens, at least 1.")
             size = sizing(detail, max_tokens, None)
-            overlay_k = scope.overlay is not None and "k" in scope.overlay.retrieval_policy
+            overlay = box.scope.overlay
+            overlay_k = overlay is not None and "k" in overlay.retrieval_policy
             answer = await retrieve(_items(query, k=None if overlay_k else DEFAULT_K, mode=mode, chapter=chapter))
             by_id = {r.candidate.chunk_id: r for r in answer.result.results}
             fitted, notes = budget, tuple[str, ...]()

@@ -47,6 +47,9 @@ class ServiceCode(enum.StrEnum):
     NO_WORKSPACE = "NO_WORKSPACE"
 
 
+#: Seconds a client waits before asking again after ``NOTES_STORE_BUSY`` (503).
+NOTES_RETRY_AFTER = 1
+
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
 STATUS: dict[str, int] = {
     ErrorCode.QUERY_INVALID: 400,
@@ -103,8 +106,14 @@ class ServiceError(AmicusError):
 
     @classmethod
     def of(cls, err: AmicusError) -> ServiceError:
-        """The engine's error as the service answers it (the same code and sentence; a service error as it is)."""
-        return err if isinstance(err, ServiceError) else cls(err.code, err.message)
+        """The engine's error as the service answers it (the same code and sentence; a service error as it is); a
+        busy notes store says when to ask again (``Retry-After``: a restarted database or a full pool is back in
+        seconds)."""
+        if isinstance(err, ServiceError):
+            return err
+        if err.code == NotesCode.NOTES_STORE_BUSY:
+            return cls(err.code, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
+        return cls(err.code, err.message)
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code}, {self.message!r})"

@@ -137,9 +137,9 @@ def test_pages_join_to_the_whole_ranking(study_db: Path, local_proxy: Any, tmp_p
         await tools.refused("search_library", {**ask, "query": "faith", "cursor": handed["cursor"]}, "CURSOR_STALE")
         await tools.refused("search_library", {**ask, "cursor": "not-a-cursor"}, "BAD_REQUEST")
 
-        xr = [await tools.ok("cross_references", {"reference": "Romans 9:13", "max_tokens": 400})]
+        xr = [await tools.ok("cross_references", {"reference": "Romans 9:13", "max_tokens": 1000})]
         while xr[-1]["next_cursor"]:
-            xr.append(await tools.ok("cross_references", {"reference": "Romans 9:13", "max_tokens": 400,
+            xr.append(await tools.ok("cross_references", {"reference": "Romans 9:13", "max_tokens": 1000,
                                                           "cursor": xr[-1]["next_cursor"]}))
         whole_x = await tools.ok("cross_references", {"reference": "Romans 9:13", "max_tokens": 24_000})
         assert len(xr) > 1 and joined(xr, "cross_references") == whole_x["cross_references"]
