@@ -95,8 +95,9 @@ cmd_run() {
   url="$(proxy_url)"
   port="${url##*:}"; port="${port%%/*}"
   if [ ! -f "$db" ]; then
-    say "Building the demo scripture.db (Romans and John, about 5 minutes, once) at $db"
-    "$VENV/bin/amicus-desktop" build-db --demo --out "$db"
+    say "Preparing scripture.db at $db: all 66 books to read, Romans and John to search (about 5 minutes, once);"
+    say "the rest of the Bible becomes searchable in the background while the app runs"
+    "$VENV/bin/amicus-desktop" build-db --all --resume --stop-after 2 --out "$db"
   fi
   if "$PY" -c "import httpx,sys; sys.exit(0 if httpx.get('$url/health', timeout=1).status_code == 200 else 1)" 2>/dev/null; then
     say "An embed proxy already answers at $url; using it"

@@ -49,13 +49,14 @@ class BuildCancelled(Exception):
 @dataclass(frozen=True)
 class BuildProgress:
     """Where a build is. ``rate`` is items per second in this stage; ``eta`` seconds left (None
-    while unknown)."""
+    while unknown); ``books_done`` the books whose study material is in (a build book by book only)."""
 
     stage: str
     done: int
     total: int
     rate: float = 0.0
     eta: float | None = None
+    books_done: int | None = None
 
     @property
     def fraction(self) -> float:

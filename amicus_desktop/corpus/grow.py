@@ -97,8 +97,14 @@ def grow_database(
     cancel: threading.Event | None = None,
     batch: int = 64,
     library: Library | None = None,
+    stop_after: int | None = None,
 ) -> GrowReport:
-    """Build ``out`` for ``books`` (``None``: all 66) book by book, or continue the build that started it."""
+    """Build ``out`` for ``books`` (``None``: all 66) book by book, or continue the build that started it.
+
+    ``stop_after``: write at most that many books in this run, then stop, leaving the library growing (the first
+    launch: the text of all 66 books and the demo's two, the rest continued in the background). The progress
+    says each book as it starts (``book i/n: Name``) and again once it is in (``wrote Name``, with
+    ``books_done``): a reader re-reads the library's coverage then."""
     t0 = time.monotonic()
     out = Path(out)
     scope = Scope.of(books)
@@ -119,23 +125,31 @@ def grow_database(
         for i, (name, recs) in enumerate(todo):
             if cancel is not None and cancel.is_set():
                 raise BuildCancelled("the build was cancelled")
+            if stop_after is not None and len(written) >= stop_after:
+                break
+            title = BY_ID[name].name if name in BY_ID else name
             if progress:
-                elapsed = time.monotonic() - started
-                rate = chunks / elapsed if elapsed > 0 and chunks else 0.0
-                progress(BuildProgress(f"book {i + 1}/{len(todo)}: {BY_ID[name].name if name in BY_ID else name}",
-                                       chunks, total, rate, (total - chunks) / rate if rate else None))
+                progress(_progress(f"book {i + 1}/{len(todo)}: {title}", chunks, total, started, len(done)))
             _write_unit(grown, name, recs, embedder, whole, done, batch=batch, cancel=cancel)
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
                 written.append(name)
+            if progress:
+                progress(_progress(f"wrote {title}", chunks, total, started, len(done)))
         complete = scope.ids <= done
         if complete:
             grown.finish("Amicus public-domain corpus "
                          f"({'all 66 books' if len(done) == len(BOOKS) else scope.describe()})")
     if progress:
-        progress(BuildProgress("done", 1, 1, eta=0.0))
+        progress(BuildProgress("done", 1, 1, eta=0.0, books_done=len(done)))
     return GrowReport(out, tuple(written), len(done), chunks, time.monotonic() - t0, complete)
+
+
+def _progress(stage: str, chunks: int, total: int, started: float, books_done: int) -> BuildProgress:
+    elapsed = time.monotonic() - started
+    rate = chunks / elapsed if elapsed > 0 and chunks else 0.0
+    return BuildProgress(stage, chunks, total, rate, (total - chunks) / rate if rate else None, books_done)
 
 
 def _start(out: Path, embedder: Embedder, library: Library, whole: BibleText, *, batch: int) -> None:
