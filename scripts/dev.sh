@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Amicus Desktop from a source checkout, in one command.
 #
-#   scripts/dev.sh run     set up, build the demo scripture.db once, start the local embed proxy,
+#   scripts/dev.sh run     set up, prepare scripture.db once (all 66 books to read, Romans and John to search;
+#                          the app grows the rest in the background), start the local embed proxy,
 #                          open the app (stops the proxy when the app closes)
 #   scripts/dev.sh test    set up, then lint (ruff), type-check (mypy --strict) and run every test (offscreen)
 #   scripts/dev.sh setup   only set up: Debian packages + .venv with the project and its test tools
@@ -140,5 +141,5 @@ case "${1:-}" in
   run) shift; cmd_run "$@" ;;
   test) shift; cmd_test "$@" ;;
   setup) setup ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -33,11 +33,12 @@ import numpy as np
 from .. import __version__
 from ..core.books import BOOKS, BY_ID, Book
 from ..core.query import SOURCE_TYPES
-from ..embedding.base import Embedder, embed_documents
+from ..embedding.base import Embedder
 from ..store.growing import GrowingLibrary, NotGrowing
 from ..store.schema import BUILD_STATE, GROWING
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .build import BuildCancelled, BuildProgress, collect_chunks, embed_batches
+from .lanes import embed_in_lanes, lanes_for
 from .library import Library, describe_sources
 from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
@@ -112,6 +113,7 @@ def grow_database(
     whole = BibleText.whole(library)
     if not out.exists():
         _start(out, embedder, library, whole, batch=batch)
+    lanes = lanes_for(embedder)  # both cores: one single-threaded session per core (lanes.py)
     with GrowingLibrary(out, str(embedder.model_id), int(embedder.dims)) as grown:
         have = grown.chunk_ids()
         done = grown.books_done()
@@ -130,7 +132,7 @@ def grow_database(
             title = BY_ID[name].name if name in BY_ID else name
             if progress:
                 progress(_progress(f"book {i + 1}/{len(todo)}: {title}", chunks, total, started, len(done)))
-            _write_unit(grown, name, recs, embedder, whole, done, batch=batch, cancel=cancel)
+            _write_unit(grown, name, recs, lanes, whole, done, batch=batch, cancel=cancel)
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
@@ -171,14 +173,15 @@ def _start(out: Path, embedder: Embedder, library: Library, whole: BibleText, *,
             raise BuildCancelled("the build was cancelled") from None
 
 
-def _write_unit(grown: GrowingLibrary, name: str, recs: list[ChunkRecord], embedder: Embedder, whole: BibleText,
-                done: set[str], *, batch: int, cancel: threading.Event | None) -> None:
-    """Embed one book (its chunks and verses), then write it all in one transaction."""
-    parts = list(embed_batches(embedder, recs, batch=batch, cancel=cancel, verses=whole.verses))
+def _write_unit(grown: GrowingLibrary, name: str, recs: list[ChunkRecord], lanes: Sequence[Embedder],
+                whole: BibleText, done: set[str], *, batch: int, cancel: threading.Event | None) -> None:
+    """Embed one book (its chunks and verses) on ``lanes``, then write it all in one transaction."""
+    embedder = lanes[0]
+    parts = list(embed_batches(embedder, recs, batch=batch, cancel=cancel, verses=whole.verses, lanes=lanes))
     keys = [k for k in whole.verses if k[0] == name]
     dims = int(embedder.dims)
-    vectors = [np.asarray(embed_documents(embedder, [whole.verses[k] for k in keys[i: i + batch]]), dtype=np.float32)
-               for i in range(0, len(keys), batch)]
+    vectors = [v for _, v in embed_in_lanes(lanes, ((i, [whole.verses[k] for k in keys[i: i + batch]])
+                                                     for i in range(0, len(keys), batch)))]
     if cancel is not None and cancel.is_set():
         raise BuildCancelled("the build was cancelled")
     grown.write_book(name, parts, keys, np.concatenate(vectors) if vectors else np.zeros((0, dims), np.float32),

@@ -148,7 +148,6 @@ class LibraryGrowth(QObject):
         self.db: Path | None = None
         self.process: QProcess | None = None
         self._buffer = b""
-        self._stopping = False
 
     # -- what the window tells it ------------------------------------------------------------
     def on_db(self, db: DbState) -> None:
@@ -192,7 +191,6 @@ class LibraryGrowth(QObject):
         proc.errorOccurred.connect(self._error)
         self.process = proc
         self._buffer = b""
-        self._stopping = False
         self.error = ""
         self._set(Phase.RUNNING)
         log.info("growing the library in the background", extra={"books": "all" if self.books is None
@@ -216,15 +214,16 @@ class LibraryGrowth(QObject):
         proc, self.process = self.process, None
         if proc is None:
             return
-        self._stopping = True
-        if proc.state() is not QProcess.ProcessState.NotRunning:
-            if os.name == "posix":
-                proc.terminate()  # SIGTERM: the book in progress is rolled back; the file stays whole
-            else:
-                proc.kill()
-            if wait:
-                proc.waitForFinished(3000)
-        proc.deleteLater()
+        if proc.state() is QProcess.ProcessState.NotRunning:
+            proc.deleteLater()
+            return
+        proc.finished.connect(proc.deleteLater)  # gone once it has ended (never destroyed while it runs)
+        if os.name == "posix":
+            proc.terminate()  # SIGTERM: the book in progress is rolled back; the file stays whole
+        else:
+            proc.kill()
+        if wait:
+            proc.waitForFinished(3000)
 
     def _read(self) -> None:
         proc = self.sender()
