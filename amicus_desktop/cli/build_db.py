@@ -39,6 +39,10 @@ if TYPE_CHECKING:
     from ..corpus.grow import GrowReport
 
 
+#: The niceness ``--low-priority`` runs at (POSIX): below the window, not starved by a machine's other work.
+LOW_PRIORITY = 10
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "build-db",
@@ -174,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     printer: ProgressPrinter | JsonProgress | None = None
     if args.low_priority and hasattr(os, "nice"):
-        os.nice(10)
+        os.nice(max(0, LOW_PRIORITY - os.nice(0)))  # to niceness 10, not 10 more (a niced parent's child)
     if args.progress == "json":
         printer = JsonProgress(sys.stderr)
     elif not args.quiet:
