@@ -14,7 +14,7 @@ elsewhere is never built on (only ``paths.default_db_path()``), and a finished o
 Pausing stops the child (the book in progress is started again on *Continue*; the books written stay and are
 never embedded again). Whether it is paused is kept in the window's settings (``growth/paused``): a restart
 continues unless the reader paused it. ``AMICUS_GROW_BOOKS`` (book ids, comma-separated) limits the books
-grown, for tests and quick tries.
+grown (at the normal CPU priority), for tests and quick tries.
 """
 
 from __future__ import annotations
@@ -63,13 +63,14 @@ class Progress:
 
 
 def builder_command(db: Path, books: Sequence[str] | None) -> tuple[str, list[str]]:
-    """The program and arguments that continue growing ``db`` (``books``: ``None`` for all 66)."""
+    """The program and arguments that continue growing ``db`` (``books``: ``None`` for all 66, at a low CPU
+    priority; a few books — tests, quick tries — at the normal one)."""
     if getattr(sys, "frozen", False):  # a bundled app is its own command line
         program, args = sys.executable, []
     else:
         program, args = sys.executable, ["-m", "amicus_desktop"]
-    args += ["build-db", "--resume", "--progress", "json", "--low-priority", "--out", str(db)]
-    args += ["--all"] if books is None else ["--books", ",".join(books)]
+    args += ["build-db", "--resume", "--progress", "json", "--out", str(db)]
+    args += ["--all", "--low-priority"] if books is None else ["--books", ",".join(books)]
     return program, args
 
 
