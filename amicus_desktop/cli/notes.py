@@ -30,8 +30,9 @@ from ..notes.embedding import EmbedOutcome, embed_pending, inline
 from ..notes.exchange import export_json, export_markdown, import_file
 from ..notes.model import ref_json
 from ..notes.store import store_errors
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from .common import add_connection_args, connection_from_args
+from .notes_copy import run_copy
 
 FORMATS = ("json", "markdown")
 
@@ -87,6 +88,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_connection_args(a)
     a.add_argument("--json", action="store_true", help='print {"imported", "errors": [{"index", "message"}]}')
 
+    c = commands.add_parser("copy", help="copy every workspace of one notes store into another (SQLite ⇄ PostgreSQL)",
+                            description="Copy every workspace's notes, bookmarks and highlights from one store into "
+                            "another: a notes file or a postgresql:// URL (docs/DEPLOY.md). Notes already in the "
+                            "target (same workspace, same id) are left alone, so a copy can be run again.")
+    c.add_argument("--from", dest="source", metavar="STORE", help="the store to read (default: the data folder's file)")
+    c.add_argument("--to", dest="target", metavar="STORE", required=True, help="the store to write")
+    c.add_argument("--json", action="store_true", help='print {"workspaces", "notes", "marks", "skipped"}')
+    c.set_defaults(func=run_copy, parser=c)
+
 
 # -- shared -------------------------------------------------------------------------------------------
 
@@ -127,7 +137,7 @@ def embed_now(args: argparse.Namespace, ws: Workspace) -> tuple[EmbedOutcome, Mo
     the outcome, and the library's model (``None`` when the library cannot be read)."""
     db, proxy, token = connection_from_args(args)
     try:
-        store = ScriptureStore(db)
+        store = open_library(db)
     except AmicusError as exc:
         return EmbedOutcome(0, None, exc.code.value, f"The library cannot be read: {exc.message}"), None
     try:

@@ -38,13 +38,25 @@ class ServiceCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     #: the Host check's refusal (DNS rebinding; :mod:`amicus_desktop.http.guards`)
     HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
+    #: project extension (MCP, section 10): a ``cursor`` whose ranking changed or that other arguments made
+    CURSOR_STALE = "CURSOR_STALE"
+    #: project extension (MCP, section 10): ``add_note`` on a server started without ``--allow-writes``
+    WRITES_DISABLED = "WRITES_DISABLED"
+    #: project extension (MCP, section 10): a notes tool on a server started without ``--workspace``
+    NO_WORKSPACE = "NO_WORKSPACE"
 
+
+#: Seconds a client waits before asking again after ``NOTES_STORE_BUSY`` (503).
+NOTES_RETRY_AFTER = 1
 
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
 STATUS: dict[str, int] = {
     ErrorCode.QUERY_INVALID: 400,
     ServiceCode.BAD_REQUEST: 400,
     ServiceCode.NO_OVERLAY: 400,
+    ServiceCode.NO_WORKSPACE: 400,
+    ServiceCode.WRITES_DISABLED: 403,
+    ServiceCode.CURSOR_STALE: 409,
     ServiceCode.UNAUTHORIZED: 401,
     ServiceCode.WORKSPACE_FORBIDDEN: 403,
     ServiceCode.HOST_NOT_ALLOWED: 403,
@@ -89,7 +101,10 @@ class ServiceError(Exception):
 
     @classmethod
     def of(cls, err: AmicusError) -> ServiceError:
-        """The engine's error as the service answers it (the same code and sentence)."""
+        """The engine's error as the service answers it (the same code and sentence); a busy notes store
+        says when to ask again (``Retry-After``: a restarted database or a full pool is back in seconds)."""
+        if err.code == NotesCode.NOTES_STORE_BUSY:
+            return cls(err.code.value, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
         return cls(err.code.value, err.message)
 
     def to_json(self) -> dict[str, dict[str, str]]:
