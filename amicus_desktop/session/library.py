@@ -16,7 +16,8 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import ModelInfo
 from ..states import DbState, DbStatus
-from ..store.scripture import BookRow, ScriptureStore
+from ..store.library import LibraryStore
+from ..store.scripture import BookRow
 from .engine import Engine
 from .events import Event
 
@@ -103,7 +104,7 @@ class Library:
     async def refresh(self, engine: Engine) -> None:
         """A background build wrote another book into this library: read its coverage, facets and source
         types again (the searches see the book already; only what was kept in memory was old)."""
-        def read(store: ScriptureStore) -> tuple[Facets, dict[str, int]]:
+        def read(store: LibraryStore) -> tuple[Facets, dict[str, int]]:
             store.forget_coverage()
             return store.facets(), store.source_type_counts()
 
