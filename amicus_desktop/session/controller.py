@@ -167,6 +167,12 @@ class Session(Navigation):
         self._reopening = asyncio.ensure_future(self.reopen())
         self._reopening.add_done_callback(_log_failure)
 
+    def library_grew(self) -> asyncio.Task[None] | None:
+        """The background build wrote another book into the open library: its coverage (what a search says it
+        covered) and facets are read again, without re-opening it (the question on screen stays)."""
+        engine = self.engine
+        return engine.spawn(self.library.refresh(engine)) if engine is not None else None
+
     async def reopen(self) -> None:
         """Close the engine and open a new one with the current settings; returns once it has loaded."""
         await self._disconnect()
