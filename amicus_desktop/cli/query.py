@@ -1,6 +1,7 @@
 """``amicus-desktop query TEXT``: one retrieval from the command line (CONTRACT sections 4, 6 and 7).
 
 Exit 0 with results, 1 with a contract error (``{"error": {...}}`` under ``--json``), 2 on bad flags.
+``query --replay TRACE.json`` asks a kept answer's question again and says what changed (:mod:`.replay`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import argparse
 import asyncio
 import json
 import textwrap
+from pathlib import Path
 
 from ..core.errors import AmicusError
 from ..core.names import DEFAULT_NAMES, Names
@@ -29,15 +31,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="ask one question and print the ranked chunks",
         description="Search scripture.db for TEXT (by meaning, words or both) and print the re-ranked results.",
     )
-    p.add_argument("text", metavar="TEXT", help="the question")
+    p.add_argument("text", metavar="TEXT", nargs="?", help="the question (or --replay)")
     add_connection_args(p)
     add_search_args(p)
     p.add_argument("--json", action="store_true", help="print one JSON object (the retrieval bundle)")
+    p.add_argument("--replay", type=Path, metavar="TRACE.json",
+                   help="ask the question of a kept answer (query --json, /retrieve, MCP search_library) again and "
+                        "say what changed: exit 0 reproduced, 3 changed")
     p.set_defaults(func=run, parser=p)
 
 
 def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args.parser
+    if args.replay is not None:
+        if args.text is not None:
+            parser.error("give TEXT or --replay TRACE.json, not both")
+        from .replay import run_replay
+
+        return run_replay(args)
+    if args.text is None:
+        parser.error("the question TEXT is required")
     check_search_args(args, parser)
     try:
         result, names = asyncio.run(retrieve(args, parser))
