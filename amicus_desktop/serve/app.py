@@ -105,7 +105,8 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         async def work(client: Client) -> Response:
             params = parse_passage_params(request.query_params.multi_items())
             access.permit(client, params.workspace)
-            found = await library.read(lambda store, facts: read_passage(store, facts, params.ref))
+            found = await library.read(
+                lambda store, facts: read_passage(store, facts, params.ref, params.translation))
             return cached_json({**found.to_json(), "trace_id": trace_id_of(request.scope)},
                                request.headers.get("if-none-match"))
         return await guarded(request, work)
