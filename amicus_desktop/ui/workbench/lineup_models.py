@@ -25,9 +25,9 @@ class KindsModel(Table):
     """One row per kind of question and ranking, for one metric (:meth:`set_metric`): its mean and, against the
     baseline, the difference and its 95% interval (paired bootstrap)."""
 
-    COLUMNS = ("Kind", "Ranking", "Questions", "Mean", "Difference", "95% interval")
-    KIND, RANKING, QUESTIONS, MEAN, DELTA, INTERVAL = range(6)
-    RIGHT = frozenset({QUESTIONS, MEAN, DELTA})
+    COLUMNS = ("Kind", "Ranking", "Mean", "Difference", "95% interval")
+    KIND, RANKING, MEAN, DELTA, INTERVAL = range(5)
+    RIGHT = frozenset({MEAN, DELTA})
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
@@ -49,11 +49,11 @@ class KindsModel(Table):
         k, r = self._rows[row]
         kind, ranking = self._lineup.kinds[k], self._lineup.rankings[r]
         if col == self.KIND:
-            return ("every question" if kind.kind == "all" else kind.kind) if r == 0 else ""
+            if r:
+                return ""
+            return f"{'every question' if kind.kind == 'all' else kind.kind} ({kind.questions})"
         if col == self.RANKING:
             return ranking.name  # the Difference column says which one is the baseline
-        if col == self.QUESTIONS:
-            return str(kind.questions)
         cell = kind.cells[r][self.metric]
         if col == self.MEAN:
             return f"{cell.mean:.3f}"
@@ -67,7 +67,9 @@ class KindsModel(Table):
         assert self._lineup is not None
         k, r = self._rows[row]
         ranking = self._lineup.rankings[r]
-        if col < self.MEAN:
+        if col == self.KIND:
+            return f"{self._lineup.kinds[k].questions} questions of this kind"
+        if col == self.RANKING:
             return f"{ranking.name}: {ranking.config}"
         cell = self._lineup.kinds[k].cells[r][self.metric]
         if cell.delta is None:

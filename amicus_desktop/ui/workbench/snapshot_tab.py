@@ -91,8 +91,9 @@ class SnapshotTab(QWidget):
                                  stretch=ReplayModel.MOVED)
         self.replay_view.horizontalHeader().setSectionResizeMode(ReplayModel.QUESTION, QHeaderView.ResizeMode.Stretch)
         self.kinds_model = KindsModel(self)
-        self.kinds_view = table(QTableView(), "Metrics per kind of question against the baseline", self.kinds_model,
-                                stretch=KindsModel.RANKING)
+        self.kinds_view = table(QTableView(), "Metrics per kind of question against the baseline", self.kinds_model)
+        self.kinds_view.horizontalHeader().setSectionResizeMode(KindsModel.RANKING, QHeaderView.ResizeMode.Interactive)
+        self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING, self.fontMetrics().averageCharWidth() * 16)
         self.kinds_view.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name keeps its beginning
         self.ranks_model = RanksModel(titles, self)
         self.ranks_view = table(QTableView(), "Rank of each judged result in each ranking", self.ranks_model,
@@ -234,13 +235,15 @@ class SnapshotTab(QWidget):
         if job.lineup is not None and job.lineup is not self._shown_lineup:
             self._shown_lineup = found = job.lineup
             self.kinds_model.set_lineup(found)
+            self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING,
+                                                             self.fontMetrics().averageCharWidth() * 16)
             self.ranks_model.set_lineup(found)
             header = self.ranks_view.horizontalHeader()
             # the question shows once per group: it takes a set share, the title the rest (its passage kept whole)
             header.setSectionResizeMode(RanksModel.QUESTION, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(RanksModel.QUESTION, self.fontMetrics().averageCharWidth() * 18)
+            header.resizeSection(RanksModel.QUESTION, self.fontMetrics().averageCharWidth() * 12)
             header.setSectionResizeMode(RanksModel.CHUNK, QHeaderView.ResizeMode.Stretch)
-            narrow = self.fontMetrics().horizontalAdvance("#10") + 28  # a rank; the ranking's name in the tooltip
+            narrow = self.fontMetrics().horizontalAdvance("#10") + 16  # a rank; the ranking's name in the tooltip
             for col in range(3, self.ranks_model.columnCount()):
                 header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
                 header.resizeSection(col, narrow)
