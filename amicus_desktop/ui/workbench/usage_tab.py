@@ -90,8 +90,12 @@ class UsageTab(QWidget):
         self.view = GradingView(self._confirm_row)
         table(self.view, "Suggested judgments from use (Enter confirms, 0–3 grades)", self.model,
               stretch=CandidatesModel.CHUNK, titles=CandidatesModel.CHUNK)
-        self.view.horizontalHeader().setSectionResizeMode(CandidatesModel.QUESTION, QHeaderView.ResizeMode.Stretch)
-        self.view.horizontalHeader().setSectionResizeMode(CandidatesModel.EVIDENCE, QHeaderView.ResizeMode.Interactive)
+        # the title takes the room (its passage kept whole); the question and the evidence a set share each,
+        # whole in their tooltips
+        header = self.view.horizontalHeader()
+        for col in (CandidatesModel.QUESTION, CandidatesModel.EVIDENCE):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        self._fit_columns()
         self.view.activatedRow.connect(lambda row: self._confirm_row(row, None))
         on_row(self.view, self._row_selected)
         v = QVBoxLayout(self)
@@ -100,6 +104,11 @@ class UsageTab(QWidget):
         v.addWidget(self.status)
         v.addWidget(self.view, 1)
         self._shown: list[Candidate] | None = None
+
+    def _fit_columns(self) -> None:
+        header, char = self.view.horizontalHeader(), self.fontMetrics().averageCharWidth()
+        header.resizeSection(CandidatesModel.QUESTION, char * 16)
+        header.resizeSection(CandidatesModel.EVIDENCE, char * 14)
 
     def _set_grade(self, c: Candidate) -> int | None:
         golden = self.bench.golden
@@ -128,6 +137,7 @@ class UsageTab(QWidget):
         if found != self._shown:
             self._shown = found
             self.model.set_candidates(found)
+            self._fit_columns()
         else:
             self.model.refresh_cells()
         askings = len(usage.record.askings)
