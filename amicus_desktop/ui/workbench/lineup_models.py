@@ -51,7 +51,7 @@ class KindsModel(Table):
         if col == self.KIND:
             if r:
                 return ""
-            return f"{'every question' if kind.kind == 'all' else kind.kind} ({kind.questions})"
+            return f"{kind.kind} ({kind.questions})"  # "all (141)", "chapter (47)"
         if col == self.RANKING:
             return ranking.name  # the Difference column says which one is the baseline
         cell = kind.cells[r][self.metric]
@@ -68,7 +68,9 @@ class KindsModel(Table):
         k, r = self._rows[row]
         ranking = self._lineup.rankings[r]
         if col == self.KIND:
-            return f"{self._lineup.kinds[k].questions} questions of this kind"
+            kind = self._lineup.kinds[k]
+            return (f"Every question of the set ({kind.questions})" if kind.kind == "all" else
+                    f"The {kind.questions} questions of the kind {kind.kind}")
         if col == self.RANKING:
             return f"{ranking.name}: {ranking.config}"
         cell = self._lineup.kinds[k].cells[r][self.metric]

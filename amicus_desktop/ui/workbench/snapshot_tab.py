@@ -93,7 +93,7 @@ class SnapshotTab(QWidget):
         self.kinds_model = KindsModel(self)
         self.kinds_view = table(QTableView(), "Metrics per kind of question against the baseline", self.kinds_model)
         self.kinds_view.horizontalHeader().setSectionResizeMode(KindsModel.RANKING, QHeaderView.ResizeMode.Interactive)
-        self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING, self.fontMetrics().averageCharWidth() * 16)
+        self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING, self.fontMetrics().averageCharWidth() * 12)
         self.kinds_view.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name keeps its beginning
         self.ranks_model = RanksModel(titles, self)
         self.ranks_view = table(QTableView(), "Rank of each judged result in each ranking", self.ranks_model,
@@ -236,7 +236,7 @@ class SnapshotTab(QWidget):
             self._shown_lineup = found = job.lineup
             self.kinds_model.set_lineup(found)
             self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING,
-                                                             self.fontMetrics().averageCharWidth() * 16)
+                                                             self.fontMetrics().averageCharWidth() * 12)
             self.ranks_model.set_lineup(found)
             header = self.ranks_view.horizontalHeader()
             # the question shows once per group: it takes a set share, the title the rest (its passage kept whole)
