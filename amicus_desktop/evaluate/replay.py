@@ -95,8 +95,10 @@ class Replay:
         rescored = self.diff.mean("before").get("ndcg@10")
         if then_mean.get("ndcg@10") is not None and rescored is not None and \
                 abs(float(then_mean["ndcg@10"]) - rescored) > 1e-6:
-            out.append(f"the judgments changed: the snapshot scored nDCG@10 {float(then_mean['ndcg@10']):.3f} on the "
-                       f"day, {rescored:.3f} on today's")
+            day = float(then_mean["ndcg@10"])
+            places = 3 if round(day, 3) != round(rescored, 3) else 5  # never "0.593 on the day, 0.593 today"
+            out.append(f"the judgments changed: the snapshot scored nDCG@10 {day:.{places}f} on the day, "
+                       f"{rescored:.{places}f} on today's")
         return out
 
     def to_json(self) -> dict[str, Any]:

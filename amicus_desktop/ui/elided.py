@@ -8,6 +8,8 @@ a text that changes while it is shown (a countdown) never changes the height of 
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QFontMetrics, QPainter, QPaintEvent, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QStyledItemDelegate, QStyleOptionViewItem, QWidget
@@ -95,6 +97,10 @@ class ElidedLabel(QLabel):
         super().setToolTip("\n".join(parts))
 
 
+#: a title's "(part 2 of 3)": given up before the reference when a column is narrow
+_PART = re.compile(r" \(part \d+ of \d+\)$")
+
+
 def elide_title(text: str, fm: QFontMetrics, width: int) -> str:
     """``text`` shortened to ``width`` the way a chunk's title should be: its passage is what tells two rows
     apart, so the part before " — " (the author, or a word study's word) is elided first, down to its first
@@ -105,12 +111,15 @@ def elide_title(text: str, fm: QFontMetrics, width: int) -> str:
     who, sep, what = text.partition(" — ")
     if not sep:
         return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
-    tail = sep + what
     least = fm.elidedText(who, Qt.TextElideMode.ElideRight, fm.horizontalAdvance(who[:TITLE_LEAD] + "…"))
-    room = width - fm.horizontalAdvance(tail)
-    if room >= fm.horizontalAdvance(least):
-        return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
-    return fm.elidedText(least + tail, Qt.TextElideMode.ElideRight, width)
+    part = _PART.search(what)
+    # the whole passage first; then without "(part 2 of 3)", which matters less than the reference
+    tails: list[str] = [sep + what] + ([sep + what[:part.start()]] if part else [])
+    for tail in tails:
+        room = width - fm.horizontalAdvance(tail)
+        if room >= fm.horizontalAdvance(least):
+            return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
+    return fm.elidedText(least + tails[-1], Qt.TextElideMode.ElideRight, width)
 
 
 class TitleDelegate(QStyledItemDelegate):

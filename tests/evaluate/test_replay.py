@@ -61,11 +61,10 @@ def test_a_snapshot_replays_and_n_rankings_line_up(tmp_path: Path, demo_db: Path
     assert lost and all(m["gone"] and m["after"] is None for m in lost)
     assert other["worse"] >= 1
 
-    # a grade given since: the snapshot is scored on today's judgments, and the change is said
+    # a grade changed since: the snapshot is scored on today's judgments, and the change is said
     regraded = golden_io.load(golden)
-    first = regraded.queries[0]
-    unjudged = next(c for c in kept.ranked(first.id) or () if c not in first.judgments)
-    golden_io.save(regraded.with_query(first.judge(unjudged, 3)), golden)
+    q, ranked = next((q, c) for q in regraded.queries for c in kept.ranked(q.id) or () if q.judgments.get(c))
+    golden_io.save(regraded.with_query(q.judge(ranked, 0)), golden)  # a relevant result in its top 10 now is not
     code, out, err = run(*base, "--replay", "before", "--json")
     assert code == 0, err
     assert any("the judgments changed" in c for c in json.loads(out)["changes"])

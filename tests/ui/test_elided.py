@@ -19,9 +19,12 @@ def test_a_title_keeps_its_passage_and_loses_the_author_first(qapp: Any) -> None
     narrow = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew He…" + tail))
     assert narrow.endswith(tail) and narrow.startswith("Matthew") and "…" in narrow
     assert fm.horizontalAdvance(narrow) <= fm.horizontalAdvance("Matthew He…" + tail)
+    # narrower: "(part 6 of 6)" goes before the reference does
+    short = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew He… — Romans 9:6-13"))
+    assert short.startswith("Matthew") and short.endswith(" — Romans 9:6-13") and "part" not in short
     # narrower still: the first letters of the author stay, and the passage's end goes
-    tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew H… — Romans 9:6"))
-    assert tiny.startswith("Matthew") and " — Romans 9" in tiny and tiny.endswith("…")
+    tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew H… — Romans 9"))
+    assert tiny.startswith("Matthew") and " — Romans" in tiny and tiny.endswith("…")
     word = elide_title("ἀγαπάω (agapáō, G25) — word study in Romans", fm, fm.horizontalAdvance("ἀγαπάω (a… — word"))
     assert word.startswith("ἀγαπάω") and " — w" in word  # a word study keeps its word
     # a title without an author part elides at its end, as any text

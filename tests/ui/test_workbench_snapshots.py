@@ -72,8 +72,11 @@ def test_snapshots_line_up_against_a_baseline_and_replay(harness: Any, qtbot: An
         kinds = tab.kinds_model
         assert kinds.rowCount() == 3 * 3  # every question, chapter, word × three rankings
         rows = [[kinds.data(kinds.index(r, c)) for c in range(kinds.columnCount())] for r in range(kinds.rowCount())]
-        assert rows[0][0] == "every question" and any(r[1] == "first (baseline)" for r in rows[:3])
-        assert all("[" in r[3] for r in rows[:3] if "baseline" not in r[1])  # an interval beside each difference
+        assert rows[0][0] == "all (4)" and [r[1] for r in rows[:3] if r[3] == "the baseline"] == ["first"]
+        assert all(r[4].startswith("[") for r in rows[:3] if r[3] != "the baseline")  # an interval beside each
+        tab.metric_box.setCurrentIndex(tab.metric_box.findData("mrr@10"))
+        assert kinds.data(kinds.index(0, kinds.MEAN)) == f"{found.kinds[0].cells[0]['mrr@10'].mean:.3f}"
+        qtmodeltester.check(tab.kinds_model)
         ranks = tab.ranks_model
         assert [ranks.headerData(c, Qt.Orientation.Horizontal) for c in range(3, ranks.columnCount())] == \
             [r.name for r in found.rankings]

@@ -6,6 +6,9 @@ Needs the demo scripture.db (Romans + John); starts the real local embed proxy. 
 at the default window size and at 1000×650 (``-small``). Everything the workbench writes (a copy of
 the shipped golden set, snapshots, the history) goes to a temporary ``AMICUS_HOME``.
 
+The *From use* picture is of use scripted by this script (consent given in its temporary data folder, a
+question asked twice with its first result opened and its third copied), not of a reader's.
+
 The *Judges* picture needs a set with two judges, and the shipped set records one: the script adds a second
 judge, "illustration", whose grades are the shipped ones moved by one grade on every seventh judged chunk of
 the first twelve questions — made up for the picture, and said so in docs/CURATORS.md.
@@ -240,8 +243,7 @@ def main() -> int:
 
         await shoot(window, "history", last_run)
         # two judges: the agreement and the most disagreed items
-        illustrated = bench.golden_job.golden
-        assert illustrated is not None
+        illustrated = golden  # the shipped grades (the replay's grade given above is left out of this picture)
         for q in illustrated.queries[:12]:
             for n, (cid, grade) in enumerate(q.judgments.items()):
                 moved = grade if n % 7 else (grade - 1 if grade else 1)
@@ -250,7 +252,7 @@ def main() -> int:
             illustrated = illustrated.with_query(q)
         golden_io.save(illustrated, own)
         window.workbench_dock.open_golden_set(str(own))
-        await until(lambda: bench.golden_job.golden is not None and len(bench.golden_job.golden.judges()) == 2)
+        await until(lambda: bench.golden_job.golden is not None and "illustration" in bench.golden_job.golden.judges())
         panel.tabs.setCurrentIndex(panel.JUDGES_TAB)
         await asyncio.sleep(0.2)
         def first_item() -> None:
@@ -259,6 +261,27 @@ def main() -> int:
             panel.judges_tab.view.setCurrentIndex(panel.judges_tab.model.index(0, 0))
 
         await shoot(window, "judges", first_item)
+        # From use: consent given in this (temporary) workspace; a question asked twice, its third result
+        # copied and its first opened each time — scripted for the picture, and said so in docs/CURATORS.md
+        await bench.usage.set_consent(True)
+        for text in (question.query, "grace", question.query + " "):
+            window.ask.edit.setText(text)
+            asked = session.ask(text)
+            assert asked is not None
+            await asked
+            view = session.question.view
+            assert view is not None
+            if text.strip() == question.query:
+                bench.usage.acted(view.result.results[0].chunk_id, "opened")
+                bench.usage.acted(view.result.results[2].chunk_id, "copied")
+        panel.tabs.setCurrentIndex(panel.USAGE_TAB)
+        await asyncio.sleep(0.5)
+
+        def first_suggestion() -> None:
+            panel.usage_tab.view.setFocus()
+            panel.usage_tab.view.setCurrentIndex(panel.usage_tab.model.index(0, 0))
+
+        await shoot(window, "from-use", first_suggestion)
         # Import judgments…: a Quepid CSV with a judge column; the dialog fills the judge in from it
         ratings = Path(os.environ["AMICUS_HOME"]) / "team-ratings.csv"
         ratings.write_text(f"query,docid,rating,judge\n{question.query},{next(iter(question.judgments))},2,Ana Ruiz\n",

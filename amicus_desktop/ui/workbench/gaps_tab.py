@@ -26,8 +26,12 @@ class GapsTab(QWidget):
         self.view = GradingView(self._judge_row)
         table(self.view, "Unjudged chunks of the top 10s (0–3 grades them)", self.model, stretch=GapsModel.CHUNK,
               titles=GapsModel.CHUNK)
-        # the question's text shares the room with the title (its own width would push the title out of sight)
-        self.view.horizontalHeader().setSectionResizeMode(GapsModel.QUESTION, QHeaderView.ResizeMode.Stretch)
+        # the question's text takes a set share (its own width would push the title out of sight; the whole
+        # question is in its tooltip), the title the rest, so its passage stays whole
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(GapsModel.QUESTION, QHeaderView.ResizeMode.Interactive)
+        self._question_width = self.fontMetrics().averageCharWidth() * 22
+        header.resizeSection(GapsModel.QUESTION, self._question_width)
         on_row(self.view, self._row_selected)
         self.view.activatedRow.connect(self._ask)
         v = QVBoxLayout(self)
@@ -71,6 +75,7 @@ class GapsTab(QWidget):
         if gaps is not self._shown:
             self._shown = gaps
             self.model.set_gaps(gaps)
+            self.view.horizontalHeader().resizeSection(GapsModel.QUESTION, self._question_width)
         else:
             self.model.grades_changed()
             self.model.titles_changed()

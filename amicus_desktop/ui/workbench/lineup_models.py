@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from ...evaluate.lineup import ChunkRanks, Lineup, QuestionRow
 from ...evaluate.replay import Explained, Replay
 from ...evaluate.run import METRICS
@@ -20,21 +22,26 @@ METRIC_WORDS = {"ndcg@10": "nDCG@10", "mrr@10": "MRR@10", "recall@10": "Recall@1
 
 
 class KindsModel(Table):
-    """One row per kind of question and ranking: each metric's mean, and against the baseline the difference
-    with its 95% interval ("0.640 (+0.028 [+0.004, +0.051])")."""
+    """One row per kind of question and ranking, for one metric (:meth:`set_metric`): its mean and, against the
+    baseline, the difference and its 95% interval (paired bootstrap)."""
 
-    KIND, RANKING, QUESTIONS = range(3)
-    RIGHT = frozenset({QUESTIONS, 3, 4, 5})
+    COLUMNS = ("Kind", "Ranking", "Mean", "Difference", "95% interval")
+    KIND, RANKING, MEAN, DELTA, INTERVAL = range(5)
+    RIGHT = frozenset({MEAN, DELTA})
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.COLUMNS = ("Kind", "Ranking", "Questions", *(METRIC_WORDS[m] for m in METRICS))
         self._lineup: Lineup | None = None
         self._rows: list[tuple[int, int]] = []  # (kind row, ranking)
+        self.metric = METRICS[0]
 
     def set_lineup(self, found: Lineup | None) -> None:
         self._lineup = found
         self._rows = [(k, r) for k in range(len(found.kinds)) for r in range(len(found.rankings))] if found else []
+        self._reset(len(self._rows))
+
+    def set_metric(self, metric: str) -> None:
+        self.metric = metric
         self._reset(len(self._rows))
 
     def cell(self, row: int, col: int) -> str:
@@ -42,26 +49,36 @@ class KindsModel(Table):
         k, r = self._rows[row]
         kind, ranking = self._lineup.kinds[k], self._lineup.rankings[r]
         if col == self.KIND:
-            return ("every question" if kind.kind == "all" else kind.kind) if r == 0 else ""
+            if r:
+                return ""
+            return f"{kind.kind} ({kind.questions})"  # "all (141)", "chapter (47)"
         if col == self.RANKING:
-            return ranking.name + (" (baseline)" if r == self._lineup.baseline else "")
-        if col == self.QUESTIONS:
-            return str(kind.questions)
-        cell = kind.cells[r][METRICS[col - 3]]
-        return cell.words() + ("" if cell.delta is None or cell.significant else " ≈")
+            return ranking.name  # the Difference column says which one is the baseline
+        cell = kind.cells[r][self.metric]
+        if col == self.MEAN:
+            return f"{cell.mean:.3f}"
+        if cell.delta is None:
+            return "the baseline" if col == self.DELTA else ""
+        if col == self.DELTA:
+            return f"{cell.delta:+.3f}"
+        return f"[{cell.low:+.3f}, {cell.high:+.3f}]" + ("" if cell.significant else " spans 0")
 
     def tooltip(self, row: int, col: int) -> str | None:
         assert self._lineup is not None
         k, r = self._rows[row]
         ranking = self._lineup.rankings[r]
-        if col < 3:
+        if col == self.KIND:
+            kind = self._lineup.kinds[k]
+            return (f"Every question of the set ({kind.questions})" if kind.kind == "all" else
+                    f"The {kind.questions} questions of the kind {kind.kind}")
+        if col == self.RANKING:
             return f"{ranking.name}: {ranking.config}"
-        cell = self._lineup.kinds[k].cells[r][METRICS[col - 3]]
+        cell = self._lineup.kinds[k].cells[r][self.metric]
         if cell.delta is None:
             return "The baseline: the other rankings are measured against it."
         verdict = ("the interval excludes 0: not an accident of which questions the set holds" if cell.significant
-                   else "the interval includes 0 (≈): the difference may be chance")
-        return (f"Mean {cell.mean:.3f}; {cell.delta:+.3f} against the baseline, 95% interval "
+                   else "the interval includes 0: the difference may be chance")
+        return (f"{METRIC_WORDS[self.metric]} {cell.mean:.3f}; {cell.delta:+.3f} against the baseline, 95% interval "
                 f"[{cell.low:+.3f}, {cell.high:+.3f}] (paired bootstrap): {verdict}.")
 
 
@@ -90,6 +107,11 @@ class RanksModel(Table):
 
     def key(self, row: int) -> str | None:
         return self._rows[row][1].chunk_id
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.ToolTipRole and orientation == Qt.Orientation.Horizontal and section >= 3:
+            return f"Rank in {self.COLUMNS[section]}"
+        return super().headerData(section, orientation, role)
 
     def titles_changed(self) -> None:
         if self._rows:

@@ -226,12 +226,12 @@ class ChangesModel(Table):
 
     def tooltip(self, row: int, col: int) -> str | None:
         c = self._rows[row]
-        return f"{c.id}: {c.query}" if col == self.QUERY else None
+        return f"{c.query} ({c.id})" if col == self.QUERY else None
 
     def cell(self, row: int, col: int) -> str:
         c = self._rows[row]
         if col == self.QUERY:
-            return f"{c.id}: {c.query}"
+            return c.query
         if col == self.A:
             return "–" if c.a is None else f"{c.a:.3f}"
         if col == self.B:

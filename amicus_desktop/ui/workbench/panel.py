@@ -111,7 +111,7 @@ class WorkbenchPanel(QWidget):
         if q is None:
             return
         s = q.scores
-        self.preview.show_note(f"{q.id}: {q.query}", [
+        self.preview.show_note(q.query, [
             f"nDCG@10 {s['ndcg@10']:.3f} · MRR@10 {s['mrr@10']:.3f} · Recall@10 {s['recall@10']:.3f} · "
             f"recall@{report.config.candidates if report else 40} of the candidate pool {q.pool_recall:.2f}",
             f"{q.relevant} relevant judged chunks: {q.misses[0]} not among the candidates (the search's miss), "
@@ -125,7 +125,7 @@ class WorkbenchPanel(QWidget):
         if change is not None:
             a = "–" if change.a is None else f"{change.a:.3f}"
             b = "–" if change.b is None else f"{change.b:.3f}"
-            self.preview.show_note(f"{change.id}: {change.query}", [f"nDCG@10 {a} in A, {b} in B."])
+            self.preview.show_note(change.query, [f"nDCG@10 {a} in A, {b} in B."])
 
     def show_notice(self, text: str) -> None:
         self.notice_label.setText(text)

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from ...session.workbench import Progress, Workbench
 from ...session.workbench.snapshots import LAST_RUN
 from .common import table
-from .lineup_models import KindsModel, RanksModel, ReplayModel
+from .lineup_models import METRIC_WORDS, KindsModel, RanksModel, ReplayModel
 from .models import ChangesModel
 
 PathRole = Qt.ItemDataRole.UserRole + 21
@@ -74,6 +74,11 @@ class SnapshotTab(QWidget):
         self.lineup_button.setToolTip("The checked rankings side by side: each metric per kind of question "
                                       "against the baseline, and the rank of every judged result in each")
         self.lineup_button.clicked.connect(self.line_up)
+        self.metric_box = QComboBox()
+        self.metric_box.setAccessibleName("Metric per kind")
+        for metric, words in METRIC_WORDS.items():
+            self.metric_box.addItem(words, metric)
+        self.metric_box.currentIndexChanged.connect(self._metric_chosen)
         self.snap_status = QLabel("Evaluate the set, save a snapshot, change something, evaluate and save again.")
         self.snap_status.setWordWrap(True)
         self.snap_status.setAccessibleName("Snapshot comparison summary")
@@ -87,10 +92,13 @@ class SnapshotTab(QWidget):
         self.replay_view.horizontalHeader().setSectionResizeMode(ReplayModel.QUESTION, QHeaderView.ResizeMode.Stretch)
         self.kinds_model = KindsModel(self)
         self.kinds_view = table(QTableView(), "Metrics per kind of question against the baseline", self.kinds_model)
+        self.kinds_view.horizontalHeader().setSectionResizeMode(KindsModel.RANKING, QHeaderView.ResizeMode.Interactive)
+        self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING, self.fontMetrics().averageCharWidth() * 12)
+        self.kinds_view.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name keeps its beginning
         self.ranks_model = RanksModel(titles, self)
         self.ranks_view = table(QTableView(), "Rank of each judged result in each ranking", self.ranks_model,
                                 stretch=RanksModel.CHUNK, titles=RanksModel.CHUNK)
-        self.ranks_view.horizontalHeader().setSectionResizeMode(RanksModel.QUESTION, QHeaderView.ResizeMode.Stretch)
+        self.ranks_view.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
         self.results = QTabWidget()
         self.results.setAccessibleName("Snapshot results")
         self.results.setDocumentMode(True)
@@ -115,6 +123,7 @@ class SnapshotTab(QWidget):
         side.addWidget(base_label)
         side.addWidget(self.baseline_box)
         side.addWidget(self.lineup_button)
+        side.addWidget(self.metric_box)
         side.addStretch(1)
         several.addLayout(side)
         v = QVBoxLayout(self)
@@ -159,6 +168,9 @@ class SnapshotTab(QWidget):
     def line_up(self) -> None:
         last, files = self.checked()
         self.bench.snapshot_job.line_up(files, with_last_run=last, baseline=max(0, self.baseline_box.currentIndex()))
+
+    def _metric_chosen(self, _index: int) -> None:
+        self.kinds_model.set_metric(self.metric_box.currentData())
 
     def render_progress(self, p: Progress) -> None:
         if self.bench.snapshot_job.replaying:
@@ -223,12 +235,23 @@ class SnapshotTab(QWidget):
         if job.lineup is not None and job.lineup is not self._shown_lineup:
             self._shown_lineup = found = job.lineup
             self.kinds_model.set_lineup(found)
+            self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING,
+                                                             self.fontMetrics().averageCharWidth() * 12)
             self.ranks_model.set_lineup(found)
+            header = self.ranks_view.horizontalHeader()
+            # the question shows once per group: it takes a set share, the title the rest (its passage kept whole)
+            header.setSectionResizeMode(RanksModel.QUESTION, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(RanksModel.QUESTION, self.fontMetrics().averageCharWidth() * 12)
+            header.setSectionResizeMode(RanksModel.CHUNK, QHeaderView.ResizeMode.Stretch)
+            narrow = self.fontMetrics().horizontalAdvance("#10") + 16  # a rank; the ranking's name in the tooltip
+            for col in range(3, self.ranks_model.columnCount()):
+                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+                header.resizeSection(col, narrow)
             self.results.setCurrentIndex(self.KINDS_PAGE)
             moved = sum(1 for q in found.questions if q.spread > 1e-9)
             self.snap_status.setText(
                 f"{len(found.rankings)} rankings against {found.rankings[found.baseline].name}: each metric's mean, "
-                f"and for the others the difference with its 95% interval (≈: it includes 0). {moved} of "
+                f"and for the others the difference with its 95% interval, per kind. {moved} of "
                 f"{len(found.questions)} questions differ in nDCG@10; Ranks shows where each judged result is.")
         if job.replayed is not None and job.replayed is not self._shown_replay:
             self._shown_replay = found_replay = job.replayed

@@ -25,7 +25,7 @@ PRIVACY = ("Which results you open, copy, pin or add to context, for each questi
 class CandidatesModel(Table):
     """Candidate grades from use: the question, the result (by title), the grade, the evidence, the set's grade."""
 
-    COLUMNS = ("Question", "Result", "Suggested", "In the set", "Evidence")
+    COLUMNS = ("Question", "Result", "Grade", "Set", "Evidence")  # the suggested grade, the set's grade
     QUESTION, CHUNK, GRADE, SET, EVIDENCE = range(5)
 
     def __init__(self, titles: Callable[[list[str]], dict[str, str]], set_grade: Callable[[Candidate], int | None],
@@ -67,6 +67,9 @@ class CandidatesModel(Table):
         c = self._rows[row]
         if col == self.GRADE:
             return f"Suggested: {GRADE_WORDS[c.grade]}. Press Enter to confirm it, or 0–3 to give your own grade."
+        if col == self.SET:
+            g = self._set_grade(c)
+            return "The golden set does not grade it yet" if g is None else f"The golden set's grade: {GRADE_WORDS[g]}"
         if col == self.CHUNK:
             title = self._titles([c.chunk_id]).get(c.chunk_id)
             return f"{title}\n{c.chunk_id}" if title else c.chunk_id
@@ -90,8 +93,12 @@ class UsageTab(QWidget):
         self.view = GradingView(self._confirm_row)
         table(self.view, "Suggested judgments from use (Enter confirms, 0–3 grades)", self.model,
               stretch=CandidatesModel.CHUNK, titles=CandidatesModel.CHUNK)
-        self.view.horizontalHeader().setSectionResizeMode(CandidatesModel.QUESTION, QHeaderView.ResizeMode.Stretch)
-        self.view.horizontalHeader().setSectionResizeMode(CandidatesModel.EVIDENCE, QHeaderView.ResizeMode.Interactive)
+        # the title takes the room (its passage kept whole); the question and the evidence a set share each,
+        # whole in their tooltips
+        header = self.view.horizontalHeader()
+        for col in (CandidatesModel.QUESTION, CandidatesModel.EVIDENCE):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        self._fit_columns()
         self.view.activatedRow.connect(lambda row: self._confirm_row(row, None))
         on_row(self.view, self._row_selected)
         v = QVBoxLayout(self)
@@ -100,6 +107,11 @@ class UsageTab(QWidget):
         v.addWidget(self.status)
         v.addWidget(self.view, 1)
         self._shown: list[Candidate] | None = None
+
+    def _fit_columns(self) -> None:
+        header, char = self.view.horizontalHeader(), self.fontMetrics().averageCharWidth()
+        header.resizeSection(CandidatesModel.QUESTION, char * 12)
+        header.resizeSection(CandidatesModel.EVIDENCE, char * 10)
 
     def _set_grade(self, c: Candidate) -> int | None:
         golden = self.bench.golden_job.golden
@@ -128,6 +140,7 @@ class UsageTab(QWidget):
         if found != self._shown:
             self._shown = found
             self.model.set_candidates(found)
+            self._fit_columns()
         else:
             self.model.refresh_cells()
         askings = len(usage.record.askings)
