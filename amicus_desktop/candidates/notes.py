@@ -66,9 +66,10 @@ def allowed_rows(index: NotesIndex, filters: Filters) -> npt.NDArray[np.bool_]:
     live = index.live()
     if (filters.source_types and USER_NOTE not in filters.source_types) or filters.scholars or filters.traditions:
         return np.zeros(index.size, dtype=np.bool_)
-    if filters.books:
-        return live & np.isin(index.book_ids[: index.size], list(filters.books))
-    return live.copy()
+    allowed = live & np.isin(index.book_ids[: index.size], list(filters.books)) if filters.books else live.copy()
+    if filters.passages:  # the reader's marked passages: a note on one of them (a note without a passage is on none)
+        allowed &= np.logical_or.reduce([covering_rows(index, p) for p in filters.passages])
+    return np.asarray(allowed, dtype=np.bool_)
 
 
 def covering_rows(index: NotesIndex, ref: PassageRef) -> npt.NDArray[np.bool_]:

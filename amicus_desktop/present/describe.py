@@ -400,8 +400,10 @@ def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:
     return "\n".join(lines)
 
 
-def filters_summary(filters: Filters, names: Names) -> str:
-    """``Searching only: Section note · Romans · C. I. Scofield`` (OR within a kind, AND across kinds)."""
+def filters_summary(filters: Filters, names: Names, marked: str | None = None) -> str:
+    """``Searching only: Section note · Romans · C. I. Scofield`` (OR within a kind, AND across kinds);
+    ``marked`` says which of the reader's marked passages (``my bookmarks (3 passages)``), else they are
+    named."""
     if not filters.active:
         return "No filters: the whole library is searched."
     parts = []
@@ -414,6 +416,8 @@ def filters_summary(filters: Filters, names: Names) -> str:
         parts.append(_some([names.scholar(s).name for s in filters.scholars], "scholars"))
     if filters.traditions:
         parts.append(_some(list(filters.traditions), "traditions"))
+    if filters.passages:
+        parts.append(marked or _some([p.label(names.book(p.book_id)) for p in filters.passages], "marked passages"))
     return "Searching only: " + " · ".join(parts)
 
 
