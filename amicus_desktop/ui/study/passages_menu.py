@@ -94,7 +94,8 @@ class MarkedPassagesButton(QToolButton):
         self.menu_.clear()
         offered = self._offered()
         for choice, n in offered:
-            action = QAction(f"{_words(choice).capitalize()} ({n})", self.menu_)
+            said = _words(choice)
+            action = QAction(f"{said[:1].upper()}{said[1:]} ({n})", self.menu_)
             action.setCheckable(True)
             action.setChecked(choice in self.chosen)
             action.setData(choice)
