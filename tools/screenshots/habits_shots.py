@@ -7,7 +7,7 @@ window's default size and at 1000×650 (``-1000x650``):
 
 * ``search-my-passages.png`` — the filter bar open with *My passages* set to the passages labelled
   "promises" (Romans 8:28, 8:38-39, John 3:16), a question by words answered from them only;
-* ``reader-parallel-doxology.png`` — Romans 14 in the WEB and the KJV side by side, at its end: the WEB's
+* ``reader-parallel-doxology.png`` — Romans 14 in the WEB and the KJV side by side, verse 23 in the middle: the WEB's
   doxology on a row of its own beside "(KJV at Romans 16:25-27)".
 """
 
@@ -76,11 +76,7 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         window.reader_control.toggle_parallel()
         await reach(session, lambda: window.reader.showing_parallel)
 
-        def at_the_end() -> None:
-            bar_ = window.reader.text.verticalScrollBar()
-            bar_.setValue(bar_.maximum())
-
-        await save(window, out, "reader-parallel-doxology.png", prepare=at_the_end)
+        await save(window, out, "reader-parallel-doxology.png", prepare=lambda: window.reader.centre_verse(23))
         window.close()
         await session.aclose()
 
