@@ -13,13 +13,13 @@ from typing import Any
 
 import httpx
 
-from ..candidates.twostage import TwoStageIndex
 from ..core.books import BOOKS
 from ..core.query import RetrievalContext
 from ..core.references import ChapterRef
 from ..embedding.client import EmbedClient, Embedding
 from ..retrieval.pipeline import Retriever, rerank_result
 from ..store.scripture import ScriptureStore
+from ..store.twostage import TwoStageIndex
 from ..store.writer import set_meta
 from . import synth
 from .measuring import FILTER_BOOK, PROFILE, WARMUP, WHAT_IF, K, ms_since, stats

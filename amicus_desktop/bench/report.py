@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kernels import kernels_table
 from .tables import fmt_ms
 from .tables import markdown_table as _table
 
@@ -119,7 +120,7 @@ def two_stage_table(report: dict[str, Any]) -> str:
 
 def coarse_pass_table(report: dict[str, Any]) -> str:
     """The two-stage search with the coarse pass's pre-filter and without it (every whole code), as ratios of
-    numpy's brute force in the same run (candidates/hamming.py)."""
+    numpy's brute force in the same run (store/hamming.py)."""
     header = ["N × D", "numpy p50 / p95", "pre-filter: two-stage p50 / p95", "÷ numpy p50 / p95", "coarse p50",
               "recall@40 mean (min)", "whole code: two-stage p50 / p95", "÷ numpy p50 / p95", "coarse p50",
               "recall@40 mean (min)"]
@@ -214,6 +215,10 @@ def format_report(report: dict[str, Any]) -> str:
         ("The coarse pass: the two-stage search pre-filtering on the codes' first 512 bits beside the same "
          "search over every whole code (the earlier path), interleaved, as shares of numpy's brute force"),
         coarse_pass_table(report),
+        "",
+        ("The coarse pass's kernels and the short lists, each way interleaved question by question with numpy's "
+         "brute force (recall against numpy's exact top k; coarse: the share of it inside the 2,000 kept)"),
+        kernels_table(report["results"]),
         *service_lines,
         "",
         *_verse_lines(report),

@@ -13,13 +13,13 @@ from typing import Any
 
 import numpy as np
 
-from ..candidates.twostage import SearchTrace, TwoStageIndex
 from ..core.query import Filters, RetrievalContext
 from ..core.references import ChapterRef
 from ..core.results import Candidate
 from ..rerank import rerank
 from ..store import codes
 from ..store.scripture import ScriptureStore
+from ..store.twostage import SearchTrace, TwoStageIndex
 from . import synth
 from .measuring import FILTER_BOOK, PROFILE, WARMUP, K, log, ms_since, stats
 

@@ -30,6 +30,7 @@ from ..store import codes
 from ..store.scripture import ScriptureStore
 from . import questions, synth
 from .end_to_end import end_to_end, end_to_end_real_proxy, query_texts
+from .kernels import kernel_table
 from .measuring import FILTER_BOOK, WARMUP, K, log
 from .processes import start_server, stop_server
 from .search_stages import numpy_stage, search_stages
@@ -103,7 +104,20 @@ def do_measure(path: Path, n: int, dims: int, seed: int, queries: int, real_prox
     out["same_vectors"] = _same_vectors(path, mat)
     out.update(numpy_stage(mat, np.arange(1, n + 1, dtype=np.int64), qs, k, knn_rowids))
     out["peak_rss_mb"] = synth.peak_rss_mb()
+
+    # 4. The coarse pass's kernels and the short lists, interleaved with numpy (two-stage databases only).
+    with ScriptureStore(path) as store:
+        out["kernels"] = kernel_table(store, mat, np.arange(1, n + 1, dtype=np.int64), qs, k)
     return out
+
+
+def do_kernels(path: Path, n: int, dims: int, seed: int, queries: int) -> dict[str, Any]:
+    """Only step 4 of :func:`do_measure` (``python -m amicus_desktop.bench.worker kernels``)."""
+    mat = synth.vector_matrix(n, dims, seed)
+    qs = synth.query_vectors(queries + WARMUP, dims, seed)
+    with ScriptureStore(path) as store:
+        return {"n": n, "dims": dims, "load_before": list(os.getloadavg()),
+                "kernels": kernel_table(store, mat, np.arange(1, n + 1, dtype=np.int64), qs, min(K, n))}
 
 
 def do_measure_real(path: Path, queries: int) -> dict[str, Any]:
@@ -163,7 +177,7 @@ def _same_vectors(path: Path, mat: np.ndarray) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.worker")
-    p.add_argument("action", choices=("build", "measure", "measure-real", "bandwidth"))
+    p.add_argument("action", choices=("build", "measure", "measure-real", "bandwidth", "kernels"))
     p.add_argument("--path", type=Path)
     p.add_argument("--n", type=int)
     p.add_argument("--dims", type=int)
@@ -176,6 +190,8 @@ def main(argv: list[str] | None = None) -> int:
         result = do_bandwidth(args.mib)
     elif args.action == "build":
         result = do_build(args.path, args.n, args.dims, args.seed)
+    elif args.action == "kernels":
+        result = do_kernels(args.path, args.n, args.dims, args.seed, args.queries)
     elif args.action == "measure-real":
         result = do_measure_real(args.path, args.queries)
     else:

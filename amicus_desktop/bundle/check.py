@@ -4,20 +4,24 @@
 The schema fixes every key and its type (closed objects: a key the program adds without adding it there
 is a problem, which is how the test suite keeps the schema true). The rules beside it: ranks run 1..n over
 the results, each result's ``score`` is its ``breakdown.final``, and the breakdown's own sum holds (``final``
-is the product of the base and every factor it lists). Pure: no I/O.
+is the product of the base and every factor it lists — the keys the schema marks ``x-factor``). Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from ..schemas import Problem, problems
+from ..schemas import Problem, problems, schema
 
-#: the breakdown's factors, in the order ``final`` multiplies them (those present)
-FACTORS = ("chapter_boost", "scholar_boost", "tradition_boost", "reference_boost", "source_prior", "diversity",
-           "vocabulary_boost")
+
+@cache
+def factor_keys() -> tuple[str, ...]:
+    """The breakdown's factors: the keys the bundle schema marks ``x-factor`` (those present multiply ``final``)."""
+    properties = schema("bundle")["$defs"]["breakdown"]["properties"]
+    return tuple(key for key, spec in properties.items() if spec.get("x-factor"))
 
 
 def check_bundle(data: object) -> list[Problem]:
@@ -39,7 +43,7 @@ def rule_problems(data: Mapping[str, Any]) -> list[Problem]:
             out.append(Problem(f"{at}/score", f"must equal breakdown.final ({b['final']!r}), not {r['score']!r}"))
         base = b["base"]
         if base is not None:
-            product = base * math.prod(b[f] for f in FACTORS if f in b)
+            product = base * math.prod(b[f] for f in factor_keys() if f in b)
             if not math.isclose(product, b["final"], rel_tol=1e-9, abs_tol=1e-12):
                 out.append(Problem(f"{at}/breakdown/final",
                                    f"must be base × its factors ({product!r}), not {b['final']!r}"))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.references import PassageRef
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..store.values import ChunkRow
 from ..understand.query import fold
 from . import dense
@@ -75,7 +75,7 @@ class WordBridge:
         return (v / (np.linalg.norm(v) or 1.0)).astype(np.float32)
 
 
-def bridge(store: ScriptureStore, pooled: Sequence[int], keywords: Sequence[str], *,
+def bridge(store: LibraryStore, pooled: Sequence[int], keywords: Sequence[str], *,
            two_stage: str | None = None) -> WordBridge | None:
     """The bridge for a question whose ``keywords`` name a word (``None`` otherwise): ``pooled`` are the rowids
     the searches found (the word's own entries are among them when the library has any)."""

@@ -5,12 +5,13 @@
 :func:`distances` measures given rows against the same vector (keyword and reference candidates in
 ``hybrid`` mode, pins), so every breakdown shows an exact distance whatever found the chunk.
 
-Each asks the store for sqlite-vec's exact scan (:meth:`ScriptureStore.knn
-<amicus_desktop.store.scripture.ScriptureStore.knn>`, which keeps a filter inside it), unless the
-database has a two-stage file and is large enough for it (:class:`~.twostage.TwoStageIndex`,
-docs/SEARCH.md): then codes pick a short list among the rows the filter allows, and the distances
-are still computed exactly, from the float copy. ``two_stage`` is the mode of
-:data:`~.twostage.MODES` (``None``: ``AMICUS_TWO_STAGE``, else ``auto``).
+Each asks the library's :class:`~amicus_desktop.core.vectors.VectorIndex`
+(:meth:`LibraryStore.vector_index <amicus_desktop.store.library.LibraryStore.vector_index>`: for
+scripture.db, sqlite-vec's exact scan or the two-stage file, :mod:`amicus_desktop.store.vector_search`).
+A filter the index cannot apply inside its search is applied as the rows the library says it allows,
+through :meth:`~amicus_desktop.core.vectors.VectorIndex.nearest_among` — never after the search, which
+would silently return fewer rows. ``two_stage`` is the mode of
+:data:`~amicus_desktop.store.twostage.MODES` (``None``: ``AMICUS_TWO_STAGE``, else ``auto``).
 """
 
 from __future__ import annotations
@@ -20,39 +21,27 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..core.query import Filters
-from ..store.scripture import ScriptureStore
-from .twostage import TwoStageIndex
+from ..core.vectors import applies
+from ..store.library import LibraryStore
 
 
-def nearest(store: ScriptureStore, vector: np.ndarray, n: int, filters: Filters = Filters(), *,
+def nearest(store: LibraryStore, vector: np.ndarray, n: int, filters: Filters = Filters(), *,
             two_stage: str | None = None) -> list[tuple[int, float]]:
     """The ``n`` rows nearest ``vector`` that ``filters`` allow, as ``(rowid, distance)``, nearest first."""
-    store.query_vector(vector)  # DIMENSION_MISMATCH whichever path answers
-    index = TwoStageIndex.for_store(store, two_stage)
-    if index is not None:
-        allowed = np.asarray(store.allowed_rowids(filters), dtype=np.int64) if filters.active else None
-        return index.search(vector, n, allowed)
-    return store.knn(vector, n, filters)
+    index = store.vector_index(two_stage)
+    if applies(index, filters):
+        return index.nearest(vector, n, filters)
+    store.query_vector(vector)  # DIMENSION_MISMATCH before the allowed rows are read
+    return index.nearest_among(vector, store.allowed_rowids(filters), n)
 
 
-def nearest_among(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[int], n: int, *,
+def nearest_among(store: LibraryStore, vector: np.ndarray, rowids: Sequence[int], n: int, *,
                   two_stage: str | None = None) -> list[tuple[int, float]]:
     """The ``n`` rows of ``rowids`` nearest ``vector``, nearest first."""
-    store.query_vector(vector)  # DIMENSION_MISMATCH whichever path answers
-    ids = sorted(set(rowids))
-    if not ids:
-        return []
-    index = TwoStageIndex.for_store(store, two_stage)
-    if index is not None:  # exact outright when the rows fit its refine list
-        return index.search(vector, n, np.asarray(ids, dtype=np.int64))
-    return store.knn_among(vector, ids, n)
+    return store.vector_index(two_stage).nearest_among(vector, rowids, n)
 
 
-def distances(store: ScriptureStore, vector: np.ndarray, rowids: Sequence[int], *,
+def distances(store: LibraryStore, vector: np.ndarray, rowids: Sequence[int], *,
               two_stage: str | None = None) -> dict[int, float]:
     """The exact cosine distance from ``vector`` to each of ``rowids`` (rows without a vector are left out)."""
-    index = TwoStageIndex.for_store(store, two_stage)
-    if index is not None:
-        store.query_vector(vector)  # the same DIMENSION_MISMATCH as the exact path
-        return index.distances(vector, rowids)
-    return dict(nearest_among(store, vector, rowids, len(set(rowids)), two_stage=two_stage))
+    return store.vector_index(two_stage).distances(vector, rowids)

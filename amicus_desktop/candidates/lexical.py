@@ -19,8 +19,7 @@ import math
 from collections.abc import Sequence
 
 from ..core.query import Filters
-from ..store.keyword import FullTextIndex
-from ..store.scripture import ScriptureStore
+from ..store.library import FullText, LibraryStore
 
 #: FTS5's bm25() constants (its defaults; we do not pass others).
 K1 = 1.2
@@ -29,11 +28,11 @@ K1 = 1.2
 class KeywordIndex:
     """Full-text search over one store's chunks, scored in [0, 1] (on the store's thread)."""
 
-    def __init__(self, index: FullTextIndex) -> None:
+    def __init__(self, index: FullText) -> None:
         self._index = index
 
     @classmethod
-    def for_store(cls, store: ScriptureStore) -> KeywordIndex:
+    def for_store(cls, store: LibraryStore) -> KeywordIndex:
         """The store's index, found or built on first use (runs on the store's thread)."""
         return cls(store.full_text)
 

@@ -22,7 +22,7 @@ for, so a hybrid breakdown is complete whatever found the chunk. Pinned chunks a
 rest but kept apart: they are not part of the pool (they are placed first by re-ranking and never
 counted or capped).
 
-What to fetch is decided here; how is the store's (:class:`~amicus_desktop.store.scripture.ScriptureStore`).
+What to fetch is decided here; how is the store's (:class:`~amicus_desktop.store.library.LibraryStore`).
 ``two_stage`` chooses the dense search's path (see :mod:`.dense`).
 """
 
@@ -37,7 +37,7 @@ import numpy as np
 from ..core.query import REFERENCE_POOL, RetrievalContext, SearchMode, is_note_id
 from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..understand.query import QueryPlan
 from . import dense
 from .bridge import bridge
@@ -59,7 +59,7 @@ class Pool:
     keyword_index: str | None = None
 
 
-def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None, *,
+def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None, *,
            two_stage: str | None = None) -> Pool:
     """Generate the candidate pool of ``ctx`` for ``plan`` (``vector`` is ``None`` in keyword mode)."""
     mode = ctx.mode
@@ -159,7 +159,7 @@ def gather(store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector
     )
 
 
-def _pins(store: ScriptureStore, pins: Iterable[str]) -> tuple[list[int], list[str]]:
+def _pins(store: LibraryStore, pins: Iterable[str]) -> tuple[list[int], list[str]]:
     """Rowids of the pinned chunk ids in the order given, and the ids the database does not hold. An id of
     the notes' space (``note:…``) names a reader's note: it is never looked up among the library's chunks."""
     wanted = list(dict.fromkeys(pins))

@@ -24,7 +24,7 @@ from ..core.text import echo
 from ..embedding.client import EmbedClient, mismatch_error
 from ..http.urls import redact_url
 from ..store.fts import FTS_TABLE, NO_INDEX
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from ..store.sqlite import extension_path, sqlite_version, vec_version
 from .common import add_connection_args, resolve_args
 
@@ -79,7 +79,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
 
     info = None
     try:
-        with ScriptureStore(db_path) as store:
+        with open_library(db_path) as store:
             info = store.info
             types = store.source_type_counts()
             keyword_problem = store.keyword_index_problem()

@@ -4,7 +4,13 @@ Prints each question's nDCG@10, MRR@10 and Recall@10 and their means; ``--json``
 contract's object. ``--compare SPEC`` evaluates a second configuration — the first one with the
 changes SPEC lists, e.g. ``mode=hybrid``, ``chapter-boost=1.3,scholar-cap=none`` or
 ``db=other-model.db`` — and prints per-question deltas and each metric's mean difference with a
-paired bootstrap 95% interval, and how much of each side's top 10s is judged.
+paired bootstrap 95% interval, and how much of each side's top 10s is judged. Given twice or more, or
+naming a snapshot (``snapshot=NAME``: its rankings as they were; ``replay=NAME``: its configuration asked
+today), ``--compare`` sets every ranking side by side: each metric per kind of question against
+``--baseline`` with its interval, and per question the rank of each judged chunk in each.
+``--snapshot NAME`` keeps the run as a snapshot (its rankings, configuration, library and metrics);
+``--replay NAME`` asks a snapshot again on today's library and explains per question what moved
+(``eval_lineup.py``).
 
 ``--agreement`` prints how far the set's judges agree (no retrieval); ``--gaps`` lists the unjudged
 chunks of the top 10s, to judge; ``--search-weights`` searches the weights on half of the set and
@@ -35,16 +41,28 @@ from ..core.query import NO_BOOSTS, BoostWeights, Profile, RetrievalContext
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, interchange, load, tuning
 from ..evaluate import history as history_io
+from ..evaluate import snapshots as snap_io
 from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
+from ..evaluate.lineup import describe
 from ..evaluate.metrics import K as EVAL_K
+from ..evaluate.replay import library_of
 from ..files import FileWriteError, check_target
 from ..knobs import BY_KEY, BY_NAME, Kind, Knob, KnobValueError
 from ..notes import NotesError
 from ..retrieval import Retriever, validate_request
 from . import output
 from .common import add_connection_args, connection_from_args
+from .eval_lineup import (
+    Change,
+    evaluated,
+    format_replay,
+    run_lineup,
+    run_replay,
+    save_snapshot,
+    snapshot_spec,
+)
 from .eval_report import (
     agreement_json,
     comparison_json,
@@ -76,7 +94,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_overlay_arg(p)
     add_knob_args(p, EVAL_KNOBS)
     p.add_argument("--no-boosts", action="store_true", help="every boost 1 and no cap: the base score alone")
-    p.add_argument("--compare", metavar="SPEC", help="also evaluate the first configuration changed by SPEC")
+    p.add_argument("--compare", metavar="SPEC", action="append",
+                   help="also evaluate the first configuration changed by SPEC; give it again for more columns, "
+                   "or name a snapshot: snapshot=NAME (its rankings as saved), replay=NAME (its configuration today)")
+    p.add_argument("--baseline", type=int, default=0, metavar="N",
+                   help="--compare: the column the others are measured against (0: the configuration the flags "
+                   "give, 1: the first --compare, …)")
+    p.add_argument("--snapshot", metavar="NAME", help="keep this run as a snapshot called NAME in the data folder")
+    p.add_argument("--replay", metavar="NAME",
+                   help="ask the snapshot NAME again on this library and explain per question what moved")
     p.add_argument("--agreement", action="store_true",
                    help="how far the set's judges agree (Cohen's κ, Krippendorff's α); no retrieval")
     p.add_argument("--gaps", action="store_true", help="list the unjudged chunks of the top 10s, to judge")
@@ -168,9 +194,17 @@ def run(args: argparse.Namespace) -> int:
     parser: argparse.ArgumentParser = args.parser
     config = config_from_args(args)
     other: tuple[EvalConfig, dict[str, str]] | None = None
+    specs: list[str] = args.compare or []
+    changes: list[Change] = []
     try:
-        if sum(map(bool, (args.compare, args.agreement, args.gaps, args.search_weights))) > 1:
-            raise ValueError("choose one of --compare, --agreement, --gaps and --search-weights")
+        if sum(map(bool, (specs, args.agreement, args.gaps, args.search_weights, args.replay))) > 1:
+            raise ValueError("choose one of --compare, --agreement, --gaps, --search-weights and --replay")
+        if args.snapshot and (args.agreement or args.search_weights or args.replay):
+            raise ValueError("--snapshot keeps an evaluation: not with --agreement, --search-weights or --replay")
+        if args.snapshot:
+            snap_io.file_name(args.snapshot)
+        if not 0 <= args.baseline <= len(specs):
+            raise ValueError(f"--baseline is 0 (the configuration the flags give) to {len(specs)} (the last --compare)")
         if args.budget <= 0:
             raise ValueError("--budget must be more than 0 seconds")
         if (args.out or args.topics) and not args.gaps:
@@ -178,9 +212,16 @@ def run(args: argparse.Namespace) -> int:
         for target in filter(None, (args.out, args.topics)):  # refused before any question is asked
             check_target(target, what="judgments", hint="a ratings file name")
         check_config(config)
-        if args.compare:
-            other = changed(config, args.compare)
-            check_config(other[0], "--compare: ")
+        for spec in specs:
+            named = snapshot_spec(spec)
+            if named is not None:
+                changes.append(Change(named[1], named[0]))
+                continue
+            config_b, conn = changed(config, spec)
+            check_config(config_b, "--compare: ")
+            changes.append(Change(spec, "config", config_b, conn))
+        if len(changes) == 1 and changes[0].config is not None and args.baseline == 0:  # two columns, as before
+            other = (changes[0].config, changes[0].connection)
     except (ValueError, argparse.ArgumentTypeError) as exc:
         parser.error(str(exc))
     except FileWriteError as exc:
@@ -200,6 +241,8 @@ def run(args: argparse.Namespace) -> int:
               else format_agreement(golden.name, found))
         return 0
     db, proxy, token = connection_from_args(args)
+    if args.replay or (specs and other is None):
+        return _snapshots(args, golden, config, changes, db, proxy, token)
     try:
         if args.search_weights:
             outcome = asyncio.run(_search(golden, config, db, proxy, token, args.budget))
@@ -219,6 +262,13 @@ def run(args: argparse.Namespace) -> int:
         _keep(golden, first, db)
         if second is not None and other is not None:
             _keep(golden, second, Path(other[1].get("db", db)))
+    if args.snapshot:
+        try:
+            kept = asyncio.run(_library(db, proxy, token))
+            print(f"note: kept as the snapshot {args.snapshot} ({save_snapshot(args.snapshot, first, kept)})",
+                  file=sys.stderr)
+        except (AmicusError, OSError) as exc:
+            print(f"note: the snapshot was not kept ({exc})", file=sys.stderr)
     if args.gaps:
         gaps = queue(golden, [first])
         if args.out is not None:
@@ -247,6 +297,47 @@ def _keep(golden: GoldenSet, report: EvalReport, db: Path) -> None:
                           history_io.Run.of(report, library=str(db), source="eval"))
     except OSError as exc:
         print(f"note: the run was not kept in the history ({exc.strerror or exc})", file=sys.stderr)
+
+
+def _snapshots(args: argparse.Namespace, golden: GoldenSet, config: EvalConfig,
+               changes: list[Change], db: Path, proxy: str, token: str | None) -> int:
+    """``--replay NAME``, or ``--compare`` with several SPECs or a snapshot: N rankings side by side."""
+    try:
+        if args.replay:
+            replayed, report = asyncio.run(run_replay(golden, args.replay, db, proxy, token))
+            if not args.no_history:
+                _keep(golden, report, db)
+            print(json.dumps(replayed.to_json(), ensure_ascii=False) if args.json else format_replay(replayed))
+            return 0
+        sides = [c.side(db, proxy) for c in changes]
+        first, library = asyncio.run(evaluated(golden, config, db, proxy, token))
+        found, reports = asyncio.run(run_lineup(golden, first, sides, token, args.baseline))
+    except snap_io.SnapshotError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # a snapshot's configuration that cannot be rebuilt
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (AmicusError, NotesError) as err:
+        return output.print_failure(err, as_json=args.json)
+    if not args.no_history:
+        _keep(golden, first, db)
+        for report, side in zip(reports, [s for s in sides if s.config is not None], strict=True):
+            _keep(golden, report, side.db)
+    if args.snapshot:
+        print(f"note: kept as the snapshot {args.snapshot} ({save_snapshot(args.snapshot, first, library)})",
+              file=sys.stderr)
+    print(json.dumps(found.to_json(), ensure_ascii=False) if args.json else describe(found))
+    return 0
+
+
+async def _library(db: Path, proxy: str, token: str | None) -> dict[str, object]:
+    retriever = Retriever(db, proxy, token)
+    try:
+        info = await retriever.open()
+        return library_of(str(db), info.chunk_count, info.model_id, info.meta)
+    finally:
+        await retriever.aclose()
 
 
 async def _evaluate(golden: GoldenSet, config: EvalConfig, db: Path, proxy: str, token: str | None) -> EvalReport:

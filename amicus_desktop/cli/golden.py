@@ -35,7 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                      help="the golden set to add to (created when it does not exist)")
     imp.add_argument("--scale", default="0-3", metavar="SCALE",
                      help=f"how their ratings read as grades 0-3: {names}, or THEIRS=OURS pairs (default 0-3)")
-    imp.add_argument("--judge", metavar="NAME", help="whose ratings these are (default: the file's name)")
+    imp.add_argument("--judge", metavar="NAME", help="whose ratings these are (needed unless every line names "
+                     "its judge: a Quepid CSV's optional judge column)")
     imp.add_argument("--topics", metavar="FILE", help="TREC: the questions, QUERY_ID<TAB>TEXT per line")
     imp.add_argument("--replace", action="store_true", help="the file's grade replaces the set's where both have one")
     exp = actions.add_parser("export", help="write a golden set's grades for another tool")

@@ -4,7 +4,8 @@ Speaks the Model Context Protocol on stdin/stdout — nothing else is ever writt
 goes to stderr (warnings) and ``amicus-mcp.log``. It needs the embed proxy for dense and hybrid
 search, as ``query`` does (``keyword`` works without it). ``--workspace`` and ``--overlay`` scope every
 tool call (checked at start: a bad workspace id, or an overlay file that is missing or not a valid overlay
-— named by the JSON pointer of its first problem — exits 2).
+— named by the JSON pointer of its first problem — exits 2); ``--allow-writes`` lets ``add_note`` write to
+that workspace, and no other.
 """
 
 from __future__ import annotations
@@ -22,12 +23,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "mcp",
         help="serve the library to language-model clients (MCP over stdio)",
-        description="Speak the Model Context Protocol over stdio: the tools search_library, get_context "
-                    "and read_passage (docs/CONTRACT.md section 10).",
+        description="Speak the Model Context Protocol over stdio: the tools search_library, get_context, "
+                    "read_passage, search_verses, cross_references, strongs, list_notes and add_note, and "
+                    "passages as resources (docs/CONTRACT.md section 10).",
     )
     add_connection_args(p)
     p.add_argument("--workspace", metavar="W", help="scope every call to this workspace (its notes, section 11)")
     p.add_argument("--overlay", type=Path, metavar="FILE", help="apply this overlay to every call (section 12)")
+    p.add_argument("--allow-writes", action="store_true",
+                   help="let add_note save notes in --workspace (without it the server never writes)")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
                    help="log level of the log file (default info; stderr gets warnings)")
     p.set_defaults(func=run, parser=p)
@@ -66,7 +70,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     db, proxy_url, token = connection_from_args(args)
     library = Library(db, proxy_url, token, lanes=1)
-    server = build_server(library, Scope(args.workspace, getattr(args, "overlay_loaded", None)))
+    server = build_server(library, Scope(args.workspace, getattr(args, "overlay_loaded", None)),
+                          allow_writes=args.allow_writes)
     log.info("MCP server on stdio for %s", db.name)
 
     async def main() -> None:

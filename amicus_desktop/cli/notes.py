@@ -30,7 +30,7 @@ from ..notes.embedding import EmbedOutcome, embed_pending, inline
 from ..notes.exchange import export_json, export_markdown, import_file
 from ..notes.model import ref_json
 from ..notes.store import store_errors
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from .common import add_connection_args, connection_from_args
 
 FORMATS = ("json", "markdown")
@@ -127,7 +127,7 @@ def embed_now(args: argparse.Namespace, ws: Workspace) -> tuple[EmbedOutcome, Mo
     the outcome, and the library's model (``None`` when the library cannot be read)."""
     db, proxy, token = connection_from_args(args)
     try:
-        store = ScriptureStore(db)
+        store = open_library(db)
     except AmicusError as exc:
         return EmbedOutcome(0, None, exc.code.value, f"The library cannot be read: {exc.message}"), None
     try:

@@ -16,7 +16,7 @@ from ..core.query import RetrievalContext
 from ..core.results import RetrievalResult
 from ..notes import NotesError
 from ..present import snippet, title
-from ..present.describe import boost_labels
+from ..present.factors import boost_labels
 from ..retrieval import Retriever, validate_query
 from . import output
 from .common import add_connection_args, connection_from_args

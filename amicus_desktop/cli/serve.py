@@ -72,6 +72,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--insecure-no-token", action="store_true",
                    help="listen beyond this machine although no token is configured (anyone who can "
                         "reach it can read the library)")
+    p.add_argument("--allow-writes", action="store_true",
+                   help="let /mcp's add_note save notes in the request's workspace (one its token may use)")
     p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
                    help=f"searches run at once, each on its own database thread (default {DEFAULT_LANES})")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
@@ -147,7 +149,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a
     # trace id and a log line like every other answer.
     guard = Middleware(HostGuard, enabled=host_check_needed(host, bool(clients)))
-    app = create_app(library, access, overlays, middleware=[guard])
+    app = create_app(library, access, overlays, middleware=[guard], allow_writes=args.allow_writes)
     # lifespan "on": it closes the library's threads and HTTP client on the way out
     config = uvicorn_config(app, args.log_level, lifespan="on", max_head=MAX_HEAD)
     shown = f"[{host}]" if ":" in host else host

@@ -3,7 +3,7 @@
 A database may carry its own names (the optional ``books`` and ``scholars`` tables); :class:`Names`
 holds them and falls back, book by book, to the built-in canon and then to the id read as words
 (:func:`~.books.book_words`), and scholar by scholar to :func:`~.scholars.resolve`. One
-:class:`Names` is built per open library (``ScriptureStore.names()``) and passed to whatever writes a
+:class:`Names` is built per open library (``LibraryStore.names()``) and passed to whatever writes a
 name: titles, citations, references, the breakdown's sentences. A widget that outlives a library takes
 a :data:`NamesSource`, a callable that answers with the open library's names.
 """

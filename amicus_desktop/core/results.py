@@ -14,16 +14,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .books import book_words
+from .breakdown import Factor, FactorPart, ScoreBreakdown
 from .bundle import Diagnostics, QueryTrace, RetrievalWarning, SourceCount, WarningCode
 from .governance import ForbiddenRule
 from .query import RetrievalContext, SearchMode
 from .references import reference_text
 
-# The bundle's parts live in .bundle; they are named here too, beside the results they describe.
+# The bundle's parts live in .bundle, the breakdown's in .breakdown; they are named here too, beside the results
+# they describe.
 __all__ = [
-    "Candidate", "ChunkMetadata", "Diagnostics", "ModelInfo", "Origin", "QueryTrace", "RejectReason", "RejectedChunk",
-    "RetrievalResult", "RetrievalWarning", "RetrievedChunk", "ScoreBreakdown", "ScoredCandidate", "SourceCount",
-    "Timings", "WarningCode",
+    "Candidate", "ChunkMetadata", "Diagnostics", "Factor", "FactorPart", "ModelInfo", "Origin", "QueryTrace",
+    "RejectReason", "RejectedChunk", "RetrievalResult", "RetrievalWarning", "RetrievedChunk", "ScoreBreakdown",
+    "ScoredCandidate", "SourceCount", "Timings", "WarningCode",
 ]
 
 
@@ -84,82 +86,6 @@ class Candidate:
     def similarity(self) -> float | None:
         """``1 - distance`` (cosine similarity; the DB declares ``distance_metric=cosine``)."""
         return None if self.distance is None else 1.0 - self.distance
-
-
-@dataclass(frozen=True)
-class ScoreBreakdown:
-    """How a candidate's final score was made: data, not a string.
-
-    ``final = base × chapter_boost × scholar_boost × tradition_boost × reference_boost``; in
-    ``semantic`` mode ``base == similarity`` (CONTRACT sections 3 and 6). Under the app's ranking policy
-    (:class:`~amicus_desktop.core.query.RankingPolicy`) ``final`` also multiplies ``source_prior`` and
-    ``diversity``, and ``chapter_suspended`` says the open chapter gave way to a passage the question
-    names; ``extended`` is set then, and the JSON carries those keys too. Under an overlay (CONTRACT section 12)
-    ``final`` also multiplies ``vocabulary_boost``; ``governed`` is set then, and the JSON carries that key.
-    """
-
-    distance: float | None
-    similarity: float | None
-    chapter_boost: float
-    scholar_boost: float
-    tradition_boost: float
-    final: float
-    mode: SearchMode = SearchMode.SEMANTIC
-    base: float | None = None
-    lexical: float | None = None
-    reference_boost: float = 1.0
-    source_prior: float = 1.0
-    diversity: float = 1.0
-    chapter_suspended: bool = False
-    #: the chapter boost is the focus chapter's (no chapter was open; :mod:`amicus_desktop.rerank.focus`)
-    chapter_focus: bool = False
-    #: the open chapter's boost was set aside: the question does not relate to the chapter, or this chunk is far
-    #: from the question (:attr:`amicus_desktop.core.query.RankingPolicy.chapter_relation`, ``chapter_floor``)
-    chapter_off_topic: bool = False
-    extended: bool = False
-    #: the overlay's vocabulary factor: ``weights.vocabulary`` for a boost term, its reciprocal for a suppress term
-    vocabulary_boost: float = 1.0
-    governed: bool = False
-
-    def __post_init__(self) -> None:
-        if self.base is None:  # semantic: the base is the similarity
-            object.__setattr__(self, "base", self.similarity)
-
-    @property
-    def boosts(self) -> dict[str, float]:
-        """The multipliers by name, in the order they are applied (the app policy's two when ``extended``)."""
-        out = {
-            "chapter": self.chapter_boost,
-            "scholar": self.scholar_boost,
-            "tradition": self.tradition_boost,
-            "reference": self.reference_boost,
-        }
-        if self.extended:
-            out.update(source=self.source_prior, diversity=self.diversity)
-        if self.governed:
-            out.update(vocabulary=self.vocabulary_boost)
-        return out
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "distance": self.distance,
-            "similarity": self.similarity,
-            "chapter_boost": self.chapter_boost,
-            "scholar_boost": self.scholar_boost,
-            "tradition_boost": self.tradition_boost,
-            "final": self.final,
-            "mode": self.mode.value,
-            "base": self.base,
-            "lexical": self.lexical,
-            "reference_boost": self.reference_boost,
-        }
-        if self.extended:
-            out.update(source_prior=self.source_prior, diversity=self.diversity,
-                       chapter_suspended=self.chapter_suspended, chapter_focus=self.chapter_focus,
-                       chapter_off_topic=self.chapter_off_topic)
-        if self.governed:
-            out["vocabulary_boost"] = self.vocabulary_boost
-        return out
 
 
 @dataclass(frozen=True)

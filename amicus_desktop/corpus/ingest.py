@@ -34,7 +34,7 @@ from .. import __version__
 from ..core.errors import AmicusError, ErrorCode
 from ..core.scholars import Scholar, resolve
 from ..embedding.base import Embedder
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from ..store.update import Hashes, LibraryUpdate, NewLibrary, StoredChunk, peek, sweep_stale
 from ..store.writer import ChunkRecord
 from .build import DEFAULT_BATCH, BuildCancelled, BuildProgress, embed_batches, embedding_text
@@ -125,7 +125,7 @@ def check_library(out: Path, embedder: Embedder) -> None:
     """An existing ``out`` must be a readable library of ``embedder``'s model (else ``AmicusError``:
     ``DB_INVALID`` …, then the proxy's ``OFFLINE``/``EMBED_FAILED`` as ``BackendError``, then
     ``DIMENSION_MISMATCH`` / ``MODEL_MISMATCH``), checked before anything is copied or embedded."""
-    with ScriptureStore(out) as store:
+    with open_library(out) as store:
         info = store.info
     model, dims = str(embedder.model_id), int(embedder.dims)
     if dims != info.dims:

@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..core.references import ChapterRef
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from .golden import GoldenQuery, GoldenSet
 
 #: the three ways, in the order they are printed
@@ -33,7 +33,7 @@ VARIANTS = ("none", "about", "unrelated")
 _COMMENTARY = ("section_panel", "chapter_panel")
 
 
-def chunk_chapters(store: ScriptureStore, chunk_ids: Sequence[str]) -> dict[str, ChapterRef]:
+def chunk_chapters(store: LibraryStore, chunk_ids: Sequence[str]) -> dict[str, ChapterRef]:
     """The chapter each of ``chunk_ids`` lies in (chunks with no book or chapter are left out)."""
     rowids = store.rowids_for(chunk_ids)
     out: dict[str, ChapterRef] = {}
@@ -44,7 +44,7 @@ def chunk_chapters(store: ScriptureStore, chunk_ids: Sequence[str]) -> dict[str,
     return out
 
 
-def library_chapters(store: ScriptureStore) -> list[ChapterRef]:
+def library_chapters(store: LibraryStore) -> list[ChapterRef]:
     """Every chapter some commentary lies in, in the library's order (books by their first chunk)."""
     return [ChapterRef(book, chapter) for book, chapter in store.chapters_of(_COMMENTARY)]
 
@@ -94,6 +94,6 @@ def variants(golden: GoldenSet, chapters: Mapping[str, ChapterRef],
     }
 
 
-def chapter_variants(store: ScriptureStore, golden: GoldenSet) -> dict[str, GoldenSet]:
+def chapter_variants(store: LibraryStore, golden: GoldenSet) -> dict[str, GoldenSet]:
     """:func:`variants` with the chapters read from ``store``."""
     return variants(golden, chunk_chapters(store, sorted(golden.judged_ids())), library_chapters(store))

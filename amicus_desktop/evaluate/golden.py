@@ -35,6 +35,8 @@ from . import judges as judges_io
 from .judges import Rating, Ratings
 
 GRADES = range(0, 4)
+#: a query's key for the reason behind each grade: chunk id → a sentence (Quepid's notes per result)
+RATIONALE = "rationale"
 #: a golden set of 100,000 judgments is ~5 MB; past this a file is not one (and is not read into memory)
 MAX_FILE_BYTES = 32 << 20
 
@@ -84,6 +86,29 @@ class GoldenQuery:
     def rate(self, chunk_id: str, rating: Rating) -> GoldenQuery:
         """This query with ``rating`` recorded for ``chunk_id`` (the set's grade unchanged)."""
         return replace(self, ratings=judges_io.with_rating(self.ratings, chunk_id, rating, rating.by))
+
+    def why(self, chunk_id: str) -> str:
+        """The curator's reason for ``chunk_id``'s grade (the query's ``rationale``), ``""`` when none is given."""
+        reasons = self.extra.get(RATIONALE)
+        value = reasons.get(chunk_id) if isinstance(reasons, dict) else None
+        return value if isinstance(value, str) else ""
+
+    def with_why(self, chunk_id: str, text: str) -> GoldenQuery:
+        """This query with ``text`` as the reason for ``chunk_id``'s grade (blank removes it); the other
+        reasons and keys kept as they were."""
+        current = self.extra.get(RATIONALE)
+        reasons = dict(current) if isinstance(current, dict) else {}
+        text = " ".join(text.split())
+        if text:
+            reasons[chunk_id] = text
+        else:
+            reasons.pop(chunk_id, None)
+        extra = dict(self.extra)  # the key keeps its place in the file
+        if reasons:
+            extra[RATIONALE] = reasons
+        else:
+            extra.pop(RATIONALE, None)
+        return replace(self, extra=extra)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"id": self.id, "query": self.query}

@@ -26,7 +26,7 @@ import httpx
 from ..core.preset import APP, CONTRACT
 from ..core.query import NO_BOOSTS, BoostWeights, Fusion, FusionMethod, SearchMode
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from .calibrate import Floor, WarningRates, calibrate, calibrate_joint, warning_rates
 from .chapters import VARIANTS, chapter_variants
 from .golden import GoldenSet
@@ -137,7 +137,7 @@ def proxy_for(backend: str) -> Iterator[str]:
 
 
 def db_model(db: Path) -> str:
-    with ScriptureStore(db) as store:
+    with open_library(db) as store:
         return store.info.model_id
 
 

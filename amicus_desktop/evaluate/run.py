@@ -37,7 +37,7 @@ from ..core.query import (
 )
 from ..core.results import RetrievalResult
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..understand import PassageError, parse_passage
 from . import metrics
 from .golden import GoldenQuery, GoldenSet
@@ -267,7 +267,7 @@ async def evaluate(
     )
 
 
-def present_ids(store: ScriptureStore, chunk_ids: Sequence[str]) -> set[str]:
+def present_ids(store: LibraryStore, chunk_ids: Sequence[str]) -> set[str]:
     """Which of ``chunk_ids`` the database holds."""
     return set(store.rowids_for(chunk_ids))
 

@@ -6,7 +6,15 @@ it. It keeps the rankings, not the scores, so two snapshots are compared on the 
 
     {"name": "before-tuning", "created": "2026-11-23T19:40:00Z", "golden": "demo",
      "config": "hybrid, chapter ×1.5, …", "model": "all-MiniLM-L6-v2",
+     "settings": {"knobs": {"mode": "hybrid", …}, "policy": {…}, "overlay": null, "label": ""},
+     "library": {"path": "…/scripture.db", "chunks": 4645, "model": "all-MiniLM-L6-v2", "built": "…"},
+     "metrics": {"mean": {"ndcg@10": 0.64, …}, "questions": {"q1": {"ndcg@10": 0.8, …}}},
      "queries": [{"id": "q1", "query": "…", "ranked": ["<chunk_id>", …]}]}
+
+``settings`` is the configuration that made it (:mod:`.configs`: the request model's knobs, the policy, the
+overlay, the workspace), so a snapshot can be asked again on today's library (:mod:`.replay`); ``library``
+which library it ranked and ``metrics`` its scores on the judgments of that day. A snapshot saved before
+these were recorded has none of the three: it still compares, but cannot be replayed.
 """
 
 from __future__ import annotations
@@ -14,13 +22,14 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..core.text import echo
 from ..files import read_small
-from . import metrics
+from . import configs, metrics
 from .golden import GoldenSet, write_json
 from .run import METRICS, EvalReport
 
@@ -43,20 +52,38 @@ class Snapshot:
     config: str
     model: str
     queries: tuple[tuple[str, str, tuple[str, ...]], ...]  # (id, query, ranked)
+    #: the configuration that made it (:func:`.configs.to_json`); empty in a snapshot saved before it was kept
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    #: the library it ranked: its path, chunk count, model and build
+    library: Mapping[str, Any] = field(default_factory=dict)
+    #: its scores when it was made: ``mean`` and per question (``questions``)
+    metrics: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, name: str, report: EvalReport) -> Snapshot:
+    def of(cls, name: str, report: EvalReport, library: Mapping[str, Any] | None = None) -> Snapshot:
         created = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        scores = {"mean": dict(report.mean), "pool_recall": report.pool_recall, "judged_share": report.judged_share,
+                  "questions": {q.id: dict(q.scores) for q in report.queries}}
         return cls(name, created, report.name, report.config.describe(), report.model,
-                   tuple((q.id, q.query, q.ranked) for q in report.queries))
+                   tuple((q.id, q.query, q.ranked) for q in report.queries), configs.to_json(report.config),
+                   dict(library or {}), scores)
+
+    @property
+    def replayable(self) -> bool:
+        """Whether the snapshot kept the configuration that made it (one saved before it was kept did not)."""
+        return bool(self.settings)
 
     def ranked(self, query_id: str) -> tuple[str, ...] | None:
         return next((r for qid, _q, r in self.queries if qid == query_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "created": self.created, "golden": self.golden, "config": self.config,
-                "model": self.model,
-                "queries": [{"id": i, "query": q, "ranked": list(r)} for i, q, r in self.queries]}
+        out: dict[str, Any] = {"name": self.name, "created": self.created, "golden": self.golden,
+                               "config": self.config, "model": self.model}
+        for key in ("settings", "library", "metrics"):
+            if getattr(self, key):
+                out[key] = dict(getattr(self, key))
+        out["queries"] = [{"id": i, "query": q, "ranked": list(r)} for i, q, r in self.queries]
+        return out
 
 
 @dataclass(frozen=True)
@@ -121,7 +148,15 @@ def _snapshot(data: Any) -> Snapshot:
         ranked = tuple(_text(c, f"queries[{i}].ranked") for c in q["ranked"])
         queries.append((_text(q.get("id"), f"queries[{i}].id"), _text(q.get("query"), f"queries[{i}].query"), ranked))
     created, golden, config, model = (_text(data.get(k, ""), k) for k in ("created", "golden", "config", "model"))
-    return Snapshot(_text(data.get("name"), "name"), created, golden, config, model, tuple(queries))
+    kept = []
+    for key in ("settings", "library", "metrics"):
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise ValueError(f"'{key}' is not an object")
+        kept.append(value)
+    if kept[0]:
+        configs.from_json(kept[0])  # a configuration that cannot be rebuilt is said now, not at replay
+    return Snapshot(_text(data.get("name"), "name"), created, golden, config, model, tuple(queries), *kept)
 
 
 def listing(folder: Path) -> list[Path]:

@@ -1,13 +1,18 @@
-"""The MCP server: ``search_library``, ``get_context`` and ``read_passage`` (CONTRACT section 10).
+"""The MCP server (CONTRACT section 10): the library's study tools, built with the official SDK.
 
-Built with the official SDK's :class:`~mcp.server.mcpserver.MCPServer`. Each tool turns its arguments
-into the retrieval service's parameters and goes through the same checks and engine
-(:mod:`amicus_desktop.serve.params`, :class:`~amicus_desktop.serve.library.Library`), so a question
-asked here ranks exactly as ``query`` and ``GET /retrieve`` rank it. A result carries structured
-content (the data) and text (what a model reads: titles, citations, scores). A failure is a tool
-result with ``isError`` whose text begins with the contract's code (``OFFLINE: …``); that includes
-arguments the tool's input schema refuses — a wrong type, with no coercion (``k=true`` is not 1), or a
-key it does not name (``BAD_REQUEST: …``, :mod:`.protocol`) — and bugs (``INTERNAL: …``, details in the log).
+Built with the SDK's :class:`~mcp.server.mcpserver.MCPServer`. Each tool turns its arguments into the
+engine's own request — the retrieval service's parameters (:mod:`amicus_desktop.serve.params`, so a
+question ranks exactly as ``query`` and ``GET /retrieve`` rank it), ``verses``' request, the study
+aids' functions — and has no ranking rule of its own. The tools are registered by :mod:`.tools`
+(search and reading) and :mod:`.study_tools` (cross-references, Strong's, notes); :class:`Toolbox` is
+what they share: the library, the scope, the rankings kept for their next pages (:mod:`.sizing`) and
+each answer's provenance (:mod:`.provenance`).
+
+A result carries structured content (the data, valid against the tool's published output schema,
+:mod:`.schemas`) and text (what a model reads: titles, citations, scores). A failure is a tool result with
+``isError`` whose text begins with the contract's code (``OFFLINE: …``); that includes arguments the
+tool's input schema refuses — a wrong type, with no coercion (``k=true`` is not 1), or a key it does not
+name (``BAD_REQUEST: …``, :mod:`.protocol`) — and bugs (``INTERNAL: …``, details in the log).
 
 The workspace and overlay are the server's (``--workspace``, ``--overlay``): one MCP server serves one
 reader's scope, checked when it starts. Under an overlay a tool argument the client leaves out (``k``,
@@ -16,42 +21,43 @@ reader's scope, checked when it starts. Under an overlay a tool argument the cli
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 
 from .. import __version__
-from ..context import DEFAULT_BUDGET, Format, WordPieceCounter, assemble
-from ..core.query import DEFAULT_K
-from ..knobs import BY_PARAM
-from ..present import citation
-from ..serve.body import retrieve_body
 from ..serve.errors import ServiceError, bad_request, internal
 from ..serve.library import Library
-from ..serve.params import DEFAULT_K as SEARCH_K
-from ..serve.params import parse
-from ..serve.passage import read_passage as passage_of
 from ..serve.scope import Scope
 from .protocol import AnsweringStream, ArgumentCheck, strict
-from .text import results_list
+from .provenance import LibraryIds
+from .schemas import output_schema
+from .shapes import SHAPES
+from .sizing import Ranked, Rankings, page, ranking_key, read_cursor, sizing, stale
 
 log = logging.getLogger("amicus.mcp")
 
-Mode = Literal["dense", "hybrid", "keyword"]
-#: the kinds of ``filters``: the service's ``filter.*`` parameters (:data:`amicus_desktop.knobs.KNOBS`)
-FILTER_KINDS = tuple(name.removeprefix("filter.") for name in BY_PARAM if name.startswith("filter."))
 INSTRUCTIONS = (
     "A library of Bible study material (commentary by named scholars, word studies, lexicon entries, "
     "cross-references) with the Bible text. search_library finds the passages of the library that answer a "
     "question, ranked, with why; get_context gives them as one block to quote from, with a citation line "
-    "each; read_passage gives the verses of a reference. Cite what you use by its citation line."
+    "each; read_passage gives the verses of a reference; search_verses finds verses; cross_references and "
+    "strongs are the study aids. Every tool takes detail (ids, brief, full) and max_tokens; a result that was "
+    "cut says so and gives next_cursor for the rest. Cite what you use by its citation line."
 )
 #: characters of a refusal's text kept (an SDK validation message repeats the arguments)
 MAX_ERROR_TEXT = 500
+#: the scope of the call being answered, when it is not the server's own: ``/mcp`` on the service sets it from
+#: each request's ``workspace`` and ``overlay`` (:mod:`amicus_desktop.serve.mcp_http`)
+CALL_SCOPE: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("amicus_mcp_scope", default=None)
+READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
+                            open_world_hint=False)
 
 
 def error_result(err: ServiceError) -> CallToolResult:
@@ -67,16 +73,20 @@ def ok_result(text: str, data: dict[str, Any]) -> CallToolResult:
 
 class LibraryServer(MCPServer[Any]):
     """``MCPServer`` whose every failure — the SDK's own argument checks included — is a coded tool error,
-    whose tools take exactly the arguments their schemas name (:mod:`.protocol`), and which answers a
-    line on stdin that is not JSON-RPC with the protocol's error."""
+    whose tools take exactly the arguments their schemas name (:mod:`.protocol`) and publish their output
+    schemas, and which answers a line on stdin that is not JSON-RPC with the protocol's error."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._checks: dict[str, ArgumentCheck] = {}
 
     def make_strict(self) -> None:
-        """Publish every tool's input schema with ``additionalProperties: false`` and check calls against it."""
-        self._checks = {tool.name: ArgumentCheck(strict(tool.parameters)) for tool in self._tool_manager.list_tools()}
+        """Publish every tool's input schema with ``additionalProperties: false`` and check calls against it;
+        publish its output schema (:mod:`.schemas`)."""
+        for tool in self._tool_manager.list_tools():
+            self._checks[tool.name] = ArgumentCheck(strict(tool.parameters))
+            tool.fn_metadata.output_schema = output_schema(tool.name)
+            tool.__dict__.pop("output_schema", None)  # a cached_property of the SDK's Tool
 
     async def run_stdio_async(self) -> None:
         """The SDK's own stdio loop (:meth:`MCPServer.run_stdio_async`), with unreadable lines answered."""
@@ -102,94 +112,65 @@ class LibraryServer(MCPServer[Any]):
             return error_result(bad_request(str(exc)))
 
 
-async def _answer(work: Callable[[], Awaitable[CallToolResult]]) -> CallToolResult:
-    try:
-        return await work()
-    except ServiceError as err:
-        return error_result(err)
+class Toolbox:
+    """What the tools share: the library, the scope of every call, whether notes may be written, the
+    rankings kept for their next pages, and the library's id for provenance."""
+
+    def __init__(self, library: Library, scope: Scope, *, allow_writes: bool = False) -> None:
+        self.library = library
+        self._scope = scope
+        self.allow_writes = allow_writes
+        self.rankings = Rankings()
+        self.ids = LibraryIds()
+
+    @property
+    def scope(self) -> Scope:
+        """The scope of the call being answered: the request's on the service's ``/mcp``, else the server's."""
+        return CALL_SCOPE.get() or self._scope
+
+    @property
+    def scope_names(self) -> tuple[str | None, str | None]:
+        overlay = self.scope.overlay
+        return self.scope.workspace, overlay.role_id if overlay is not None else None
+
+    async def provenance(self, model: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The answer's ``library`` key: the library's id, its model, the overlay and workspace names."""
+        return await self.ids.provenance(self.library, self.scope, model)
+
+    async def answer(self, tool: str, arguments: Mapping[str, Any], sized: tuple[str | None, int | None, str | None],
+                     make: Callable[[], Awaitable[Ranked]]) -> CallToolResult:
+        """``tool``'s answer for ``arguments`` (its ranking arguments), cut to ``sized`` (the call's ``detail``,
+        ``max_tokens`` and ``cursor``): the ranking kept
+        for a cursor's next page when it is still held, made again (and checked the same) when not."""
+        try:
+            size = sizing(*sized)
+            shape = SHAPES[tool]
+            key = ranking_key(tool, arguments, self.scope_names)
+            offset = 0
+            if size.cursor is None:
+                ranked = await make()
+            else:
+                offset, ranking = read_cursor(size.cursor)
+                held = self.rankings.get(key, ranking)
+                ranked = held if held is not None else await make()
+                if ranked.hash != ranking:
+                    raise stale()
+            self.rankings.put(key, ranked)
+            body = await asyncio.to_thread(page, ranked, shape, size, offset)  # counting tokens takes a while
+            return ok_result(shape.render(body), body)
+        except ServiceError as err:
+            return error_result(err)
 
 
-def _items(query: str, **values: object) -> list[tuple[str, str]]:
-    """Tool arguments as the service's ``(name, value)`` parameters (``None`` left out)."""
-    items = [("q", query)]
-    for name, value in values.items():
-        if value is not None:
-            items.append((name, str(value)))
-    return items
+def build_server(library: Library, scope: Scope | None = None, *, allow_writes: bool = False) -> LibraryServer:
+    """Every tool over ``library``, for calls scoped to ``scope`` (none: the library alone); ``add_note``
+    writes only when ``allow_writes``."""
+    from . import study_tools, tools
 
-
-def _filter_items(filters: dict[str, list[str]] | None) -> list[tuple[str, str]]:
-    items: list[tuple[str, str]] = []
-    for kind, values in (filters or {}).items():
-        if kind not in FILTER_KINDS:
-            raise bad_request(f"filters takes the kinds {', '.join(FILTER_KINDS)}, not {kind[:40]!r}.")
-        items += [(f"filter.{kind}", v) for v in values]
-    return items
-
-
-def build_server(library: Library, scope: Scope | None = None) -> LibraryServer:
-    """The three tools over ``library``, for requests scoped to ``scope`` (none: the library alone)."""
-    scope = scope or Scope()
+    box = Toolbox(library, scope or Scope(), allow_writes=allow_writes)
     server = LibraryServer(name="amicus-desktop", version=__version__, instructions=INSTRUCTIONS,
                            log_level="WARNING")
-    count = WordPieceCounter()
-    read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
-                                open_world_hint=False)
-
-    async def scoped(items: list[tuple[str, str]]) -> Any:
-        if scope.workspace is not None:
-            items.append(("workspace", scope.workspace))
-        return await library.retrieve(parse(items), scope)
-
-    @server.tool(annotations=read_only)
-    async def search_library(query: str, k: int | None = None, mode: Mode | None = None, chapter: str | None = None,
-                             filters: dict[str, list[str]] | None = None) -> CallToolResult:
-        """Find the passages of the library that answer a question, best first, with why.
-
-        query: the question, in words ("Why did God choose Jacob over Esau?"); a reference in it
-        ("Rom 9:11") boosts the chunks on that passage. k: how many results (1-50, default 5, or the
-        server's overlay's). mode: dense (by meaning, the default unless the server's overlay names
-        another), hybrid (meaning and words) or keyword (words only).
-        chapter: the chapter the reader is on, BOOK:CHAPTER (e.g. romans:9), boosted.
-        filters: only chunks matching, e.g. {"book": ["romans"], "source_type": ["section_panel"]}
-        (kinds: source_type, book, scholar, tradition; OR within a kind, AND across kinds).
-        Returns a numbered list (title, citation, score); the structured content is the full answer.
-        """
-        async def work() -> CallToolResult:
-            answer = await scoped([*_items(query, k=k, mode=mode, chapter=chapter), *_filter_items(filters)])
-            used = answer.result.context.k if answer.result.context is not None else (k or SEARCH_K)
-            body = retrieve_body(answer.result, answer.names, k=used, trace_id="")
-            del body["trace_id"]  # an HTTP trace id; a tool call has none
-            return ok_result(results_list(body), body)
-        return await _answer(work)
-
-    @server.tool(annotations=read_only)
-    async def get_context(query: str, budget: int = DEFAULT_BUDGET, chapter: str | None = None,
-                          mode: Mode | None = None) -> CallToolResult:
-        """The passages that answer a question as one block to quote from, within a token budget.
-
-        Each chunk opens with a citation line; chunks are grouped by source and in Bible order; the
-        lowest-ranked are left out whole when the budget is reached. query: the question. budget:
-        the most tokens the block may use (default 8000). chapter: BOOK:CHAPTER the reader is on.
-        mode: dense (the default unless the server's overlay names another), hybrid or keyword.
-        """
-        async def work() -> CallToolResult:
-            if not isinstance(budget, int) or budget < 1:
-                raise bad_request("budget must be a whole number of tokens, at least 1.")
-            overlay_k = scope.overlay is not None and "k" in scope.overlay.retrieval_policy
-            answer = await scoped(_items(query, k=None if overlay_k else DEFAULT_K, mode=mode, chapter=chapter))
-            block = assemble(answer.result.results, budget=budget, count=count,
-                             cite=lambda r: citation(r, answer.names), fmt=Format.TEXT)
-            return ok_result(block.text, block.to_json())
-        return await _answer(work)
-
-    @server.tool(annotations=read_only)
-    async def read_passage(reference: str) -> CallToolResult:
-        """The verses of a Bible reference, with their numbers: "Romans 9:6-13", "John 3", "1 Cor 13:4-7"."""
-        async def work() -> CallToolResult:
-            passage = await library.read(lambda store, facts: passage_of(store, facts, reference))
-            return ok_result(passage.text, passage.to_json())
-        return await _answer(work)
-
+    tools.register(server, box)
+    study_tools.register(server, box)
     server.make_strict()
     return server

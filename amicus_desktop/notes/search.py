@@ -26,6 +26,7 @@ from .index import NotesIndex, tokenizer
 from .model import Note
 
 if TYPE_CHECKING:
+    from .view import IndexView
     from .workspace import Workspace
 
 #: How many (workspace, model) indexes one store keeps in memory (a service may serve many readers).
@@ -98,6 +99,12 @@ class WorkspaceSearch:
             if own:
                 con.execute("COMMIT")
         return index
+
+    def view(self, model_id: str, *, embedded_only: bool) -> IndexView:
+        """The workspace's notes for ``model_id`` as one question searches them (:mod:`.view`), up to date."""
+        from .view import IndexView  # view.py reads this module's questions over an index
+
+        return IndexView(self.index(model_id), embedded_only=embedded_only)
 
     # -- the notes themselves -------------------------------------------------------------------
     def fetch(self, rowids: Iterable[int]) -> dict[int, Note]:

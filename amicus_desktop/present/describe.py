@@ -1,7 +1,9 @@
 """Words for what the engine computed: boosts, breakdowns, rejections, rank moves, timings. No Qt.
 
 The UI never recomputes a score; these functions only put the engine's numbers into sentences, so
-every boost and every rejection is written out, never conveyed by colour alone.
+every boost and every rejection is written out, never conveyed by colour alone. A score's factors have
+their own words (:mod:`.factors`: labels, formula, "why" sentences); numbers in words are :mod:`.formats`'
+(named here too).
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ from ..core.results import (
     RejectedChunk,
     RejectReason,
     RetrievalResult,
-    RetrievedChunk,
-    ScoreBreakdown,
 )
 from . import titles
 from .bounds import and_more
+from .formats import BASE_NAMES as BASE_NAMES
+from .formats import fmt_boost as fmt_boost
+from .formats import fmt_score as fmt_score
+from .formats import ordinal as ordinal
 from .sentences import shorten
 
 if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without loading the session
@@ -31,15 +35,6 @@ if TYPE_CHECKING:  # only named in signatures: the CLI uses these words without 
 
 #: What each kind of chunk is called: one home, ``present.titles`` (citations use the same words).
 source_label = titles.source_label
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-def fmt_boost(value: float) -> str:
-    return f"×{value:g}"
 
 
 def weights_text(w: BoostWeights, policy: RankingPolicy | None = None) -> str:
@@ -56,15 +51,6 @@ def weights_text(w: BoostWeights, policy: RankingPolicy | None = None) -> str:
             f"reference {fmt_boost(w.reference)}, {cap}")
 
 
-def fmt_score(value: float | None) -> str:
-    """``0.5123``; ``—`` for a score that was not computed (a similarity in keyword mode)."""
-    return "—" if value is None else f"{value:.4f}"
-
-
-#: What the ``base`` score is in each mode, in a word (table headers, tooltips).
-BASE_NAMES = {SearchMode.SEMANTIC: "similarity", SearchMode.HYBRID: "hybrid base", SearchMode.KEYWORD: "keyword score"}
-
-
 def mode_title(mode: SearchMode) -> str:
     """``Hybrid search`` (results headers, the mode switch's tooltips)."""
     return f"{mode.label} search"
@@ -75,28 +61,6 @@ MODE_HELP = {
     SearchMode.HYBRID: "Hybrid: meaning and words together, fused into one score (needs the embed proxy).",
     SearchMode.KEYWORD: "Keyword: finds passages holding the question's words (works offline).",
 }
-
-
-def boost_labels(b: ScoreBreakdown) -> list[str]:
-    """The boosts applied, written out: ``["×1.5 chapter", "×1.1 scholar"]`` (empty if none)."""
-    out = []
-    for name, value in b.boosts.items():
-        if value != 1.0:
-            out.append(f"{fmt_boost(value)} {name}")
-    return out
-
-
-def final_formula(b: ScoreBreakdown) -> str:
-    """``0.5000 similarity × 1.5 chapter × … = 0.7500``: the final score's making, in one line."""
-    factors = " × ".join(f"{value:g} {name}" for name, value in b.boosts.items())
-    return f"{fmt_score(b.base)} {BASE_NAMES[b.mode]} × {factors} = {b.final:.4f}"
-
-
-def boosts_text(b: ScoreBreakdown | None) -> str:
-    if b is None:
-        return "not scored"
-    labels = boost_labels(b)
-    return ", ".join(labels) if labels else "none"
 
 
 def move_text(rank: int, previous: Mapping[str, int] | None, chunk_id: str) -> tuple[str, str, int]:
@@ -377,27 +341,6 @@ def ask_status(view: ResultView) -> str:
     """Beside the question box: the answer's size and time (nothing after a re-rank)."""
     asked = asked_anew(view)
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
-
-
-def compare_text(a: RetrievedChunk, b: RetrievedChunk) -> str:
-    """Why the higher-ranked of two results beat the other, in words: the base score and each
-    multiplier that differs ("Why #1 beat #2")."""
-    first, second = sorted((a, b), key=lambda r: r.rank)
-    fb, sb = first.breakdown, second.breakdown
-    lines = [f"#{first.rank} ({fb.final:.4f}) beat #{second.rank} ({sb.final:.4f}) by {fb.final - sb.final:.4f}."]
-    base_a, base_b = fb.base or 0.0, sb.base or 0.0
-    if abs(base_a - base_b) > 5e-5:
-        word = "similarity" if fb.mode is SearchMode.SEMANTIC else "base score"
-        closer = "closer to" if base_a > base_b else "further from"
-        lines.append(f"Its {word} is {base_a:.4f} against {base_b:.4f}: #{first.rank} is {closer} the question.")
-    else:
-        lines.append(f"Both start from the same base score ({base_a:.4f}).")
-    differing = [(name, fb.boosts[name], sb.boosts[name]) for name in fb.boosts if fb.boosts[name] != sb.boosts[name]]
-    for name, x, y in differing:
-        lines.append(f"×{x:g} {name} for #{first.rank}, ×{y:g} for #{second.rank}.")
-    if not differing:
-        lines.append("Their boosts are the same: the base score decided.")
-    return "\n".join(lines)
 
 
 def filters_summary(filters: Filters, names: Names, marked: str | None = None) -> str:

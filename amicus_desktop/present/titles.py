@@ -258,7 +258,7 @@ def citation(chunk: ChunkLike, names: Names = DEFAULT_NAMES) -> str:
     work, and what it is about, e.g. ``Section note: Matthew Henry, Concise Commentary —
     Romans 9:6-13`` or ``Lexicon entry: James Strong, Strong's Exhaustive Concordance — G2182
     ἐφευρετής``; one part of a longer note ends "(part 2 of 3)" as its title does. Pass the database's
-    ``Names`` (``books``, ``ScriptureStore.scholars()``) to use its own names; without them the built-in
+    ``Names`` (``books``, ``LibraryStore.scholars()``) to use its own names; without them the built-in
     book table and known scholars name things."""
     meta = chunk.metadata
     if chunk.source_type == USER_NOTE:  # the reader's own: unmistakably so, and on what

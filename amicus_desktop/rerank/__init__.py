@@ -6,7 +6,8 @@ profile changes, so nothing is embedded or searched twice. Under the app's ranki
 takes the open chapter's place (:func:`chapter_context`), each kind of material is weighed by the
 question's intent (:mod:`.prior`), and the per-scholar cap becomes a spread over sources (:mod:`.spread`).
 Under an overlay (CONTRACT section 12) forbidden sources are taken out first (:mod:`.forbidden`) and the
-role's vocabulary multiplies the final score (:mod:`.vocabulary`).
+role's vocabulary multiplies the final score (:mod:`.vocabulary`). Each multiplier of the score is a step of
+:mod:`.factors`, which returns its named factor; the breakdown holds the list.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from ..core.results import Candidate, RejectedChunk, RetrievedChunk, ScoreBreakd
 from .base import base_scores
 from .chapter import chapter_boost
 from .cutoff import apply_cutoff
-from .focus import chapter_relation, focus_chapter
+from .factors import STEPS, Scoring, chapter_context, factors_of, scoring
 from .forbidden import reject_forbidden, split_forbidden
 from .ordering import order, order_key
-from .prior import source_prior, word_question
 from .reference import reference_boost
 from .scholar import scholar_boost
 from .scholar_cap import apply_scholar_cap
@@ -30,9 +30,11 @@ from .similarity import similarity
 from .spread import apply_spread
 from .threshold import apply_threshold
 from .tradition import tradition_boost
-from .vocabulary import related_floor, vocabulary_boost
+from .vocabulary import vocabulary_boost
 
 __all__ = [
+    "STEPS",
+    "Scoring",
     "apply_cutoff",
     "apply_scholar_cap",
     "apply_spread",
@@ -54,14 +56,6 @@ __all__ = [
 ]
 
 
-def chapter_context(ctx: RetrievalContext, references: Sequence[PassageRef]) -> ChapterRef | None:
-    """The chapter the chapter boost is for: the open one — unless the app's policy puts a passage the
-    question names first and the question names only other chapters (then none)."""
-    if ctx.chapter is None or not ctx.policy.passage_first or not references:
-        return ctx.chapter
-    return ctx.chapter if any(r.chapter_ref == ctx.chapter for r in references) else None
-
-
 def score(
     candidate: Candidate,
     ctx: RetrievalContext,
@@ -74,59 +68,28 @@ def score(
     floor: float | None = None,
     related_floor: float = 0.0,
 ) -> ScoreBreakdown:
-    """Step 4 for one candidate: the base times each boost, multiplied left to right.
+    """Step 4 for one candidate: the base and each factor of :data:`.factors.STEPS`, multiplied in that order.
 
-    ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3). Under the app's policy
+    ``base`` defaults to the similarity (``semantic`` mode, CONTRACT section 3). The keywords are what
+    :func:`.factors.scoring` decides for a whole question (:class:`.factors.Scoring`): under the app's policy
     the source prior multiplies too (``about_a_word``: the question's intent, :func:`.prior.word_question`),
     and with no chapter open the ``focus`` chapter (:func:`.focus.focus_chapter`) takes the chapter boost's
     place at the policy's own, smaller weight. Under an overlay its vocabulary factor multiplies too.
     ``off_topic``: the question does not relate to the open chapter (:func:`.focus.chapter_relation`), which is
     then set aside as if none were open; ``floor``: the open chapter boosts only a candidate whose base reaches it.
     """
-    w = ctx.weights
-    policy = ctx.policy
-    meta = candidate.metadata
+    return _score(candidate, base, Scoring(ctx, references, about_a_word=about_a_word, focus=focus,
+                                           off_topic=off_topic, floor=floor, related_floor=related_floor))
+
+
+def _score(candidate: Candidate, base: float | None, s: Scoring) -> ScoreBreakdown:
     sim = candidate.similarity
     if base is None:
         if sim is None:
             raise ValueError(f"candidate {candidate.chunk_id!r} has no similarity to score by")
         base = sim
-    chapter = chapter_context(ctx, references)
-    suspended = chapter is None and chapter_boost(meta, ctx.chapter, w.chapter) != 1.0
-    in_chapter = chapter_boost(meta, chapter, w.chapter) != 1.0
-    set_aside = in_chapter and (off_topic or (floor is not None and base < floor))
-    if off_topic:
-        chapter = None
-    cb = 1.0 if set_aside else chapter_boost(meta, chapter, w.chapter)
-    focused = False
-    if chapter is None and focus is not None and policy.focus is not None:
-        cb = chapter_boost(meta, focus, policy.focus)
-        focused = cb != 1.0
-    sb = scholar_boost(meta, ctx.profile, w.scholar)
-    tb = tradition_boost(meta, ctx.profile, w.tradition)
-    rb = reference_boost(meta, references, w.reference)
-    prior = source_prior(candidate, about_a_word) if policy.source_priors else 1.0
-    related = related_floor <= 0.0 or (sim is not None and sim >= related_floor)
-    vb = vocabulary_boost(candidate.text, ctx.governance, w.vocabulary, related=related)
-    return ScoreBreakdown(
-        distance=candidate.distance,
-        similarity=sim,
-        chapter_boost=cb,
-        scholar_boost=sb,
-        tradition_boost=tb,
-        final=base * cb * sb * tb * rb * prior * vb,
-        mode=ctx.mode,
-        base=base,
-        lexical=candidate.lexical,
-        reference_boost=rb,
-        source_prior=prior,
-        chapter_suspended=suspended,
-        chapter_focus=focused,
-        chapter_off_topic=set_aside and not focused,
-        extended=not policy.is_contract,
-        vocabulary_boost=vb,
-        governed=ctx.governance is not None,
-    )
+    return ScoreBreakdown(candidate.distance, sim, factors_of(candidate, base, s), mode=s.ctx.mode, base=base,
+                          lexical=candidate.lexical)
 
 
 def rerank(
@@ -148,23 +111,10 @@ def rerank(
     bases = base_scores([*allowed, *allowed_pins], ctx.mode, ctx.fusion)
     if forbidden or forbidden_pins:  # scored for "Why not X?" only, against the whole pool
         bases = {**base_scores([*candidates, *pinned], ctx.mode, ctx.fusion), **bases}
-    policy = ctx.policy
-    word = policy.source_priors and word_question(ctx.query, references, allowed)
-    chapter = chapter_context(ctx, references)
-    off_topic = (chapter is not None and policy.chapter_relation is not None
-                 and chapter_relation(allowed, bases, chapter) < policy.chapter_relation)
-    floor = None
-    if chapter is not None and not off_topic and policy.chapter_floor is not None:
-        floor = policy.chapter_floor * max((bases[c.chunk_id] for c in allowed), default=0.0)
-    focus = None
-    if policy.focus is not None and (ctx.chapter is None or off_topic) and not references and not word:
-        focus = focus_chapter(allowed, bases)
-
-    words_floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
+    s = scoring(ctx, references, allowed, bases)
 
     def scored(c: Candidate) -> ScoreBreakdown:
-        return score(c, ctx, bases[c.chunk_id], references, about_a_word=word, focus=focus,
-                     off_topic=off_topic, floor=floor, related_floor=words_floor)
+        return _score(c, bases[c.chunk_id], s)
 
     rejected_forbidden = reject_forbidden([*forbidden_pins, *forbidden], scored)
     pins = [RetrievedChunk(rank, c, scored(c), pinned=True) for rank, c in enumerate(allowed_pins, start=1)]

@@ -9,8 +9,8 @@ a source, each further one is multiplied by ``factor`` once more (the 3rd by ``f
 ``factor²`` …). A list always fills when there are enough candidates, and one source still cannot take
 it over unless nothing else comes close. Chunks without an author are never lowered.
 
-The factor is part of the chunk's breakdown (``diversity``); its ``final`` includes it, so the list is
-still ordered by ``final`` and every rank can be explained.
+The factor is part of the chunk's breakdown (``diversity``, :func:`.factors.diversity_factor`); its ``final``
+includes it, so the list is still ordered by ``final`` and every rank can be explained.
 """
 
 from __future__ import annotations
@@ -63,6 +63,5 @@ def apply_spread(ordered: Sequence[ScoredCandidate], cap: int | None, factor: fl
         key = source_key(item.candidate)
         if key is not None:
             placed[key] += 1
-        b = item.breakdown
-        out.append(replace(item, breakdown=replace(b, diversity=now, final=b.final * now)))
+        out.append(replace(item, breakdown=item.breakdown.with_factor("diversity", now)))
     return out

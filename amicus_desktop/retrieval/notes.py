@@ -29,7 +29,7 @@ from ..embedding.client import EmbedClient
 from ..notes import NotesStore, Workspace
 from ..notes.embedding import embed_pending
 from ..notes.store import store_errors
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..understand.query import QueryPlan
 
 T = TypeVar("T")
@@ -61,7 +61,7 @@ class RetrieverNotes:
             self._store = NotesStore(self._path)
         return self._store.workspace(workspace_id)
 
-    def gather(self, store: ScriptureStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None,
+    def gather(self, store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None,
                model_id: str, two_stage: str | None) -> tuple[Pool, int | None]:
         """The library's pool, joined by the workspace's notes when ``ctx`` names one; and how many of them
         are pending (``None`` without a workspace)."""

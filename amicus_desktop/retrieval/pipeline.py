@@ -11,7 +11,7 @@ The one orchestrator of a question (CONTRACT sections 3, 6 and 7)::
 :class:`Retriever` is what the app and the CLI hold. It owns
 
 * one :class:`~amicus_desktop.embedding.EmbedClient` (one HTTP client, a session cache of vectors), and
-* one :class:`~amicus_desktop.store.ScriptureStore` that lives on a dedicated worker thread with
+* one :class:`~amicus_desktop.store.LibraryStore` that lives on a dedicated worker thread with
   its own connection: every DB call goes through :meth:`Retriever.run_db`, so an event loop
   (the Qt one included) never blocks on SQLite;
 * the reader's notes store, on the same thread, opened the first time a question is scoped to a
@@ -46,8 +46,8 @@ from ..embedding.client import EmbedClient, check_against_db
 from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
 from ..rerank.base import base_scores
-from ..store.scripture import ScriptureStore, StoreInfo
-from ..store.verses import VerseIndex
+from ..store.library import LibraryStore, open_library
+from ..store.scripture import StoreInfo
 from ..understand.books import books_needed
 from ..understand.query import plan
 from .notes import RetrieverNotes
@@ -144,11 +144,11 @@ class Retriever:
     ) -> None:
         self.db_path = Path(db_path)
         #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
-        #: :mod:`amicus_desktop.candidates.twostage`); ``None`` reads ``AMICUS_TWO_STAGE``.
+        #: :mod:`amicus_desktop.store.twostage`); ``None`` reads ``AMICUS_TWO_STAGE``.
         self.two_stage = two_stage
         self.embedder = embed_client or EmbedClient(proxy_url, token)
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
-        self._store: ScriptureStore | None = None
+        self._store: LibraryStore | None = None
         self._stat: tuple[int, int, int, int] | None = None
         #: the reader's notes (``notes_path``: the store's file; default ``paths.notes_path()``)
         self.notes = RetrieverNotes(notes_path)
@@ -164,7 +164,7 @@ class Retriever:
             return None
         return (st.st_ino, st.st_mtime_ns, st.st_size, st.st_ctime_ns)
 
-    def _ensure_store(self) -> ScriptureStore:
+    def _ensure_store(self) -> LibraryStore:
         """(DB thread) The open store, reopened when the file was replaced or deleted."""
         stat = self._file_stat()
         if self._store is not None and stat == self._stat:
@@ -179,11 +179,11 @@ class Retriever:
                 f"No database at {echo(str(self.db_path), 200)}: the path holds a NUL byte, which no file name can. "
                 "Choose the database again in Settings or pass --db PATH.",
             )
-        self._store = ScriptureStore(self.db_path)
+        self._store = open_library(self.db_path)
         self._stat = stat
         return self._store
 
-    async def run_db(self, fn: Callable[[ScriptureStore], T]) -> T:
+    async def run_db(self, fn: Callable[[LibraryStore], T]) -> T:
         """Run ``fn(store)`` on the DB thread and await its result."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, lambda: fn(self._ensure_store()))
@@ -213,7 +213,7 @@ class Retriever:
 
         t0 = time.perf_counter()
 
-        def search(store: ScriptureStore) -> tuple[Pool, int | None, dict[str, str], Coverage]:
+        def search(store: LibraryStore) -> tuple[Pool, int | None, dict[str, str], Coverage]:
             found, pending = self.notes.gather(store, query_plan, ctx, vector, info.model_id, self.two_stage)
             return found, pending, scholar_names(store, [*found.candidates, *found.pinned]), store.coverage()
 
@@ -301,19 +301,19 @@ class Retriever:
         self._executor.shutdown(wait=True)
 
 
-def not_in_the_bible(store: ScriptureStore, spelling: dict[str, str]) -> dict[str, str]:
+def not_in_the_bible(store: LibraryStore, spelling: dict[str, str]) -> dict[str, str]:
     """(DB thread) The respellings of words the Bible's text does not hold either: a library of some books
     knows no "Noah", but the word is no misspelling ("Did you mean nah's ark?")."""
     if not spelling or not store.info.has_verses:
         return spelling
-    index = VerseIndex.for_store(store)
+    index = store.verse_index()
     default = index.default
     if default is None:
         return spelling
     return {word: better for word, better in spelling.items() if index.doc_count(default, word) == 0}
 
 
-def scholar_names(store: ScriptureStore, pooled: list[Candidate]) -> dict[str, str]:
+def scholar_names(store: LibraryStore, pooled: list[Candidate]) -> dict[str, str]:
     """(DB thread) The display name of each scholar in the pool: the library's, else the built-in one."""
     table = store.scholars()
     ids = {c.metadata.scholar_id for c in pooled if c.metadata.scholar_id}

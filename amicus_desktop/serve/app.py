@@ -2,7 +2,8 @@
 
 ``GET /retrieve`` (the ranked chunks; ``POST /retrieve`` takes the same parameters as a JSON body,
 :mod:`.request_body`; answers carry an ETag, :mod:`.cache`), ``GET /passage`` and ``GET /verses`` (the Bible
-text, :mod:`.reading`), ``GET /health`` (no token), ``GET /openapi.json`` (no token).
+text, :mod:`.reading`), ``POST /mcp`` (the MCP tools over streamable HTTP, :mod:`.mcp_http`), ``GET /health``
+(no token), ``GET /openapi.json`` (no token).
 The app is a thin adapter: a request is checked in this order — the token (401), the token's rate
 (429), the parameters (400, 413), the workspace (403), the overlay (404) — and then handed to the same
 engine as ``query`` (:class:`~.library.Library`), whose errors keep their section-5 codes (404, 500,
@@ -58,10 +59,14 @@ def error_response(err: ServiceError, trace: str) -> JSONResponse:
 
 
 def create_app(library: Library, access: Access | None = None, overlays: Overlays | None = None, *,
-               middleware: Sequence[Middleware] = ()) -> ASGIApp:
-    """The service over ``library``; ``middleware`` runs after the request limits, inside the trace layer."""
+               middleware: Sequence[Middleware] = (), allow_writes: bool = False) -> ASGIApp:
+    """The service over ``library``; ``middleware`` runs after the request limits, inside the trace layer;
+    ``allow_writes`` lets ``/mcp``'s ``add_note`` write to the request's workspace."""
+    from .mcp_http import McpEndpoint
+
     access = access or Access()
     overlays = overlays or Overlays(None)
+    mcp = McpEndpoint(library, access, overlays, allow_writes=allow_writes)
 
     async def guarded(request: Request, work: Callable[[Client], Awaitable[Response]]) -> Response:
         """The token (401) and its rate (429), then ``work``; every failure as the contract's JSON error."""
@@ -105,7 +110,8 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         async def work(client: Client) -> Response:
             params = parse_passage_params(request.query_params.multi_items())
             access.permit(client, params.workspace)
-            found = await library.read(lambda store, facts: read_passage(store, facts, params.ref))
+            found = await library.read(
+                lambda store, facts: read_passage(store, facts, params.ref, params.translation))
             return cached_json({**found.to_json(), "trace_id": trace_id_of(request.scope)},
                                request.headers.get("if-none-match"))
         return await guarded(request, work)
@@ -143,7 +149,7 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         elif status == 404:
             err = ServiceError(ServiceCode.NOT_FOUND,
                                "No such endpoint: use GET or POST /retrieve, GET /passage, GET /verses, "
-                               "GET /health or GET /openapi.json.")
+                               "POST /mcp, GET /health or GET /openapi.json.")
         else:
             err = ServiceError(ServiceCode.BAD_REQUEST, "The request could not be handled.")
         return error_response(err, trace_id_of(request.scope))
@@ -155,7 +161,8 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
-            yield
+            async with mcp.running():
+                yield
         finally:
             await library.aclose()
 
@@ -166,6 +173,7 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
             Route("/verses", verses, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
+            Route("/mcp", mcp, methods=["GET", "POST", "DELETE"]),
         ],
         exception_handlers={HTTPException: http_error, Exception: internal_error},
         middleware=[Middleware(RequestLimits, max_head=MAX_HEAD), *middleware],

@@ -38,6 +38,12 @@ class ServiceCode(enum.StrEnum):
     METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
     #: the Host check's refusal (DNS rebinding; :mod:`amicus_desktop.http.guards`)
     HOST_NOT_ALLOWED = "HOST_NOT_ALLOWED"
+    #: project extension (MCP, section 10): a ``cursor`` whose ranking changed or that other arguments made
+    CURSOR_STALE = "CURSOR_STALE"
+    #: project extension (MCP, section 10): ``add_note`` on a server started without ``--allow-writes``
+    WRITES_DISABLED = "WRITES_DISABLED"
+    #: project extension (MCP, section 10): a notes tool on a server started without ``--workspace``
+    NO_WORKSPACE = "NO_WORKSPACE"
 
 
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
@@ -45,6 +51,9 @@ STATUS: dict[str, int] = {
     ErrorCode.QUERY_INVALID: 400,
     ServiceCode.BAD_REQUEST: 400,
     ServiceCode.NO_OVERLAY: 400,
+    ServiceCode.NO_WORKSPACE: 400,
+    ServiceCode.WRITES_DISABLED: 403,
+    ServiceCode.CURSOR_STALE: 409,
     ServiceCode.UNAUTHORIZED: 401,
     ServiceCode.WORKSPACE_FORBIDDEN: 403,
     ServiceCode.HOST_NOT_ALLOWED: 403,

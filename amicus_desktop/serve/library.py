@@ -28,7 +28,8 @@ from ..core.names import Names
 from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore, StoreInfo
+from ..store.library import LibraryStore
+from ..store.scripture import StoreInfo
 from ..verses import VerseSearch, VerseSearchResult
 from ..verses.engine import not_indexed
 from .errors import ServiceError, bad_request
@@ -63,7 +64,7 @@ class Answer:
     names: Names
 
 
-def read_facts(store: ScriptureStore) -> Facts:
+def read_facts(store: LibraryStore) -> Facts:
     return Facts(frozenset(store.book_ids()), store.names())
 
 
@@ -73,9 +74,9 @@ class _Lane:
     def __init__(self, retriever: Retriever) -> None:
         self.retriever = retriever
         self.busy = 0
-        self._facts: tuple[weakref.ref[ScriptureStore], Facts] | None = None
+        self._facts: tuple[weakref.ref[LibraryStore], Facts] | None = None
 
-    def facts(self, store: ScriptureStore) -> Facts:
+    def facts(self, store: LibraryStore) -> Facts:
         """(DB thread) The facts of ``store``, read once per opened file."""
         if self._facts is None or self._facts[0]() is not store:
             self._facts = (weakref.ref(store), read_facts(store))
@@ -116,7 +117,7 @@ class Library:
             except AmicusError as err:  # NotesError too: the workspace's notes store (500 damaged, 503 busy)
                 raise ServiceError.of(err) from None
 
-    async def read(self, fn: Callable[[ScriptureStore, Facts], T]) -> T:
+    async def read(self, fn: Callable[[LibraryStore, Facts], T]) -> T:
         """``fn(store, facts)`` on a lane's database thread (``read_passage``, ``/health``)."""
         async with self._lane() as lane:
             try:

@@ -152,7 +152,10 @@ def _schemas() -> dict[str, Any]:
                     "verse_start": {"type": ["integer", "null"]}, "verse_end": {"type": ["integer", "null"]},
                     "verses": {"type": "array", "items": _obj({"verse": {"type": "integer"},
                                                                "text": {"type": "string"}})},
-                    "trace_id": {"type": "string"}})
+                    "trace_id": {"type": "string"}},
+                   {"translation": {"oneOf": [{"type": "null"}, _obj({"id": {"type": "string"},
+                                                                     "name": {"type": "string"},
+                                                                     "abbreviation": {"type": "string"}})]}})
     return {"Result": result, "RetrieveResponse": retrieve, "RetrieveRequest": body, "Error": error,
             "Health": health, "Unhealthy": unhealthy, "Passage": passage, "VerseSearchResponse": verses,
             **_bundle_components()}
@@ -236,7 +239,10 @@ def document() -> dict[str, Any]:
             "/passage": {"get": {
                 "operationId": "passage", "summary": "Project extension: a reference's verses",
                 "parameters": [_query("ref", "A reference: 'Romans 9:6-13', 'John 3'.", {"type": "string"},
-                                      required=True), _workspace(), _IF_NONE_MATCH],
+                                      required=True),
+                               _query("translation", "A translation the library holds, by id or abbreviation "
+                                      "(kjv, web); its default otherwise.", {"type": "string"}),
+                               _workspace(), _IF_NONE_MATCH],
                 "security": [{"bearer": []}, {}],
                 "responses": {"200": _answer("The verses, as the MCP tool read_passage reads them.", "Passage",
                                              etag=True), **_NOT_MODIFIED, **_error_answers()},

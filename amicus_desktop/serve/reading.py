@@ -26,7 +26,7 @@ from .errors import ServiceCode, ServiceError, bad_request
 from .params import MODES, WORKSPACE_ID, gather, shown
 
 #: ``GET /passage``'s parameters
-PASSAGE_NAMES: tuple[str, ...] = ("ref", "workspace")
+PASSAGE_NAMES: tuple[str, ...] = ("ref", "translation", "workspace")
 #: ``GET /verses``'s parameters, and those that may be repeated
 VERSES_NAMES: tuple[str, ...] = ("q", "mode", "k", "filter.book", "testament", "translation", "workspace")
 VERSES_REPEATABLE = frozenset({"filter.book", "testament"})
@@ -47,13 +47,17 @@ def _gather(items: Iterable[tuple[str, str]], names: tuple[str, ...],
 class PassageParams:
     ref: str
     workspace: str | None = None
+    translation: str | None = None
 
 
 def parse_passage_params(items: Iterable[tuple[str, str]]) -> PassageParams:
     given = _gather(items, PASSAGE_NAMES)
     if "ref" not in given:
         raise bad_request("Give the passage as ref, such as ref=Romans 9:6-13 or ref=John 3.")
-    return PassageParams(given["ref"][0], given.get("workspace", [None])[0])
+    translation = given.get("translation", [None])[0]
+    if translation is not None and not 0 < len(translation) <= MAX_TRANSLATION:
+        raise bad_request(f"translation must be a translation's id or abbreviation (1–{MAX_TRANSLATION} characters).")
+    return PassageParams(given["ref"][0], given.get("workspace", [None])[0], translation)
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 listed by verse, with no question asked. No Qt.
 
 Like the commentary panes of Xiphos, BibleTime or UniqueBible, this is a browse, not a search: a
-query over ``chunk_metadata`` on the DB thread (:meth:`ScriptureStore.chapter_chunks
-<amicus_desktop.store.scripture.ScriptureStore.chapter_chunks>`), so it needs no embedding and
+query over ``chunk_metadata`` on the DB thread (:meth:`LibraryStore.chapter_chunks
+<amicus_desktop.store.library.LibraryStore.chapter_chunks>`), so it needs no embedding and
 works while the proxy is offline.
 """
 

@@ -30,7 +30,7 @@ from typing import Any, TypeVar
 from .. import paths
 from ..connectivity import ONLINE_INTERVAL, ConnectivityMonitor
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from .background import Tasks
 
 log = logging.getLogger("amicus.session")
@@ -73,7 +73,7 @@ class Engine:
         """Run ``coro`` as a task of this engine; ``None`` (and ``coro`` closed unrun) once it is closing."""
         return self.tasks.spawn(coro)
 
-    async def run_db(self, fn: Callable[[ScriptureStore], T]) -> T:
+    async def run_db(self, fn: Callable[[LibraryStore], T]) -> T:
         """``fn(store)`` on the DB thread. Only called from this engine's own tasks, which
         :meth:`aclose` finishes before it closes the retriever."""
         return await self.retriever.run_db(fn)

@@ -23,7 +23,7 @@ from ..corpus.build import BuildCancelled, BuildProgress
 from ..corpus.documents import read_corpus
 from ..corpus.ingest import IngestReport, ingest
 from ..embedding import BackendError, Embedder, ProxyEmbedder, get_backend
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def embedder_for(request: IngestRequest) -> Embedder:
     local = get_backend("local")
     if not request.library.exists():
         return local
-    with ScriptureStore(request.library) as store:
+    with open_library(request.library) as store:
         model = store.info.model_id
     if model == local.model_id:
         return local

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..core.references import ChapterRef, PassageRef
-from ..store.scripture import ScriptureStore
-from ..store.verses import Translation, VerseIndex
+from ..store.library import LibraryStore
+from ..store.verses import Translation
 from ..understand import PassageError, parse_passage
 from .engine import Engine
 from .events import Event
@@ -62,11 +62,11 @@ class PassageText:
 
 
 def _chapter(translation: Translation | None, book_id: str,
-             number: int) -> Callable[[ScriptureStore], list[tuple[int, str]]]:
+             number: int) -> Callable[[LibraryStore], list[tuple[int, str]]]:
     """What reads a chapter on the DB thread: ``verses`` for the default translation, its own table otherwise."""
     if translation is None or translation.default:
         return lambda store: store.chapter(book_id, number)
-    return lambda store: VerseIndex.for_store(store).chapter(translation, book_id, number)
+    return lambda store: store.verse_index().chapter(translation, book_id, number)
 
 
 class Reader:

@@ -2,7 +2,7 @@
 
 ``build-db`` writes ``scripture.db.two-stage`` next to ``scripture.db`` when the corpus is large
 enough for the two-stage search (:func:`prefer_two_stage`); the app only reads it
-(:mod:`amicus_desktop.candidates.twostage`). scripture.db itself is unchanged, so the contract's
+(:mod:`amicus_desktop.store.twostage`). scripture.db itself is unchanged, so the contract's
 schema holds as before and a database without the file (or with a file that does not match it) is
 searched exactly by sqlite-vec. :func:`write_for_database` makes the file for any finished
 scripture.db, reading its vectors back out of ``vec0`` (no re-embedding, the database only read).

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
 import numpy as np
@@ -31,6 +31,10 @@ from ..core.query import Filters
 from ..core.references import PassageRef
 from ..core.results import Candidate
 from ..core.scholars import Scholar
+from ..core.vectors import VectorIndex
+
+if TYPE_CHECKING:
+    from .verses import VerseIndex
 from . import conditions, fts, values
 from .catalogue import BookRow, Catalogue
 from .errors import READ_ERRORS, db_error, invalid
@@ -58,6 +62,7 @@ class ScriptureStore(Catalogue):
         self._scholars: dict[str, Scholar] | None = None
         self._coverage: Coverage | None = None
         self._full_text: FullTextIndex | None = None
+        self._vector_indexes: dict[str, VectorIndex] = {}
         #: The file's first 100 bytes as they were when it was opened (its change counter, page count …).
         self.header = b""
         self.info = self._open()
@@ -136,6 +141,23 @@ class ScriptureStore(Catalogue):
                 f"The query vector has {query.size} dimensions; the database holds {self.info.dims}.",
             )
         return query
+
+    def vector_index(self, mode: str | None = None) -> VectorIndex:
+        """The library's meaning search (:class:`~.vector_search.LibraryVectors`: sqlite-vec's exact scan or
+        the two-stage file), decided on first use per ``mode`` (``None``: ``AMICUS_TWO_STAGE``, else ``auto``)."""
+        from .twostage import configured_mode  # twostage and vector_search read this module's store
+        from .vector_search import LibraryVectors
+
+        mode = mode or configured_mode()
+        if mode not in self._vector_indexes:
+            self._vector_indexes[mode] = LibraryVectors.open(self, mode)
+        return self._vector_indexes[mode]
+
+    def verse_index(self) -> VerseIndex:
+        """Verse search's view of the database (:class:`~.verses.VerseIndex`), made on first use."""
+        from .verses import VerseIndex  # verses.py reads this module's store
+
+        return VerseIndex.for_store(self)
 
     def filters_in_vec0(self, filters: Filters) -> bool:
         """Whether :meth:`knn` applies ``filters`` inside sqlite-vec's scan (on vec0 metadata columns)

@@ -17,7 +17,9 @@ from pathlib import Path
 import apsw
 import numpy as np
 
+from ..core.errors import AmicusError, ErrorCode
 from .cache_files import cached_index
+from .library import LibraryStore
 from .scripture import ScriptureStore
 from .verse_tables import VERSE_EMBEDDINGS
 from .word_strongs import WORD_STRONGS
@@ -27,6 +29,15 @@ Place = tuple[str, int, int | None, int | None]
 GroupRow = tuple[str, str, str, Place | None, Sequence[Place]]
 #: ``(chunk_id, source_type, source_id, text, scholar_id, book_id, chapter, verse_start, verse_end)``
 NoteRow = tuple[str, str, str, str, str | None, str | None, int | None, int | None, int | None]
+
+
+def tables_of(store: LibraryStore) -> ScriptureStore:
+    """The scripture.db behind ``store``: the study aids read its own tables (a library on another engine
+    has none of them yet: ``DB_INVALID`` with a sentence saying so)."""
+    if not isinstance(store, ScriptureStore):
+        raise AmicusError(ErrorCode.DB_INVALID, "The study aids read a scripture.db library's own tables; "
+                                                "this library is not a scripture.db.")
+    return store
 
 
 def has_table(store: ScriptureStore, name: str) -> bool:

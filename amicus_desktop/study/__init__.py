@@ -6,7 +6,7 @@
   :func:`verse_words` (which words of a verse carry which numbers);
 - :mod:`.model` — the answers as plain dataclasses with ``to_json``.
 
-Functions of a :class:`~amicus_desktop.store.scripture.ScriptureStore`, run on its thread. No Qt.
+Functions of a :class:`~amicus_desktop.store.library.LibraryStore`, run on its thread. No Qt.
 """
 
 from .model import (

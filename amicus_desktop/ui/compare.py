@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
 from ..core.names import Names
 from ..core.query import RetrievalContext
 from ..core.results import RetrievedChunk
-from ..present import describe
+from ..present import factors
 from ..present.titles import title
 from .breakdown import BreakdownPanel
 from .theme import scaled_font
@@ -51,7 +51,7 @@ class ComparePanel(QWidget):
         first, second = sorted((a, b), key=lambda r: r.rank)
         self.pair = (first, second)
         self.heading.setText(f"Why #{first.rank} beat #{second.rank}")
-        self.summary.setText(describe.compare_text(first, second))
+        self.summary.setText(factors.compare_text(first, second))
         for panel, item in ((self.left, first), (self.right, second)):
             panel.show_chunk(item, ctx, names, total=total)
             panel.title.setText(f"#{item.rank} · {title(item.candidate, names)}")

@@ -20,8 +20,8 @@ from ..core.query import SearchMode
 from ..core.results import ModelInfo, RetrievalWarning, WarningCode
 from ..embedding.client import check_against_db
 from ..retrieval import Retriever, validate_query
-from ..store.scripture import ScriptureStore
-from ..store.verses import Translation, VerseIndex
+from ..store.library import LibraryStore
+from ..store.verses import Translation
 from ..understand.query import plan
 from .model import MAX_K, VerseHit, VerseQuery, VerseSearchResult, VerseTrace
 from .score import MAX_SPAN, RankedGroup, group, rank
@@ -52,8 +52,8 @@ class VerseLibrary:
         raise ValueError(f"unknown translation {wanted!r}: this database holds {known}")
 
 
-def describe(store: ScriptureStore) -> VerseLibrary:
-    index = VerseIndex.for_store(store)
+def describe(store: LibraryStore) -> VerseLibrary:
+    index = store.verse_index()
     books = tuple(dict.fromkeys(k[0] for k in index.keys[1:]))
     return VerseLibrary(tuple(index.translations.values()), index.has_vectors, index.has_strongs, index.count, books)
 
@@ -118,7 +118,7 @@ class VerseSearch:
         t_search = (time.perf_counter() - t0) * 1000
 
         t0 = time.perf_counter()
-        index_keys = await self.retriever.run_db(lambda s: VerseIndex.for_store(s).keys)
+        index_keys = await self.retriever.run_db(lambda s: s.verse_index().keys)
 
         def verse_id(r: int) -> str:
             return ":".join(map(str, index_keys[r]))
@@ -155,8 +155,8 @@ class VerseSearch:
         )
 
 
-def _texts(store: ScriptureStore, translation: Translation, rowids: list[int]) -> dict[int, str]:
-    index = VerseIndex.for_store(store)
+def _texts(store: LibraryStore, translation: Translation, rowids: list[int]) -> dict[int, str]:
+    index = store.verse_index()
     texts = index.texts(translation, rowids)
     missing = [r for r in rowids if r not in texts]
     default = index.default

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import re
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from ..store.scripture import ScriptureStore
-from ..store.verses import VerseIndex
+from ..core.vectors import MatrixVectors, products
+from ..store.library import LibraryStore
 
 COMMENTARY = ("section_panel",)
 LEXICON = ("lexicon_entry",)
@@ -32,13 +32,9 @@ Floats = npt.NDArray[np.float32]
 
 
 def similarities(matrix: np.ndarray, query: np.ndarray) -> Floats:
-    """``matrix @ query`` in float32, block by block for a float16 matrix."""
-    q = np.ascontiguousarray(query, dtype=np.float32)
-    if matrix.dtype == np.float32:
-        out: Floats = (matrix @ q).astype(np.float32, copy=False)
-        return out
-    parts = [matrix[i: i + _BLOCK].astype(np.float32) @ q for i in range(0, len(matrix), _BLOCK)]
-    return np.concatenate(parts).astype(np.float32) if parts else np.zeros(0, dtype=np.float32)
+    """``matrix @ query`` in float32, block by block for a float16 matrix
+    (:func:`amicus_desktop.core.vectors.products`)."""
+    return products(matrix, query, _BLOCK)
 
 
 @dataclass
@@ -66,9 +62,11 @@ class VerseMemory:
     number_count: Ints
     verse_ptr: Ints
     verse_numbers: Ints
+    #: the :class:`MatrixVectors` over the vectors above, made on first use (:meth:`verse_index` …)
+    indexes: dict[str, MatrixVectors] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
-    def for_store(cls, store: ScriptureStore, *, vectors: bool) -> VerseMemory:
+    def for_store(cls, store: LibraryStore, *, vectors: bool) -> VerseMemory:
         """The store's memory, built on first use; vectors loaded the first time they are wanted."""
         memory = _MEMORIES.get(store)
         if memory is None:
@@ -78,8 +76,8 @@ class VerseMemory:
         return memory
 
     @classmethod
-    def _build(cls, store: ScriptureStore) -> VerseMemory:
-        index = VerseIndex.for_store(store)
+    def _build(cls, store: LibraryStore) -> VerseMemory:
+        index = store.verse_index()
         keys = index.keys[1:]
         n = len(keys)
         chapter = [k[:2] for k in keys]
@@ -115,8 +113,8 @@ class VerseMemory:
                    entry_number=np.asarray(entry_number, dtype=np.int64), numbers=list(numbers),
                    number_count=counts, verse_ptr=vptr, verse_numbers=flat)
 
-    def _load_vectors(self, store: ScriptureStore) -> None:
-        index = VerseIndex.for_store(store)
+    def _load_vectors(self, store: LibraryStore) -> None:
+        index = store.verse_index()
         dims = store.info.dims
         total = dims * (self.n + len(self.note_rowids) + len(self.entry_rowids))
         dtype = np.float32 if total <= FLOAT32_LIMIT else np.float16
@@ -126,12 +124,39 @@ class VerseMemory:
         self.note_vectors = _rows(store, self.note_rowids, dims, dtype)
         self.entry_vectors = _rows(store, self.entry_rowids, dims, dtype)
 
+    # -- the three indexes, behind the vector seam (amicus_desktop.core.vectors) ---------------------
+    @property
+    def verse_index(self) -> MatrixVectors | None:
+        """The verses' vectors as a :class:`~amicus_desktop.core.vectors.VectorIndex` (ids: verse rowids)."""
+        if self.vectors is None or self.vector_pos is None:
+            return None
+        return _indexed(self, "verses", self.vector_pos + 1, self.vectors)
+
+    @property
+    def note_index(self) -> MatrixVectors | None:
+        """The commentary notes' vectors (ids: chunk rowids)."""
+        return None if self.note_vectors is None else _indexed(self, "notes", self.note_rowids, self.note_vectors)
+
+    @property
+    def entry_index(self) -> MatrixVectors | None:
+        """The lexicon entries' vectors (ids: chunk rowids)."""
+        return None if self.entry_vectors is None else _indexed(self, "entries", self.entry_rowids, self.entry_vectors)
+
     @property
     def bytes(self) -> int:
         return sum(a.nbytes for a in (self.vectors, self.note_vectors, self.entry_vectors) if a is not None)
 
 
-def _rows(store: ScriptureStore, rowids: Ints, dims: int, dtype: type) -> np.ndarray:
+def _indexed(memory: VerseMemory, name: str, ids: Ints, matrix: np.ndarray) -> MatrixVectors:
+    """One :class:`MatrixVectors` per memory and kind, over the memory's own arrays (no copy)."""
+    kept = memory.indexes
+    index = kept.get(name)
+    if index is None or index.matrix is not matrix:
+        index = kept[name] = MatrixVectors(ids, matrix)
+    return index
+
+
+def _rows(store: LibraryStore, rowids: Ints, dims: int, dtype: type) -> np.ndarray:
     """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing)."""
     found = store.vectors(int(r) for r in rowids)
     out: np.ndarray = np.zeros((len(rowids), dims), dtype=dtype)
@@ -142,4 +167,4 @@ def _rows(store: ScriptureStore, rowids: Ints, dims: int, dtype: type) -> np.nda
     return out
 
 
-_MEMORIES: weakref.WeakKeyDictionary[ScriptureStore, VerseMemory] = weakref.WeakKeyDictionary()
+_MEMORIES: weakref.WeakKeyDictionary[LibraryStore, VerseMemory] = weakref.WeakKeyDictionary()

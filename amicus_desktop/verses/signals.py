@@ -31,10 +31,10 @@ import numpy as np
 
 from ..candidates.lexical import KeywordIndex
 from ..core.references import PassageRef
-from ..store.scripture import ScriptureStore
+from ..store.library import LibraryStore
 from ..store.verses import Translation, VerseIndex
 from ..understand.query import STOP_WORDS, QueryPlan
-from .memory import VerseMemory, similarities
+from .memory import VerseMemory
 from .model import VerseWeights
 
 #: how many of the nearest notes and lexicon entries count (the rest score nothing)
@@ -76,10 +76,10 @@ class VerseSignals:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, books: Sequence[str],
+def gather(store: LibraryStore, plan: QueryPlan, translation: Translation, books: Sequence[str],
            weights: VerseWeights, vector: np.ndarray | None, *, depth: int = 30) -> VerseSignals:
     """Every verse scored for the question; the best ``depth`` and their neighbours as plain values."""
-    index = VerseIndex.for_store(store)
+    index = store.verse_index()
     w = weights
     dense = vector is not None and index.has_vectors
     memory = VerseMemory.for_store(store, vectors=dense)
@@ -88,9 +88,10 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     out = VerseSignals()
     t0 = time.perf_counter()
     sim = np.zeros(n)
-    if dense and w.similarity and memory.vectors is not None and memory.vector_pos is not None:
+    verses = memory.verse_index
+    if dense and w.similarity and verses is not None and memory.vector_pos is not None:
         assert vector is not None
-        sim[memory.vector_pos] = similarities(memory.vectors, store.query_vector(vector))
+        sim[memory.vector_pos] = verses.similarities(store.query_vector(vector))
     keyword = np.zeros(n)
     if words and w.keyword:
         for r, v in index.keyword(translation, words, _ALL):
@@ -107,9 +108,10 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     if words and (w.commentary_keyword or w.lexicon_keyword):
         chunk_hits = KeywordIndex.for_store(store).search(words, CHUNK_WORDS)
     comm, comm_src = np.zeros(n), np.full(n, -1)
-    if dense and w.commentary and memory.note_vectors is not None and len(memory.note_rowids):
+    notes = memory.note_index
+    if dense and w.commentary and notes is not None and len(notes):
         assert vector is not None
-        note_sims = similarities(memory.note_vectors, vector)
+        note_sims = notes.similarities(vector)
         _spread(memory, _top(note_sims, NOTE_POOL), note_sims, w.span_power, comm, comm_src)
     comm_kw, comm_kw_src = np.zeros(n), np.full(n, -1)
     if chunk_hits and w.commentary_keyword:
@@ -124,9 +126,10 @@ def gather(store: ScriptureStore, plan: QueryPlan, translation: Translation, boo
     t0 = time.perf_counter()
     rarity = _rarity(memory)
     number_score = np.zeros(len(memory.numbers))
-    if dense and w.lexicon and memory.entry_vectors is not None and len(memory.entry_rowids):
+    entries = memory.entry_index
+    if dense and w.lexicon and entries is not None and len(entries):
         assert vector is not None
-        entry_sims = similarities(memory.entry_vectors, vector)
+        entry_sims = entries.similarities(vector)
         top = _top(entry_sims, LEXICON_POOL)
         np.maximum.at(number_score, memory.entry_number[top], entry_sims[top])
     number_score *= rarity

@@ -5,7 +5,7 @@
 Generates the benchmark's synthetic vectors (``bench.synth``, 200k × 1536 by default, ~1.2 GB of
 RAM), encodes them as the two-stage file would, then per question, interleaved, times numpy's
 brute force (``mat @ q``, top 40) and each way of finding the 2,000 nearest codes: the column-block
-pass the index used before, the word-by-word pass (:func:`amicus_desktop.candidates.hamming.distances`),
+pass the index used before, the word-by-word pass (:func:`amicus_desktop.store.hamming.distances`),
 pre-filters on the first 384/512 bits keeping 8k–15k rows, and faiss's ``IndexBinaryFlat`` and
 usearch's exact Hamming search when installed (not dependencies: ``pip install faiss-cpu usearch``).
 It prints each as p50 / p95 ms and as a share of numpy's, the share of the old short list it
@@ -22,8 +22,7 @@ from typing import Any
 import numpy as np
 
 from amicus_desktop.bench import synth
-from amicus_desktop.candidates import hamming
-from amicus_desktop.store import codes
+from amicus_desktop.store import codes, hamming
 
 K, COARSE, BLOCK = 40, 2000, 16384
 

@@ -32,10 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from amicus_desktop.candidates.twostage import TwoStageIndex, smallest
 from amicus_desktop.store import codes
 from amicus_desktop.store.scripture import ScriptureStore
 from amicus_desktop.store.sqlite import connect
+from amicus_desktop.store.twostage import TwoStageIndex, smallest
 
 COARSE = 2000
 ROWS = 400

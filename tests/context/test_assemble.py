@@ -8,6 +8,7 @@ from amicus_desktop.context import Format, WordPieceCounter, assemble
 from amicus_desktop.context.assemble import CUT_MARK
 from amicus_desktop.core.results import Candidate, ChunkMetadata, RetrievedChunk, ScoreBreakdown
 from amicus_desktop.present import citation
+from amicus_desktop.rerank.factors import contract_factors
 
 COUNT = WordPieceCounter()
 WORDS = ("grace mercy faith hope love righteousness justification covenant promise kingdom spirit "
@@ -22,7 +23,7 @@ def prose(n_tokens: int, seed: int) -> str:
 
 def chunk(rank: int, cid: str, text: str, meta: ChunkMetadata, source_id: str = "") -> RetrievedChunk:
     c = Candidate(rank, cid, "section_panel", source_id or cid, text, meta, distance=0.5)
-    return RetrievedChunk(rank, c, ScoreBreakdown(0.5, 0.5, 1.0, 1.0, 1.0, 0.5))
+    return RetrievedChunk(rank, c, ScoreBreakdown(0.5, 0.5, contract_factors()))
 
 
 def test_word_piece_counter_counts_without_truncation() -> None:

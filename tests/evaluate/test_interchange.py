@@ -14,6 +14,7 @@ from amicus_desktop.evaluate.interchange import (
     ScaleError,
     export_file,
     import_file,
+    named_judges,
     render,
     scale,
 )
@@ -53,7 +54,7 @@ def test_scales_are_explicit_both_ways(tmp_path: Path) -> None:
     source.write_text("query,docid,rating\ngrace,a,7\ngrace,b,1\n", encoding="utf-8")
     with pytest.raises(InterchangeError, match="line 2: rating 7 is not on the scale 0-3"):
         import_file(source, "quepid", None, IDENTITY)
-    golden, _ = import_file(source, "quepid", None, scale("1=0,7=3", reading=True))
+    golden, _ = import_file(source, "quepid", None, scale("1=0,7=3", reading=True), judge="ana")
     assert golden.queries[0].judgments == {"a": 3, "b": 0}
     binary = scale("0-1", reading=False)
     assert render(golden, "quepid", binary) == "query,docid,rating\ngrace,a,1\ngrace,b,0\n"
@@ -96,7 +97,7 @@ def test_rank_eval_requests_read_and_written(tmp_path: Path) -> None:
         "metric": {"dcg": {"k": 10, "normalize": True}}}
     path = tmp_path / "rank_eval.json"
     path.write_text(json.dumps(body))
-    golden, _ = import_file(path, "rank-eval", None, IDENTITY)
+    golden, _ = import_file(path, "rank-eval", None, IDENTITY, judge="ana")
     assert [(q.id, q.query, q.judgments) for q in golden.queries] == [
         ("amsterdam", "amsterdam", {"d1": 3, "d2": 0}), ("berlin", "berlin wall", {"d3": 1})]
     written = json.loads(render(golden, "rank-eval", scale("0-3", reading=False), index="idx"))
@@ -119,3 +120,27 @@ def test_bad_files_name_their_line(tmp_path: Path) -> None:
     qrels.write_text("q1 0 a\n", encoding="utf-8")
     with pytest.raises(InterchangeError, match="line 1: a qrels line is"):
         import_file(qrels, "trec", None, IDENTITY)
+
+
+def test_a_judge_is_a_person_named_by_the_file_or_the_importer_never_the_file_name(tmp_path: Path) -> None:
+    """Quepid's CSV and TREC qrels name no judge: the importer must; a ``judge`` column names each line's."""
+    plain = tmp_path / "ana-quepid.csv"
+    plain.write_text("query,docid,rating\ngrace,a,3\n", encoding="utf-8")
+    assert named_judges(plain, "quepid") == []
+    with pytest.raises(InterchangeError, match="line 2: the file does not say whose rating this is"):
+        import_file(plain, "quepid", None, IDENTITY)
+    golden, _ = import_file(plain, "quepid", None, IDENTITY, judge="  Ana Ruiz ")
+    assert golden.judges() == ["Ana Ruiz"]
+    qrels = tmp_path / "x.qrels"
+    qrels.write_text("q1 0 a 2\n", encoding="utf-8")
+    assert named_judges(qrels, "trec") == []
+    several = tmp_path / "team.csv"
+    several.write_text("query,docid,rating,judge\ngrace,a,3,ana\ngrace,b,1,ben\nfaith,c,2,\nfaith,a,0,ana\n",
+                       encoding="utf-8")
+    assert named_judges(several, "quepid") == ["ana", "ben"]
+    with pytest.raises(InterchangeError, match="line 4: the file does not say"):
+        import_file(several, "quepid", None, IDENTITY)
+    golden, summary = import_file(several, "quepid", None, IDENTITY, judge="cleo")
+    assert golden.judges() == ["ana", "ben", "cleo"] and summary.ratings == 4
+    grace = golden.queries[0]
+    assert {c: [r.by for r in rs] for c, rs in grace.ratings.items()} == {"a": ["ana"], "b": ["ben"]}

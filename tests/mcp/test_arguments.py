@@ -33,7 +33,8 @@ ILL_TYPED = [
     ("search_library", {"query": "grace", "k": "5"}, "k must be a whole number, not a string"),
     ("search_library", {"query": "grace", "k": 2.5}, "k must be a whole number, not a number"),
     ("search_library", {"query": "grace", "workspace": "bob"}, "unknown argument 'workspace'; the arguments are: "
-                                                               "query, k, mode, chapter, filters"),
+                                                               "query, k, mode, chapter, filters, detail, "
+                                                               "max_tokens, cursor"),
     ("search_library", {"query": "grace", "mode": "fast"}, 'mode must be one of "dense", "hybrid", "keyword"'),
     ("search_library", {"query": "grace", "filters": {"book": [1]}}, "filters/book/0 must be a string"),
     ("search_library", {"query": "grace", "filters": '{"book": ["romans"]}'}, "filters must be an object"),
@@ -41,7 +42,11 @@ ILL_TYPED = [
     ("search_library", {"k": 3}, "'query' is required"),
     ("get_context", {"query": "grace", "budget": True}, "budget must be a whole number"),
     ("get_context", {"query": "grace", "budget": "400"}, "budget must be a whole number"),
-    ("read_passage", {"reference": "Rom 9:1", "translation": "kjv"}, "unknown argument 'translation'"),
+    ("read_passage", {"reference": "Rom 9:1", "version": "kjv"}, "unknown argument 'version'"),
+    ("search_library", {"query": "grace", "detail": "all"}, 'detail must be one of "ids", "brief", "full"'),
+    ("search_library", {"query": "grace", "max_tokens": 10}, "max_tokens"),
+    ("search_library", {"query": "grace", "max_tokens": "9000"}, "max_tokens must be a whole number, not a string"),
+    ("strongs", {"number": "G26", "page": 2}, "unknown argument 'page'"),
 ]
 
 

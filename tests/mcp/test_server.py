@@ -60,10 +60,12 @@ def test_lists_and_calls_the_three_tools(study_db: Path, local_proxy: Any, tmp_p
 
     async def check(session: ClientSession) -> None:
         tools = await session.list_tools()
-        assert {t.name for t in tools.tools} == {"search_library", "get_context", "read_passage"}
+        assert {t.name for t in tools.tools} == {"search_library", "get_context", "read_passage", "search_verses",
+                                                 "cross_references", "strongs", "list_notes", "add_note"}
         search = next(t for t in tools.tools if t.name == "search_library")
         assert search.input_schema["required"] == ["query"]
-        assert set(search.input_schema["properties"]) == {"query", "k", "mode", "chapter", "filters"}
+        assert set(search.input_schema["properties"]) == {"query", "k", "mode", "chapter", "filters",
+                                                          "detail", "max_tokens", "cursor"}
 
         found = await session.call_tool("search_library", {"query": question, "k": 3})
         assert not found.is_error
@@ -81,12 +83,13 @@ def test_lists_and_calls_the_three_tools(study_db: Path, local_proxy: Any, tmp_p
 
         block = await session.call_tool("get_context", {"query": question, "budget": 400})
         assert not block.is_error
-        assert block.structured_content == context and text_of(block) == context["text"]
+        assert {k: block.structured_content[k] for k in context} == context and text_of(block) == context["text"]
 
         passage = await session.call_tool("read_passage", {"reference": "Rom 9:6-8"})
         assert not passage.is_error
         assert text_of(passage).splitlines() == ["Romans 9:6-8", "", *(f"{n} {verses[n]}" for n in (6, 7, 8))]
-        assert passage.structured_content["verses"][0] == {"verse": 6, "text": verses[6]}
+        assert {k: v for k, v in passage.structured_content["verses"][0].items() if k != "text_sha256"} == \
+            {"verse": 6, "text": verses[6]}
 
         for tool, arguments, code in [
             ("read_passage", {"reference": "Narnia 3"}, "BAD_REQUEST"),

@@ -118,9 +118,11 @@ def test_order_final_then_similarity_then_chunk_id() -> None:
 def test_order_prefers_higher_similarity_when_final_ties_exactly() -> None:
     # Construct an exact tie on final with different similarity through the breakdown itself.
     from amicus_desktop.core.results import ScoreBreakdown
+    from amicus_desktop.rerank.factors import contract_factors
 
-    hi = ScoredCandidate(cand(0.2, "z-hi"), ScoreBreakdown(0.2, 0.8, 1.0, 1.0, 1.0, 0.8))
-    lo = ScoredCandidate(cand(0.4, "a-lo"), ScoreBreakdown(0.4, 0.6, 1.0, 1.0, 1.0, 0.8))
+    hi = ScoredCandidate(cand(0.2, "z-hi"), ScoreBreakdown(0.2, 0.8, contract_factors()))
+    lo = ScoredCandidate(cand(0.4, "a-lo"), ScoreBreakdown(0.4, 0.6, contract_factors(chapter=0.8 / 0.6)))
+    assert hi.breakdown.final == lo.breakdown.final == 0.8
     assert [i.candidate.chunk_id for i in order([lo, hi])] == ["z-hi", "a-lo"]
 
 

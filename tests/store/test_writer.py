@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amicus_desktop.candidates.twostage import TwoStageIndex
 from amicus_desktop.store import ScriptureStore, codes, schema
+from amicus_desktop.store.twostage import TwoStageIndex
 from amicus_desktop.store.writer import ChunkRecord, ScriptureWriter, add_two_stage, set_meta
 from tests.support.coded import DIMS, chunks_for, questions
 from tests.support.coded import coded_db as coded_db  # the fixture

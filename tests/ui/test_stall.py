@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from amicus_desktop.candidates.twostage import MODE_ENV
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.store import ScriptureStore
+from amicus_desktop.store.twostage import MODE_ENV
 from tests.support.dbs import Chunk, build_db, clustered_vectors, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
 

@@ -177,17 +177,58 @@ def main() -> int:
         bench.evaluate_set()
         await until(lambda: not bench.evaluating)
         await bench.save_snapshot("no-boosts")
-        panel.tabs.setCurrentIndex(3)
-        panel.snapshot_tab.snap_a.setCurrentIndex(panel.snapshot_tab.snap_a.findText("saved-weights"))
-        panel.snapshot_tab.snap_b.setCurrentIndex(panel.snapshot_tab.snap_b.findText("no-boosts"))
-        panel.snapshot_tab.compare_snapshots()
+        panel.tabs.setCurrentIndex(panel.SNAPSHOT_TAB)
+        snaps = panel.snapshot_tab
+        snaps.snap_a.setCurrentIndex(snaps.snap_a.findText("saved-weights"))
+        snaps.snap_b.setCurrentIndex(snaps.snap_b.findText("no-boosts"))
+        snaps.compare_snapshots()
         await until(lambda: bench.changes is not None)
         def first_change() -> None:
-            panel.snapshot_tab.changes.setFocus()
-            panel.snapshot_tab.changes.setCurrentIndex(panel.snapshot_tab.changes_model.index(1, 0))
-            panel.snapshot_tab.changes.setCurrentIndex(panel.snapshot_tab.changes_model.index(0, 0))
+            snaps.results.setCurrentIndex(snaps.CHANGES_PAGE)
+            snaps.changes.setFocus()
+            snaps.changes.setCurrentIndex(snaps.changes_model.index(1, 0))
+            snaps.changes.setCurrentIndex(snaps.changes_model.index(0, 0))
 
         await shoot(window, "snapshots", first_change)
+        # N side by side: the last evaluation (chapter ×2) and both snapshots, against the saved weights
+        bench.set_weights(BoostWeights(chapter=2.0))
+        bench.evaluate_set()
+        await until(lambda: not bench.evaluating)
+        await until(lambda: snaps.pick_list.count() == 3)
+        for i in range(snaps.pick_list.count()):
+            snaps.pick_list.item(i).setCheckState(Qt.CheckState.Checked)
+        snaps.baseline_box.setCurrentIndex(snaps.baseline_box.findText("saved-weights"))
+        snaps.line_up()
+        await until(lambda: bench.snapshot_job.lineup is not None)
+        await asyncio.sleep(1.0)  # the ranks' titles read from the library
+
+        def kinds_page() -> None:
+            snaps.results.setCurrentIndex(snaps.KINDS_PAGE)
+
+        def ranks_page() -> None:
+            snaps.results.setCurrentIndex(snaps.RANKS_PAGE)
+            snaps.ranks_view.setFocus()
+            snaps.ranks_view.setCurrentIndex(snaps.ranks_model.index(0, 0))
+
+        await shoot(window, "snapshots-lineup", kinds_page)
+        await shoot(window, "snapshots-ranks", ranks_page)
+        # the first snapshot replayed on today's library after a grade changed: what moved, per question
+        snaps.snap_a.setCurrentIndex(snaps.snap_a.findText("no-boosts"))
+        report = bench.report
+        assert report is not None
+        for q in report.queries[:3]:  # a grade given since: the replay says what that did
+            if q.unjudged:
+                bench.golden_job.judge_item(q.id, q.unjudged[0], 3)
+        snaps.replay()
+        await until(lambda: bench.snapshot_job.replayed is not None and not bench.snapshot_job.replaying, 600)
+        await asyncio.sleep(1.0)
+
+        def replay_page() -> None:
+            snaps.results.setCurrentIndex(snaps.REPLAY_PAGE)
+            snaps.replay_view.setFocus()
+            snaps.replay_view.setCurrentIndex(snaps.replay_model.index(0, 0))
+
+        await shoot(window, "snapshots-replay", replay_page)
         # the history: both runs, drawn as a trend
         panel.tabs.setCurrentIndex(panel.HISTORY_TAB)
         await until(lambda: len(bench.history_job.runs) >= 2)
@@ -217,6 +258,18 @@ def main() -> int:
             panel.judges_tab.view.setCurrentIndex(panel.judges_tab.model.index(0, 0))
 
         await shoot(window, "judges", first_item)
+        # Import judgments…: a Quepid CSV with a judge column; the dialog fills the judge in from it
+        ratings = Path(os.environ["AMICUS_HOME"]) / "team-ratings.csv"
+        ratings.write_text(f"query,docid,rating,judge\n{question.query},{next(iter(question.judgments))},2,Ana Ruiz\n",
+                           encoding="utf-8")
+        window.workbench_dock.import_judgments(str(ratings))
+        await until(lambda: window.workbench_dock.dialog is not None
+                    and window.workbench_dock.dialog.objectName() == "importJudgments")
+        await asyncio.sleep(0.3)
+        dialog = window.workbench_dock.dialog
+        dialog.grab().save(str(args.out / "workbench-import-judgments.png"))
+        print("workbench-import-judgments.png: ok")
+        dialog.reject()
         window.close()
         await session.aclose()
 

@@ -53,14 +53,21 @@ def import_file(path: str | Path, fmt: str, into: GoldenSet | None, scale: Scale
                 topics: str | Path | None = None, replace_grades: bool = False,
                 at: str | None = None) -> tuple[GoldenSet, MergeSummary]:
     """Read ``path`` in format ``fmt`` into ``into`` (or a new set named after the file). The ratings are
-    recorded as ``judge``'s (default: the file's name). ``InterchangeError``/``ScaleError`` name what is
-    wrong; ``OSError`` when a file cannot be read."""
+    recorded as ``judge``'s, or as the judge each line names (a Quepid CSV's ``judge`` column); a rating
+    whose judge neither says is refused — a judge is a person, never the file's name.
+    ``InterchangeError``/``ScaleError`` name what is wrong; ``OSError`` when a file cannot be read."""
     path = Path(path)
     rated = FORMATS[fmt].read(_text(path))
     topic_text = formats.read_topics(_text(Path(topics))) if topics is not None else None
     golden = into if into is not None else GoldenSet(path.stem, ())
-    return merge(golden, rated, scale, judge or path.name, at or now(), replace_grades=replace_grades,
-                 topics=topic_text)
+    return merge(golden, rated, scale, judge, at or now(), replace_grades=replace_grades, topics=topic_text)
+
+
+def named_judges(path: str | Path, fmt: str) -> list[str]:
+    """The judges the file at ``path`` names (a Quepid CSV's ``judge`` column), in the order first met;
+    ``[]`` when it names none (TREC qrels, ``_rank_eval`` and Quepid's own CSV never do). Raises as
+    :func:`import_file` for a file that cannot be read."""
+    return formats.judges_named(FORMATS[fmt].read(_text(Path(path))))
 
 
 def render(golden: GoldenSet, fmt: str, scale: Scale, *, index: str = "amicus", field: str = "text") -> str:
@@ -104,4 +111,4 @@ def export_unjudged(gaps: list[Gap], path: str | Path, fmt: str, *, topics: str 
 
 
 __all__ = ["FORMATS", "NAMED", "Format", "InterchangeError", "MergeSummary", "Rated", "Scale", "ScaleError",
-           "export_file", "export_unjudged", "import_file", "merge", "render", "scale"]
+           "export_file", "export_unjudged", "import_file", "merge", "named_judges", "render", "scale"]

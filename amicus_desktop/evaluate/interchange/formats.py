@@ -1,12 +1,15 @@
 """The three formats judgments travel in, read into :class:`Rated` items and written from a golden set.
 
 * **Quepid CSV** — ``query,docid,rating`` with that header, one rating a line, grouped by query (what
-  Quepid's "Basic" export writes and its ratings import reads). Written as Quepid writes it: fields quoted
+  Quepid's "Basic" export writes and its ratings import reads). Quepid's file names no judge; a fourth
+  column headed ``judge`` (a project extension, for files gathered from several people) names whose rating
+  each line is, and a line with it empty is the importer's judge's. Written as Quepid writes it: fields quoted
   only when they must be, ``\\n`` line ends, and a value starting with ``=``, ``+``, ``-`` or ``@`` led by
   one space so a spreadsheet never runs it as a formula (the space is taken off again when read).
 * **TREC qrels** — ``QUERY_ID 0 DOC_ID RELEVANCE`` per line, whitespace-separated; the text of the
   questions travels in a topics file beside it (``QUERY_ID<TAB>TEXT`` per line, as ``ir_datasets`` writes
-  queries).
+  queries). A qrels file names no judge (its second column, the iteration, is read past): the importer
+  says whose ratings they are.
 * **Elasticsearch ``_rank_eval``** — the request body: ``requests`` of ``{"id", "request": {"query":
   {"match": {FIELD: TEXT}}}, "ratings": [{"_index", "_id", "rating"}]}`` and a ``metric``; written with
   ``dcg`` at k 10, normalised — the same nDCG@10 as ``eval`` (gains 2^r − 1, log2 discount).
@@ -35,6 +38,8 @@ from .scales import Scale, number, parse_rating
 
 FORMULA_START = ("=", "+", "-", "@")
 QUEPID_HEADER = ("query", "docid", "rating")
+#: the optional column of a Quepid CSV that names each line's judge
+JUDGE_COLUMN = "judge"
 #: the relevance of a qrels line not judged yet (an exported queue of gaps)
 TREC_UNRATED = "-"
 
@@ -52,6 +57,8 @@ class Rated:
     chunk_id: str
     rating: float
     where: str
+    #: whose rating this is, when the file says (a Quepid CSV's ``judge`` column)
+    judge: str | None = None
 
 
 def _graded(golden: GoldenSet) -> Iterator[tuple[GoldenQuery, str, int]]:
@@ -74,6 +81,8 @@ def read_quepid(text: str) -> list[Rated]:
     header = next(rows, None)
     if header is None or tuple(h.strip().lower() for h in header[:3]) != QUEPID_HEADER:
         raise InterchangeError("line 1: a Quepid ratings file starts with the header query,docid,rating")
+    extra = [h.strip().lower() for h in header[3:]]
+    judge_at = 3 + extra.index(JUDGE_COLUMN) if JUDGE_COLUMN in extra else None
     out = []
     for row in rows:
         where = f"line {rows.line_num}"
@@ -90,8 +99,14 @@ def read_quepid(text: str) -> list[Rated]:
             rating = parse_rating(row[2], where)
         except ValueError as exc:
             raise InterchangeError(str(exc)) from None
-        out.append(Rated(query, None, docid, rating, where))
+        judge = _unguard(row[judge_at]).strip() if judge_at is not None and judge_at < len(row) else ""
+        out.append(Rated(query, None, docid, rating, where, judge or None))
     return out
+
+
+def judges_named(rated: list[Rated]) -> list[str]:
+    """The judges a file's ratings name, in the order first met (none: the file does not say)."""
+    return list(dict.fromkeys(r.judge for r in rated if r.judge))
 
 
 def write_quepid(golden: GoldenSet, scale: Scale) -> str:

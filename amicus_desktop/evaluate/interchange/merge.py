@@ -60,11 +60,11 @@ def _new_id(taken: set[str], wanted: str | None) -> str:
     return f"q{n}"
 
 
-def merge(golden: GoldenSet, rated: list[Rated], scale: Scale, judge: str, at: str, *,
+def merge(golden: GoldenSet, rated: list[Rated], scale: Scale, judge: str | None, at: str, *,
           replace_grades: bool = False, topics: dict[str, str] | None = None) -> tuple[GoldenSet, MergeSummary]:
-    """``golden`` with ``rated`` recorded as ``judge``'s ratings at ``at``; :class:`InterchangeError` (naming
-    the line) for a rating off the scale or a question given by an id alone that neither the set nor
-    ``topics`` holds."""
+    """``golden`` with ``rated`` recorded as ``judge``'s ratings at ``at`` (a rating whose line names its judge
+    is that judge's); :class:`InterchangeError` (naming the line) for a rating off the scale, one whose judge
+    nobody named, or a question given by an id alone that neither the set nor ``topics`` holds."""
     by_id = {q.id: q for q in golden.queries}
     order = [q.id for q in golden.queries]
     by_text = {key(q.query): q.id for q in golden.queries}
@@ -74,6 +74,9 @@ def merge(golden: GoldenSet, rated: list[Rated], scale: Scale, judge: str, at: s
             grade = scale.grade(item.rating, item.where)
         except ValueError as exc:
             raise InterchangeError(str(exc)) from None
+        by = item.judge or (judge.strip() if judge else "")
+        if not by:
+            raise InterchangeError(f"{item.where}: the file does not say whose rating this is: name the judge")
         qid = item.query_id if item.query_id in by_id else None
         text = item.query or (topics or {}).get(item.query_id or "")
         if qid is None and text is not None:
@@ -87,7 +90,7 @@ def merge(golden: GoldenSet, rated: list[Rated], scale: Scale, judge: str, at: s
             order.append(qid)
             by_text[key(text)] = qid
             added += 1
-        q = by_id[qid].rate(item.chunk_id, Rating(judge, grade, at))
+        q = by_id[qid].rate(item.chunk_id, Rating(by, grade, at))
         current = q.judgments.get(item.chunk_id)
         if current is None or (replace_grades and current != grade):
             set_added += current is None

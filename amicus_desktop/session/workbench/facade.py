@@ -38,6 +38,7 @@ from .preview import PreviewJob
 from .review import ReviewJob
 from .snapshots import SnapshotJob
 from .tuning import TuneJob, TuneProgress
+from .usage import UsageJob
 from .whatif import WhatIf, WhatIfJob
 
 T = TypeVar("T")
@@ -67,6 +68,7 @@ class Workbench:
         self.review = ReviewJob(self)
         self.tune = TuneJob(self)
         self.interchange = InterchangeJob(self)
+        self.usage = UsageJob(self)
         self._disconnects = [
             session.question.result_changed.connect(self._result_changed),
             session.prefs.changed.connect(self._settings_changed),

@@ -243,6 +243,31 @@ class GoldenJob:
         self._save(self.golden, self.golden_path)
         self._bench.changed.emit(None)
 
+    def why(self, chunk_id: str, query_id: str | None = None) -> str:
+        """The reason given for ``chunk_id``'s grade for the golden question ``query_id`` (default: the
+        question on screen); ``""`` when none is."""
+        q = self.current_query() if query_id is None else (self.golden.query(query_id) if self.golden else None)
+        return q.why(chunk_id) if q is not None else ""
+
+    def set_why(self, chunk_id: str, text: str, query_id: str | None = None) -> bool:
+        """Keep ``text`` as the reason for ``chunk_id``'s grade (blank removes it) for the golden question
+        ``query_id`` (default: the question on screen), saved atomically off the UI thread into the open set —
+        the curator's own copy when a shipped set was opened. A question not in the set yet is refused: a
+        reason goes with a grade, so grade the result first."""
+        if self.golden is None or self.golden_path is None:
+            self._bench.notice.emit("Open or create a golden set first (File ▸ Open golden set… or New golden set…).")
+            return False
+        query = self.current_query() if query_id is None else self.golden.query(query_id)
+        if query is None:
+            self._bench.notice.emit("Grade this result first: its question is not in the golden set yet.")
+            return False
+        if query.why(chunk_id) == " ".join(text.split()):
+            return True
+        self.golden = self.golden.with_query(query.with_why(chunk_id, text))
+        self._save(self.golden, self.golden_path)
+        self._bench.changed.emit(None)
+        return True
+
     def question_scores(self) -> dict[str, float] | None:
         """nDCG@10 and MRR@10 of the what-if ranking on the current question's judgments."""
         q = self.current_query()

@@ -20,10 +20,26 @@ class InterchangeJob:
     def __init__(self, bench: Workbench) -> None:
         self._bench = bench
 
+    def named_judges(self, path: str | Path, fmt: str) -> asyncio.Task[list[str] | None]:
+        """The judges ``path`` names (a Quepid CSV's ``judge`` column; ``[]``: it names none), read off the UI
+        thread, so the import dialog can offer them; ``None`` (and the notice line says why) for a file that
+        cannot be read as ``fmt``."""
+        return self._bench.spawn(self._named(Path(path), fmt))
+
+    async def _named(self, path: Path, fmt: str) -> list[str] | None:
+        try:
+            return await asyncio.to_thread(interchange.named_judges, path, fmt)
+        except ValueError as exc:
+            self._bench.notice.emit(f"{path.name} was not imported: {exc}.")
+        except OSError as exc:
+            self._bench.notice.emit(f"{path.name} could not be read ({exc.strerror or type(exc).__name__}).")
+        return None
+
     def import_file(self, path: str | Path, fmt: str, scale: str, judge: str | None = None, *,
                     replace_grades: bool = False) -> asyncio.Task[bool] | None:
-        """Read ``path`` into the open set as ``judge``'s ratings (default: the file's name) and save the set;
-        the notice line says what was added, or what in the file is wrong."""
+        """Read ``path`` into the open set as ``judge``'s ratings (a line naming its own judge is theirs) and
+        save the set; the notice line says what was added, or what in the file is wrong (a rating nobody is
+        named for among it: a judge is a person, never the file's name)."""
         golden = self._bench.golden
         if golden is None:
             self._bench.notice.emit("Open or create a golden set first: the ratings are added to it.")

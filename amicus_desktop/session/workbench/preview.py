@@ -13,14 +13,14 @@ from ...core.errors import AmicusError
 from ...core.names import Names
 from ...core.results import Candidate
 from ...present.titles import title
-from ...store.scripture import ScriptureStore
+from ...store.library import LibraryStore
 from ..engine import Engine
 
 if TYPE_CHECKING:
     from .facade import Workbench
 
 
-def read_chunk(store: ScriptureStore, chunk_id: str) -> Candidate | None:
+def read_chunk(store: LibraryStore, chunk_id: str) -> Candidate | None:
     """(DB thread) The chunk ``chunk_id`` as a candidate with nothing measured, or ``None``."""
     rowid = store.rowids_for([chunk_id]).get(chunk_id)
     if rowid is None:
@@ -31,7 +31,7 @@ def read_chunk(store: ScriptureStore, chunk_id: str) -> Candidate | None:
     return Candidate(rowid, *row[:4], metadata=row[4], distance=None)
 
 
-def read_titles(store: ScriptureStore, chunk_ids: list[str], names: Names) -> dict[str, str]:
+def read_titles(store: LibraryStore, chunk_ids: list[str], names: Names) -> dict[str, str]:
     """(DB thread) The title of each of ``chunk_ids`` the database holds, as a result row names it."""
     rowids = store.rowids_for(chunk_ids)
     rows = store.fetch(list(rowids.values()))

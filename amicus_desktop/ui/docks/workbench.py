@@ -8,21 +8,27 @@ when the dock opens — so the window can always be made as narrow as the result
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QLineEdit
+from PySide6.QtWidgets import QDialog, QFileDialog, QInputDialog, QLineEdit
 
 from ... import paths
-from ...evaluate.interchange import FORMATS, NAMED
+from ...evaluate.interchange import FORMATS
 from ...session.workbench import Workbench
 from ..workbench import WorkbenchPanel
+from ..workbench.import_dialog import ImportDialog
 from .dock import Dock
 
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
+#: what the results pane says when a result was copied ("Copied result 3 with its citation")
+_COPIED = re.compile(r"^Copied (?:result (\d+)|the citation of result (\d+))")
 #: The dock's width when it opens.
 WIDTH = 560
 #: room the dock's frame and the splitter handles take beside the widgets' own minimums
@@ -35,7 +41,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
     def __init__(self, window: MainWindow, workbench: Workbench) -> None:
         self._window = window
         self.workbench = workbench
-        self.dialog: QFileDialog | QInputDialog | None = None  # the last dialog opened (tests answer it)
+        self.dialog: QFileDialog | QInputDialog | QDialog | None = None  # the last dialog opened (tests answer it)
         # Made at once (not lazy): its tabs' mnemonics (Alt+S: Snapshots) must be registered before
         # the menu bar's (Alt+S: Search), and its controls keep their place in the Tab order.
         super().__init__("Curator workbench", "workbenchDock", window, lazy=False)
@@ -46,7 +52,45 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         panel.exportRequested.connect(self.export_judgments)
         panel.preview.passage.passageRequested.connect(window.peek_passage)
         window.signals.passageLoaded.connect(panel.preview.passage.show_verses)
+        self._record_use(window)
         window.installEventFilter(self)
+
+    def _record_use(self, window: MainWindow) -> None:
+        """What the reader does with a result, told to the workbench's record of use (which keeps it only with
+        this workspace's consent): opened (Enter or a double-click), copied (Ctrl+C or the menu), pinned, added to
+        context (the results selected when *Copy as Amicus context* runs, when fewer than all are)."""
+        results, usage = window.results, self.workbench.usage
+
+        def opened() -> None:
+            r = results.current_result()
+            if r is not None:
+                usage.acted(r.chunk_id, "opened")
+
+        def message(text: str) -> None:
+            found = _COPIED.match(text)
+            view = window.session.question.view
+            if found is not None and view is not None:
+                rank = int(found.group(1) or found.group(2))
+                hit = next((r for r in view.result.results if r.rank == rank), None)
+                if hit is not None:
+                    usage.acted(hit.chunk_id, "copied")
+
+        def context() -> None:
+            chosen = results.selected_results()
+            view = window.session.question.view
+            if view is not None and 0 < len(chosen) < len(view.result.results):
+                for r in chosen:
+                    usage.acted(r.chunk_id, "context")
+
+        results.results_view.activated.connect(lambda _index: opened())
+        results.message.connect(message)
+        results.pinScopeRequested.connect(lambda chunk_id, _scope: usage.acted(chunk_id, "pinned"))
+        results.copyContextRequested.connect(context)
+        def switched(_info: object) -> None:
+            usage.load()  # another workspace's record: this one's is dropped at once
+
+        window.session.notebook.workspaces.changed.connect(switched)
+        usage.load()
 
     def create_widget(self) -> WorkbenchPanel:
         return WorkbenchPanel(self.workbench)
@@ -173,22 +217,34 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
 
     def import_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3",
                          judge: str | None = None) -> None:
-        """Judges ▸ Import judgments…: a file of another tool's ratings into the open set (its scale is
-        asked for: a rating is never guessed into a grade)."""
-        if path is not None:
+        """Judges ▸ Import judgments…: a file of another tool's ratings into the open set. Whose ratings they are
+        (filled in from the file's judge column when it has one, never its name) and their scale are asked for
+        (:class:`~..workbench.import_dialog.ImportDialog`: a rating is never guessed into a grade)."""
+        if path is not None and judge is not None:
             self.workbench.interchange.import_file(path, fmt, scale, judge)
             return
+        if path is not None:
+            self._ask_judge(path, fmt)
+            return
         dialog = self._file_dialog("Import judgments", save=False)
-
-        def chosen(file: str) -> None:
-            scale_spec, ok = QInputDialog.getItem(
-                self._window, "Rating scale", "How the file's ratings read as grades 0–3 (or type pairs THEIRS=OURS):",
-                list(NAMED), 0, True)
-            if ok:
-                self.workbench.interchange.import_file(file, self._format(dialog), scale_spec)
-
-        dialog.fileSelected.connect(chosen)
+        dialog.fileSelected.connect(lambda file: self._ask_judge(file, self._format(dialog)))
         dialog.open()
+
+    def _ask_judge(self, path: str, fmt: str) -> None:
+        """Read the judges ``path`` names (off the UI thread), then ask for the judge and the scale."""
+        task = self.workbench.interchange.named_judges(path, fmt)
+
+        def read(done: asyncio.Task[list[str] | None]) -> None:
+            named = None if done.cancelled() else done.result()
+            if named is None:
+                return  # the notice line says why the file cannot be read
+            ask = ImportDialog(Path(path).name, fmt, named, self._window)
+            self.dialog = ask
+            ask.accepted.connect(lambda: self.workbench.interchange.import_file(
+                path, fmt, ask.scale(), ask.judge() or None))
+            ask.open()
+
+        task.add_done_callback(read)
 
     def export_judgments(self, path: str | None = None, fmt: str = "quepid", scale: str = "0-3") -> None:
         """Judges ▸ Export judgments…: the open set's grades for another tool."""

@@ -21,7 +21,7 @@ from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.query import USER_NOTE, RetrievalContext, SearchMode
 from ...core.results import RejectedChunk, RetrievedChunk
 from ...pin_scopes import PinScope
-from ...present import describe
+from ...present import describe, factors
 from ...present.titles import snippet, title
 from ...session import ResultView
 from .. import shortcuts
@@ -190,7 +190,7 @@ class ResultsModel(_RowsModel):
         if col == self.SIMILARITY:
             return describe.fmt_score(r.breakdown.base)
         if col == self.BOOSTS:
-            return describe.boosts_text(r.breakdown)
+            return factors.boosts_text(r.breakdown)
         if col == self.FINAL:
             return f"{r.score:.4f}"
         return ""
@@ -224,7 +224,7 @@ class ResultsModel(_RowsModel):
         if col == self.SOURCE:
             return f"{c.source_type} · {c.source_id}"
         if col == self.FINAL:
-            return describe.final_formula(r.breakdown)
+            return factors.final_formula(r.breakdown)
         if col == self.SIMILARITY:
             b = r.breakdown
             return (f"{describe.mode_title(b.mode)}: similarity {describe.fmt_score(b.similarity)}, "

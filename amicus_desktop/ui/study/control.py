@@ -25,7 +25,8 @@ from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 from ...core.references import ChapterRef, PassageRef
 from ...notes import Workspace
 from ...notes.marks import COLOURS, Mark, MarkKind
-from ...store.scripture import ScriptureStore
+from ...store.library import LibraryStore
+from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
@@ -73,7 +74,7 @@ class StudyControl:
                 shortcut.activated.connect(slot)
 
     # -- running work off the UI thread -------------------------------------------------------------
-    def _on_db(self, fn: Callable[[ScriptureStore], T], done: Callable[[T], None]) -> None:
+    def _on_db(self, fn: Callable[[LibraryStore], T], done: Callable[[T], None]) -> None:
         engine = self._w.session.engine
         if engine is None:
             self._w.show_status("Open a library first.")
@@ -123,7 +124,7 @@ class StudyControl:
         pane = self.panel.xrefs
         self._reveal(pane)
         pane.show_loading(verse)
-        self._on_db(lambda store: cross_references(store, verse), pane.show_result)
+        self._on_db(lambda store: cross_references(tables_of(store), verse), pane.show_result)
 
     def xrefs_of_selection(self) -> None:
         verses = self._w.reader.selected_verses()
@@ -140,7 +141,7 @@ class StudyControl:
         panel = self.panel.strongs
         self._reveal(panel)
         panel.show_loading(number)
-        self._on_db(lambda store: strongs_study(store, number, book), panel.show_study)
+        self._on_db(lambda store: strongs_study(tables_of(store), number, book), panel.show_study)
 
     def strongs_of_word(self, verse: PassageRef, word: int) -> None:
         panel = self.panel.strongs
@@ -155,7 +156,7 @@ class StudyControl:
                                    if text else "This library has no Strong's numbers on the KJV's words.")
 
         book, chapter, v = verse.book_id, verse.chapter, verse.verse_start or 1
-        self._on_db(lambda store: numbers_at(store, book, chapter, v, word), found)
+        self._on_db(lambda store: numbers_at(tables_of(store), book, chapter, v, word), found)
 
     def word_under_cursor(self, verse: int) -> tuple[str, int] | None:
         """The word at the reader's cursor and its place among the verse's words (from 0)."""

@@ -125,9 +125,11 @@ class RankingModel(_ChunkTable):
     RANK, MOVE, GRADE, SCORE, TITLE = range(5)
     RIGHT = frozenset({RANK, SCORE})
 
-    def __init__(self, grade: Callable[[str], int | None], parent: Any = None) -> None:
+    def __init__(self, grade: Callable[[str], int | None], parent: Any = None, *,
+                 why: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
         self._grade = grade
+        self._why = why
         self._whatif: WhatIf | None = None
 
     def set_whatif(self, whatif: WhatIf | None) -> None:
@@ -156,7 +158,10 @@ class RankingModel(_ChunkTable):
         r = self._rows[row]
         if col == self.GRADE:
             g = self._grade(r.chunk_id)
-            return "Not judged: press 0–3 to grade" if g is None else f"Grade {GRADE_WORDS[g]}"
+            if g is None:
+                return "Not judged: press 0–3 to grade"
+            why = self._why(r.chunk_id) if self._why is not None else ""
+            return f"Grade {GRADE_WORDS[g]}" + (f"\nWhy: {why}" if why else "")
         if col == self.MOVE and self._whatif is not None:
             before = self._whatif.saved_ranks.get(r.chunk_id)
             return "Not in the top results under the saved weights" if before is None else \

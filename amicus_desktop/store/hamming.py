@@ -1,7 +1,7 @@
 """The coarse pass of the two-stage search: Hamming distances over the codes, and the nearest rows.
 
 The codes are held as 64-bit words, one column per row (``words × rows``,
-:class:`~amicus_desktop.candidates.twostage.TwoStageIndex`). numpy has no fused "xor, count,
+:class:`~amicus_desktop.store.twostage.TwoStageIndex`). numpy has no fused "xor, count,
 add", so each word costs three passes over one contiguous row of the matrix (200k words, 1.6 MB,
 cache-sized); :func:`distances` adds them word by word into a ``uint16`` total.
 

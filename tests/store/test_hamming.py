@@ -1,12 +1,11 @@
-"""The coarse pass's kernel (candidates/hamming.py) against the column-block pass it replaced."""
+"""The coarse pass's kernel (store/hamming.py) against the column-block pass it replaced."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from amicus_desktop.candidates import hamming
-from amicus_desktop.store import codes
+from amicus_desktop.store import codes, hamming
 
 ROWS, DIMS, COUNT = 24_000, 96, 400
 
