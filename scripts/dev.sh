@@ -66,7 +66,7 @@ setup_venv() {
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     say "Installing Amicus Desktop and its dependencies into .venv"
     "$PY" -m pip install -q --upgrade pip
-    "$PY" -m pip install -q -e ".[test,e5]"
+    "$PY" -m pip install -q -e ".[test,e5,postgres]"
     touch "$stamp"
   fi
 }

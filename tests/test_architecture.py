@@ -90,8 +90,12 @@ _SQL = re.compile(
 
 
 #: The modules of the reader's notes store (``notes/``): it owns the SQL of its own file, as ``store/``
-#: owns scripture.db's; the rest of ``notes/`` (model, exchange, embedding) asks it typed questions too.
-NOTES_STORE_MODULES = frozenset({"schema.py", "store.py", "workspace.py", "search.py", "index.py", "marks.py"})
+#: owns scripture.db's (on PostgreSQL too: postgres.py and pg*.py); the rest of ``notes/`` (model, exchange,
+#: embedding) asks it typed questions too.
+NOTES_STORE_MODULES = frozenset({"schema.py", "store.py", "workspace.py", "search.py", "index.py", "marks.py",
+                                 # the same store on PostgreSQL (postgres.py)
+                                 "postgres.py", "pgschema.py", "pgworkspace.py", "pgmarks.py", "pgsearch.py",
+                                 "pgvectors.py"})
 
 
 def test_the_store_owns_its_sql() -> None:

@@ -29,6 +29,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_connection_args(p)
     p.add_argument("--workspace", metavar="W", help="scope every call to this workspace (its notes, section 11)")
+    p.add_argument("--notes-store", metavar="URL",
+                   help="where the workspaces' notes are: a postgresql:// URL (shared by every replica; "
+                        "docs/DEPLOY.md) or a notes file (default: $AMICUS_NOTES_STORE, else the data folder's file)")
     p.add_argument("--overlay", type=Path, metavar="FILE", help="apply this overlay to every call (section 12)")
     p.add_argument("--allow-writes", action="store_true",
                    help="let add_note save notes in --workspace (without it the server never writes)")
@@ -52,6 +55,12 @@ def run(args: argparse.Namespace) -> int:
             args.overlay_loaded = read_overlay(args.overlay)
         except OverlayError as err:
             args.parser.error(f"--overlay: {err}")
+    from ..notes.postgres import check_store, store_location
+
+    args.notes_store = store_location(args.notes_store)
+    problem = check_store(args.notes_store)
+    if problem is not None:
+        args.parser.exit(2, f"amicus-desktop mcp: {problem}\n")
     logs.setup_logging(getattr(logging, args.log_level.upper()), stderr_level=logging.WARNING,
                        file_name=logs.MCP_LOG_FILE, also=("mcp",))
     for name in ("httpx", "httpcore"):  # they would log every embed call and its URL
@@ -69,7 +78,7 @@ def _serve(args: argparse.Namespace) -> int:
     from ..serve.scope import Scope
 
     db, proxy_url, token = connection_from_args(args)
-    library = Library(db, proxy_url, token, lanes=1)
+    library = Library(db, proxy_url, token, lanes=1, notes_store=args.notes_store)
     server = build_server(library, Scope(args.workspace, getattr(args, "overlay_loaded", None)),
                           allow_writes=args.allow_writes)
     log.info("MCP server on stdio for %s", db.name)

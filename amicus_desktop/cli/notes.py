@@ -32,6 +32,7 @@ from ..notes.model import ref_json
 from ..notes.store import store_errors
 from ..store.library import open_library
 from .common import add_connection_args, connection_from_args
+from .notes_copy import run_copy
 
 FORMATS = ("json", "markdown")
 
@@ -86,6 +87,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.add_argument("file", metavar="FILE")
     add_connection_args(a)
     a.add_argument("--json", action="store_true", help='print {"imported", "errors": [{"index", "message"}]}')
+
+    c = commands.add_parser("copy", help="copy every workspace of one notes store into another (SQLite ⇄ PostgreSQL)",
+                            description="Copy every workspace's notes, bookmarks and highlights from one store into "
+                            "another: a notes file or a postgresql:// URL (docs/DEPLOY.md). Notes already in the "
+                            "target (same workspace, same id) are left alone, so a copy can be run again.")
+    c.add_argument("--from", dest="source", metavar="STORE", help="the store to read (default: the data folder's file)")
+    c.add_argument("--to", dest="target", metavar="STORE", required=True, help="the store to write")
+    c.add_argument("--json", action="store_true", help='print {"workspaces", "notes", "marks", "skipped"}')
+    c.set_defaults(func=run_copy, parser=c)
 
 
 # -- shared -------------------------------------------------------------------------------------------

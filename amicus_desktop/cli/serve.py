@@ -72,6 +72,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--insecure-no-token", action="store_true",
                    help="listen beyond this machine although no token is configured (anyone who can "
                         "reach it can read the library)")
+    p.add_argument("--notes-store", metavar="URL",
+                   help="where the workspaces' notes are: a postgresql:// URL (shared by every replica; "
+                        "docs/DEPLOY.md) or a notes file (default: $AMICUS_NOTES_STORE, else the data folder's file)")
     p.add_argument("--allow-writes", action="store_true",
                    help="let /mcp's add_note save notes in the request's workspace (one its token may use)")
     p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
@@ -100,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
     invalid = overlays.check_all()
     if invalid:
         return _refuse("--overlays: " + "; ".join(invalid[:5]) + (" …" if len(invalid) > 5 else ""), 2)
+    from ..notes.postgres import check_store, store_location
+
+    args.notes_store = store_location(args.notes_store)
+    problem = check_store(args.notes_store)
+    if problem is not None:
+        return _refuse(problem, 2)
     try:
         address = resolve_address(args.host, args.port)
     except OSError as exc:
@@ -143,7 +152,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
         log.warning("listening beyond this machine without a token: anyone who can reach it can read the library")
 
     db, proxy_url, proxy_token = connection_from_args(args)
-    library = Library(db, proxy_url, proxy_token, lanes=args.lanes)
+    library = Library(db, proxy_url, proxy_token, lanes=args.lanes, notes_store=args.notes_store)
     access = Access(clients, rate_per_minute=args.rate_limit)
     # The Host check (DNS rebinding), the embed proxy's rule: only loopback names, unless the service
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a

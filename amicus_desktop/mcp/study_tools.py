@@ -18,9 +18,10 @@ from mcp.types import CallToolResult, ToolAnnotations
 from ..core.errors import AmicusError, ErrorCode
 from ..core.references import PassageRef
 from ..core.results import ModelInfo
-from ..notes import NotesError, NotesStore, Workspace, parse_ref
+from ..notes import NotesError, Workspace, parse_ref
 from ..notes.embedding import embed_pending
 from ..notes.errors import STORE_CODES
+from ..notes.postgres import open_store
 from ..notes.store import store_errors
 from ..serve.errors import ServiceCode, ServiceError, bad_request
 from ..serve.library import Facts
@@ -126,7 +127,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
                                                          "--workspace W to read and write W's notes.")
 
         def run() -> T:
-            with store_errors(), NotesStore() as store:
+            with store_errors(), open_store(library.notes_store) as store:  # --notes-store, or the file
                 return fn(store.workspace(workspace))
         try:
             return await asyncio.to_thread(run)

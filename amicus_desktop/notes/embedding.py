@@ -13,16 +13,17 @@ note's text never sits where a request of another workspace could meet it. Only 
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol, TypeVar
 
+import numpy as np
+
 from ..core.errors import AmicusError
 from ..core.results import ModelInfo
 from ..embedding.client import MAX_PER_REQUEST, EmbedClient, mismatch_error
-from .model import EMBED_CHARS
+from .model import EMBED_CHARS, Note
 from .workspace import Workspace
 
 log = logging.getLogger("amicus.notes")
@@ -57,6 +58,14 @@ def inline(ws: Workspace) -> OnWorkspace:
     return run
 
 
+def _pending(model_id: str, size: int) -> Callable[[Workspace], list[Note]]:
+    return lambda ws: ws.pending(model_id, limit=size)
+
+
+def _keep(model_id: str, pairs: list[tuple[Note, np.ndarray]]) -> Callable[[Workspace], int]:
+    return lambda ws: ws.store_vectors(model_id, pairs)
+
+
 async def embed_pending(on_workspace: OnWorkspace, client: EmbedClient, library: ModelInfo, *,
                         limit: int | None = None) -> EmbedOutcome:
     """Embed the workspace's notes that have no vector of the ``library``'s model (at most ``limit``).
@@ -68,7 +77,8 @@ async def embed_pending(on_workspace: OnWorkspace, client: EmbedClient, library:
     code = problem = None
     while (limit is None or done < limit) and stalled < 3:
         size = MAX_PER_REQUEST if limit is None else min(MAX_PER_REQUEST, limit - done)
-        batch = await on_workspace(functools.partial(Workspace.pending, model_id=library.id, limit=size))
+        # (methods of the workspace it is given: a PostgreSQL workspace has its own, .pgworkspace)
+        batch = await on_workspace(_pending(library.id, size))
         if not batch:
             break
         try:
@@ -81,9 +91,9 @@ async def embed_pending(on_workspace: OnWorkspace, client: EmbedClient, library:
             code, problem = wrong.code.value, wrong.message
             break
         pairs = list(zip(batch, vectors, strict=True))
-        kept = await on_workspace(functools.partial(Workspace.store_vectors, model_id=library.id, embedded=pairs))
+        kept = await on_workspace(_keep(library.id, pairs))
         done += kept
         stalled = 0 if kept else stalled + 1  # a batch that all changed meanwhile is read again
-    left = await on_workspace(functools.partial(Workspace.pending_count, model_id=library.id))
+    left = await on_workspace(lambda ws: ws.pending_count(library.id))
     log.info("notes embedded", extra={"embedded": done, "pending": left, "code": code})
     return EmbedOutcome(done, left, code, problem)

@@ -132,6 +132,10 @@ class NotesStore:
         """
         return Workspace(self, check_workspace(workspace_id))
 
+    def workspace_ids(self) -> list[str]:
+        """The ids of every workspace — for moving a whole store (``notes copy``), never for a question."""
+        return [str(w) for (w,) in self._connection().execute("SELECT workspace_id FROM workspaces ORDER BY 1")]
+
     def close(self) -> None:
         con, self._con = self._con, None
         if con is not None:

@@ -214,7 +214,7 @@ class IndexView:
         self.index = index
         masks = _Masks(index, embedded_only)
         self._masks = masks
-        self.vectors = NotesVectors(index, masks)
+        self.vectors: VectorIndex = NotesVectors(index, masks)  # (a PostgreSQL store asks pgvector: .pgsearch)
         self.words = _Words(index, masks)
 
     @property

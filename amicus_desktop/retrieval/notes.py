@@ -28,6 +28,7 @@ from ..core.results import ModelInfo
 from ..embedding.client import EmbedClient
 from ..notes import NotesStore, Workspace
 from ..notes.embedding import embed_pending
+from ..notes.postgres import PgNotesStore, open_store
 from ..notes.store import store_errors
 from ..store.library import LibraryStore
 from ..understand.query import QueryPlan
@@ -50,15 +51,15 @@ QUIET_AFTER_FAILURE = 60.0
 class RetrieverNotes:
     """The notes store of one retriever; every method but :meth:`catch_up` runs on its database thread."""
 
-    def __init__(self, path: Path | None = None) -> None:
-        self._path = path
-        self._store: NotesStore | None = None
+    def __init__(self, path: Path | str | None = None) -> None:
+        self._path = path  # a file, or a postgresql:// URL (amicus_desktop.notes.postgres)
+        self._store: NotesStore | PgNotesStore | None = None
         #: workspace → when a catch-up may be tried again after one failed (monotonic seconds)
         self._quiet_until: dict[str, float] = {}
 
     def workspace(self, workspace_id: str) -> Workspace:
         if self._store is None:
-            self._store = NotesStore(self._path)
+            self._store = open_store(self._path)
         return self._store.workspace(workspace_id)
 
     def gather(self, store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None,

@@ -140,7 +140,7 @@ class Retriever:
         *,
         embed_client: EmbedClient | None = None,
         two_stage: str | None = None,
-        notes_path: Path | None = None,
+        notes_path: Path | str | None = None,
     ) -> None:
         self.db_path = Path(db_path)
         #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
@@ -150,7 +150,7 @@ class Retriever:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="amicus-db")
         self._store: LibraryStore | None = None
         self._stat: tuple[int, int, int, int] | None = None
-        #: the reader's notes (``notes_path``: the store's file; default ``paths.notes_path()``)
+        #: the reader's notes (``notes_path``: the store's file or a ``postgresql://`` URL; default the data folder's)
         self.notes = RetrieverNotes(notes_path)
 
     # -- the database thread ---------------------------------------------------------------

@@ -46,6 +46,9 @@ class ServiceCode(enum.StrEnum):
     NO_WORKSPACE = "NO_WORKSPACE"
 
 
+#: Seconds a client waits before asking again after ``NOTES_STORE_BUSY`` (503).
+NOTES_RETRY_AFTER = 1
+
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
 STATUS: dict[str, int] = {
     ErrorCode.QUERY_INVALID: 400,
@@ -98,7 +101,10 @@ class ServiceError(Exception):
 
     @classmethod
     def of(cls, err: AmicusError) -> ServiceError:
-        """The engine's error as the service answers it (the same code and sentence)."""
+        """The engine's error as the service answers it (the same code and sentence); a busy notes store
+        says when to ask again (``Retry-After``: a restarted database or a full pool is back in seconds)."""
+        if err.code == NotesCode.NOTES_STORE_BUSY:
+            return cls(err.code.value, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
         return cls(err.code.value, err.message)
 
     def to_json(self) -> dict[str, dict[str, str]]:

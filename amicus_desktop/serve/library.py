@@ -87,10 +87,12 @@ class Library:
     """One scripture.db, read through ``lanes`` retrievers that share one embed client."""
 
     def __init__(self, db_path: str | Path, proxy_url: str, token: str | None = None, *,
-                 lanes: int = DEFAULT_LANES) -> None:
+                 lanes: int = DEFAULT_LANES, notes_store: str | None = None) -> None:
         self.db_path = Path(db_path)
         self.embedder = EmbedClient(proxy_url, token)
-        self._lanes = [_Lane(Retriever(self.db_path, proxy_url, embed_client=self.embedder))
+        self.notes_store = notes_store
+        # notes_store: a postgresql:// URL or a notes file (None: the data folder's), amicus_desktop.notes
+        self._lanes = [_Lane(Retriever(self.db_path, proxy_url, embed_client=self.embedder, notes_path=notes_store))
                        for _ in range(max(1, lanes))]
         self._health: tuple[float, bool] | None = None
         self._health_lock: asyncio.Lock | None = None

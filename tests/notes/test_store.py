@@ -16,6 +16,10 @@ import pytest
 
 from amicus_desktop import paths
 from amicus_desktop.notes import NotesCode, NotesError, NotesStore, Workspace, parse_ref
+from amicus_desktop.notes.pgmarks import PgMarks
+from amicus_desktop.notes.pgsearch import PgWorkspaceSearch
+from amicus_desktop.notes.pgworkspace import PgWorkspace
+from amicus_desktop.notes.postgres import PgNotesStore
 from amicus_desktop.notes.schema import SCHEMA_VERSION
 from amicus_desktop.notes.search import WorkspaceSearch, keyword_search
 from tests.support.notes_v1 import V1_NOTES, write_v1_store
@@ -161,13 +165,16 @@ def _public(cls: type) -> dict[str, object]:
     return {name: member for name, member in inspect.getmembers(cls) if not name.startswith("_")}
 
 
-def test_the_store_has_no_door_but_one_workspace() -> None:
-    assert set(_public(NotesStore)) == {"workspace", "close"}
-    (param,) = [p for p in inspect.signature(NotesStore.workspace).parameters if p != "self"]
+@pytest.mark.parametrize("cls", [NotesStore, PgNotesStore])
+def test_the_store_has_no_door_but_one_workspace(cls: type) -> None:
+    # (workspace_ids: the ids alone, for moving a whole store — notes copy; no note comes out of it)
+    assert set(_public(cls)) == {"workspace", "workspace_ids", "close"}
+    (param,) = [p for p in inspect.signature(cls.workspace).parameters if p != "self"]
     assert param == "workspace_id"
+    assert [p for p in inspect.signature(cls.workspace_ids).parameters if p != "self"] == []
 
 
-@pytest.mark.parametrize("cls", [Workspace, WorkspaceSearch])
+@pytest.mark.parametrize("cls", [Workspace, WorkspaceSearch, PgWorkspace, PgWorkspaceSearch, PgMarks])
 def test_nothing_that_reads_notes_takes_a_workspace(cls: type) -> None:
     """No method of a workspace (or its searches) can be pointed at another workspace, nor hands out the
     connection that could."""

@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 from amicus_desktop.notes import KEEP, NotesCode, NotesError, NotesStore, parse_ref
 
-
-@pytest.fixture
-def store(tmp_path: Path):
-    with NotesStore(tmp_path / "notes" / "notes.sqlite") as s:
-        yield s
+# ``store``: tests/notes/conftest.py — each test runs on the SQLite file and on PostgreSQL.
 
 
 def test_a_note_is_saved_with_its_reference_and_times(store: NotesStore) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.postgres_server import pg, pg_url  # noqa: F401  (fixtures: a real PostgreSQL for the notes store)
 from tests.support.serve import ServeProcess
 
 

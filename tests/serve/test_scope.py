@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from amicus_desktop.notes import Note, NotesStore, parse_ref
+from amicus_desktop.notes.postgres import PgNotesStore
 from tests.serve.conftest import expect_error
 from tests.support.scripted_proxy import ScriptedProxy, text_vector
 from tests.support.serve import ServeProcess
@@ -20,22 +21,28 @@ QUESTION = "what does Romans 9:11 say about Jacob and Esau"
 SECRET = "Onesiphorus-kept-this-private"
 
 
-def write(home: Path, workspace: str, text: str, ref: str | None = None) -> Note:
-    """A note in the service's own store (its AMICUS_HOME), embedded as the scripted proxy would."""
-    with NotesStore(home / "data" / "notes" / "notes.sqlite") as store:
+def write(serve: ServeProcess, workspace: str, text: str, ref: str | None = None) -> Note:
+    """A note in the service's own store (the file of its AMICUS_HOME, or its PostgreSQL notes store),
+    embedded as the scripted proxy would."""
+    url = getattr(serve, "notes_store", None)
+    with (PgNotesStore(url) if url else NotesStore(serve.home / "data" / "notes" / "notes.sqlite")) as store:
         ws = store.workspace(workspace)
         note = ws.add(text, parse_ref(ref) if ref else None)
         ws.store_vectors("test-model", [(note, np.asarray(text_vector(text, 8), np.float32))])
         return note
 
 
-@pytest.fixture
-def service(small_db: Path, tmp_path: Path) -> Iterator[tuple[ServeProcess, ScriptedProxy]]:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def service(small_db: Path, tmp_path: Path,
+            request: pytest.FixtureRequest) -> Iterator[tuple[ServeProcess, ScriptedProxy]]:
+    """``serve`` with its notes in the SQLite file of its home, or in PostgreSQL (``--notes-store``)."""
     clients = tmp_path / "clients.json"
     clients.write_text(json.dumps({"clients": [{"token": "tok-alice", "workspaces": ["alice"]},
                                                {"token": "tok-bob", "workspaces": ["bob"]}]}), encoding="utf-8")
+    notes = ["--notes-store", request.getfixturevalue("pg_url")] if request.param == "postgresql" else []
     with ScriptedProxy(dims=8, model="test-model") as proxy:
-        serve = ServeProcess(small_db, proxy.url, "--clients", str(clients), home=tmp_path / "home")
+        serve = ServeProcess(small_db, proxy.url, "--clients", str(clients), *notes, home=tmp_path / "home")
+        serve.notes_store = notes[1] if notes else None  # type: ignore[attr-defined]  (for write())
         try:
             yield serve.start(), proxy
         finally:
@@ -51,7 +58,7 @@ def ask(serve: ServeProcess, token: str, **params: object) -> dict:
 
 def test_a_workspace_searches_its_notes_and_no_others(service: tuple[ServeProcess, ScriptedProxy]) -> None:
     serve, proxy = service
-    secret = write(serve.home, "alice", f"{SECRET}: Jacob and Esau, election before birth", "Romans 9:11")
+    secret = write(serve, "alice", f"{SECRET}: Jacob and Esau, election before birth", "Romans 9:11")
     proxy.vectors[QUESTION] = text_vector(secret.text, 8)
     mine = ask(serve, "tok-alice", workspace="alice")
     top = mine["results"][0]
@@ -66,7 +73,7 @@ def test_a_workspace_searches_its_notes_and_no_others(service: tuple[ServeProces
 
 def test_a_token_may_use_its_own_workspaces_only(service: tuple[ServeProcess, ScriptedProxy]) -> None:
     serve, _ = service
-    write(serve.home, "alice", f"{SECRET} in alice's workspace")
+    write(serve, "alice", f"{SECRET} in alice's workspace")
     response = serve.get(params={"q": QUESTION, "workspace": "alice"}, headers={"Authorization": "Bearer tok-bob"})
     body = expect_error(response, 403, "WORKSPACE_FORBIDDEN")
     assert SECRET not in response.text and "alice" in body["error"]["message"]
@@ -74,7 +81,7 @@ def test_a_token_may_use_its_own_workspaces_only(service: tuple[ServeProcess, Sc
 
 def test_a_pinned_note_of_another_workspace_is_not_found(service: tuple[ServeProcess, ScriptedProxy]) -> None:
     serve, _ = service
-    secret = write(serve.home, "alice", f"{SECRET} pinned by a stranger")
+    secret = write(serve, "alice", f"{SECRET} pinned by a stranger")
     body = ask(serve, "tok-bob", workspace="bob", pin=secret.id)
     assert [w["code"] for w in body["warnings"]].count("pin_not_found") == 1
     assert secret.id not in json.dumps(body["results"]) and SECRET not in json.dumps(body)
@@ -86,13 +93,13 @@ def test_a_note_written_while_the_service_runs_is_found_by_the_next_request(
     text = "written from the command line just now"
     proxy.vectors[QUESTION] = text_vector(text, 8)  # (the service keeps the question's vector)
     assert ask(serve, "tok-alice", workspace="alice")["results"][0]["source_type"] != "user_note"
-    note = write(serve.home, "alice", text)
+    note = write(serve, "alice", text)
     assert ask(serve, "tok-alice", workspace="alice")["results"][0]["id"] == note.id
 
 
 def test_the_log_holds_no_note(service: tuple[ServeProcess, ScriptedProxy]) -> None:
     serve, proxy = service
-    secret = write(serve.home, "alice", f"{SECRET} never in a log")
+    secret = write(serve, "alice", f"{SECRET} never in a log")
     proxy.vectors[QUESTION] = text_vector(secret.text, 8)
     ask(serve, "tok-alice", workspace="alice")
     ask(serve, "tok-bob", workspace="bob", mode="hybrid")
