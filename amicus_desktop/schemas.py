@@ -22,9 +22,10 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator, ValidationError, validators
+if TYPE_CHECKING:  # jsonschema is imported when a document is first checked: the app starts without it
+    from jsonschema import Draft202012Validator, ValidationError
 
 from .files import read_small
 from .resources import resource_path
@@ -144,19 +145,19 @@ def _whole_number(_checker: object, instance: object) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-#: JSON Schema calls 9.0 an integer; SQLite's strict columns and ``range()`` do not (``"chapter_num": 9.0``
-#: passed the line check and crashed the insert). A whole number here is written without a fraction.
-_Validator = validators.extend(  # type: ignore[no-untyped-call]
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
-
-
 @lru_cache(maxsize=len(NAMES))
 def validator(name: str) -> Draft202012Validator:
     """A validator of the shipped schema ``name``, the schema itself checked once (``integer``: written
     without a fraction, so ``9.0`` is not one)."""
+    from jsonschema import Draft202012Validator, validators
+
+    # JSON Schema calls 9.0 an integer; SQLite's strict columns and ``range()`` do not (``"chapter_num": 9.0``
+    # passed the line check and crashed the insert). A whole number here is written without a fraction.
+    whole = validators.extend(  # type: ignore[no-untyped-call]
+        Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _whole_number))
     data = schema(name)
     Draft202012Validator.check_schema(data)
-    validator: Draft202012Validator = _Validator(data)
+    validator: Draft202012Validator = whole(data)
     return validator
 
 

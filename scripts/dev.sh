@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Amicus Desktop from a source checkout, in one command.
 #
-#   scripts/dev.sh run     set up, build the demo scripture.db once, start the local embed proxy,
+#   scripts/dev.sh run     set up, prepare scripture.db once (all 66 books to read, Romans and John to search;
+#                          the app grows the rest in the background), start the local embed proxy,
 #                          open the app (stops the proxy when the app closes)
 #   scripts/dev.sh test    set up, then lint (ruff), type-check (mypy --strict) and run every test (offscreen)
 #   scripts/dev.sh setup   only set up: Debian packages + .venv with the project and its test tools
@@ -95,8 +96,9 @@ cmd_run() {
   url="$(proxy_url)"
   port="${url##*:}"; port="${port%%/*}"
   if [ ! -f "$db" ]; then
-    say "Building the demo scripture.db (Romans and John, about 5 minutes, once) at $db"
-    "$VENV/bin/amicus-desktop" build-db --demo --out "$db"
+    say "Preparing scripture.db at $db: all 66 books to read, Romans and John to search (about 5 minutes, once);"
+    say "the rest of the Bible becomes searchable in the background while the app runs"
+    "$VENV/bin/amicus-desktop" build-db --all --resume --stop-after 2 --out "$db"
   fi
   if "$PY" -c "import httpx,sys; sys.exit(0 if httpx.get('$url/health', timeout=1).status_code == 200 else 1)" 2>/dev/null; then
     say "An embed proxy already answers at $url; using it"
@@ -139,5 +141,5 @@ case "${1:-}" in
   run) shift; cmd_run "$@" ;;
   test) shift; cmd_test "$@" ;;
   setup) setup ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

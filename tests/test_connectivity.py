@@ -275,14 +275,16 @@ def test_closing_as_a_probe_answers_does_not_wait_for_the_next_check() -> None:
 
     async def main() -> None:
         answer = asyncio.Event()
+        asked = asyncio.Event()
 
         async def probe() -> ModelInfo:
+            asked.set()
             await answer.wait()
             return MODEL
 
         mon = ConnectivityMonitor(probe, "http://x", online_interval=30.0)
         mon.start()
-        await asyncio.sleep(0.05)  # the first probe is waiting for its answer
+        await asked.wait()  # the first probe is waiting for its answer
         answer.set()  # the answer arrives ...
         t0 = time.monotonic()
         await asyncio.wait_for(mon.aclose(), 5)  # ... in the same turn as the close

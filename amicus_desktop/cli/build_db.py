@@ -3,7 +3,7 @@
 ::
 
     amicus-desktop build-db [--out PATH] [--books romans,john | --demo | --all]
-                            [--proxy URL] [--batch N] [--resume]
+                            [--proxy URL] [--batch N] [--resume [--stop-after N]] [--progress json]
 
 Scope: ``--demo`` (the default) is Romans and John; ``--books`` takes book ids, names or
 abbreviations separated by commas; ``--all`` is the whole Bible. Without ``--proxy`` the chunks
@@ -12,14 +12,18 @@ with it, through the proxy's ``/ai/embed`` (the token resolved as for every comm
 :mod:`amicus_desktop.config`), so the database records exactly the model id that proxy reports.
 
 Progress goes to stderr (``\\r``-updated on a terminal, a line every few seconds otherwise); the
-summary to stdout. Ctrl-C or an error leaves nothing at ``--out``; with ``--resume`` (book by book,
-:mod:`amicus_desktop.corpus.grow`) they leave the books written so far, and the same command continues.
+summary to stdout; ``--progress json`` writes one JSON object a line instead (``stage``, ``done``,
+``total``, ``rate``, ``eta``, ``books_done``: what the app's background build reads). Ctrl-C or an error
+leaves nothing at ``--out``; with ``--resume`` (book by book, :mod:`amicus_desktop.corpus.grow`) they leave
+the books written so far, and the same command continues (``--stop-after N`` stops it after N books).
 Exit 0 on success, 1 on failure, 130 when interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -33,6 +37,10 @@ from .common import positive_int_arg
 if TYPE_CHECKING:
     from ..corpus.build import BuildProgress, BuildReport
     from ..corpus.grow import GrowReport
+
+
+#: The niceness ``--low-priority`` runs at (POSIX): below the window, not starved by a machine's other work.
+LOW_PRIORITY = 10
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,6 +70,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="build book by book, each book written whole in one transaction (the library is usable "
                         "from the first book on), and continue a build --resume started and was stopped: "
                         "nothing is embedded twice")
+    p.add_argument("--stop-after", metavar="N", type=int, default=None,
+                   help="with --resume: write at most N books, then stop with the library still growing (the "
+                        "first launch writes the demo's two, and the app continues the rest in the background)")
+    p.add_argument("--progress", choices=("bar", "json"), default="bar",
+                   help="progress on stderr as a bar (the default) or one JSON object a line (for the app)")
+    p.add_argument("--low-priority", action="store_true",
+                   help="run at a lower CPU priority (the app's background build: the window stays quick)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -120,6 +135,22 @@ class ProgressPrinter:
             self._width = 0
 
 
+class JsonProgress:
+    """Progress as one JSON object a line (``--progress json``): what a program reads (the app's growth)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def __call__(self, p: BuildProgress) -> None:
+        line = {"stage": p.stage, "done": p.done, "total": p.total, "rate": round(p.rate, 3),
+                "eta": None if p.eta is None else round(p.eta, 1), "books_done": p.books_done}
+        self.stream.write(json.dumps(line) + "\n")
+        self.stream.flush()
+
+    def end(self) -> None:
+        pass
+
+
 def _duration(seconds: float) -> str:
     seconds = round(seconds)
     if seconds >= 3600:
@@ -142,7 +173,16 @@ def run(args: argparse.Namespace) -> int:
 
     out = args.out or paths.default_db_path()
     books = _books(args)
-    printer = None if args.quiet else ProgressPrinter(output.raw(sys.stderr))  # our own drawing: its \r stays
+    if args.stop_after is not None and (not args.resume or args.stop_after < 0):
+        print("build-db: --stop-after needs --resume and a number of books (0 or more)", file=sys.stderr)
+        return 2
+    printer: ProgressPrinter | JsonProgress | None = None
+    if args.low_priority and hasattr(os, "nice"):
+        os.nice(max(0, LOW_PRIORITY - os.nice(0)))  # to niceness 10, not 10 more (a niced parent's child)
+    if args.progress == "json":
+        printer = JsonProgress(sys.stderr)
+    elif not args.quiet:
+        printer = ProgressPrinter(output.raw(sys.stderr))  # our own drawing: its \r stays
     embedder: Embedder | None = None
     try:
         embedder = make_embedder(args.proxy, args.backend)
@@ -150,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
             from ..corpus.grow import grow_database
 
             report: BuildReport | GrowReport = grow_database(out, books, embedder, progress=printer,
-                                                             batch=args.batch)
+                                                             batch=args.batch, stop_after=args.stop_after)
         else:
             report = build_database(out, books, embedder, progress=printer, batch=args.batch)
     except KeyboardInterrupt:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.text import echo
-from ..embedding import BackendError, Embedder
+from ..embedding import Embedder
 from ..store.errors import SQLITE_ERROR
 from . import output
 from .build_db import ProgressPrinter, make_embedder
@@ -143,10 +143,8 @@ def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
             report = ingest(corpus, out, embedder, source_name=args.corpus.name, progress=printer,
                             batch=args.batch)
             after = _snapshot(out, proxy, golden, "after") if golden is not None else None
-    except AmicusError as err:
+    except AmicusError as err:  # the library, the model, and the embedder's BackendError (one error tree)
         return _fail(args, err.code.value, err.message, 1, printer)
-    except BackendError as err:
-        return _fail(args, err.code, err.message, 1, printer)
     except BuildCancelled as exc:
         return _fail(args, "INTERRUPTED", str(exc), 130, printer)
     except OSError as exc:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import threading
 from functools import cache
-from typing import Protocol
-
-from tokenizers import Tokenizer
+from typing import TYPE_CHECKING, Protocol
 
 from ..embedding.local import TOKENIZER_PATH
+
+if TYPE_CHECKING:  # the tokenizer is loaded when a budget is first counted: the app starts without it
+    from tokenizers import Tokenizer
 
 
 class TokenCounter(Protocol):
@@ -35,6 +36,8 @@ class WordPieceCounter:
     @staticmethod
     @cache
     def _tokenizer() -> Tokenizer:
+        from tokenizers import Tokenizer
+
         tok = Tokenizer.from_file(str(TOKENIZER_PATH))
         tok.no_truncation()
         tok.no_padding()

@@ -12,12 +12,19 @@ a subclass for one part's; the *code* is what callers branch on)::
           │    EMBED_FAILED                       the proxy answered, but badly
           │    DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
           │    VERSES_NOT_INDEXED                 verse search by meaning, on a DB without verse vectors
-          └── NotesError(code, message)           the reader's notes (CONTRACT section 11;
-                                                  amicus_desktop.notes.errors): code ∈ NotesCode —
-                                                  NOTES_STORE_INVALID (damaged: move it aside),
-                                                  NOTES_STORE_BUSY (another writer holds it: try again), …
+          ├── NotesError(code, message)           the reader's notes (CONTRACT section 11;
+          │                                       amicus_desktop.notes.errors): code ∈ NotesCode —
+          │                                       NOTES_STORE_INVALID (damaged: move it aside),
+          │                                       NOTES_STORE_BUSY (another writer holds it: try again), …
+          ├── BackendError(message, status, code) an embedder could not make vectors (amicus_desktop.embedding):
+          │    │                                  code ∈ ProxyCode or ErrorCode, the proxy's answer (section 2)
+          │    └── BackendUnavailable, UpstreamError, UpstreamRateLimited
+          ├── ProxyError(status, code, message)   a request the embed proxy refuses (amicus_desktop.proxy.server)
+          └── ServiceError(code, message)         what the retrieval service answers (amicus_desktop.serve.errors):
+                                                  code ∈ ServiceCode, ErrorCode or NotesCode, with its status
 
-So the window, the command line and the service classify a failure the same way: by its code. The
+So the window, the command line and the service classify a failure the same way: by its code (a string of
+the contract: each code is a member of a ``StrEnum``, which a subclass names in :attr:`AmicusError.codes`). The
 window answers from the library when only the notes failed (:attr:`AmicusError.notes_only`) and says so
 in a banner; the command line prints ``{"error": {"code", "message"}}``; the service answers the code's
 status. The error is raised at the edge where the cause is known (the store, the embed client, the
@@ -30,6 +37,7 @@ and are handled where that package is used; none of them crosses the contract.
 from __future__ import annotations
 
 import enum
+from typing import ClassVar
 
 
 class ErrorCode(enum.StrEnum):
@@ -65,6 +73,8 @@ class AmicusError(Exception):
 
     #: the contract's code: an :class:`ErrorCode` here, a subclass's own codes in a subclass
     code: enum.StrEnum
+    #: where a code given as a string is looked up, in order (a subclass adds its own)
+    codes: ClassVar[tuple[type[enum.StrEnum], ...]] = (ErrorCode,)
 
     def __init__(
         self,
@@ -75,10 +85,23 @@ class AmicusError(Exception):
         retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
-        self.code = code if isinstance(code, enum.StrEnum) else ErrorCode(code)
+        self.code = self.code_of(code)
         self.message = message
         self.retryable = retryable
         self.retry_after = retry_after
+
+    @classmethod
+    def code_of(cls, code: enum.StrEnum | str) -> enum.StrEnum:
+        """``code`` as a member of one of :attr:`codes` (a member is kept as it is); ``ValueError`` for a string
+        none of them has."""
+        if isinstance(code, enum.StrEnum):
+            return code
+        for kind in cls.codes:
+            try:
+                return kind(code)
+            except ValueError:
+                continue
+        raise ValueError(f"{code!r} is not a code of {cls.__name__}")
 
     @property
     def is_database(self) -> bool:

@@ -23,10 +23,11 @@ import numpy as np
 from .. import __version__
 from ..core.books import BOOKS, BY_ID
 from ..core.query import SOURCE_TYPES
-from ..embedding.base import Embedder, embed_documents
+from ..embedding.base import Embedder
 from ..present.titles import title
 from ..store.codes import prefer_two_stage
 from ..store.writer import ChunkRecord, ScriptureWriter
+from .lanes import embed_in_lanes, lanes_for
 from .library import Library, describe_sources
 from .sources.abbott_smith import abbott_smith_chunks
 from .sources.commentaries import ScofieldData, read_scofield, scofield_chunks, tdavid_chunks
@@ -49,13 +50,14 @@ class BuildCancelled(Exception):
 @dataclass(frozen=True)
 class BuildProgress:
     """Where a build is. ``rate`` is items per second in this stage; ``eta`` seconds left (None
-    while unknown)."""
+    while unknown); ``books_done`` the books whose study material is in (a build book by book only)."""
 
     stage: str
     done: int
     total: int
     rate: float = 0.0
     eta: float | None = None
+    books_done: int | None = None
 
     @property
     def fraction(self) -> float:
@@ -230,13 +232,15 @@ def embed_batches(
     progress: Callable[[BuildProgress], None] | None = None,
     cancel: threading.Event | None = None,
     verses: Mapping[tuple[str, int, int], str] | None = None,
+    lanes: Sequence[Embedder] | None = None,
 ) -> Iterator[tuple[Sequence[ChunkRecord], np.ndarray]]:
     """Embed ``records`` (:func:`embedding_text` of each, with ``verses`` for a commentary note's passage)
     ``batch`` at a time: yields each batch with its
     ``(n, dims)`` float32 vectors, reporting the ``embedding`` stage (done, total, rate, ETA) after each.
 
-    The one embedding loop of ``build-db`` and ``ingest``. Setting ``cancel`` stops it before the next
-    batch with :class:`BuildCancelled`; vectors of the wrong shape are a ``ValueError``.
+    The one embedding loop of ``build-db`` and ``ingest``. ``lanes`` (:func:`~.lanes.lanes_for`) embed
+    alternate batches side by side, in order; without them ``embedder`` embeds every batch. Setting ``cancel``
+    stops it before the next batch with :class:`BuildCancelled`; vectors of the wrong shape are a ``ValueError``.
     """
     batch = max(1, int(batch))
     dims = int(embedder.dims)
@@ -245,12 +249,14 @@ def embed_batches(
     started = time.monotonic()
     if progress:
         progress(BuildProgress("embedding", 0, total))
-    for start in range(0, total, batch):
+
+    def check() -> None:
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
-        chunk = records[start: start + batch]
-        texts = [embedding_text(r, verses) for r in chunk]
-        vectors = np.asarray(embed_documents(embedder, texts), dtype=np.float32)
+
+    batches = ((records[start: start + batch], [embedding_text(r, verses) for r in records[start: start + batch]])
+               for start in range(0, total, batch))
+    for chunk, vectors in embed_in_lanes(lanes or [embedder], batches, before=check):
         if vectors.shape != (len(chunk), dims):
             raise ValueError(
                 f"the embedder returned vectors shaped {vectors.shape}, expected ({len(chunk)}, {dims})"
@@ -306,6 +312,7 @@ def build_database(
         else f"Amicus public-domain corpus ({scope.describe()})"
     )
     batch = max(1, int(batch))
+    lanes = lanes_for(embedder)  # both cores: one single-threaded session per core (lanes.py)
     t_embed = time.monotonic()
     # The two-stage search tables only where the app would use them (same rule, store/codes.py).
     with ScriptureWriter(out, model_id=model_id, dims=dims, corpus_name=corpus_name, extra_meta=extra,
@@ -314,7 +321,7 @@ def build_database(
         writer.add_verses(whole.rows())
         writer.add_scholars(scholars_of(records))
         for chunk, vectors in embed_batches(embedder, records, batch=batch, progress=progress, cancel=cancel,
-                                            verses=whole.verses):
+                                            verses=whole.verses, lanes=lanes):
             writer.add_chunks(chunk, vectors)
         if cancel is not None and cancel.is_set():
             raise BuildCancelled("the build was cancelled")
@@ -327,7 +334,7 @@ def build_database(
 
         try:
             write_verse_search(writer, load_translations(library, whole), embedder, library, batch=batch,
-                               progress=verse_progress, cancel=cancel, embed_books=scope.ids)
+                               progress=verse_progress, cancel=cancel, embed_books=scope.ids, lanes=lanes)
         except Cancelled:
             raise BuildCancelled("the build was cancelled") from None
         stage_seconds["verses"] = time.monotonic() - t_verses

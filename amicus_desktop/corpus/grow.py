@@ -33,11 +33,12 @@ import numpy as np
 from .. import __version__
 from ..core.books import BOOKS, BY_ID, Book
 from ..core.query import SOURCE_TYPES
-from ..embedding.base import Embedder, embed_documents
+from ..embedding.base import Embedder
 from ..store.growing import GrowingLibrary, NotGrowing
 from ..store.schema import BUILD_STATE, GROWING
 from ..store.writer import ChunkRecord, ScriptureWriter
 from .build import BuildCancelled, BuildProgress, collect_chunks, embed_batches
+from .lanes import embed_in_lanes, lanes_for
 from .library import Library, describe_sources
 from .sources.common import DEMO_BOOKS, BibleText, Scope, scholars_of
 from .sources.faq import faq_chunks
@@ -97,8 +98,14 @@ def grow_database(
     cancel: threading.Event | None = None,
     batch: int = 64,
     library: Library | None = None,
+    stop_after: int | None = None,
 ) -> GrowReport:
-    """Build ``out`` for ``books`` (``None``: all 66) book by book, or continue the build that started it."""
+    """Build ``out`` for ``books`` (``None``: all 66) book by book, or continue the build that started it.
+
+    ``stop_after``: write at most that many books in this run, then stop, leaving the library growing (the first
+    launch: the text of all 66 books and the demo's two, the rest continued in the background). The progress
+    says each book as it starts (``book i/n: Name``) and again once it is in (``wrote Name``, with
+    ``books_done``): a reader re-reads the library's coverage then."""
     t0 = time.monotonic()
     out = Path(out)
     scope = Scope.of(books)
@@ -106,6 +113,7 @@ def grow_database(
     whole = BibleText.whole(library)
     if not out.exists():
         _start(out, embedder, library, whole, batch=batch)
+    lanes = lanes_for(embedder)  # both cores: one single-threaded session per core (lanes.py)
     with GrowingLibrary(out, str(embedder.model_id), int(embedder.dims)) as grown:
         have = grown.chunk_ids()
         done = grown.books_done()
@@ -119,23 +127,31 @@ def grow_database(
         for i, (name, recs) in enumerate(todo):
             if cancel is not None and cancel.is_set():
                 raise BuildCancelled("the build was cancelled")
+            if stop_after is not None and len(written) >= stop_after:
+                break
+            title = BY_ID[name].name if name in BY_ID else name
             if progress:
-                elapsed = time.monotonic() - started
-                rate = chunks / elapsed if elapsed > 0 and chunks else 0.0
-                progress(BuildProgress(f"book {i + 1}/{len(todo)}: {BY_ID[name].name if name in BY_ID else name}",
-                                       chunks, total, rate, (total - chunks) / rate if rate else None))
-            _write_unit(grown, name, recs, embedder, whole, done, batch=batch, cancel=cancel)
+                progress(_progress(f"book {i + 1}/{len(todo)}: {title}", chunks, total, started, len(done)))
+            _write_unit(grown, name, recs, lanes, whole, done, batch=batch, cancel=cancel)
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
                 written.append(name)
+            if progress:
+                progress(_progress(f"wrote {title}", chunks, total, started, len(done)))
         complete = scope.ids <= done
         if complete:
             grown.finish("Amicus public-domain corpus "
                          f"({'all 66 books' if len(done) == len(BOOKS) else scope.describe()})")
     if progress:
-        progress(BuildProgress("done", 1, 1, eta=0.0))
+        progress(BuildProgress("done", 1, 1, eta=0.0, books_done=len(done)))
     return GrowReport(out, tuple(written), len(done), chunks, time.monotonic() - t0, complete)
+
+
+def _progress(stage: str, chunks: int, total: int, started: float, books_done: int) -> BuildProgress:
+    elapsed = time.monotonic() - started
+    rate = chunks / elapsed if elapsed > 0 and chunks else 0.0
+    return BuildProgress(stage, chunks, total, rate, (total - chunks) / rate if rate else None, books_done)
 
 
 def _start(out: Path, embedder: Embedder, library: Library, whole: BibleText, *, batch: int) -> None:
@@ -157,14 +173,15 @@ def _start(out: Path, embedder: Embedder, library: Library, whole: BibleText, *,
             raise BuildCancelled("the build was cancelled") from None
 
 
-def _write_unit(grown: GrowingLibrary, name: str, recs: list[ChunkRecord], embedder: Embedder, whole: BibleText,
-                done: set[str], *, batch: int, cancel: threading.Event | None) -> None:
-    """Embed one book (its chunks and verses), then write it all in one transaction."""
-    parts = list(embed_batches(embedder, recs, batch=batch, cancel=cancel, verses=whole.verses))
+def _write_unit(grown: GrowingLibrary, name: str, recs: list[ChunkRecord], lanes: Sequence[Embedder],
+                whole: BibleText, done: set[str], *, batch: int, cancel: threading.Event | None) -> None:
+    """Embed one book (its chunks and verses) on ``lanes``, then write it all in one transaction."""
+    embedder = lanes[0]
+    parts = list(embed_batches(embedder, recs, batch=batch, cancel=cancel, verses=whole.verses, lanes=lanes))
     keys = [k for k in whole.verses if k[0] == name]
     dims = int(embedder.dims)
-    vectors = [np.asarray(embed_documents(embedder, [whole.verses[k] for k in keys[i: i + batch]]), dtype=np.float32)
-               for i in range(0, len(keys), batch)]
+    vectors = [v for _, v in embed_in_lanes(lanes, ((i, [whole.verses[k] for k in keys[i: i + batch]])
+                                                     for i in range(0, len(keys), batch)))]
     if cancel is not None and cancel.is_set():
         raise BuildCancelled("the build was cancelled")
     grown.write_book(name, parts, keys, np.concatenate(vectors) if vectors else np.zeros((0, dims), np.float32),

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Collection
-
-import numpy as np
+from collections.abc import Callable, Collection, Sequence
 
 from ..core.books import BY_ID
-from ..embedding.base import Embedder, embed_documents
+from ..embedding.base import Embedder
 from ..store.writer import ScriptureWriter
+from .lanes import embed_in_lanes
 from .library import Library
 from .sources.common import BibleText
 from .sources.lexicon import Lexicon
@@ -51,6 +50,7 @@ def write_verse_search(
     progress: Callable[[str, int, int, float, float | None], None] | None = None,
     cancel: threading.Event | None = None,
     embed_books: Collection[str] | None = None,
+    lanes: Sequence[Embedder] | None = None,
 ) -> int:
     """Write every verse-search table for the verses of ``bibles`` (translation id → verses; the WEB's
     carry the Strong's tags and are embedded: those of ``embed_books``, or all); returns how many verses
@@ -84,16 +84,20 @@ def write_verse_search(
     embedded = [k for k in keys if k in web.verses and (embed_books is None or k[0] in embed_books)]
     started = time.monotonic()
     dims = int(embedder.dims)
-    for start in range(0, len(embedded), batch):
+
+    def check() -> None:
         if cancel is not None and cancel.is_set():
             raise Cancelled
-        part = embedded[start: start + batch]
-        vectors = np.asarray(embed_documents(embedder, [web.verses[k] for k in part]), dtype=np.float32)
+
+    parts = ((embedded[s: s + batch], [web.verses[k] for k in embedded[s: s + batch]])
+             for s in range(0, len(embedded), batch))
+    done = 0
+    for part, vectors in embed_in_lanes(lanes or [embedder], parts, before=check):
         if vectors.shape != (len(part), dims):
             raise ValueError(f"the embedder returned vectors shaped {vectors.shape}, expected ({len(part)}, {dims})")
         tables.add_vectors([rowid[k] for k in part], [k[0] for k in part], vectors)
+        done += len(part)
         if progress:
-            done = start + len(part)
             elapsed = time.monotonic() - started
             rate = done / elapsed if elapsed > 0 else 0.0
             progress("embedding verses", done, len(embedded), rate,

@@ -8,17 +8,20 @@ An *embedder* turns texts into vectors. Four implement :class:`Embedder`:
 * :class:`~amicus_desktop.embedding.proxy_embedder.ProxyEmbedder` — a running embed proxy (``/ai/embed``).
 
 The proxy serves the first two over HTTP; ``build-db``, the build dialog and the benchmark call
-any of the three in-process. Failures are :class:`BackendError` (or a subclass), whose ``status``
-and ``code`` are what the proxy answers with.
+any of the three in-process. Failures are :class:`BackendError` (or a subclass), an ``AmicusError`` whose
+``status`` and ``code`` are what the proxy answers with.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
+
+from ..core.errors import AmicusError, ErrorCode
 
 #: ``(n, dims)`` float32 rows, each of unit length.
 Vectors = npt.NDArray[np.float32]
@@ -75,46 +78,66 @@ def embed_documents(embedder: Embedder, texts: Sequence[str]) -> Vectors:
     return embedder.embed(texts)
 
 
-class BackendError(Exception):
+class ProxyCode(enum.StrEnum):
+    """What the embed proxy answers besides the contract's section-5 codes (``amicus_desktop/proxy/README.md``)."""
+
+    BAD_JSON = "BAD_JSON"
+    BAD_REQUEST = "BAD_REQUEST"
+    EMPTY_INPUT = "EMPTY_INPUT"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
+    TOO_MANY_INPUTS = "TOO_MANY_INPUTS"
+    INPUT_TOO_LONG = "INPUT_TOO_LONG"
+    BODY_TOO_LARGE = "BODY_TOO_LARGE"
+    RATE_LIMITED = "RATE_LIMITED"
+    UPSTREAM_ERROR = "UPSTREAM_ERROR"
+    UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
+    UPSTREAM_BAD_RESPONSE = "UPSTREAM_BAD_RESPONSE"
+    UPSTREAM_AUTH = "UPSTREAM_AUTH"
+    UPSTREAM_REJECTED = "UPSTREAM_REJECTED"
+    UPSTREAM_UNAVAILABLE = "UPSTREAM_UNAVAILABLE"
+
+
+class BackendError(AmicusError):
     """An embedder could not produce vectors.
 
-    ``status`` and ``code`` are what the proxy answers with; ``message`` is a human sentence fit
-    for a response body (never input text, tokens, keys or internals).
+    In the one error tree (:mod:`amicus_desktop.core.errors`): ``code`` (a :class:`ProxyCode`, or the contract's
+    ``EMBED_FAILED``, ``OFFLINE``… when a proxy's answer is passed on) and ``status`` are what the proxy answers
+    with; ``message`` is a human sentence fit for a response body (never input text, tokens, keys or internals);
+    ``retry_header`` an upstream's ``Retry-After``, passed on as it came.
     """
 
+    codes = (ErrorCode, ProxyCode)
     status = 500
-    code = "EMBED_FAILED"
+    default_code: ClassVar[enum.StrEnum] = ErrorCode.EMBED_FAILED
 
-    def __init__(self, message: str, *, status: int | None = None, code: str | None = None,
+    def __init__(self, message: str, *, status: int | None = None, code: enum.StrEnum | str | None = None,
                  retry_after: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+        super().__init__(self.default_code if code is None else code, message)
         if status is not None:
             self.status = status
-        if code is not None:
-            self.code = code
-        self.retry_after = retry_after
+        self.retry_header = retry_after
 
 
 class BackendUnavailable(BackendError):
     """The backend cannot be used at all (model file missing, upstream unreachable): 503."""
 
     status = 503
-    code = "UPSTREAM_UNAVAILABLE"
+    default_code = ProxyCode.UPSTREAM_UNAVAILABLE
 
 
 class UpstreamError(BackendError):
     """The upstream answered, but with an error or garbage: 502."""
 
     status = 502
-    code = "UPSTREAM_ERROR"
+    default_code = ProxyCode.UPSTREAM_ERROR
 
 
 class UpstreamRateLimited(BackendError):
     """The upstream said 429: passed through with its ``Retry-After``."""
 
     status = 429
-    code = "RATE_LIMITED"
+    default_code = ProxyCode.RATE_LIMITED
 
 
 def l2_normalise(vectors: npt.ArrayLike) -> Vectors:

@@ -142,6 +142,13 @@ class LocalMiniLMBackend:
             self._input_names = names
             self._session = session
 
+    def single_threaded(self) -> LocalMiniLMBackend:
+        """The same model, tokenizer and batching with one intra-op thread: one of the builder's lanes
+        (:mod:`amicus_desktop.corpus.lanes`, one session per core)."""
+        return LocalMiniLMBackend(model_path=self._model_path, tokenizer_path=self._tokenizer_path, threads=1,
+                                  batch_size=self.batch_size, max_batch_tokens=self.max_batch_tokens,
+                                  max_tokens=self.max_tokens, spin=self.spin)
+
     def close(self) -> None:
         """Nothing to release: the ONNX session lives as long as the backend."""
 

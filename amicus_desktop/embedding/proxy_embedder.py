@@ -47,7 +47,7 @@ class ProxyEmbedder:
                 return self._runner.run(_awaited(work))
             except AmicusError as err:
                 cls = BackendUnavailable if err.code is ErrorCode.OFFLINE else UpstreamError
-                raise cls(err.message, code=err.code.value) from None
+                raise cls(err.message, code=err.code) from None
 
     # -- identity --------------------------------------------------------------------------
     def load(self) -> None:
@@ -80,7 +80,7 @@ class ProxyEmbedder:
             err = mismatch_error(model, expected)
             if err is not None:
                 raise BackendError(f"The embed proxy changed model during the build: {err.message}",
-                                   status=502, code=err.code.value)
+                                   status=502, code=err.code)
             parts.append(l2_normalise(vectors))
         return np.vstack(parts)
 

@@ -32,6 +32,7 @@ from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 
 from .. import __version__
+from ..core.errors import AmicusError
 from ..serve.errors import ServiceError, bad_request, internal
 from ..serve.library import Library
 from ..serve.scope import Scope
@@ -158,8 +159,8 @@ class Toolbox:
             self.rankings.put(key, ranked)
             body = await asyncio.to_thread(page, ranked, shape, size, offset)  # counting tokens takes a while
             return ok_result(shape.render(body), body)
-        except ServiceError as err:
-            return error_result(err)
+        except AmicusError as err:  # a ServiceError, or the engine's error any path let through: by its code
+            return error_result(ServiceError.of(err))
 
 
 def build_server(library: Library, scope: Scope | None = None, *, allow_writes: bool = False) -> LibraryServer:

@@ -33,7 +33,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..embedding import BackendError, Embedder
+from ..core.errors import AmicusError, ErrorCode
+from ..embedding import BackendError, Embedder, ProxyCode
 from ..http.guards import HostGuard, RequestLimits, host_check_needed
 
 log = logging.getLogger("amicus.proxy")
@@ -45,15 +46,15 @@ DEFAULT_RATE = 50.0
 DEFAULT_BURST = 100
 
 
-class ProxyError(Exception):
-    """An answer other than 200, with the contract's error body."""
+class ProxyError(AmicusError):
+    """An answer other than 200, with the contract's error body (a :class:`ProxyCode`; one error tree)."""
 
-    def __init__(self, status: int, code: str, message: str,
+    codes = (ErrorCode, ProxyCode)
+
+    def __init__(self, status: int, code: ProxyCode | str, message: str,
                  headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
+        super().__init__(code, message)
         self.status = status
-        self.code = code
-        self.message = message
         self.headers = headers or {}
 
 
@@ -131,7 +132,7 @@ def create_app(backend: Embedder, *, token: str | None = None, bind_host: str = 
             response = error_response(exc.status, exc.code, exc.message, exc.headers)
         except BackendError as exc:  # its message is safe to show: no input, key or internals
             log.warning("embedding failed: %s: %s", exc.code, exc.message)
-            headers = {"Retry-After": exc.retry_after} if exc.retry_after else None
+            headers = {"Retry-After": exc.retry_header} if exc.retry_header else None
             response = error_response(exc.status, exc.code, exc.message, headers)
         except ClientDisconnect:
             return Response(status_code=400)  # nobody is listening any more

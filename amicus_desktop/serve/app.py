@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive
 
+from ..core.errors import AmicusError
 from ..http.guards import RequestLimits
 from .access import Access, Client
 from .body import retrieve_body
@@ -75,10 +76,11 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
             client = access.authenticate(request.headers.get("authorization"))
             access.admit(client, request.client.host if request.client else None)
             return await work(client)
-        except ServiceError as err:
-            if err.status >= 500:
-                log.warning("%s failed: %s", request.url.path, err.code, extra={"trace_id": trace})
-            return error_response(err, trace)
+        except AmicusError as err:  # a ServiceError, or the engine's error any path let through: by its code
+            refusal = ServiceError.of(err)
+            if refusal.status >= 500:
+                log.warning("%s failed: %s", request.url.path, refusal.code, extra={"trace_id": trace})
+            return error_response(refusal, trace)
         except Exception as exc:  # a bug: its type in the log, never a traceback in the body
             log.error("internal error answering %s (%s)", request.url.path, type(exc).__name__,
                       extra={"trace_id": trace})

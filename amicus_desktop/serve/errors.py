@@ -2,9 +2,10 @@
 
 The engine raises :class:`~amicus_desktop.core.errors.AmicusError` with a section-5 code; the service
 adds the codes only a service has (a token, a workspace, a rate, an unknown parameter…). Both become a
-:class:`ServiceError`, which the HTTP app turns into ``{"error": {"code", "message"}, "trace_id"}`` with
-:data:`STATUS`'s status and the MCP server into a tool error whose text begins with the code. A message
-is a sentence for a person; it never holds the question, a token or a note.
+:class:`ServiceError` (an ``AmicusError`` too: one tree, one code whoever classifies it), which the HTTP app
+turns into ``{"error": {"code", "message"}, "trace_id"}`` with :data:`STATUS`'s status and the MCP server
+into a tool error whose text begins with the code. A message is a sentence for a person; it never holds
+the question, a token or a note.
 """
 
 from __future__ import annotations
@@ -86,13 +87,17 @@ STATUS: dict[str, int] = {
 }
 
 
-class ServiceError(Exception):
-    """A refusal or failure with a code, its status and a sentence; ``headers`` go on the HTTP answer."""
+class ServiceError(AmicusError):
+    """A refusal or failure with a code, its status and a sentence; ``headers`` go on the HTTP answer.
 
-    def __init__(self, code: str, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.code = str(code)
-        self.message = message
+    In the one error tree (:mod:`amicus_desktop.core.errors`): its code is a :class:`ServiceCode`, or the engine's
+    (:class:`~amicus_desktop.core.errors.ErrorCode`, :class:`~amicus_desktop.notes.errors.NotesCode`) when the
+    engine's error is what the service answers (:meth:`of`)."""
+
+    codes = (ErrorCode, NotesCode, ServiceCode)
+
+    def __init__(self, code: enum.StrEnum | str, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(code, message)
         self.headers = headers or {}
 
     @property
@@ -101,14 +106,14 @@ class ServiceError(Exception):
 
     @classmethod
     def of(cls, err: AmicusError) -> ServiceError:
-        """The engine's error as the service answers it (the same code and sentence); a busy notes store
-        says when to ask again (``Retry-After``: a restarted database or a full pool is back in seconds)."""
+        """The engine's error as the service answers it (the same code and sentence; a service error as it is); a
+        busy notes store says when to ask again (``Retry-After``: a restarted database or a full pool is back in
+        seconds)."""
+        if isinstance(err, ServiceError):
+            return err
         if err.code == NotesCode.NOTES_STORE_BUSY:
-            return cls(err.code.value, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
-        return cls(err.code.value, err.message)
-
-    def to_json(self) -> dict[str, dict[str, str]]:
-        return {"error": {"code": self.code, "message": self.message}}
+            return cls(err.code, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
+        return cls(err.code, err.message)
 
     def __repr__(self) -> str:
         return f"ServiceError({self.code}, {self.message!r})"

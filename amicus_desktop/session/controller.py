@@ -37,6 +37,7 @@ from ..connectivity import ONLINE_INTERVAL
 from ..core.errors import AmicusError
 from ..core.query import Filters, Profile, RetrievalContext, SearchMode
 from ..core.results import RetrievalResult
+from ..embedding import EmbedClient
 from ..overlays import Overlay
 from ..pin_scopes import SCOPES
 from ..settings import Settings, SettingsStore
@@ -48,7 +49,7 @@ from .engine import Engine
 from .events import Event
 from .library import Library
 from .navigation import Navigation
-from .notes import Notebook
+from .notes import Notebook, NotebookParts
 from .preferences import Overrides, Preferences
 from .question import Cause, Question
 from .reader import Reader
@@ -75,7 +76,8 @@ class Session(Navigation):
         self.question = Question(self.context)
         self.search = Search(self.prefs)
         self.verses = Verses()
-        self.notebook = Notebook(self, **notebook)  # (poll=, autosave=: seconds, for tests)
+        self.notebook = Notebook(NotebookParts(self.prefs, self.library, self.connection, self.search, self.question,
+                                               self.ask, self._embedder), **notebook)  # (poll=, autosave=: for tests)
         self.engine: Engine | None = None
         self.changed: Event[None] = Event("session changed")
         self._online_interval = online_interval
@@ -83,6 +85,10 @@ class Session(Navigation):
         self._reopening: asyncio.Task[None] | None = None
         self._closed = False
         self._connect_rules()
+
+    def _embedder(self) -> EmbedClient | None:
+        """The embed client of the engine open now (``None`` between engines)."""
+        return self.engine.retriever.embedder if self.engine is not None else None
 
     def _connect_rules(self) -> None:
         """The rules between parts. Connected here, first, so they run before any outside listener."""
@@ -160,6 +166,12 @@ class Session(Navigation):
             self._reopening.cancel()
         self._reopening = asyncio.ensure_future(self.reopen())
         self._reopening.add_done_callback(_log_failure)
+
+    def library_grew(self) -> asyncio.Task[None] | None:
+        """The background build wrote another book into the open library: its coverage (what a search says it
+        covered) and facets are read again, without re-opening it (the question on screen stays)."""
+        engine = self.engine
+        return engine.spawn(self.library.refresh(engine)) if engine is not None else None
 
     async def reopen(self) -> None:
         """Close the engine and open a new one with the current settings; returns once it has loaded."""

@@ -22,7 +22,7 @@ from ..core.errors import AmicusError
 from ..corpus.build import BuildCancelled, BuildProgress
 from ..corpus.documents import read_corpus
 from ..corpus.ingest import IngestReport, ingest
-from ..embedding import BackendError, Embedder, ProxyEmbedder, get_backend
+from ..embedding import Embedder, ProxyEmbedder, get_backend
 from ..store.library import open_library
 
 
@@ -65,7 +65,7 @@ def failure_text(exc: BaseException, library: Path) -> str:
     kept = f"{library.name} is as it was."
     if isinstance(exc, BuildCancelled):
         return f"Cancelled. {kept}"
-    if isinstance(exc, AmicusError | BackendError):
+    if isinstance(exc, AmicusError):  # BackendError too: one error tree
         return f"{exc.message} {kept}"
     if isinstance(exc, OSError):
         return f"The files could not be read or written ({exc.strerror or exc}). {kept}"

@@ -16,6 +16,7 @@ from ..core.errors import AmicusError, ErrorCode
 from ..core.names import DEFAULT_NAMES, Names
 from ..core.results import ModelInfo
 from ..states import DbState, DbStatus
+from ..store.library import LibraryStore
 from ..store.scripture import BookRow
 from .engine import Engine
 from .events import Event
@@ -99,6 +100,20 @@ class Library:
         self.books_loaded.emit(self.books)
         self.facets_loaded.emit(self.facets)
         return True
+
+    async def refresh(self, engine: Engine) -> None:
+        """A background build wrote another book into this library: read its coverage, facets and source
+        types again (the searches see the book already; only what was kept in memory was old)."""
+        def read(store: LibraryStore) -> tuple[Facets, dict[str, int]]:
+            store.forget_coverage()
+            return store.facets(), store.source_type_counts()
+
+        facets, types = await engine.run_db(read)
+        if not engine.is_open:
+            return
+        facets["source_type"] = sorted(types.items())
+        self._contents = _Contents(self._contents.books, facets, self._contents.names)
+        self.facets_loaded.emit(self.facets)
 
     def fail(self, err: AmicusError) -> None:
         """The database is unusable: a missing default database is the first run (welcome)."""

@@ -84,6 +84,12 @@ class Catalogue:
                                       self.info.meta.get(BUILD_STATE) == GROWING)
         return self._coverage
 
+    def forget_coverage(self) -> None:
+        """Read the coverage (and the scholars) again on next use: a build added a book since (the growing
+        library's readers see each book once it is committed; only what this store keeps in memory is old)."""
+        self._coverage = None
+        self._scholars = None
+
     def chapters_of(self, source_types: Sequence[str]) -> list[tuple[str, int]]:
         """Every (book id, chapter) some chunk of ``source_types`` lies in, in the library's order: books by their
         first chunk, chapters by number."""

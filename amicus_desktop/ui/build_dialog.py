@@ -52,11 +52,15 @@ class ProgressBox:
 
 
 def demo_build_job(out: str, cancel: threading.Event, progress: ProgressBox) -> Any:
-    """(worker thread) Build the demo database at ``out`` with the local embedding model."""
-    from ..corpus import DEMO_BOOKS, build_database
+    """(worker thread) Start the app's own library at ``out`` with the local embedding model: the text of all
+    66 books and the demo's two books' study material; the window grows the rest in the background
+    (:mod:`.growth`). Cancelled, it keeps what it wrote, and the next start continues it."""
+    from ..corpus import DEMO_BOOKS
+    from ..corpus.grow import grow_database
     from ..embedding import get_backend
 
-    return build_database(Path(out), list(DEMO_BOOKS), get_backend("local"), progress=progress, cancel=cancel)
+    return grow_database(Path(out), None, get_backend("local"), progress=progress, cancel=cancel,
+                         stop_after=len(DEMO_BOOKS))
 
 
 class BuildDialog(QDialog):
@@ -85,8 +89,9 @@ class BuildDialog(QDialog):
         title = QLabel("Building the demo database")
         title.setFont(scaled_font(self.font(), 1.2, bold=True))
         intro = QLabel(
-            "Reading public-domain texts (World English Bible, Matthew Henry, Scofield, Strong's, Nave's) "
-            f"for Romans and John and embedding them on this computer. It is saved to {self.out}."
+            "Writing the text of all 66 books (World English Bible and KJV), then reading the study material "
+            "(Matthew Henry, Scofield, Strong's, Nave's) for Romans and John and embedding it on this computer. "
+            f"It is saved to {self.out}; the rest of the Bible is prepared in the background while you use the app."
         )
         intro.setWordWrap(True)
         self.stage = QLabel("Starting…")
@@ -150,7 +155,7 @@ class BuildDialog(QDialog):
             self.reject()
             return
         self._cancel.set()
-        self.stage.setText("Cancelling… (nothing is kept)")
+        self.stage.setText("Cancelling… (the next start continues)")
         self.cancel_button.setEnabled(False)
 
     def reject(self) -> None:  # Esc / close: cancel the build first

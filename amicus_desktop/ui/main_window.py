@@ -39,6 +39,7 @@ from .dialogs import WindowDialogs
 from .docks import ProfileDock, WorkbenchDock
 from .export import Exporter
 from .filter_bar import FilterBar
+from .growth import LibraryGrowth
 from .layout import ReadingLayout, restore_layout, save_layout
 from .menus import WindowMenus
 from .notes import NotesControl
@@ -89,6 +90,8 @@ class MainWindow(QMainWindow):
         self.reading_layout = ReadingLayout(self, self.right)
         self.status_bar = StatusBar()
         self.status_bar.add_first_permanent(self.workspace_switcher)  # never hidden by a passing sentence
+        self.growth = LibraryGrowth(session, qsettings, self)  # the app's own library, grown in the background
+        self.status_bar.add_first_permanent(self.growth.widget)
         self.setStatusBar(self.status_bar)
         self._connect()
         self.notes_control.connect()
@@ -276,6 +279,7 @@ class MainWindow(QMainWindow):
     # -- rendering ---------------------------------------------------------------------------
     def _render_db(self, db: DbState) -> None:
         self.status_bar.render_db(db)
+        self.growth.on_db(db)
         if db.status is DbStatus.READY:
             self.stack.setCurrentWidget(self.main_split)
         elif db.status is DbStatus.MISSING:
@@ -365,6 +369,7 @@ class MainWindow(QMainWindow):
         if not self._is_closed:
             self._is_closed = True
             self.banners.stop()
+            self.growth.shutdown()
             self.tasks.shutdown()
             self.signals.detach()  # the session goes on emitting while it closes; the widgets don't listen
             self.save_layout()

@@ -99,12 +99,11 @@ class VerseMemory:
             if m is not None:
                 entry_rowids.append(rowid)
                 entry_number.append(numbers.setdefault(m.group(1), len(numbers)))
-        held: list[list[int]] = [[] for _ in range(n)]
-        for number, rowid in index.strongs_pairs():
-            if 0 < rowid <= n:
-                held[rowid - 1].append(numbers.setdefault(number, len(numbers)))
-        vptr = np.cumsum([0] + [len(h) for h in held]).astype(np.int64)
-        flat = np.fromiter((x for h in held for x in h), dtype=np.int64, count=int(vptr[-1]))
+        rowids, ids = index.strongs_pairs(numbers)  # each verse's numbers, in the table's order (CSR below)
+        inside = (rowids > 0) & (rowids <= n)
+        pos, ids = rowids[inside] - 1, ids[inside]
+        flat = ids[np.argsort(pos, kind="stable")].astype(np.int64)  # by verse; within one, the table's order
+        vptr = np.concatenate([[0], np.cumsum(np.bincount(pos, minlength=n))]).astype(np.int64)
         counts = np.bincount(flat, minlength=len(numbers)).astype(np.int64)
         return cls(n=n, vector_pos=None, vectors=None, prev=prev, next=nxt,
                    note_rowids=np.asarray(note_rowids, dtype=np.int64), note_ids=note_ids, note_vectors=None,

@@ -10,7 +10,12 @@ then times, in one process and one after the other on the same texts:
 * ``build-512``: the same loop with batches of 512 (the model sorts each call's texts by length, so a
   bigger call pads less);
 * ``model``: the model alone, one call with every text (sorted by length once, no loop around it);
-* ``model-1t``: the same with one onnxruntime thread (what one core gives).
+* ``model-1t``: the same with one onnxruntime thread (what one core gives);
+* ``build-lanes``: the builder's loop on two lanes (``corpus/lanes.py``: one single-threaded session per core,
+  alternate batches side by side) — what ``build-db`` does now; its vectors are compared with ``build``'s
+  (the largest difference of any component is printed).
+
+``--runs build,build-lanes,model`` picks the runs (default: all).
 
 On a shared machine give ratios to ``model`` measured in the same run, not absolute numbers.
 """
@@ -21,6 +26,7 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -29,8 +35,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--books", default="jude,philemon,titus")
+    parser.add_argument("--runs", default="build,build-lanes,model,build-512,model-1t")
     args = parser.parse_args()
+    import numpy as np
+
     from amicus_desktop.corpus.build import collect_chunks, embed_batches, embedding_text
+    from amicus_desktop.corpus.lanes import lanes_for
     from amicus_desktop.corpus.library import Library
     from amicus_desktop.corpus.sources.common import BibleText, Scope
     from amicus_desktop.embedding.local import LocalMiniLMBackend
@@ -44,23 +54,38 @@ def main() -> int:
     model.embed(texts[:8])  # load and warm up
     one = LocalMiniLMBackend(threads=1)
     one.embed(texts[:8])
-    runs = {
+    lanes = lanes_for(model, 2)
+    for lane in lanes:
+        lane.embed(texts[:8])
+    runs: dict[str, Callable[[], object]] = {
         "build": lambda: [v for _, v in embed_batches(model, records, batch=64, verses=whole.verses)],
+        "build-lanes": lambda: [v for _, v in embed_batches(model, records, batch=64, verses=whole.verses,
+                                                            lanes=lanes)],
         "build-512": lambda: [v for _, v in embed_batches(model, records, batch=512, verses=whole.verses)],
         "model": lambda: model.embed(texts),
         "model-1t": lambda: one.embed(texts),
     }
     print(f"{len(records)} chunks of {args.books}; load average {os.getloadavg()[0]:.1f} at the start")
     rates: dict[str, float] = {}
-    for name, fn in runs.items():
+    vectors: dict[str, np.ndarray] = {}
+    for name in args.runs.split(","):
+        fn = runs[name]
         t0, c0 = time.perf_counter(), time.process_time()
-        fn()
+        out = fn()
+        vectors[name] = np.concatenate(out) if isinstance(out, list) else np.asarray(out)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         rates[name] = len(records) / wall
-        print(f"{name:10} {wall:7.1f} s wall {cpu:7.1f} s CPU {rates[name]:6.1f} chunks/s", flush=True)
+        print(f"{name:11} {wall:7.1f} s wall {cpu:7.1f} s CPU ({cpu / wall:4.0%} of a core) "
+              f"{rates[name]:6.1f} chunks/s  load {os.getloadavg()[0]:.1f}", flush=True)
+    if "build" in vectors and "build-lanes" in vectors:
+        a, b = vectors["build"], vectors["build-lanes"]
+        print(f"build-lanes vs build: largest difference {float(np.abs(a - b).max()):.2e}, "
+              f"identical bit for bit: {bool(np.array_equal(a, b))}")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
+    base = rates.get("model")
     for name, rate in rates.items():
-        print(f"{name:10} {rate / rates['model']:.2f}× the model alone")
+        if base:
+            print(f"{name:11} {rate / base:.2f}× the model alone")
     return 0
 
 

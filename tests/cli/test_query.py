@@ -235,6 +235,20 @@ def test_query_invalid(corpus, proxy: ScriptedProxy) -> None:
     assert rc == 0
 
 
+def test_a_damaged_notes_store_is_notes_store_invalid(tmp_path: Path, proxy: ScriptedProxy) -> None:
+    """Issue #31 item 4: one error tree — ``--workspace`` over a damaged store prints its code, as the service answers
+    it (tests/serve/test_scope.py) and the window names it in its banner (tests/ui/test_notes_ui.py)."""
+    from amicus_desktop import paths
+
+    db = build_db(tmp_path / "scripture.db", random_chunks(40, 16, seed=3))
+    store = paths.notes_path()
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_bytes(b"this is not a notes store " * 200)
+    message = expect_error("NOTES_STORE_INVALID", "grace", "--db", str(db), "--proxy", proxy.url,
+                           "--workspace", "personal")
+    assert "move it aside" in message
+
+
 def test_query_invalid_wins_over_everything(tmp_path: Path) -> None:
     expect_error("QUERY_INVALID", " ", "--db", str(tmp_path / "missing.db"), "--proxy", f"http://127.0.0.1:{free_port()}")
 

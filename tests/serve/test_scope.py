@@ -105,3 +105,21 @@ def test_the_log_holds_no_note(service: tuple[ServeProcess, ScriptedProxy]) -> N
     ask(serve, "tok-bob", workspace="bob", mode="hybrid")
     log = serve.log_text() + serve.run_output()
     assert "retrieve" in log and SECRET not in log and "Jacob and Esau" not in log
+
+
+def test_a_damaged_notes_store_is_notes_store_invalid_as_in_the_cli(small_db: Path, tmp_path: Path) -> None:
+    """Issue #31 item 4: one error tree — the service answers a damaged store with its code (500), as ``query
+    --workspace`` prints it (tests/cli/test_query.py) and the window names it in its banner
+    (tests/ui/test_notes_ui.py)."""
+    home = tmp_path / "home"
+    store = home / "data" / "notes" / "notes.sqlite"
+    store.parent.mkdir(parents=True)
+    store.write_bytes(b"this is not a notes store " * 200)
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = ServeProcess(small_db, proxy.url, home=home).start()
+        try:
+            body = expect_error(serve.get(params={"q": QUESTION, "workspace": "alice"}), 500, "NOTES_STORE_INVALID")
+            assert "move it aside" in body["error"]["message"]
+            assert serve.get(params={"q": QUESTION}).status_code == 200  # the library alone still answers
+        finally:
+            serve.close()

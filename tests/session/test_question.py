@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 import time
 from pathlib import Path
 
@@ -65,13 +66,20 @@ async def test_ask_then_rerank_for_chapter_profile_and_settings_without_new_embe
 async def test_a_newer_question_supersedes_the_one_in_flight(
     small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
 ) -> None:
-    proxy.behaviour = lambda body: (time.sleep(0.6), None)[1] if body.get("input") == "slow one" else None
+    arrived = threading.Event()
+
+    def behaviour(body: dict[str, object]) -> None:
+        if body.get("input") == "slow one":
+            arrived.set()
+            time.sleep(0.6)
+
+    proxy.behaviour = behaviour
     session = open_session(small_db, proxy.url)
     seen = Recorder(session)
     session.start()
     await reach(session, lambda: session.can_ask)
     first = session.ask("slow one")
-    await asyncio.sleep(0.1)  # in flight
+    assert await asyncio.to_thread(arrived.wait, 30)  # in flight: the proxy holds it
     second = session.ask("quick one")
     assert first is not None and second is not None
     await asyncio.wait([first, second])

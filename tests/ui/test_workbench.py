@@ -62,13 +62,13 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
         assert "golden set first" in panel.notice_label.text()
         window.workbench_dock.new_golden_set("ui set")
-        wait_for(qtbot, lambda: bench.golden is not None)
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None)
         panel.focus_ranking()
         qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_3)
         qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_1)
         assert panel.whatif_tab.ranking.currentIndex().row() == 2
         path = golden_dir() / "ui-set.json"
-        run(qtbot, bench.flush())
+        run(qtbot, bench.golden_job.flush())
         judged = json.loads(path.read_text())["queries"][0]["judgments"]
         assert judged == {saved_order[0]: 3, saved_order[1]: 1}
         assert panel.whatif_tab.ranking_model.data(panel.whatif_tab.ranking_model.index(0, 2)) == "3"
@@ -84,14 +84,14 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         assert panel.whatif_tab.chapter_spin.hasFocus()
         for _ in range(3):
             qtbot.keyClick(panel.whatif_tab.chapter_spin, Qt.Key.Key_PageUp)
-        assert bench.weights.chapter == pytest.approx(3.0)
+        assert bench.whatif_job.weights.chapter == pytest.approx(3.0)
         moved = ranking_ids(panel)
         assert moved != saved_order and "ranks differ" in panel.whatif_tab.whatif_status.text()
         moves = [panel.whatif_tab.ranking_model.data(panel.whatif_tab.ranking_model.index(r, 1)) for r in range(10)]
         assert any(m.startswith(("▲", "▼", "new")) for m in moves)
         qtmodeltester.check(panel.whatif_tab.ranking_model)
         panel.whatif_tab.cap_spin.setValue(0)
-        assert bench.weights.per_scholar_cap is None and panel.whatif_tab.cap_spin.text() == "no cap"
+        assert bench.whatif_job.weights.per_scholar_cap is None and panel.whatif_tab.cap_spin.text() == "no cap"
         panel.whatif_tab.reset_weights.click()
         assert ranking_ids(panel) == saved_order and not panel.whatif_tab.save_weights.isEnabled()
 
@@ -100,10 +100,10 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
         panel.ab_tab.a_mode.setCurrentIndex(panel.ab_tab.a_mode.findData(SearchMode.SEMANTIC.value))
         panel.ab_tab.b_weights.setCurrentIndex(2)
         qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
-        wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running)
+        wait_for(qtbot, lambda: bench.ab_job.ab is not None and not bench.ab_job.ab_running)
         qtmodeltester.check(panel.ab_tab.a_model)
         qtmodeltester.check(panel.ab_tab.b_model)
-        ab = bench.ab
+        ab = bench.ab_job.ab
         assert f"overlap@10 (Jaccard) {ab.overlap:.2f}" in panel.ab_tab.ab_status.text()
         shared = next(cid for cid in ab.ranks_a if cid in ab.ranks_b and ab.ranks_a[cid] != ab.ranks_b[cid])
         panel.ab_tab.a_view.setCurrentIndex(panel.ab_tab.a_model.index(panel.ab_tab.a_model.row_of(shared), 0))
@@ -117,23 +117,23 @@ def test_workbench_models_keys_ab_and_snapshots(harness: Any, qtbot: Any, qtmode
                                     GoldenQuery("q2", "faith", {saved_order[0]: 2})))
         golden_io.save(golden, golden_dir() / "eval.json")
         window.workbench_dock.open_golden_set(str(golden_dir() / "eval.json"))
-        wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "eval")
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None and bench.golden_job.golden.name == "eval")
         qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
         qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
-        wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
+        wait_for(qtbot, lambda: bench.eval_job.report is not None and not bench.eval_job.evaluating)
         assert panel.eval_tab.progress.value() == 2 and panel.eval_tab.progress.maximum() == 2
         assert [qid for qid, _v in panel.eval_tab.chart.bars] == ["q1", "q2"]
-        assert panel.eval_tab.chart.bars[0][1] == bench.report.queries[0].scores["ndcg@10"]
+        assert panel.eval_tab.chart.bars[0][1] == bench.eval_job.report.queries[0].scores["ndcg@10"]
         assert not panel.eval_tab.chart.grab().isNull()  # the picture paints
         panel.snapshot_tab.snapshot_name.setText("first")
         qtbot.keyClick(panel.snapshot_tab.snapshot_name, Qt.Key.Key_Return)
-        wait_for(qtbot, lambda: len(bench.snapshot_files) == 1)
+        wait_for(qtbot, lambda: len(bench.snapshot_job.snapshot_files) == 1)
         panel.whatif_tab.chapter_spin.setValue(4.0)
         panel.eval_tab.eval_button.click()
-        wait_for(qtbot, lambda: not bench.evaluating)
+        wait_for(qtbot, lambda: not bench.eval_job.evaluating)
         panel.snapshot_tab.snapshot_name.setText("second")
         panel.snapshot_tab.snapshot_save.click()
-        wait_for(qtbot, lambda: len(bench.snapshot_files) == 2)
+        wait_for(qtbot, lambda: len(bench.snapshot_job.snapshot_files) == 2)
         snaps = panel.snapshot_tab
         assert snaps.snap_a.currentText() == "first" and snaps.snap_b.currentText() == "second"
         qtbot.keyClick(panel, Qt.Key.Key_S, ALT)
@@ -169,14 +169,15 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     menu = window.menuBar().actions()[0].menu()
     wait_for(qtbot, menu.isVisible)
     qtbot.keyClick(menu, Qt.Key.Key_G)  # Open &golden set…
-    wait_for(qtbot, lambda: bench.golden is not None)
-    assert window.workbench_dock.isVisible() and bench.golden.name == golden.name and bench.golden_path == own
+    wait_for(qtbot, lambda: bench.golden_job.golden is not None)
+    assert window.workbench_dock.isVisible() and bench.golden_job.golden.name == golden.name
+    assert bench.golden_job.golden_path == own
     assert "your copy of the shipped set" in panel.golden_label.text()
     wait_for(qtbot, lambda: not menu.isVisible())
     window.activateWindow()  # offscreen, the closed menu stays the active window until told
     wait_for(qtbot, lambda: QApplication.activeWindow() is window)
-    wait_for(qtbot, lambda: bench.missing != ())  # the shipped ids this small DB lacks, one by one
-    assert all(cid in panel.eval_tab.missing_label.text() for cid in bench.missing[:5])
+    wait_for(qtbot, lambda: bench.golden_job.missing != ())  # the shipped ids this small DB lacks, one by one
+    assert all(cid in panel.eval_tab.missing_label.text() for cid in bench.golden_job.missing[:5])
 
     ask_by_keyboard(window, qtbot, question.query)
     qtbot.keyClick(window, Qt.Key.Key_W, CTRL_SHIFT)
@@ -185,7 +186,7 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     before = ranking_ids(panel)
     qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_Down)
     qtbot.keyClick(panel.whatif_tab.ranking, Qt.Key.Key_2)
-    run(qtbot, bench.flush())
+    run(qtbot, bench.golden_job.flush())
     assert golden_io.load(own).query(question.id).judgments[before[1]] == 2
     assert hashlib.sha256(shipped.read_bytes()).hexdigest() == shipped_sha
     assert "This question: nDCG@10" in panel.whatif_tab.scores_label.text()
@@ -193,20 +194,20 @@ def test_curator_by_keyboard_alone(harness: Any, qtbot: Any, study_db: Path, loc
     qtbot.keyClick(panel, Qt.Key.Key_R, ALT)
     for _ in range(2):
         qtbot.keyClick(panel.whatif_tab.chapter_spin, Qt.Key.Key_PageDown)  # 1.5 → 0.5: chapter chunks sink
-    assert bench.weights.chapter == pytest.approx(0.5)
+    assert bench.whatif_job.weights.chapter == pytest.approx(0.5)
     wait_for(qtbot, lambda: ranking_ids(panel) != before)
     assert "ranks differ" in panel.whatif_tab.whatif_status.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_B, ALT)
     assert (panel.ab_tab.a_mode.currentText(), panel.ab_tab.b_mode.currentText()) == ("hybrid", "semantic")
     qtbot.keyClick(panel, Qt.Key.Key_M, ALT)
-    wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running, 30)
-    assert bench.ab.a.mode is SearchMode.HYBRID and bench.ab.b.mode is SearchMode.SEMANTIC
+    wait_for(qtbot, lambda: bench.ab_job.ab is not None and not bench.ab_job.ab_running, 30)
+    assert bench.ab_job.ab.a.mode is SearchMode.HYBRID and bench.ab_job.ab.b.mode is SearchMode.SEMANTIC
     assert "rank-biased overlap" in panel.ab_tab.ab_status.text()
 
     qtbot.keyClick(panel, Qt.Key.Key_L, ALT)
     qtbot.keyClick(panel, Qt.Key.Key_U, ALT)
-    wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 180)
+    wait_for(qtbot, lambda: bench.eval_job.report is not None and not bench.eval_job.evaluating, 180)
     assert len(panel.eval_tab.chart.bars) == len(golden.queries)
     assert "mean nDCG@10" in panel.eval_tab.eval_status.text()
 
@@ -224,23 +225,3 @@ def test_the_settings_dialog_edits_the_reference_boost_and_no_cap(qtbot: Any, am
     dialog.reference_spin.setValue(1.1)
     edited = dialog.edited()
     assert edited.per_scholar_cap == 3 and edited.weights.reference == pytest.approx(1.1)
-
-
-def test_the_breakdown_writes_out_the_reference_boost_and_the_weights_in_force() -> None:
-    from amicus_desktop.core.query import BoostWeights, RetrievalContext
-    from amicus_desktop.core.references import ChapterRef
-    from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoreBreakdown
-    from amicus_desktop.present import breakdown, describe
-    from amicus_desktop.rerank.factors import contract_factors
-
-    meta = ChunkMetadata(book_id="romans", chapter_num=8, verse_start=28, verse_end=28)
-    cand = Candidate(1, "c1", "commentary", "s1", "text", meta, 0.4)
-    final = 0.6 * 1.5 * 1.25
-    b = ScoreBreakdown(0.4, 0.6, contract_factors(chapter=1.5, reference=1.25))
-    ctx = RetrievalContext("Rom 8:28", chapter=ChapterRef("romans", 8),
-                           weights=BoostWeights(reference=1.25, per_scholar_cap=None))
-    steps = breakdown.breakdown_steps(b, cand, ctx)
-    assert [s.label for s in steps][-2:] == ["×1.25 reference", "final"]
-    assert steps[-2].value == pytest.approx(final) == steps[-1].value
-    assert describe.weights_text(ctx.weights) == (
-        "chapter ×1.5, scholar ×1.1, tradition ×1.05, reference ×1.25, no cap per scholar")

@@ -38,9 +38,9 @@ def test_the_reason_for_a_grade_is_shown_and_edited_into_the_curators_copy(
         bench, dock = window.workbench, window.workbench_dock
         wait_for(qtbot, lambda: window.session.can_ask)
         dock.open_golden_set(str(shipped))
-        wait_for(qtbot, lambda: bench.golden is not None)
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None)
         own = golden_dir() / "demo.json"
-        assert bench.golden_path == own
+        assert bench.golden_job.golden_path == own
         ask(window, qtbot, question.query)
         tab = dock.panel.whatif_tab
         wait_for(qtbot, lambda: tab.ranking_model.rowCount() > 0)
@@ -57,7 +57,7 @@ def test_the_reason_for_a_grade_is_shown_and_edited_into_the_curators_copy(
         edit.selectAll()
         qtbot.keyClicks(edit, "Names the  promise   outright")
         qtbot.keyClick(edit, Qt.Key.Key_Return)
-        run(qtbot, bench.flush())
+        run(qtbot, bench.golden_job.flush())
         saved = golden_io.load(own).query(question.id)
         assert saved is not None and saved.judgments[chunk] == 2 and saved.why(chunk) == "Names the promise outright"
         assert model.data(model.index(1, model.GRADE), Qt.ItemDataRole.ToolTipRole).endswith(
@@ -76,7 +76,7 @@ def test_the_reason_for_a_grade_is_shown_and_edited_into_the_curators_copy(
         edit.clear()
         edit.setModified(True)
         qtbot.keyClick(edit, Qt.Key.Key_Return)
-        run(qtbot, bench.flush())
+        run(qtbot, bench.golden_job.flush())
         assert golden_io.load(own).query(question.id).why(chunk) == ""
         assert hashlib.sha256(shipped.read_bytes()).hexdigest() == sha
 
@@ -88,7 +88,7 @@ def test_an_imported_judge_is_asked_for_and_filled_in_from_the_files_judge_colum
         bench, dock = window.workbench, window.workbench_dock
         wait_for(qtbot, lambda: window.session.can_ask)
         dock.new_golden_set("imports")
-        wait_for(qtbot, lambda: bench.golden is not None)
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None)
 
         # Quepid's own CSV names nobody: the name is asked for, Import waits for one, never "ana-quepid.csv"
         plain = tmp_path / "ana-quepid.csv"
@@ -104,8 +104,8 @@ def test_an_imported_judge_is_asked_for_and_filled_in_from_the_files_judge_colum
         assert ok.isEnabled()
         ok.click()
         wait_for(qtbot, lambda: "Imported ana-quepid.csv" in dock.panel.notice_label.text())
-        run(qtbot, bench.flush())
-        assert golden_io.load(bench.golden_path).judges() == ["Ana Ruiz"]
+        run(qtbot, bench.golden_job.flush())
+        assert golden_io.load(bench.golden_job.golden_path).judges() == ["Ana Ruiz"]
 
         # a file with a judge column: its one judge is filled in (and may be changed)
         dock.dialog = None
@@ -117,7 +117,7 @@ def test_an_imported_judge_is_asked_for_and_filled_in_from_the_files_judge_colum
         assert ask_dialog.judge_edit.text() == "ben" and "names its judge, ben" in ask_dialog.intro.text()
         ask_dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
         wait_for(qtbot, lambda: "Imported ratings.csv" in dock.panel.notice_label.text())
-        run(qtbot, bench.flush())
-        data = json.loads(Path(bench.golden_path).read_text())
+        run(qtbot, bench.golden_job.flush())
+        data = json.loads(Path(bench.golden_job.golden_path).read_text())
         assert [r["by"] for r in data["queries"][0]["judges"]["a"]] == ["Ana Ruiz", "ben"]
-        assert golden_io.load(bench.golden_path).judges() == ["Ana Ruiz", "ben"]
+        assert golden_io.load(bench.golden_job.golden_path).judges() == ["Ana Ruiz", "ben"]

@@ -56,7 +56,7 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         path = golden_dir() / "review.json"
         golden_io.save(two_judge_set(top), path)
         dock.open_golden_set(str(path))
-        wait_for(qtbot, lambda: bench.golden is not None)
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None)
         assert not panel.notice_label.isVisible()
 
         # What-if: the selected row's chunk in the preview; the title elides in the middle, its tooltip whole.
@@ -72,7 +72,7 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         # A/B: a side's row is readable too, and the line says how much of each side is judged.
         panel.tabs.setCurrentIndex(panel.AB_TAB)
         panel.ab_tab.compare()
-        wait_for(qtbot, lambda: bench.ab is not None and not bench.ab_running)
+        wait_for(qtbot, lambda: bench.ab_job.ab is not None and not bench.ab_job.ab_running)
         assert "Judged: A " in panel.ab_tab.ab_status.text()
         side = panel.ab_tab.b_model
         assert side.data(side.index(0, side.TITLE), Qt.ItemDataRole.ToolTipRole).endswith(side.key(0))
@@ -82,7 +82,7 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         # Evaluate: pool recall beside nDCG, the judged share, the bars' tooltips, a click reads the question.
         panel.tabs.setCurrentIndex(panel.EVAL_TAB)
         panel.eval_tab.eval_button.click()
-        wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating)
+        wait_for(qtbot, lambda: bench.eval_job.report is not None and not bench.eval_job.evaluating)
         text = panel.eval_tab.eval_status.text()
         assert "recall@40 of the candidate pool" in text and "the search's misses" in text
         assert "of the top 10 judged" in panel.eval_tab.judged_label.text()
@@ -98,7 +98,7 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         assert panel.tabs.currentIndex() == panel.GAPS_TAB
         gaps = panel.gaps_tab.model
         qtmodeltester.check(gaps)
-        assert gaps.rowCount() == bench.report.unjudged > 0
+        assert gaps.rowCount() == bench.eval_job.report.unjudged > 0
         first = gaps.gap(0)
         # words, not ids: the question's text, and the chunk's title once the database has named it
         assert gaps.data(gaps.index(0, gaps.QUESTION)) == first.query and first.query != first.query_id
@@ -110,7 +110,7 @@ def test_every_row_is_readable_and_the_review_tabs_work(harness: Any, qtbot: Any
         panel.gaps_tab.view.setCurrentIndex(gaps.index(0, 0))
         wait_for(qtbot, lambda: first.chunk_id in preview_text(panel))
         qtbot.keyClick(panel.gaps_tab.view, Qt.Key.Key_2)
-        assert bench.golden.query(first.query_id).judgments[first.chunk_id] == 2
+        assert bench.golden_job.golden.query(first.query_id).judgments[first.chunk_id] == 2
         assert gaps.data(gaps.index(0, gaps.GRADE)) == "2" and panel.gaps_tab.view.currentIndex().row() == 1
 
         # Judges: α, κ and the confusion matrix; the most disagreed item first, read in the preview.
@@ -159,12 +159,12 @@ def test_the_golden_set_is_reopened_after_a_restart(harness: Any, qtbot: Any, sm
         assert dialog.minimumWidth() >= dialog.fontMetrics().horizontalAdvance(dialog.labelText())
         dialog.setTextValue("kept set")
         dialog.accept()
-        wait_for(qtbot, lambda: window.workbench.golden is not None)
+        wait_for(qtbot, lambda: window.workbench.golden_job.golden is not None)
         harness.close(window)
 
         again = harness.open(db=small_db, proxy=proxy.url)
-        wait_for(qtbot, lambda: again.workbench.golden is not None)
-        assert again.workbench.golden_path == golden_dir() / "kept-set.json"
+        wait_for(qtbot, lambda: again.workbench.golden_job.golden is not None)
+        assert again.workbench.golden_job.golden_path == golden_dir() / "kept-set.json"
         assert "kept set" in again.workbench_dock.panel.golden_label.text()
 
 
@@ -175,8 +175,7 @@ def test_a_1000_px_window_with_the_workbench_open(harness: Any, qtbot: Any, smal
         ask(window, qtbot, "grace")
         window.resize(1480, 920)
         window.workbench_dock.toggle()
-        qtbot.wait(100)
-        assert window.left_split.isVisible()  # room for the reader at the default size
+        wait_for(qtbot, lambda: window.left_split.isVisible())  # room for the reader at the default size
         # the window's minimum follows the reader's a layout pass later (under load, later than 100 ms)
         wait_for(qtbot, lambda: window.minimumWidth() <= 1000)
         window.resize(1000, 650)

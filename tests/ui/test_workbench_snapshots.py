@@ -37,18 +37,18 @@ def test_snapshots_line_up_against_a_baseline_and_replay(harness: Any, qtbot: An
         golden_io.save(golden, golden_dir() / "lineup.json")
         dock.toggle()
         dock.open_golden_set(str(golden_dir() / "lineup.json"))
-        wait_for(qtbot, lambda: bench.golden is not None and bench.golden.name == "lineup")
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None and bench.golden_job.golden.name == "lineup")
         tab = panel.snapshot_tab
         panel.tabs.setCurrentIndex(panel.SNAPSHOT_TAB)
 
         for name, chapter in (("first", 1.5), ("second", 4.0)):
             panel.whatif_tab.chapter_spin.setValue(chapter)
             panel.eval_tab.eval_button.click()
-            wait_for(qtbot, lambda: bench.report is not None and not bench.evaluating, 30)
+            wait_for(qtbot, lambda: bench.eval_job.report is not None and not bench.eval_job.evaluating, 30)
             tab.snapshot_name.setText(name)
             tab.snapshot_save.click()
-            wait_for(qtbot, lambda n=name: any(p.stem == n for p in bench.snapshot_files))
-        first = load(next(p for p in bench.snapshot_files if p.stem == "first"))
+            wait_for(qtbot, lambda n=name: any(p.stem == n for p in bench.snapshot_job.snapshot_files))
+        first = load(next(p for p in bench.snapshot_job.snapshot_files if p.stem == "first"))
         assert first.settings["knobs"]["chapter_boost"] == 1.5 and first.library["chunks"] == 112
         assert first.library["id"] and first.metrics["questions"].keys() == {"q1", "q2", "q3", "q4"}
 
@@ -101,7 +101,7 @@ def test_snapshots_line_up_against_a_baseline_and_replay(harness: Any, qtbot: An
         assert {replay.data(replay.index(r, replay.QUESTION)) for r in range(4)} == {"grace", "faith", "love", "hope"}
 
         # a grade given since the snapshot: the replay says the judgments changed
-        q3 = bench.golden.query("q3")
+        q3 = bench.golden_job.golden.query("q3")
         bench.golden_job.judge_item("q3", next(c for c in first.ranked("q3") or () if c not in q3.judgments), 3)
         tab.replay_button.click()
         wait_for(qtbot, lambda: "the judgments changed" in tab.snap_status.text(), 30)

@@ -105,7 +105,7 @@ def test_a_suggested_grade_is_confirmed_into_the_set_with_its_evidence(harness: 
         wait_for(qtbot, lambda: window.session.can_ask)
         dock.toggle()
         dock.new_golden_set("from use")
-        wait_for(qtbot, lambda: bench.golden is not None)
+        wait_for(qtbot, lambda: bench.golden_job.golden is not None)
         panel = dock.panel
         tab = panel.usage_tab
         panel.tabs.setCurrentIndex(panel.USAGE_TAB)
@@ -121,11 +121,11 @@ def test_a_suggested_grade_is_confirmed_into_the_set_with_its_evidence(harness: 
         tab.view.setFocus()
         tab.view.setCurrentIndex(tab.model.index(row, 0))
         qtbot.keyClick(tab.view, Qt.Key.Key_Return)
-        run(qtbot, bench.flush())
-        saved = golden_io.load(bench.golden_path)
+        run(qtbot, bench.golden_job.flush())
+        saved = golden_io.load(bench.golden_job.golden_path)
         q = next(q for q in saved.queries if q.query == "grace")
         assert q.judgments[copied.chunk_id] == 3
         assert q.why(copied.chunk_id).startswith("from use, confirmed: copied 2")
         assert "cascade model" in q.why(copied.chunk_id)
-        assert [r.by for r in q.ratings[copied.chunk_id]] == [bench.judge_name]
+        assert [r.by for r in q.ratings[copied.chunk_id]] == [bench.golden_job.judge_name]
         wait_for(qtbot, lambda: tab.model.data(tab.model.index(row, tab.model.SET)) == "3")

@@ -105,12 +105,12 @@ def main() -> int:
         await until(lambda: session.can_ask and session.reader.loaded_chapter is not None)
         window.workbench_dock.open_golden_set(str(own))
         bench, panel = window.workbench, window.workbench_dock.panel
-        await until(lambda: bench.golden is not None)
+        await until(lambda: bench.golden_job.golden is not None)
         window.ask.edit.setText(question.query)
         task = session.ask(question.query)
         assert task is not None
         await task
-        await until(lambda: bench.whatif is not None)
+        await until(lambda: bench.whatif_job.whatif is not None)
         # judging: the shipped judgments in the Grade column, this question's nDCG / MRR, the preview
         def third_row() -> None:
             panel.whatif_tab.ranking.setFocus()
@@ -135,8 +135,8 @@ def main() -> int:
         # A/B: hybrid against semantic, a shared result selected on the A side
         panel.tabs.setCurrentIndex(1)
         panel.ab_tab.compare()
-        await until(lambda: bench.ab is not None and not bench.ab_running)
-        ab = bench.ab
+        await until(lambda: bench.ab_job.ab is not None and not bench.ab_job.ab_running)
+        ab = bench.ab_job.ab
         assert ab is not None
         shared = next((c for c in ab.ranks_a if c in ab.ranks_b and ab.ranks_a[c] != ab.ranks_b[c]), None)
         def shared_row() -> None:
@@ -150,8 +150,8 @@ def main() -> int:
         await shoot(window, "ab", shared_row)
         # evaluate the set: the per-question chart; then two snapshots and their comparison
         panel.tabs.setCurrentIndex(2)
-        bench.evaluate_set()
-        await until(lambda: bench.report is not None and not bench.evaluating)
+        bench.eval_job.evaluate_set()
+        await until(lambda: bench.eval_job.report is not None and not bench.eval_job.evaluating)
         chart = panel.eval_tab.chart
         low = next((i for i, (_q, v) in enumerate(chart.bars) if v < 0.4), 0)
 
@@ -172,17 +172,18 @@ def main() -> int:
         bench.tune.start(budget=40)
         await until(lambda: bench.tune.outcome is not None and not bench.tune.running, 600)
         await shoot(window, "weight-search")
-        await bench.save_snapshot("saved-weights")
-        bench.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None, reference=1.0))
-        bench.evaluate_set()
-        await until(lambda: not bench.evaluating)
-        await bench.save_snapshot("no-boosts")
+        await bench.snapshot_job.save_snapshot("saved-weights")
+        bench.whatif_job.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None,
+                                                  reference=1.0))
+        bench.eval_job.evaluate_set()
+        await until(lambda: not bench.eval_job.evaluating)
+        await bench.snapshot_job.save_snapshot("no-boosts")
         panel.tabs.setCurrentIndex(panel.SNAPSHOT_TAB)
         snaps = panel.snapshot_tab
         snaps.snap_a.setCurrentIndex(snaps.snap_a.findText("saved-weights"))
         snaps.snap_b.setCurrentIndex(snaps.snap_b.findText("no-boosts"))
         snaps.compare_snapshots()
-        await until(lambda: bench.changes is not None)
+        await until(lambda: bench.snapshot_job.changes is not None)
         def first_change() -> None:
             snaps.results.setCurrentIndex(snaps.CHANGES_PAGE)
             snaps.changes.setFocus()
@@ -191,9 +192,9 @@ def main() -> int:
 
         await shoot(window, "snapshots", first_change)
         # N side by side: the last evaluation (chapter ×2) and both snapshots, against the saved weights
-        bench.set_weights(BoostWeights(chapter=2.0))
-        bench.evaluate_set()
-        await until(lambda: not bench.evaluating)
+        bench.whatif_job.set_weights(BoostWeights(chapter=2.0))
+        bench.eval_job.evaluate_set()
+        await until(lambda: not bench.eval_job.evaluating)
         await until(lambda: snaps.pick_list.count() == 3)
         for i in range(snaps.pick_list.count()):
             snaps.pick_list.item(i).setCheckState(Qt.CheckState.Checked)
@@ -214,7 +215,7 @@ def main() -> int:
         await shoot(window, "snapshots-ranks", ranks_page)
         # the first snapshot replayed on today's library after a grade changed: what moved, per question
         snaps.snap_a.setCurrentIndex(snaps.snap_a.findText("no-boosts"))
-        report = bench.report
+        report = bench.eval_job.report
         assert report is not None
         for q in report.queries[:3]:  # a grade given since: the replay says what that did
             if q.unjudged:
@@ -239,7 +240,7 @@ def main() -> int:
 
         await shoot(window, "history", last_run)
         # two judges: the agreement and the most disagreed items
-        illustrated = bench.golden
+        illustrated = bench.golden_job.golden
         assert illustrated is not None
         for q in illustrated.queries[:12]:
             for n, (cid, grade) in enumerate(q.judgments.items()):
@@ -249,7 +250,7 @@ def main() -> int:
             illustrated = illustrated.with_query(q)
         golden_io.save(illustrated, own)
         window.workbench_dock.open_golden_set(str(own))
-        await until(lambda: bench.golden is not None and len(bench.golden.judges()) == 2)
+        await until(lambda: bench.golden_job.golden is not None and len(bench.golden_job.golden.judges()) == 2)
         panel.tabs.setCurrentIndex(panel.JUDGES_TAB)
         await asyncio.sleep(0.2)
         def first_item() -> None:

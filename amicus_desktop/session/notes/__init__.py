@@ -7,7 +7,7 @@ are :mod:`amicus_desktop.session.workspaces`; the store is :mod:`amicus_desktop.
 from .desk import NoteListing, NotesDesk, NotesOnChapter
 from .editor import AUTOSAVE_SECONDS, EditorState, EditorStatus, NoteEditor
 from .find import find_notes
-from .notebook import Notebook
+from .notebook import Notebook, NotebookParts
 
 __all__ = [
     "AUTOSAVE_SECONDS",
@@ -16,6 +16,7 @@ __all__ = [
     "NoteEditor",
     "NoteListing",
     "Notebook",
+    "NotebookParts",
     "NotesDesk",
     "NotesOnChapter",
     "find_notes",

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...connectivity import Connectivity, ProxyState
@@ -33,7 +34,12 @@ from .desk import POLL_SECONDS, NotesDesk
 from .editor import AUTOSAVE_SECONDS, NoteEditor
 
 if TYPE_CHECKING:
-    from ..controller import Session
+    from ...embedding import EmbedClient
+    from ..connection import Connection
+    from ..library import Library
+    from ..preferences import Preferences
+    from ..question import Question
+    from ..search import Search
 
 log = logging.getLogger("amicus.session")
 
@@ -41,20 +47,35 @@ log = logging.getLogger("amicus.session")
 EMBED_AFTER_SECONDS = 3.0
 
 
+@dataclass(frozen=True)
+class NotebookParts:
+    """What the notebook uses of its session: the preferences (the profile and overlay a workspace keeps, the
+    notices), the library and the connection (when notes can be embedded), the search (the pins a workspace
+    keeps), the question (dropped on a switch), how to ask again, and the embedder of the engine open now."""
+
+    prefs: Preferences
+    library: Library
+    connection: Connection
+    search: Search
+    question: Question
+    ask: Callable[[str], object]
+    embedder: Callable[[], EmbedClient | None]
+
+
 class Notebook:
     """Workspaces, notes and the note editor of one session (see the module docstring)."""
 
-    def __init__(self, session: Session, *, poll: float | None = None, autosave: float | None = None) -> None:
-        self._session = session
-        store = session.prefs.store
+    def __init__(self, parts: NotebookParts, *, poll: float | None = None, autosave: float | None = None) -> None:
+        self._parts = parts
+        store = parts.prefs.store
         self.workspaces = Workspaces(store.path.with_name("workspaces.json"), read_only=store.read_only)
         self.desk = NotesDesk(self.workspaces.current_id, poll=poll if poll is not None else POLL_SECONDS)
         self.editor = NoteEditor(self.desk, delay=autosave if autosave is not None else AUTOSAVE_SECONDS)
         self._embed_due: asyncio.TimerHandle | None = None
         self._was_online = False
         self._switching: asyncio.Task[None] | None = None
-        session.library.changed.connect(self._library_changed)
-        session.connection.changed.connect(self._connectivity)
+        parts.library.changed.connect(self._library_changed)
+        parts.connection.changed.connect(self._connectivity)
         self.editor.saved.connect(self._saved)
         self.desk.removed.connect(self._removed)
         self.desk.pending_changed.connect(self._pending)
@@ -72,7 +93,7 @@ class Notebook:
 
     def start(self) -> None:
         if self.workspaces.load_problem:
-            self._session.prefs.notice.emit(self.workspaces.load_problem)
+            self._parts.prefs.notice.emit(self.workspaces.load_problem)
         self.desk.start()
 
     # -- asking ------------------------------------------------------------------------------------------
@@ -92,7 +113,7 @@ class Notebook:
         return self._switching
 
     async def _switch(self, workspace_id: str) -> None:
-        s = self._session
+        s = self._parts
         await self.editor.close()
         held = self.workspaces.switch(workspace_id, Held(s.prefs.profile, s.search.pins, s.prefs.overlay,
                                                                 s.search.scopes))
@@ -139,11 +160,11 @@ class Notebook:
     def embed_now(self) -> None:
         """Embed the workspace's pending notes now, if the proxy and the library allow (else later)."""
         self._embed_due = None
-        s, model = self._session, self.desk.model
-        engine = s.engine
-        if engine is None or model is None or not s.connection.can_search or not s.library.ready:
+        s, model = self._parts, self.desk.model
+        embedder = s.embedder()
+        if embedder is None or model is None or not s.connection.can_search or not s.library.ready:
             return
-        self.desk.embed(engine.retriever.embedder, model)
+        self.desk.embed(embedder, model)
 
     async def aclose(self) -> None:
         """Save the draft, then close the editor and the desk (the store, on its thread)."""

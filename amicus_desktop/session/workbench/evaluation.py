@@ -38,14 +38,14 @@ class EvaluationJob:
         """What "Evaluate set" measures: what a reader gets — the saved search mode, candidates, fusion and
         ranking policy (``app_context``'s) — with the what-if weights."""
         s = self._bench.session.prefs.settings
-        return EvalConfig(mode=s.search_mode, weights=self._bench.weights, fusion=s.fusion_config,
+        return EvalConfig(mode=s.search_mode, weights=self._bench.whatif_job.weights, fusion=s.fusion_config,
                           candidates=max(s.candidates, s.k), policy=s.policy)
 
     def evaluate_set(self) -> asyncio.Task[None] | None:
         """Run every golden question (off the UI thread); :attr:`Workbench.progress` after each,
         :attr:`report` at the end."""
         bench = self._bench
-        golden, engine = bench.golden, bench.session.engine
+        golden, engine = bench.golden_job.golden, bench.session.engine
         if golden is None or not golden.queries:
             bench.notice.emit("Open a golden set with at least one question first.")
             return None
@@ -66,7 +66,7 @@ class EvaluationJob:
                 return
             report = await evaluate(engine.retriever, golden, config,
                                     progress=lambda done, total: bench.progress.emit(Progress(done, total)))
-            current = bench.golden
+            current = bench.golden_job.golden
             if golden is current or (current is not None and current.name == golden.name):
                 self.report = report
                 bench.golden_job.missing = report.missing

@@ -5,31 +5,28 @@ tasks (file work: golden sets, snapshots; searches run on the engine's) — and 
 between them: a new question on screen re-ranks the what-if and drops an A/B of another question,
 new saved weights carry the what-if along, a database that opens re-checks the judged chunks (and the
 first time, reopens the golden set open when the app last closed), an opened set reads its history.
-Widgets read the first five jobs' state through the properties here and call its methods; the curator's
-review tools are jobs of their own that widgets call by name — :attr:`preview` (the selected chunk),
-:attr:`review` (gaps and agreement), :attr:`tune` (the weight search), :attr:`history_job` (the runs
-kept) and :attr:`interchange` (Quepid, TREC, ``_rank_eval``).
+Widgets use one style: they call the job they need by name and read its state there —
+:attr:`whatif_job` (weights tried on the question on screen), :attr:`golden_job` (the set and judging),
+:attr:`ab_job`, :attr:`eval_job` ("Evaluate set"), :attr:`snapshot_job`, :attr:`preview` (the selected chunk),
+:attr:`review` (gaps and agreement), :attr:`tune` (the weight search), :attr:`history_job` (the runs kept),
+:attr:`interchange` (Quepid, TREC, ``_rank_eval``) and :attr:`usage` (judgments from use). Each job gets
+this small context: the session, the events, :meth:`spawn` and the other jobs.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine
-from pathlib import Path
 from typing import Any, TypeVar
 
-from ...core.query import BoostWeights, SearchMode
 from ...core.results import Candidate
-from ...evaluate import snapshots as snap_io
-from ...evaluate.golden import GoldenQuery, GoldenSet
-from ...evaluate.run import EvalConfig, EvalReport
 from ...settings import Settings
 from ...states import DbState, DbStatus
 from ..background import Tasks
 from ..controller import Session
 from ..events import Event
 from ..question import ResultView
-from .ab import ABJob, ABResult, Side
+from .ab import ABJob
 from .evaluation import EvaluationJob, Progress
 from .golden import GoldenJob
 from .history import HistoryJob
@@ -39,7 +36,7 @@ from .review import ReviewJob
 from .snapshots import SnapshotJob
 from .tuning import TuneJob, TuneProgress
 from .usage import UsageJob
-from .whatif import WhatIf, WhatIfJob
+from .whatif import WhatIfJob
 
 T = TypeVar("T")
 
@@ -100,127 +97,6 @@ class Workbench:
         view = self.session.question.view
         return view.result.query if view is not None else None
 
-    # -- what-if (whatif.py) ---------------------------------------------------------------
-    @property
-    def weights(self) -> BoostWeights:
-        return self.whatif_job.weights
-
-    @property
-    def whatif(self) -> WhatIf | None:
-        return self.whatif_job.whatif
-
-    @property
-    def saved_weights(self) -> BoostWeights:
-        return self.whatif_job.saved_weights
-
-    @property
-    def dirty(self) -> bool:
-        """Whether the what-if weights differ from the saved ones."""
-        return self.whatif_job.dirty
-
-    def set_weights(self, weights: BoostWeights) -> None:
-        self.whatif_job.set_weights(weights)
-
-    def save_weights(self) -> None:
-        self.whatif_job.save_weights()
-
-    def reset(self) -> None:
-        self.whatif_job.reset()
-
-    # -- the golden set (golden.py) --------------------------------------------------------
-    @property
-    def golden(self) -> GoldenSet | None:
-        return self.golden_job.golden
-
-    @property
-    def golden_path(self) -> Path | None:
-        return self.golden_job.golden_path
-
-    @property
-    def missing(self) -> tuple[str, ...]:
-        """Judged chunk ids the open database does not hold."""
-        return self.golden_job.missing
-
-    def new_golden(self, name: str) -> asyncio.Task[bool] | None:
-        return self.golden_job.new_golden(name)
-
-    def open_golden(self, path: str | Path) -> asyncio.Task[bool]:
-        return self.golden_job.open_golden(path)
-
-    async def flush(self) -> None:
-        await self.golden_job.flush()
-
-    def current_query(self) -> GoldenQuery | None:
-        return self.golden_job.current_query()
-
-    def grade(self, chunk_id: str) -> int | None:
-        return self.golden_job.grade(chunk_id)
-
-    def judge(self, chunk_id: str, grade: int | None) -> bool:
-        return self.golden_job.judge(chunk_id, grade)
-
-    def judge_item(self, query_id: str, chunk_id: str, grade: int | None) -> bool:
-        return self.golden_job.judge_item(query_id, chunk_id, grade)
-
-    @property
-    def judge_name(self) -> str:
-        return self.golden_job.judge_name
-
-    def question_scores(self) -> dict[str, float] | None:
-        return self.golden_job.question_scores()
-
-    # -- A/B (ab.py) -----------------------------------------------------------------------
-    @property
-    def ab(self) -> ABResult | None:
-        return self.ab_job.ab
-
-    @property
-    def ab_running(self) -> bool:
-        return self.ab_job.ab_running
-
-    def side(self, mode: SearchMode, weights: BoostWeights, *, profile: bool = True, chapter: bool = True,
-             label: str = "") -> Side:
-        return self.ab_job.side(mode, weights, profile=profile, chapter=chapter, label=label)
-
-    def compare(self, a: Side, b: Side) -> asyncio.Task[None] | None:
-        return self.ab_job.compare(a, b)
-
-    # -- evaluating the set (evaluation.py) ------------------------------------------------
-    @property
-    def report(self) -> EvalReport | None:
-        return self.eval_job.report
-
-    @property
-    def evaluating(self) -> bool:
-        return self.eval_job.evaluating
-
-    def eval_config(self) -> EvalConfig:
-        return self.eval_job.eval_config()
-
-    def evaluate_set(self) -> asyncio.Task[None] | None:
-        return self.eval_job.evaluate_set()
-
-    def cancel_evaluation(self) -> None:
-        self.eval_job.cancel_evaluation()
-
-    # -- snapshots (snapshots.py) ----------------------------------------------------------
-    @property
-    def snapshot_files(self) -> list[Path]:
-        return self.snapshot_job.snapshot_files
-
-    @property
-    def changes(self) -> tuple[str, str, list[snap_io.QueryChange]] | None:
-        return self.snapshot_job.changes
-
-    def save_snapshot(self, name: str) -> asyncio.Task[Path | None] | None:
-        return self.snapshot_job.save_snapshot(name)
-
-    def refresh_snapshots(self) -> asyncio.Task[None]:
-        return self.snapshot_job.refresh_snapshots()
-
-    def compare_snapshots(self, a: Path, b: Path) -> asyncio.Task[list[snap_io.QueryChange] | None] | None:
-        return self.snapshot_job.compare_snapshots(a, b)
-
     # -- tasks -----------------------------------------------------------------------------
     def spawn(self, coro: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
         """Run ``coro`` as one of the workbench's own tasks (file work). The group is never closed:
@@ -235,6 +111,6 @@ class Workbench:
         for disconnect in self._disconnects:
             disconnect()
         self._disconnects = []
-        self.cancel_evaluation()
+        self.eval_job.cancel_evaluation()
         self.ab_job.cancel()
         self.tune.cancel()

@@ -271,7 +271,7 @@ class GoldenJob:
     def question_scores(self) -> dict[str, float] | None:
         """nDCG@10 and MRR@10 of the what-if ranking on the current question's judgments."""
         q = self.current_query()
-        whatif = self._bench.whatif
+        whatif = self._bench.whatif_job.whatif
         if q is None or whatif is None:
             return None
         ranked = [r.chunk_id for r in whatif.result.results]

@@ -27,7 +27,7 @@ class HistoryJob:
 
     def refresh(self) -> asyncio.Task[None] | None:
         """Read the open set's runs again (off the UI thread)."""
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         if golden is None:
             self.runs = []
             return None
@@ -35,7 +35,7 @@ class HistoryJob:
 
     async def _read(self, name: str) -> None:
         runs = await asyncio.to_thread(history_io.load, paths.history_dir(), name)
-        if self._bench.golden is not None and self._bench.golden.name == name:
+        if self._bench.golden_job.golden is not None and self._bench.golden_job.golden.name == name:
             self.runs = runs
             self._bench.changed.emit(None)
 

@@ -40,7 +40,7 @@ class InterchangeJob:
         """Read ``path`` into the open set as ``judge``'s ratings (a line naming its own judge is theirs) and
         save the set; the notice line says what was added, or what in the file is wrong (a rating nobody is
         named for among it: a judge is a person, never the file's name)."""
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         if golden is None:
             self._bench.notice.emit("Open or create a golden set first: the ratings are added to it.")
             return None
@@ -62,7 +62,7 @@ class InterchangeJob:
         except OSError as exc:
             self._bench.notice.emit(f"{path.name} could not be read ({exc.strerror or type(exc).__name__}).")
             return False
-        if self._bench.golden is not golden:
+        if self._bench.golden_job.golden is not golden:
             self._bench.notice.emit(f"{path.name} was not imported: another golden set was opened meanwhile.")
             return False
         task = self._bench.golden_job.replace_golden(merged)
@@ -72,7 +72,7 @@ class InterchangeJob:
         return bool(saved)
 
     def export_file(self, path: str | Path, fmt: str, scale: str) -> asyncio.Task[bool] | None:
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         if golden is None:
             self._bench.notice.emit("Open a golden set first: its grades are what is exported.")
             return None

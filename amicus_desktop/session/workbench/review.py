@@ -58,7 +58,7 @@ class ReviewJob:
         """The unjudged chunks of the last evaluation's top 10s, question by question, in rank order. A
         chunk graded since stays in the queue (with its grade) until the next evaluation, so the cursor does
         not jump under the curator."""
-        golden, report = self._bench.golden, self._bench.report
+        golden, report = self._bench.golden_job.golden, self._bench.eval_job.report
         if golden is None or report is None:
             return []
         _g, r, found = self._gaps
@@ -68,11 +68,11 @@ class ReviewJob:
         return found
 
     def coverage(self) -> Coverage | None:
-        golden, report = self._bench.golden, self._bench.report
+        golden, report = self._bench.golden_job.golden, self._bench.eval_job.report
         return coverage(golden, report) if golden is not None and report is not None else None
 
     def agreement(self) -> Agreement | None:
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         if golden is None:
             return None
         g, found = self._agreement

@@ -40,7 +40,7 @@ class SnapshotJob:
     def save_snapshot(self, name: str) -> asyncio.Task[Path | None] | None:
         """Save the last evaluation's rankings as snapshot ``name`` (needs an "Evaluate set" first);
         written off the UI thread, then :attr:`snapshot_files` is refreshed."""
-        report = self._bench.report
+        report = self._bench.eval_job.report
         if report is None:
             self._bench.notice.emit("Evaluate the set first: a snapshot keeps the rankings of that run.")
             return None
@@ -74,7 +74,7 @@ class SnapshotJob:
     def compare_snapshots(self, a: Path, b: Path) -> asyncio.Task[list[snap_io.QueryChange] | None] | None:
         """Per golden question, nDCG@10 in ``a`` and ``b`` on the open set's judgments (read off the UI
         thread); the result also lands in :attr:`changes`."""
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         if golden is None:
             self._bench.notice.emit("Open the golden set the snapshots were made from first.")
             return None
@@ -104,7 +104,7 @@ class SnapshotJob:
         """The snapshots ``files`` (and, ``with_last_run``, the last "Evaluate set" first) side by side on the open
         set's judgments, against the ``baseline``-th; read and computed off the UI thread (the intervals are
         bootstrapped), then in :attr:`lineup`."""
-        golden, report = self._bench.golden, self._bench.report
+        golden, report = self._bench.golden_job.golden, self._bench.eval_job.report
         if golden is None:
             self._bench.notice.emit("Open the golden set the snapshots were made from first.")
             return None
@@ -138,7 +138,7 @@ class SnapshotJob:
         """Ask every question again under the configuration the snapshot ``file`` kept, on the library open now
         (on the engine's tasks: the UI never waits), and explain per question what moved; in :attr:`replayed`."""
         bench = self._bench
-        golden, engine = bench.golden, bench.session.engine
+        golden, engine = bench.golden_job.golden, bench.session.engine
         if golden is None:
             bench.notice.emit("Open the golden set the snapshot was made from first.")
             return None

@@ -48,13 +48,13 @@ class TuneJob:
 
     def start_config(self) -> EvalConfig:
         """Where the search starts: the curator's saved weights, with the app's mode, fusion and policy."""
-        config = self._bench.eval_config()
-        return EvalConfig(config.mode, self._bench.saved_weights, config.fusion, config.candidates, "",
+        config = self._bench.eval_job.eval_config()
+        return EvalConfig(config.mode, self._bench.whatif_job.saved_weights, config.fusion, config.candidates, "",
                           config.policy)
 
     def start(self, budget: float = 60.0) -> asyncio.Task[None] | None:
         bench = self._bench
-        golden, engine = bench.golden, bench.session.engine
+        golden, engine = bench.golden_job.golden, bench.session.engine
         if golden is None or len(golden.queries) < 4:
             bench.notice.emit("Open a golden set of at least four questions first: the search needs a half to "
                               "train on and a half to check on.")
@@ -86,7 +86,7 @@ class TuneJob:
                 return
             outcome = await tuning.search_weights(engine.retriever, golden, start, budget=budget, asked=asked,
                                                   progress=searched, stop=stop.is_set)
-            if bench.golden is not None and bench.golden.name == golden.name:
+            if bench.golden_job.golden is not None and bench.golden_job.golden.name == golden.name:
                 self.outcome = outcome
             log.info("weights searched", extra={"tried": outcome.tried, "ended": outcome.ended})
         except AmicusError as err:

@@ -117,10 +117,10 @@ class UsageJob:
     # -- for the curator -------------------------------------------------------------------------
     def candidates(self) -> list[Candidate]:
         """Candidate grades from this workspace's record, matched to the open golden set's questions."""
-        return usage_io.candidates(self._current(), self._bench.golden)
+        return usage_io.candidates(self._current(), self._bench.golden_job.golden)
 
     def agreement(self) -> Comparison | None:
-        golden = self._bench.golden
+        golden = self._bench.golden_job.golden
         return usage_io.against(self.candidates(), golden) if golden is not None else None
 
     def confirm(self, candidate: Candidate, grade: int | None = None) -> bool:

@@ -170,7 +170,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         self._create_golden(name)
 
     def _create_golden(self, name: str) -> None:
-        if self.workbench.new_golden(name) is not None and not self.isVisible():
+        if self.workbench.golden_job.new_golden(name) is not None and not self.isVisible():
             self.toggle()
 
     def open_golden_set(self, path: str | None = None) -> None:
@@ -182,7 +182,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
                                                   "Golden sets (*.json);;All files (*)")
             if not path:
                 return
-        self.workbench.open_golden(path)
+        self.workbench.golden_job.open_golden(path)
         if not self.isVisible():
             self.toggle()
 
@@ -200,7 +200,7 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
 
     # -- judgments files ---------------------------------------------------------------------
     def _file_dialog(self, title: str, save: bool) -> QFileDialog:
-        golden = self.workbench.golden_path
+        golden = self.workbench.golden_job.golden_path
         dialog = QFileDialog(self._window, title, str(golden.parent if golden is not None else paths.golden_dir()))
         dialog.setObjectName("judgmentsDialog")
         dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)

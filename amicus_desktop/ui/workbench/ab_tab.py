@@ -103,14 +103,15 @@ class ABTab(QWidget):
         return box, mode, weights, profile, chapter
 
     def _side(self, label: str, mode: QComboBox, weights: QComboBox, profile: QCheckBox, chapter: QCheckBox) -> Side:
-        chosen = {0: self.bench.saved_weights, 1: self.bench.weights, 2: NO_BOOSTS}[weights.currentIndex()]
-        return self.bench.side(SearchMode(mode.currentData()), chosen, profile=profile.isChecked(),
+        whatif = self.bench.whatif_job
+        chosen = {0: whatif.saved_weights, 1: whatif.weights, 2: NO_BOOSTS}[weights.currentIndex()]
+        return self.bench.ab_job.side(SearchMode(mode.currentData()), chosen, profile=profile.isChecked(),
                                chapter=chapter.isChecked(), label=label)
 
     def compare(self) -> None:
         a = self._side("A", self.a_mode, self.a_weights, self.a_profile, self.a_chapter)
         b = self._side("B", self.b_mode, self.b_weights, self.b_profile, self.b_chapter)
-        self.bench.compare(a, b)
+        self.bench.ab_job.compare(a, b)
 
     def _link(self, current: QModelIndex, model: SideModel, other_view: QTableView, other: SideModel) -> None:
         """Select in one list, highlight the same chunk in the other (without taking the focus)."""
@@ -132,9 +133,9 @@ class ABTab(QWidget):
             self._syncing = False
 
     def refresh(self) -> None:
-        ab = self.bench.ab
-        self.compare_button.setEnabled(not self.bench.ab_running)
-        if self.bench.ab_running:
+        ab = self.bench.ab_job.ab
+        self.compare_button.setEnabled(not self.bench.ab_job.ab_running)
+        if self.bench.ab_job.ab_running:
             self.ab_status.setText("Searching for both sides…")
         if ab is None:
             if self.a_model.rowCount() or self.b_model.rowCount():
@@ -144,7 +145,7 @@ class ABTab(QWidget):
             return
         self.a_model.set_rows(ab.a.results, ab.ranks_b)
         self.b_model.set_rows(ab.b.results, ab.ranks_a)
-        if not self.bench.ab_running:
+        if not self.bench.ab_job.ab_running:
             shared = len(set(ab.ranks_a) & set(ab.ranks_b))
             self.ab_status.setText(
                 f"A: {_side_words(ab.a.context)} · B: {_side_words(ab.b.context)}. "
@@ -154,7 +155,7 @@ class ABTab(QWidget):
 
     def _judged(self, a: RetrievalResult, b: RetrievalResult) -> str:
         """How much of each side the golden set judges: unjudged results count as not relevant."""
-        q = self.bench.current_query()
+        q = self.bench.golden_job.current_query()
         if q is None:
             return "This question is not in the golden set: neither side is judged."
         share_a = judged_share([r.chunk_id for r in a.results], q.judgments) or 0.0

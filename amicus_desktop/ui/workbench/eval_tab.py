@@ -26,9 +26,9 @@ class EvalTab(QWidget):
         super().__init__(parent)
         self.bench = bench
         self.eval_button = QPushButton("Eval&uate set")
-        self.eval_button.clicked.connect(self.bench.evaluate_set)
+        self.eval_button.clicked.connect(self.bench.eval_job.evaluate_set)
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.bench.cancel_evaluation)
+        self.cancel_button.clicked.connect(self.bench.eval_job.cancel_evaluation)
         self.progress = QProgressBar()
         self.progress.setAccessibleName("Evaluation progress")
         self.progress.setFormat("%v of %m questions")
@@ -71,20 +71,21 @@ class EvalTab(QWidget):
 
     def refresh(self) -> None:
         b = self.bench
-        self.eval_button.setEnabled(not b.evaluating)
-        self.cancel_button.setEnabled(b.evaluating)
-        report = b.report
+        self.eval_button.setEnabled(not b.eval_job.evaluating)
+        self.cancel_button.setEnabled(b.eval_job.evaluating)
+        report = b.eval_job.report
         if report is not None:
             self._render_report(report)
-        elif not b.evaluating:
-            self.eval_status.setText(f"Evaluate set runs every golden question ({b.eval_config().describe()}).")
+        elif not b.eval_job.evaluating:
+            config = b.eval_job.eval_config()
+            self.eval_status.setText(f"Evaluate set runs every golden question ({config.describe()}).")
             self.judged_label.setText("")
             self.gaps_button.hide()
             self.chart.set_bars([], None)
-        if b.missing:
-            shown = ", ".join(b.missing[:40])
-            more = f" and {len(b.missing) - 40} more" if len(b.missing) > 40 else ""
-            self.missing_label.setText(f"{len(b.missing)} judged chunk ids are not in this database "
+        if b.golden_job.missing:
+            shown = ", ".join(b.golden_job.missing[:40])
+            more = f" and {len(b.golden_job.missing) - 40} more" if len(b.golden_job.missing) > 40 else ""
+            self.missing_label.setText(f"{len(b.golden_job.missing)} judged chunk ids are not in this database "
                                        f"(they count as not found): {shown}{more}.")
         else:
             self.missing_label.setText("")

@@ -35,12 +35,12 @@ class GapsTab(QWidget):
         v.addWidget(self.view, 1)
 
     def _grade(self, query_id: str, chunk_id: str) -> int | None:
-        q = self.bench.golden.query(query_id) if self.bench.golden is not None else None
+        q = self.bench.golden_job.golden.query(query_id) if self.bench.golden_job.golden is not None else None
         return q.judgments.get(chunk_id) if q is not None else None
 
     def _judge_row(self, row: int, grade: int | None) -> bool:
         gap = self.model.gap(row)
-        return gap is not None and self.bench.judge_item(gap.query_id, gap.chunk_id, grade)
+        return gap is not None and self.bench.golden_job.judge_item(gap.query_id, gap.chunk_id, grade)
 
     def _row_selected(self, row: int) -> None:
         gap = self.model.gap(row)
@@ -59,7 +59,7 @@ class GapsTab(QWidget):
 
     def refresh(self) -> None:
         gaps = self.bench.review.gaps()
-        if self.bench.report is None:
+        if self.bench.eval_job.report is None:
             self.status.setText("Evaluate the set first: its top 10s' unjudged chunks are queued here to judge.")
         else:
             left = sum(1 for g in gaps if self._grade(g.query_id, g.chunk_id) is None)

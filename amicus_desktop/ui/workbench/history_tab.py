@@ -51,7 +51,7 @@ class HistoryTab(QWidget):
 
     def refresh(self) -> None:
         runs = self.bench.history_job.runs
-        golden = self.bench.golden
+        golden = self.bench.golden_job.golden
         if golden is None:
             self.status.setText("Open a golden set to see its evaluations over time.")
         elif not runs:

@@ -80,7 +80,7 @@ class JudgesTab(QWidget):
 
     def _judge_row(self, row: int, grade: int | None) -> bool:
         d = self.model.item(row)
-        return d is not None and self.bench.judge_item(d.query_id, d.chunk_id, grade)
+        return d is not None and self.bench.golden_job.judge_item(d.query_id, d.chunk_id, grade)
 
     def _row_selected(self, row: int) -> None:
         d = self.model.item(row)
@@ -94,8 +94,8 @@ class JudgesTab(QWidget):
 
     def refresh(self) -> None:
         found = self.bench.review.agreement()
-        self.import_button.setEnabled(self.bench.golden is not None)
-        self.export_button.setEnabled(self.bench.golden is not None)
+        self.import_button.setEnabled(self.bench.golden_job.golden is not None)
+        self.export_button.setEnabled(self.bench.golden_job.golden is not None)
         if found is None:
             self.summary.setText("Open a golden set to see how far its judges agree.")
             self.model.set_items([])

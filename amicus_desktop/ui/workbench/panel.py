@@ -100,13 +100,13 @@ class WorkbenchPanel(QWidget):
 
     def _tab_changed(self, index: int) -> None:
         if index == self.SNAPSHOT_TAB:
-            self.bench.refresh_snapshots()
+            self.bench.snapshot_job.refresh_snapshots()
 
     def _previewed(self, candidate: Candidate | None) -> None:
         self.preview.show_chunk(candidate)
 
     def _question_selected(self, query_id: str) -> None:
-        report = self.bench.report
+        report = self.bench.eval_job.report
         q = next((q for q in report.queries if q.id == query_id), None) if report is not None else None
         if q is None:
             return
@@ -153,19 +153,20 @@ class WorkbenchPanel(QWidget):
         self.usage_tab.refresh()
 
     def _render_golden(self) -> None:
-        b = self.bench
-        if b.golden is None:
+        job = self.bench.golden_job
+        golden, path = job.golden, job.golden_path
+        if golden is None:
             self.golden_label.setText("No golden set open: File ▸ New golden set… or Open golden set…")
             return
-        judged = sum(len(q.judgments) for q in b.golden.queries)
-        where = b.golden_path.name if b.golden_path else ""
-        if b.golden_job.copied_from is not None:
+        judged = sum(len(q.judgments) for q in golden.queries)
+        where = path.name if path else ""
+        if job.copied_from is not None:
             where += ", your copy of the shipped set"
-        judges = b.golden.judges()
+        judges = golden.judges()
         who = f" by {', '.join(judges[:3])}{'…' if len(judges) > 3 else ''}" if judges else ""
-        self.golden_label.setText(f"Golden set “{b.golden.name}” ({where}): {len(b.golden.queries)} questions, "
+        self.golden_label.setText(f"Golden set “{golden.name}” ({where}): {len(golden.queries)} questions, "
                                   f"{judged} judgments{who}.")
-        self.golden_label.setToolTip(str(b.golden_path) if b.golden_path else "")
+        self.golden_label.setToolTip(str(path) if path else "")
 
     def detach(self) -> None:
         self.signals.detach()

@@ -126,7 +126,7 @@ class SnapshotTab(QWidget):
 
     # -- actions ---------------------------------------------------------------------------------
     def save_snapshot(self) -> None:
-        if self.bench.save_snapshot(self.snapshot_name.text()) is not None:
+        if self.bench.snapshot_job.save_snapshot(self.snapshot_name.text()) is not None:
             self.snapshot_name.clear()
 
     def compare_snapshots(self) -> None:
@@ -134,7 +134,7 @@ class SnapshotTab(QWidget):
         if not a or not b:
             self.show_notice("Save two snapshots first, then choose them as A and B.")
             return
-        self.bench.compare_snapshots(Path(a), Path(b))
+        self.bench.snapshot_job.compare_snapshots(Path(a), Path(b))
 
     def replay(self) -> None:
         a = self.snap_a.currentData()
@@ -177,7 +177,7 @@ class SnapshotTab(QWidget):
         self.lineup_button.setEnabled(len(names) >= 2)
 
     def _fill_pick_list(self) -> None:
-        files = self.bench.snapshot_files
+        files = self.bench.snapshot_job.snapshot_files
         wanted = [""] + [str(p) for p in files]
         if [self.pick_list.item(i).data(PathRole) for i in range(self.pick_list.count())] == wanted:
             return
@@ -195,7 +195,7 @@ class SnapshotTab(QWidget):
         self._fill_baseline()
 
     def refresh(self) -> None:
-        files = self.bench.snapshot_files
+        files = self.bench.snapshot_job.snapshot_files
         names = [str(p) for p in files]
         for combo, pick in ((self.snap_a, 1), (self.snap_b, 0)):
             if [combo.itemData(i) for i in range(combo.count())] == names:
@@ -208,9 +208,9 @@ class SnapshotTab(QWidget):
         self._fill_pick_list()
         job = self.bench.snapshot_job
         self.replay_button.setEnabled(not job.replaying)
-        if self.bench.changes is not None and self.bench.changes is not self._shown_changes:
-            self._shown_changes = self.bench.changes
-            name_a, name_b, changes = self.bench.changes
+        if self.bench.snapshot_job.changes is not None and self.bench.snapshot_job.changes is not self._shown_changes:
+            self._shown_changes = self.bench.snapshot_job.changes
+            name_a, name_b, changes = self.bench.snapshot_job.changes
             self.changes_model.set_changes(changes)
             better = [c for c in changes if (c.delta or 0) > 1e-9]
             worse = [c for c in changes if (c.delta or 0) < -1e-9]

@@ -102,7 +102,7 @@ class UsageTab(QWidget):
         self._shown: list[Candidate] | None = None
 
     def _set_grade(self, c: Candidate) -> int | None:
-        golden = self.bench.golden
+        golden = self.bench.golden_job.golden
         q = golden.query(c.query_id) if golden is not None and c.query_id is not None else None
         return q.judgments.get(c.chunk_id) if q is not None else None
 

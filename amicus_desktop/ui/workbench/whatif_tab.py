@@ -68,9 +68,9 @@ class WhatIfTab(QWidget):
             boost.valueChanged.connect(self._weights_edited)
         self.cap_spin.valueChanged.connect(self._weights_edited)
         self.save_weights = QPushButton("Save as my weights")
-        self.save_weights.clicked.connect(self.bench.save_weights)
+        self.save_weights.clicked.connect(self.bench.whatif_job.save_weights)
         self.reset_weights = QPushButton("Reset")
-        self.reset_weights.clicked.connect(self.bench.reset)
+        self.reset_weights.clicked.connect(self.bench.whatif_job.reset)
         buttons = QHBoxLayout()
         buttons.addWidget(self.save_weights)
         buttons.addWidget(self.reset_weights)
@@ -78,7 +78,7 @@ class WhatIfTab(QWidget):
         self.whatif_status = QLabel()
         self.whatif_status.setWordWrap(True)
         self.whatif_status.setAccessibleName("What-if status")
-        self.ranking_model = RankingModel(self.bench.grade, self, why=self.bench.golden_job.why)
+        self.ranking_model = RankingModel(self.bench.golden_job.grade, self, why=self.bench.golden_job.why)
         self.ranking = table(GradingView(self._judge_row), "What-if ranking (0–3 grades the selected result)",
                              self.ranking_model, stretch=RankingModel.TITLE, titles=RankingModel.TITLE)
         on_row(self.ranking, self._row_selected)
@@ -108,7 +108,7 @@ class WhatIfTab(QWidget):
 
     def _judge_row(self, row: int, grade: int | None) -> bool:
         chunk_id = self.ranking_model.key(row) if 0 <= row < self.ranking_model.rowCount() else None
-        return chunk_id is not None and self.bench.judge(chunk_id, grade)
+        return chunk_id is not None and self.bench.golden_job.judge(chunk_id, grade)
 
     def _show_why(self, row: int) -> None:
         """The reason for the selected result's grade in the field (not while the curator is typing one)."""
@@ -133,7 +133,7 @@ class WhatIfTab(QWidget):
         if self._syncing:
             return
         cap = self.cap_spin.value()
-        self.bench.set_weights(BoostWeights(
+        self.bench.whatif_job.set_weights(BoostWeights(
             chapter=self.chapter_spin.value(), scholar=self.scholar_spin.value(),
             tradition=self.tradition_spin.value(), per_scholar_cap=cap or None,
             reference=self.reference_spin.value()))
@@ -145,35 +145,35 @@ class WhatIfTab(QWidget):
 
     def refresh(self) -> None:
         b = self.bench
-        self._sync_spins(b.weights)
+        self._sync_spins(b.whatif_job.weights)
         current = self.ranking.currentIndex()
         key = self.ranking_model.key(current.row()) if current.isValid() and self.ranking_model.rowCount() else None
-        self.ranking_model.set_whatif(b.whatif)
+        self.ranking_model.set_whatif(b.whatif_job.whatif)
         if key is not None and (row := self.ranking_model.row_of(key)) >= 0:
             self.ranking.setCurrentIndex(self.ranking_model.index(row, current.column()))
         self._show_why(self.ranking.currentIndex().row())
-        self.save_weights.setEnabled(b.dirty)
-        self.reset_weights.setEnabled(b.dirty)
+        self.save_weights.setEnabled(b.whatif_job.dirty)
+        self.reset_weights.setEnabled(b.whatif_job.dirty)
         self.whatif_status.setText(self._whatif_text())
-        scores = b.question_scores()
-        mean = b.report.mean if b.report is not None else None
+        scores = b.golden_job.question_scores()
+        mean = b.eval_job.report.mean if b.eval_job.report is not None else None
         parts = []
         if scores is not None:
             parts.append(f"This question: nDCG@10 {scores['ndcg@10']:.3f} · MRR@10 {scores['mrr@10']:.3f} · "
-                         f"grading as {b.judge_name}")
-        elif b.golden is not None and b.question is not None:
+                         f"grading as {b.golden_job.judge_name}")
+        elif b.golden_job.golden is not None and b.question is not None:
             parts.append("This question is not in the golden set yet: grading a result adds it.")
         if mean is not None:
             parts.append(f"Set mean: nDCG@10 {mean['ndcg@10']:.3f} · MRR@10 {mean['mrr@10']:.3f}")
         self.scores_label.setText("\n".join(parts))
 
     def _whatif_text(self) -> str:
-        w = self.bench.whatif
+        w = self.bench.whatif_job.whatif
         if w is None:
             return "Ask a question: its ranking appears here and re-ranks as you change the weights."
         policy = w.result.context.policy if w.result.context is not None else None
-        saved = describe.weights_text(self.bench.saved_weights, policy)
-        if not self.bench.dirty:
+        saved = describe.weights_text(self.bench.whatif_job.saved_weights, policy)
+        if not self.bench.whatif_job.dirty:
             return f"Ranked with your saved weights ({saved}). Change one to see what moves."
         moved = sum(1 for r in w.result.results if w.move(r.chunk_id, r.rank) != 0)
         return (f"What-if: {describe.weights_text(w.weights, policy)}. {moved} of {len(w.result.results)} ranks differ "

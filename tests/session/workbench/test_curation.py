@@ -50,7 +50,7 @@ async def _with_set(open_session: OpenSession, db: Path, url: str) -> tuple[Sess
     top = [r.chunk_id for r in session.question.view.result.results]  # type: ignore[union-attr]
     path = tmp_path_of(session) / "curation.json"
     golden_io.save(_set(top), path)
-    assert await bench.open_golden(path)
+    assert await bench.golden_job.open_golden(path)
     return session, bench, top, path
 
 
@@ -62,14 +62,14 @@ async def test_judging_under_a_name_and_the_set_reopened_after_a_restart(
     notices: list[str] = []
     bench.notice.connect(notices.append)
     top = [r.chunk_id for r in session.question.view.result.results]  # type: ignore[union-attr]
-    assert not bench.judge(top[0], 2) and "golden set first" in notices[-1]
+    assert not bench.golden_job.judge(top[0], 2) and "golden set first" in notices[-1]
     path = tmp_path_of(session) / "curation.json"
     golden_io.save(_set(top), path)
-    assert await bench.open_golden(path)
+    assert await bench.golden_job.open_golden(path)
     assert notices[-1] == ""  # the notice that asked for a set is cleared
-    assert bench.judge(top[0], 3)
-    assert bench.judge_item("q2", top[7], 0)  # a chunk of a question not on screen
-    await bench.flush()
+    assert bench.golden_job.judge(top[0], 3)
+    assert bench.golden_job.judge_item("q2", top[7], 0)  # a chunk of a question not on screen
+    await bench.golden_job.flush()
     saved = golden_io.load(path)
     rating = saved.query("q1").ratings[top[0]][0]  # type: ignore[union-attr]
     assert (rating.by, rating.grade) == ("ana", 3) and rating.at.endswith("Z")
@@ -81,8 +81,8 @@ async def test_judging_under_a_name_and_the_set_reopened_after_a_restart(
     later = open_session(small_db, proxy.url, chapter="romans:9")
     again = Workbench(later)
     later.start()
-    await poll(lambda: again.golden is not None)
-    assert again.golden_path == path and again.golden.query("q2") is not None  # type: ignore[union-attr]
+    await poll(lambda: again.golden_job.golden is not None)
+    assert again.golden_job.golden_path == path and again.golden_job.golden.query("q2") is not None  # type: ignore[union-attr]
     await later.aclose()
 
     path.unlink()  # a set deleted since is forgotten, without a fuss
@@ -91,7 +91,7 @@ async def test_judging_under_a_name_and_the_set_reopened_after_a_restart(
     third.start()
     await reach(third, lambda: third.library.ready)
     await poll(lambda: third.prefs.settings.golden_set is None)
-    assert bench3.golden is None
+    assert bench3.golden_job.golden is None
     await third.aclose()
 
 
@@ -104,21 +104,21 @@ async def test_evaluate_keeps_history_gaps_preview_and_agreement(
     q1 = two.queries[0].judge(top[3], 3, by="ana", at="t").judge(top[3], 1, by="ben", at="t")
     path = tmp_path_of(session) / "curation.json"
     golden_io.save(two.with_query(q1), path)
-    assert await bench.open_golden(path)
-    config = bench.eval_config()
+    assert await bench.golden_job.open_golden(path)
+    config = bench.eval_job.eval_config()
     assert config.policy == session.prefs.settings.policy and config.policy.spread is not None
-    task = bench.evaluate_set()
+    task = bench.eval_job.evaluate_set()
     assert task is not None
     await task
     await bench_until(bench, lambda: len(bench.history_job.runs) == 1)
     run_ = bench.history_job.runs[0]
-    assert run_.metrics["ndcg@10"] == pytest.approx(bench.report.mean["ndcg@10"], abs=1e-6)  # type: ignore[union-attr]
+    assert run_.metrics["ndcg@10"] == pytest.approx(bench.eval_job.report.mean["ndcg@10"], abs=1e-6)  # type: ignore[union-attr]
     assert run_.library == str(small_db) and run_.source == "workbench"
 
     gaps = bench.review.gaps()
-    report = bench.report
+    report = bench.eval_job.report
     assert report is not None
-    assert len(gaps) == report.unjudged and all(g.chunk_id not in bench.golden.query(g.query_id).judgments
+    assert len(gaps) == report.unjudged and all(g.chunk_id not in bench.golden_job.golden.query(g.query_id).judgments
                                                 for g in gaps)  # type: ignore[union-attr]
     agreement = bench.review.agreement()
     assert agreement is not None and agreement.judges == ("ana", "ben") and agreement.items == 1
@@ -146,7 +146,7 @@ async def test_the_weight_search_runs_off_the_ui_thread_and_applies(
     await task
     outcome = bench.tune.outcome
     assert outcome is not None and not bench.tune.running and steps
-    assert outcome.start.weights == bench.saved_weights and outcome.train + outcome.held == 6
+    assert outcome.start.weights == bench.whatif_job.saved_weights and outcome.train + outcome.held == 6
     best = outcome.best
     if bench.tune.apply():
         s = session.prefs.settings
@@ -170,7 +170,7 @@ async def test_judgments_imported_into_and_exported_from_the_open_set(
     task = bench.interchange.import_file(csv, "quepid", "0-1", "ben")
     assert task is not None and await task
     assert "Imported ben.csv: 2 ratings read, 1 questions added" in notices[-1]
-    await bench.flush()
+    await bench.golden_job.flush()
     data = json.loads(path.read_text())
     [ben] = data["queries"][0]["judges"][top[3]]
     assert (ben["by"], ben["grade"]) == ("ben", 2)  # 1 on the 0-1 scale reads as 2 ("relevant")

@@ -36,39 +36,40 @@ async def test_evaluate_the_set_with_progress_then_snapshots_compare(
     ))
     path = tmp_path_of(session) / "eval.json"
     golden_io.save(golden, path)
-    assert await bench.open_golden(path)
-    assert bench.save_snapshot("too early") is None  # needs an evaluation first
+    assert await bench.golden_job.open_golden(path)
+    assert bench.snapshot_job.save_snapshot("too early") is None  # needs an evaluation first
     steps: list[Progress] = []
     bench.progress.connect(steps.append)
-    task = bench.evaluate_set()
-    assert task is not None and bench.evaluating
+    task = bench.eval_job.evaluate_set()
+    assert task is not None and bench.eval_job.evaluating
     await task
-    assert not bench.evaluating and steps == [Progress(1, 3), Progress(2, 3), Progress(3, 3)]
-    report = bench.report
+    assert not bench.eval_job.evaluating and steps == [Progress(1, 3), Progress(2, 3), Progress(3, 3)]
+    report = bench.eval_job.report
     assert report is not None and [q.id for q in report.queries] == ["q1", "q2", "q3"]
     for q, g in zip(report.queries, golden.queries, strict=True):
         assert q.scores["ndcg@10"] == metrics.ndcg(q.ranked, g.judgments)
-    first = await bench.save_snapshot("before / tuning")
-    assert first == snapshot_dir() / "before-tuning.json" and first.exists() and bench.snapshot_files == [first]
+    first = await bench.snapshot_job.save_snapshot("before / tuning")
+    assert first == snapshot_dir() / "before-tuning.json" and first.exists()
+    assert bench.snapshot_job.snapshot_files == [first]
 
-    bench.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None))
-    task = bench.evaluate_set()
+    bench.whatif_job.set_weights(BoostWeights(chapter=1.0, scholar=1.0, tradition=1.0, per_scholar_cap=None))
+    task = bench.eval_job.evaluate_set()
     assert task is not None
     await task
-    second = await bench.save_snapshot("after")
-    assert second is not None and bench.snapshot_files[0] == second
-    changes = await bench.compare_snapshots(first, second)
+    second = await bench.snapshot_job.save_snapshot("after")
+    assert second is not None and bench.snapshot_job.snapshot_files[0] == second
+    changes = await bench.snapshot_job.compare_snapshots(first, second)
     assert changes is not None and {c.id for c in changes} == {"q1", "q2", "q3"}
-    after = {q.id: q.scores["ndcg@10"] for q in bench.report.queries} if bench.report else {}
+    after = {q.id: q.scores["ndcg@10"] for q in bench.eval_job.report.queries} if bench.eval_job.report else {}
     for c in changes:
         assert c.b == after[c.id] and c.delta == (c.b or 0) - (c.a or 0)
     deltas = [abs(c.delta or 0) for c in changes]
     assert deltas == sorted(deltas, reverse=True)
 
     # Cancel: the run stops, nothing half-done is kept as the report.
-    kept = bench.report
-    task = bench.evaluate_set()
-    bench.cancel_evaluation()
-    assert not bench.evaluating and task is not None
+    kept = bench.eval_job.report
+    task = bench.eval_job.evaluate_set()
+    bench.eval_job.cancel_evaluation()
+    assert not bench.eval_job.evaluating and task is not None
     await asyncio.wait([task])
-    assert task.cancelled() and bench.report is kept
+    assert task.cancelled() and bench.eval_job.report is kept

@@ -23,14 +23,14 @@ async def test_what_if_reranks_the_kept_candidates_and_moves_against_the_saved_w
 ) -> None:
     session, bench = await started(open_session, small_db, proxy.url)
     view = session.question.view
-    assert view is not None and bench.whatif is not None
+    assert view is not None and bench.whatif_job.whatif is not None
     saved = {r.chunk_id: r.rank for r in view.result.results}
-    assert bench.whatif.saved_ranks == saved and not bench.dirty
-    assert all(bench.whatif.move(r.chunk_id, r.rank) == 0 for r in bench.whatif.result.results)
+    assert bench.whatif_job.whatif.saved_ranks == saved and not bench.whatif_job.dirty
+    assert all(bench.whatif_job.whatif.move(r.chunk_id, r.rank) == 0 for r in bench.whatif_job.whatif.result.results)
 
-    bench.set_weights(BIG_CHAPTER)
-    w = bench.whatif
-    assert w is not None and bench.dirty and proxy.embed_requests == 1  # no new embedding
+    bench.whatif_job.set_weights(BIG_CHAPTER)
+    w = bench.whatif_job.whatif
+    assert w is not None and bench.whatif_job.dirty and proxy.embed_requests == 1  # no new embedding
     expected = rerank_result(view.result, session.context("grace").replace(weights=BIG_CHAPTER))
     assert [r.chunk_id for r in w.result.results] == [r.chunk_id for r in expected.results]
     assert [r.chunk_id for r in w.result.results] != [r.chunk_id for r in view.result.results]
@@ -42,22 +42,22 @@ async def test_what_if_reranks_the_kept_candidates_and_moves_against_the_saved_w
         if r.chunk_id in saved:
             assert moves[r.chunk_id] == saved[r.chunk_id] - r.rank
 
-    bench.reset()
-    assert not bench.dirty and bench.whatif is not None
-    assert [r.chunk_id for r in bench.whatif.result.results] == list(saved)
+    bench.whatif_job.reset()
+    assert not bench.whatif_job.dirty and bench.whatif_job.whatif is not None
+    assert [r.chunk_id for r in bench.whatif_job.whatif.result.results] == list(saved)
 
     # Saved weights changed elsewhere (the settings dialog) carry the untouched what-if along.
     session.apply_settings(session.prefs.settings.replace(scholar_boost=1.3))
-    assert bench.weights.scholar == 1.3 and not bench.dirty
-    bench.set_weights(BoostWeights(chapter=5.0))
+    assert bench.whatif_job.weights.scholar == 1.3 and not bench.whatif_job.dirty
+    bench.whatif_job.set_weights(BoostWeights(chapter=5.0))
     session.apply_settings(session.prefs.settings.replace(scholar_boost=1.2))
-    assert bench.weights == BoostWeights(chapter=5.0) and bench.dirty  # weights being tried stay
+    assert bench.whatif_job.weights == BoostWeights(chapter=5.0) and bench.whatif_job.dirty  # weights being tried stay
 
-    bench.set_weights(BoostWeights(chapter=2.0, per_scholar_cap=None, reference=1.4))
-    bench.save_weights()
-    assert not bench.dirty and session.prefs.settings.weights == bench.weights
+    bench.whatif_job.set_weights(BoostWeights(chapter=2.0, per_scholar_cap=None, reference=1.4))
+    bench.whatif_job.save_weights()
+    assert not bench.whatif_job.dirty and session.prefs.settings.weights == bench.whatif_job.weights
     stored = SettingsStore().load()
     assert stored.chapter_boost == 2.0 and stored.per_scholar_cap is None and stored.reference_boost == 1.4
     shown = session.question.view
     assert shown is not None and shown.result.context is not None
-    assert shown.result.context.weights == bench.weights  # the app ranks with the saved weights
+    assert shown.result.context.weights == bench.whatif_job.weights  # the app ranks with the saved weights

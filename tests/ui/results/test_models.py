@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
@@ -142,11 +141,6 @@ def test_score_bar_delegate_paints_number(qapp) -> None:
     delegate.paint(painter, option, model.index(0, ResultsModel.FINAL))
     painter.end()
     assert delegate.sizeHint(option, model.index(0, ResultsModel.FINAL)).width() >= 110
-
-
-@pytest.mark.parametrize("cause", ["chapter", "profile", "settings"])
-def test_cause_texts(cause: str) -> None:
-    assert describe.cause_text(cause).endswith("changed")
 
 
 def test_invalid_indexes_are_harmless(qapp) -> None:
