@@ -170,6 +170,8 @@ def results_title(view: ResultView, names: Names | None = None, workspace: str =
     r = view.result
     chapter = r.context.chapter if r.context is not None else None
     ranked = f" · ranked for {names.chapter(chapter)}" if chapter is not None and names is not None else ""
+    if ranked and chapter_set_aside(view):
+        ranked = f" · {names.chapter(chapter)} {SET_ASIDE}"  # type: ignore[union-attr]
     if view.whole_library:
         ranked = f" · {WHOLE_LIBRARY}"
     gov = r.context.governance if r.context is not None else None
@@ -181,6 +183,17 @@ def results_title(view: ResultView, names: Names | None = None, workspace: str =
 
 #: The results header's words for an answer the reader asked of the whole library (the open chapter off).
 WHOLE_LIBRARY = "ranked for the whole library"
+#: … and after the open chapter's name when the ranking set it aside: the question is not about it.
+SET_ASIDE = "set aside (not about this question)"
+#: The ask bar's context while the question on screen is ranked for the whole library.
+WHOLE_LIBRARY_CONTEXT = "whole library"
+
+
+def chapter_set_aside(view: ResultView) -> bool:
+    """Whether the app's ranking set the open chapter aside for this answer (``chapter_off_topic``, or the focus
+    chapter boosted in its place), as the breakdowns of the ranked and the dropped results show."""
+    breakdowns = [*(r.breakdown for r in view.result.results), *(r.breakdown for r in view.result.rejected)]
+    return any(b is not None and (b.chapter_off_topic or b.chapter_focus) for b in breakdowns)
 
 
 def chapter_toggle_text(chapter: str | None) -> str:

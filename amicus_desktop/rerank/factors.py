@@ -126,7 +126,10 @@ def source_factor(candidate: Candidate, base: float, s: Scoring) -> Factor | Non
     policy = s.ctx.policy
     if policy.is_contract:
         return None
-    value = source_prior(candidate, s.about_a_word) if policy.source_priors else 1.0
+    # no chapter applies (none open, a named passage first, or the open one set aside): the whole library's
+    # dictionary competes with the commentary (:data:`.prior.WIDE_PRIORS`)
+    wide = s.off_topic or chapter_context(s.ctx, s.references) is None
+    value = source_prior(candidate, s.about_a_word, wide=wide) if policy.source_priors else 1.0
     return Factor("source", value, "source_prior", FactorPart.POLICY)
 
 

@@ -53,6 +53,14 @@ TOPIC_PRIORS: Mapping[Material, float] = {
     Material.NOTE: 1.0,
     Material.OTHER: 1.0,
 }
+#: the same when no chapter applies (none open, the open one set aside, or another passage named): then the
+#: whole library's dictionary competes with the commentary, and on a whole Bible it is two-thirds of the library
+#: (docs/RELEVANCE.md, "Answers across the whole Bible")
+WIDE_PRIORS: Mapping[Material, float] = {
+    **TOPIC_PRIORS,
+    Material.WORD_STUDY: 0.5,
+    Material.LEXICON: 0.3,
+}
 WORD_PRIORS: Mapping[Material, float] = {
     Material.COMMENTARY: 1.0,
     Material.WORD_STUDY: 1.0,
@@ -134,8 +142,9 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     )
 
 
-def source_prior(candidate: Candidate, about_a_word: bool) -> float:
-    """The multiplier for ``candidate``'s kind of material under the question's intent.
+def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False) -> float:
+    """The multiplier for ``candidate``'s kind of material under the question's intent (``wide``: no chapter
+    applies to the question, :data:`WIDE_PRIORS`).
 
     A question about a word lifts the dictionary's penalty only for entries about *its* word: one that holds
     none of the question's words (a keyword score of 0 — hybrid and keyword modes measure it) is as
@@ -146,4 +155,4 @@ def source_prior(candidate: Candidate, about_a_word: bool) -> float:
     holds_none = candidate.lexical == 0.0 and Origin.WORD not in candidate.origins  # the bridge: the word's own
     if about_a_word and not (kind in _DICTIONARY and holds_none):
         return WORD_PRIORS[kind]
-    return TOPIC_PRIORS[kind]
+    return (WIDE_PRIORS if wide else TOPIC_PRIORS)[kind]

@@ -22,6 +22,10 @@ from dataclasses import replace
 
 from ..core.results import Candidate, ScoredCandidate
 
+#: a chunk on the passage the question names is never lowered (it still counts toward its source): a question
+#: about Romans 9 wants the notes on Romans 9, however many one author wrote
+NAMED_EXEMPT = True
+
 
 def source_key(candidate: Candidate) -> tuple[str, str] | None:
     """A chunk's source for the spread: its author and kind of material (``None`` without an author)."""
@@ -42,7 +46,7 @@ def apply_spread(ordered: Sequence[ScoredCandidate], cap: int | None, factor: fl
 
     def lowering(item: ScoredCandidate) -> float:
         key = source_key(item.candidate)
-        if key is None:
+        if key is None or (NAMED_EXEMPT and item.breakdown.reference_boost > 1.0):
             return 1.0
         return float(factor ** max(0, placed[key] + 1 - cap))
 

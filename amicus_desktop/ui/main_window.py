@@ -354,6 +354,9 @@ class MainWindow(QMainWindow):
 
     def _render_result(self, view: ResultView | None) -> None:
         self.results.show_view(view)
+        whole = view is not None and view.whole_library
+        self.ask.set_context(describe.WHOLE_LIBRARY_CONTEXT if whole
+                             else self.session.library.names.chapter(self.session.reader.chapter))
         if view is not None:
             self.status_bar.render_result(view)
             self.ask.set_status(describe.ask_status(view))

@@ -52,12 +52,14 @@ def test_the_header_asks_one_question_of_the_whole_library(harness: Any, qtbot: 
         assert "ranked for the whole library" in pane.title.text() and "Romans 9" not in pane.title.text()
         assert not toggle.isChecked() and toggle.text() == "Rank for Romans 9"
         assert pane.note.isVisible() and "for the whole library (this question only)" in pane.note.text()
+        assert window.ask.context_label.text() == "Context: whole library"  # the ask bar says so too
 
         ask_in_window(window, qtbot, "the potter and the clay")  # asked again: still the whole library
         assert s.question.view.whole_library and not toggle.isChecked()
         ask_in_window(window, qtbot, "love one another")  # the next question: the chapter is on again
         assert not s.question.view.whole_library and toggle.isChecked()
         assert "ranked for Romans 9" in pane.title.text()
+        assert window.ask.context_label.text() == "Context: Romans 9"
 
         before = s.question.view
         window.actions_by_id["whole_library"].trigger()  # the shortcut
@@ -121,6 +123,8 @@ def test_on_the_demo_library_the_whole_library_and_a_pin_follow_the_question(
     s = window.session
     wait_for(qtbot, lambda: s.can_ask, timeout=60)
     ask_in_window(window, qtbot, GOVERNMENT)
+    # the ranking set Romans 8 aside for a question not about it, and the header says so
+    assert "Romans 8 set aside (not about this question)" in window.results.title.text()
     before = s.question.view
     qtbot.mouseClick(window.results.chapter_toggle, Qt.MouseButton.LeftButton,
                      pos=QPoint(8, window.results.chapter_toggle.height() // 2))

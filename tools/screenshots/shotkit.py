@@ -39,7 +39,7 @@ def run(doc: str, shots: Callable[..., None], *, offline: bool = False) -> int:
         print(f"no demo database at {db}: build it with 'amicus-desktop build-db --demo' first", file=sys.stderr)
         return 1
     args.out.mkdir(parents=True, exist_ok=True)
-    with ProxyProcess("--rate-limit", "0") as proxy:
+    with ProxyProcess("--rate-limit", "0", startup_timeout=120.0) as proxy:  # a busy machine starts it slowly
         extra: tuple[Any, ...] = (f"http://127.0.0.1:{free_port()}",) if offline else ()
         shots(db, proxy.url, *extra, args.out)
     return 0
