@@ -231,6 +231,8 @@ KNOBS: tuple[Knob, ...] = (
          repeatable=True, group="filters", metavar="ID"),
     Knob("tradition", Kind.TEXT, (), "only chunks of this tradition", flag="--tradition",
          param="filter.tradition", repeatable=True, group="filters", metavar="NAME"),
+    Knob("marks", Kind.TEXT, (), "only chunks on passages you marked in --workspace: bookmarks, highlights, or "
+         "a label's (label:NAME, or the name)", flag="--marks", repeatable=True, group="filters", metavar="WHAT"),
     Knob("pin", Kind.TEXT, (), "show this chunk first, whatever its rank (in the order given)", flag="--pin",
          param="pin", repeatable=True, most=MAX_K, unit="chunks to pin", metavar="CHUNK_ID"),
     Knob("workspace", Kind.TEXT, None, "search this workspace's notes with the library (see "

@@ -85,6 +85,9 @@ class Settings:
     #: the translation the reader shows and verse search runs on, by id (``None``: the database's default;
     #: one the database does not hold falls back to it)
     translation: str | None = None
+    #: the second translation shown beside it in the reader, by id (``None``: one translation; one the
+    #: database does not hold, or the one shown, is none)
+    beside_translation: str | None = None
     #: how the app searches (the CLI's ``query`` default stays ``semantic``: the contract).
     search_mode: SearchMode = APP.mode
     #: chunk ids pinned to the top of the ranking (CONTRACT section 6), in the order pinned.
@@ -186,6 +189,7 @@ OPTIONS: tuple[Option, ...] = (
     _knob("candidates"),
     Option("last_chapter", values.chapter),
     Option("translation", values.text_or_none),
+    Option("beside_translation", values.text_or_none),
     Option("search_mode", values.search_mode),
     Option("pins", values.ordered_names),
     Option("pin_scopes", values.pin_scopes),

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from ..core.preset import CONTRACT, PRESETS, Preset
 from ..core.query import Filters, RetrievalContext
+from ..core.references import PassageRef
 from ..knobs import KNOBS, Kind, Knob, KnobValueError, finite, preset_values
+from ..notes import NotesError, NotesStore
+from ..notes.marks import MarkChoice, chosen_passages
+from ..notes.store import store_errors
 from ..overlays import Overlay, OverlayError, read_overlay
 from ..retrieval.request import TESTAMENTS, RequestError, SearchRequest
 from .common import text_arg
@@ -198,7 +203,7 @@ def refuse_too_many_values(argv: Sequence[str], parser: argparse.ArgumentParser)
                 values[FILTER_FLAGS[flag]].append(value)
             elif i + 1 < len(argv):
                 values[FILTER_FLAGS[flag]].append(argv[i + 1])
-    too_many = Filters.of(**values).too_many()
+    too_many = Filters.of(values["source_types"], values["books"], values["scholars"], values["traditions"]).too_many()
     if too_many is not None:
         parser.error(too_many)
 
@@ -233,6 +238,27 @@ def context_from_args(
 ) -> RetrievalContext:
     """The retrieval the flags describe, with books resolved against the database's ``known_books``."""
     try:
-        return request_from_args(args).context(known_books)
+        ctx = request_from_args(args).context(known_books)
     except RequestError as exc:
         parser.error(str(exc))
+    if not getattr(args, "marks", None):
+        return ctx
+    return ctx.replace(filters=replace(ctx.filters, passages=marked_passages(args, parser)))
+
+
+def marked_passages(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[PassageRef, ...]:
+    """``--marks`` read in ``--workspace``'s store: the passages marked so (a usage error without a
+    workspace, with a choice that is not one, or when the workspace marked none of them — a filter of no
+    passages would search everything). The choices are never logged; the store's errors are NotesError."""
+    if not args.workspace:
+        parser.error("--marks: the marks are a workspace's; add --workspace W")
+    try:
+        choices = [MarkChoice.parse(text) for text in args.marks]
+    except NotesError as exc:
+        parser.error(f"--marks: {exc.message}")
+    with store_errors(), NotesStore() as store:
+        found = chosen_passages(store.workspace(args.workspace).marks(), choices)
+    if not found:
+        said = " or ".join(c.words() for c in choices)
+        parser.error(f"--marks: workspace {args.workspace} has no passages marked as {said}")
+    return tuple(found)

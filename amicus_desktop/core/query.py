@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .governance import Governance
-from .references import ChapterRef
+from .references import ChapterRef, PassageRef
 
 
 class SourceType(enum.StrEnum):
@@ -109,20 +109,25 @@ class Profile:
 
 
 #: The filter kinds, as their values are named in a sentence.
-FILTER_KINDS = {"source_types": "source types", "books": "books", "scholars": "scholars", "traditions": "traditions"}
+FILTER_KINDS = {"source_types": "source types", "books": "books", "scholars": "scholars", "traditions": "traditions",
+                "passages": "passages"}
 
 
 @dataclass(frozen=True)
 class Filters:
     """Which chunks may be candidates (CONTRACT section 6): OR within a kind, AND across kinds.
 
-    An empty kind does not filter. Values are as stored (``book_id``s already resolved).
+    An empty kind does not filter. Values are as stored (``book_id``s already resolved). ``passages``
+    (**project extension**): only chunks covering one of them, as a reference covers (section 6) — the
+    passages a reader marked (``query --marks``, the window's "My passages"), resolved in the question's
+    workspace before the search.
     """
 
     source_types: tuple[str, ...] = ()
     books: tuple[str, ...] = ()
     scholars: tuple[str, ...] = ()
     traditions: tuple[str, ...] = ()
+    passages: tuple[PassageRef, ...] = ()
 
     @classmethod
     def of(
@@ -131,13 +136,17 @@ class Filters:
         books: Iterable[str] = (),
         scholars: Iterable[str] = (),
         traditions: Iterable[str] = (),
+        passages: Iterable[PassageRef] = (),
     ) -> Filters:
         """Filters with duplicates dropped and the order of first mention kept."""
-        return cls(*(tuple(dict.fromkeys(v)) for v in (source_types, books, scholars, traditions)))
+        def once(values: Iterable[str]) -> tuple[str, ...]:
+            return tuple(dict.fromkeys(values))
+
+        return cls(once(source_types), once(books), once(scholars), once(traditions), tuple(dict.fromkeys(passages)))
 
     @property
     def active(self) -> bool:
-        return bool(self.source_types or self.books or self.scholars or self.traditions)
+        return bool(self.source_types or self.books or self.scholars or self.traditions or self.passages)
 
     def too_many(self) -> str | None:
         """A sentence when a kind holds more than :data:`MAX_FILTER_VALUES` values, else ``None``."""
@@ -150,13 +159,19 @@ class Filters:
                 )
         return None
 
-    def to_json(self) -> dict[str, list[str]]:
-        return {
+    def to_json(self) -> dict[str, list[Any]]:
+        """The four kinds of section 6, and ``passage`` (``{"book_id", "chapter_num", "verse_start",
+        "verse_end"}`` each) only when passages filter: a question without them echoes exactly section 6."""
+        out: dict[str, list[Any]] = {
             "source_type": list(self.source_types),
             "book": list(self.books),
             "scholar": list(self.scholars),
             "tradition": list(self.traditions),
         }
+        if self.passages:
+            out["passage"] = [{"book_id": p.book_id, "chapter_num": p.chapter, "verse_start": p.verse_start,
+                               "verse_end": p.verse_end} for p in self.passages]
+        return out
 
 
 #: The largest boost (CONTRACT section 6): four boosts multiply a base of at most 1, so a final score

@@ -21,6 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..core.books import BY_ID
 from ..core.references import PassageRef
 from .errors import NotesCode, NotesError
 from .model import check_ref, check_time, now, ref_json
@@ -221,6 +222,46 @@ class Marks:
                 out.append(self._insert(kind, ref, check_colour(kind, m.colour), check_labels(m.labels), m.id,
                                         created, check_time(m.updated) or created))
             return out
+
+
+@dataclass(frozen=True)
+class MarkChoice:
+    """Which marked passages a question is limited to ("search my labelled passages"): every bookmark,
+    every highlight, or the marks filed under one label (any case). Written ``bookmarks``, ``highlights``,
+    ``label:NAME`` or a bare label name (``query --marks``)."""
+
+    kind: MarkKind | None = None
+    label: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> MarkChoice:
+        clean = " ".join(text.split())
+        if clean.casefold() in ("bookmarks", "highlights"):
+            return cls(kind=MarkKind(clean.casefold()[:-1]))
+        name = clean[6:] if clean.casefold().startswith("label:") else clean
+        return cls(label=check_labels([name])[0])
+
+    def words(self) -> str:
+        """``bookmarks``, ``highlights``, ``label 'promises'`` (said to the reader; never logged)."""
+        return f"{self.kind.value}s" if self.kind is not None else f"label {self.label!r}"
+
+    def holds(self, mark: Mark) -> bool:
+        if self.kind is not None:
+            return mark.kind is self.kind
+        return self.label is not None and self.label.casefold() in {x.casefold() for x in mark.labels}
+
+
+def _bible_order(ref: PassageRef) -> tuple[int, str, int, int]:
+    book = BY_ID.get(ref.book_id)
+    return (book.ordinal if book else 99, ref.book_id, ref.chapter, ref.verse_start or 0)
+
+
+def chosen_passages(marks: Marks | Iterable[Mark], choices: Iterable[MarkChoice]) -> list[PassageRef]:
+    """The passages of the marks any of ``choices`` holds (OR) — of one workspace's :class:`Marks`, or of
+    a list of marks already read from it — each once, in Bible order."""
+    wanted = list(choices)
+    found = marks.marks() if isinstance(marks, Marks) else marks
+    return sorted({m.ref for m in found if any(c.holds(m) for c in wanted)}, key=_bible_order)
 
 
 def mark_from_json(item: object) -> Mark:

@@ -8,7 +8,7 @@ Each is one statement in the workspace's own transaction (row-level security and
 ``workspace_id``), over the vectors of the question's model and length only. A note the database holds
 but the question's index does not yet (written a moment after the index was brought up to date) is left
 out, so every hit is a note the rest of the question can show. The filters are the notes' (``user_note``,
-no scholar nor tradition, the reference's book): :func:`~amicus_desktop.candidates.notes.allowed_rows` in SQL.
+no scholar nor tradition, the reference's book, the marked passages): :func:`~.view.allowed_rows` in SQL.
 """
 
 from __future__ import annotations
@@ -63,9 +63,18 @@ class PgNotesVectors:
     def nearest(self, vector: np.ndarray, n: int, filters: Filters = Filters()) -> Hits:
         if (filters.source_types and USER_NOTE not in filters.source_types) or filters.scholars or filters.traditions:
             return []
-        where, params = "", []
+        where, params = "", list[object]()
         if filters.books:
             where, params = " AND n.book_id = ANY(%s)", [list(filters.books)]
+        if filters.passages:  # the reader's marked passages: a note on one of them, as covering_rows says
+            ors: list[str] = []
+            for p in filters.passages:
+                ors.append("(n.book_id = %s AND n.chapter_num = %s" + ("" if p.verse_start is None else
+                           " AND (n.verse_start IS NULL OR (n.verse_start <= %s AND "
+                           "coalesce(n.verse_end, n.verse_start) >= %s))") + ")")
+                params += [p.book_id, p.chapter] + ([] if p.verse_start is None else
+                                                    [p.verse_end or p.verse_start, p.verse_start])
+            where += " AND (" + " OR ".join(ors) + ")"
         return self._ask(vector, where, params, n)[:n]
 
     def nearest_among(self, vector: np.ndarray, ids: Sequence[int], n: int) -> Hits:

@@ -16,7 +16,9 @@ With ``embedded_only`` (a question with a vector: ``semantic`` and ``hybrid``) a
 the model is no candidate at all — the keyword search and the passages leave it out too — because it
 cannot be scored; its statistics (``doc_count``, ``total``) still count it, as the workspace's own FTS5
 index would. The filters: a note is of source type ``user_note``, has no scholar nor tradition (so a
-scholar or tradition filter leaves every note out), and its book is its reference's.
+scholar or tradition filter leaves every note out), its book is its reference's, and it passes a
+filter of marked passages when its reference overlaps one (``Filters.passages``; a note without one is on
+none) — another engine implementing :class:`NotesView` must apply that kind too.
 
 :class:`IndexView` is the implementation over the in-memory :class:`~.index.NotesIndex` of the SQLite
 store; :class:`NotesVectors` its vector index. Nothing here can name another workspace.
@@ -108,9 +110,10 @@ def allowed_rows(index: NotesIndex, filters: Filters) -> npt.NDArray[np.bool_]:
     live = index.live()
     if (filters.source_types and USER_NOTE not in filters.source_types) or filters.scholars or filters.traditions:
         return np.zeros(index.size, dtype=np.bool_)
-    if filters.books:
-        return live & np.isin(index.book_ids[: index.size], list(filters.books))
-    return live.copy()
+    allowed = live & np.isin(index.book_ids[: index.size], list(filters.books)) if filters.books else live.copy()
+    if filters.passages:  # the reader's marked passages: a note on one of them (a note without a passage is on none)
+        allowed &= np.logical_or.reduce([covering_rows(index, p) for p in filters.passages])
+    return np.asarray(allowed, dtype=np.bool_)
 
 
 def covering_rows(index: NotesIndex, ref: PassageRef) -> npt.NDArray[np.bool_]:

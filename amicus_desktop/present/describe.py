@@ -356,8 +356,10 @@ def ask_status(view: ResultView) -> str:
     return f"{len(view.result.results)} results · {view.result.timings.total:.0f} ms" if asked else ""
 
 
-def filters_summary(filters: Filters, names: Names) -> str:
-    """``Searching only: Section note · Romans · C. I. Scofield`` (OR within a kind, AND across kinds)."""
+def filters_summary(filters: Filters, names: Names, marked: str | None = None) -> str:
+    """``Searching only: Section note · Romans · C. I. Scofield`` (OR within a kind, AND across kinds);
+    ``marked`` says which of the reader's marked passages (``my bookmarks (3 passages)``), else they are
+    named."""
     if not filters.active:
         return "No filters: the whole library is searched."
     parts = []
@@ -370,6 +372,8 @@ def filters_summary(filters: Filters, names: Names) -> str:
         parts.append(_some([names.scholar(s).name for s in filters.scholars], "scholars"))
     if filters.traditions:
         parts.append(_some(list(filters.traditions), "traditions"))
+    if filters.passages:
+        parts.append(marked or _some([p.label(names.book(p.book_id)) for p in filters.passages], "marked passages"))
     return "Searching only: " + " · ".join(parts)
 
 

@@ -206,6 +206,7 @@ class Session(Navigation):
             with self.failing_library(engine):  # the library opened; a damaged verse table fails the database
                 self.verses.translation = self.prefs.settings.translation  # the reader's last choice
                 verses = await self.verses.load(engine)  # the translations, before the reader's first chapter
+                self.reader.beside = self._remembered_beside()  # the parallel view as the reader left it
                 self._restore_chapter()
                 await self.verses.warm(engine, verses)  # after it: the chapter does not wait for this
 

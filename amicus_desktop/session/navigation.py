@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from ..core.errors import AmicusError
 from ..core.references import ChapterRef, PassageRef
+from ..store.verses import Translation
 from .commentary import Commentary
 from .engine import Engine
 from .library import Library
@@ -120,7 +121,15 @@ class Navigation:
         chosen = next((t for t in self.verses.translations if t.translation_id == translation_id), None)
         if chosen != self.reader.beside:
             self.reader.beside = chosen
+            self.prefs.remember_beside(chosen.translation_id if chosen is not None else None)  # for the next start
             self._load_current_text()
+
+    def _remembered_beside(self) -> Translation | None:
+        """The translation the reader last showed beside the text, when this library holds it and it is
+        not the one shown."""
+        wanted = self.prefs.settings.beside_translation
+        shown = self.verses.current.translation_id if self.verses.current is not None else None
+        return next((t for t in self.verses.translations if t.translation_id == wanted and wanted != shown), None)
 
     def step_chapter(self, delta: int) -> None:
         """Previous (-1) or next (+1) chapter, crossing into the neighbouring book."""

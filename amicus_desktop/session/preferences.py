@@ -247,6 +247,11 @@ class Preferences:
         if translation_id != self.settings.translation:
             self._save(self.settings.replace(translation=translation_id))
 
+    def remember_beside(self, translation_id: str | None) -> None:
+        """The translation shown beside the text (``None``: none), shown again at the next start."""
+        if translation_id != self.settings.beside_translation:
+            self._save(self.settings.replace(beside_translation=translation_id))
+
     def remember_golden_set(self, path: str | None) -> None:
         """The golden set open in the workbench, reopened at the next start (nothing is re-ranked)."""
         if path != self.settings.golden_set:

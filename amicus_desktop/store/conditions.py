@@ -11,6 +11,10 @@ the two agree.
   kind. Values travel as one JSON parameter per kind (``IN (SELECT value FROM json_each(?))``), so
   a statement holds at most four parameters for them however many values a filter has. sqlite-vec
   pushes the same form into its scan on vec0 metadata columns.
+* **Passages** (the reader's marked passages, :attr:`Filters.passages
+  <amicus_desktop.core.query.Filters.passages>`): a chunk passes when it covers one of them, the passages
+  travelling as one JSON parameter too; vec0 has no verse columns, so such a search runs over the rowids
+  the condition allows.
 * **Coverage**: same book and chapter, and verse ranges overlapping; a whole-chapter reference is
   covered by any chunk of the chapter, a chunk without verses covers any verse of its chapter.
 
@@ -68,12 +72,32 @@ def filter_condition(filters: Filters, loose: Collection[str] = ()) -> tuple[str
         alias, name = FILTER_COLUMNS[kind]
         clauses.append(among(column(alias, name, loose)))
         params.append(json_list(values))
+    if filters.passages:
+        sql, value = passages_condition(filters.passages, loose)
+        clauses.append(sql)
+        params.append(value)
     return (" AND ".join(clauses) or "1"), params
+
+
+def passages_condition(passages: Sequence[PassageRef], loose: Collection[str] = ()) -> tuple[str, str]:
+    """A condition over ``chunk_metadata m``: the chunk covers one of ``passages`` (:func:`covering_condition`
+    for each, OR'ed), with the passages as one JSON parameter ``[[book, chapter, start, end], …]`` (a whole
+    chapter's start and end ``null``)."""
+    book, chapter = column("m", "book_id", loose), column("m", "chapter_num", loose)
+    start, stop = column("m", "verse_start", loose), column("m", "verse_end", loose)
+    p = "json_extract(p.value, '$[{}]')".format
+    sql = (f"EXISTS (SELECT 1 FROM json_each(?) p WHERE {book} = {p(0)} AND {chapter} = {p(1)} AND ({p(2)} IS NULL "
+           f"OR {start} IS NULL OR ({start} <= {p(3)} AND coalesce({stop}, {start}) >= {p(2)})))")
+    rows = [[r.book_id, r.chapter, r.verse_start, None if r.verse_start is None else (r.verse_end or r.verse_start)]
+            for r in passages]
+    return sql, json.dumps(rows)
 
 
 def vec0_filter_condition(filters: Filters, vec_columns: Collection[str]) -> tuple[str, list[object]] | None:
     """``filters`` as constraints sqlite-vec applies while it scans (``" AND …"``), or ``None`` when
     the vec0 table lacks a metadata column they need."""
+    if filters.passages:  # vec0 holds no verses: the search runs over the rowids they allow
+        return None
     clauses: list[str] = []
     params: list[object] = []
     for kind, values in _kinds(filters):

@@ -3,13 +3,15 @@
 Collapsible. Its header is always visible: a toggle ("Filters (2)", the count of active kinds), a
 summary of what is active in words, and *Clear filters*. Opened, it shows four menu buttons —
 source types, books (with Old/New Testament), scholars (display names from the database),
-traditions — each a list of checkable choices with chunk counts. The bar only shows and requests:
+traditions — each a list of checkable choices with chunk counts, and *My passages*: the reader's
+bookmarks, highlights and labels (:mod:`.study.passages_menu`). The bar only shows and requests:
 the filters live in the session (``session/search.py``), which asks again when they change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QPalette
@@ -22,6 +24,7 @@ from ..present import describe
 from ..present.notes import MY_NOTES
 from ..session import Facets
 from ..store.scripture import BookRow
+from .study.passages_menu import MarkedPassagesButton
 
 TESTAMENTS = (("OT", "Old Testament"), ("NT", "New Testament"))
 KINDS = ("source_types", "books", "scholars", "traditions")
@@ -66,6 +69,9 @@ class FilterBar(QFrame):
             self.menus[kind] = menu
             self.buttons[kind] = button
             body.addWidget(button)
+        self.marked = MarkedPassagesButton()
+        self.marked.changed.connect(self._marked_changed)
+        body.addWidget(self.marked)
         body.addStretch(1)
         self.body.hide()
 
@@ -103,6 +109,8 @@ class FilterBar(QFrame):
     def set_filters(self, filters: Filters) -> None:
         """Show ``filters`` as the active ones (no signal)."""
         self._filters = filters
+        if not filters.passages:
+            self.marked.clear()
         self._render()
 
     @property
@@ -128,6 +136,7 @@ class FilterBar(QFrame):
     def clear(self) -> None:
         if self._filters.active:
             self._filters = Filters()
+            self.marked.clear()
             self._render()
             self.filtersChanged.emit(self._filters)
 
@@ -165,7 +174,8 @@ class FilterBar(QFrame):
             values[kind].append(value)
         else:
             values[kind] = [v for v in values[kind] if v != value]
-        chosen = Filters.of(*(values[k] for k in KINDS))
+        chosen = Filters.of(values["source_types"], values["books"], values["scholars"], values["traditions"],
+                            self._filters.passages)
         refused = chosen.too_many()  # a bound on the values of one kind (core/query.py)
         if refused is None:
             self._filters = chosen
@@ -175,12 +185,17 @@ class FilterBar(QFrame):
             return
         self.filtersChanged.emit(self._filters)
 
+    def _marked_changed(self) -> None:
+        self._filters = replace(self._filters, passages=self.marked.passages())
+        self._render()
+        self.filtersChanged.emit(self._filters)
+
     def _render(self) -> None:
         f = self._filters
-        count = sum(1 for k in KINDS if getattr(f, k))
+        count = sum(1 for k in (*KINDS, "passages") if getattr(f, k))
         arrow = "▾" if self.toggle.isChecked() else "▸"
         self.toggle.setText(f"{arrow} Filters ({count})" if count else f"{arrow} Filters")
-        self.summary.setText(describe.filters_summary(f, self._names))
+        self.summary.setText(describe.filters_summary(f, self._names, self.marked.words()))
         self.clear_button.setEnabled(f.active)
         selected = {k: set(getattr(f, k)) for k in KINDS}
         for kind, menu in self.menus.items():

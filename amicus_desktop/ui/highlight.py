@@ -49,3 +49,13 @@ def marked(text: str, words: Iterable[str], before: str, after: str) -> str:
         at = end
     out.append(html.escape(text[at:]))
     return "".join(out)
+
+
+def tip(text: str, words: Iterable[str], facts: str = "") -> str:
+    """A tooltip: ``text``, then ``facts`` on a line of their own — rich text with the searched words of
+    ``text`` in bold when it holds some, plain text otherwise (as every other tooltip)."""
+    wanted = [w for w in words if w.strip()]
+    if not spans(text, wanted):
+        return "\n".join(x for x in (text, facts) if x)
+    body = marked(text, wanted, "<b>", "</b>").replace("\n", "<br>")
+    return f"<qt>{body}" + (f"<br>{html.escape(facts)}" if facts else "") + "</qt>"

@@ -263,7 +263,7 @@ class ReaderPane(QWidget):
 
     def _render(self) -> None:
         page = Page(self._title, self._note, self._verses, self._translation, self._beside,
-                    self._beside_translation, self._focus_lines(), self._marks)
+                    self._beside_translation, self._focus_lines(), self._marks, self._ref)
         same = self._rendered == (self._ref, len(self._verses))
         scroll = self.text.verticalScrollBar().value() if same else 0
         self.text.blockSignals(True)  # the cursor's move to the start is not the reader's

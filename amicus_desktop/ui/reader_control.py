@@ -36,6 +36,7 @@ class ReaderControl:
         sig.historyChanged.connect(self._render_history)
         sig.translationsLoaded.connect(lambda _ts: self._render_beside())
         sig.translationChanged.connect(lambda _t: self._render_beside())
+        sig.chapterLoaded.connect(lambda _t: self._render_beside())  # a start's remembered parallel view
         sig.focusChanged.connect(self._focus_changed)
         sig.resultChanged.connect(self._result_changed)
         sig.versesChanged.connect(self._verses_changed)

@@ -3,7 +3,8 @@
 :func:`page_html` turns a :class:`Page` (the chapter's verses, the verses in focus, the margin marks) into
 the document :class:`~.reader.ReaderPane` shows. Every verse number carries an anchor ``v<n>`` (the pane
 finds verses by it); in two translations the rows of a table keep each verse beside its counterpart
-(``session.reader.aligned``), a verse one translation lacks shown as such, and the right-hand column's
+(``study.versification.aligned_rows``: by number, and by where one translation moved words — the WEB's
+Romans 16:25–27 at 14:23), a verse one translation lacks shown as such, and the right-hand column's
 verses carry ``b<n>``. A margin mark is a link ``mark:<kind>:<verse>`` (0: the chapter's title) with its
 tooltip; the reader's notes are the kind ``note`` (✎), and ``ui/study/`` may add its own kinds.
 """
@@ -16,7 +17,8 @@ from dataclasses import dataclass, field
 
 from PySide6.QtGui import QPalette
 
-from ..session.reader import aligned
+from ..core.references import ChapterRef
+from ..study.versification import aligned_rows
 from .theme import blend, muted_text
 
 #: a margin mark: its symbol and its tooltip
@@ -37,6 +39,8 @@ class Page:
     focus: tuple[int, int] = (0, -1)
     #: kind → verse → mark
     marks: dict[str, dict[int, Mark]] = field(default_factory=dict)
+    #: the chapter (where the translations number it differently, :mod:`~amicus_desktop.study.versification`)
+    ref: ChapterRef | None = None
 
     @property
     def parallel(self) -> bool:
@@ -81,13 +85,18 @@ def _table(page: Page, verse: Callable[[int, str, str], str], muted: str) -> str
             f"{html.escape(page.translation)}</td><td width='50%' style='color:{muted}; font-weight:600; "
             f"padding-bottom:6px'>{html.escape(page.beside_translation)}</td></tr>")
     rows = []
-    for n, left, right in aligned(tuple(page.verses), tuple(page.beside)):
+    for row in aligned_rows(page.ref, page.verses, page.translation, page.beside, page.beside_translation):
+        n = row.verse
         cells = []
-        for text, anchor, name in ((left, "v", page.translation), (right, "b", page.beside_translation)):
+        for text, note, anchor, name in ((row.left, row.left_note, "v", page.translation),
+                                         (row.right, row.right_note, "b", page.beside_translation)):
+            said = html.escape(note or f"(not in the {name})")
             if text is None:
-                missing = f"<a name='{anchor}{n}'></a><sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;" \
-                          f"<span style='color:{muted}; font-style:italic'>(not in the {html.escape(name)})</span>"
-                cells.append(missing)
+                number = "" if row.moved else f"<a name='{anchor}{n}'></a><sup style='color:{muted}; " \
+                                               f"font-size:small'>{n}</sup>&#8202;"
+                cells.append(f"{number}<span style='color:{muted}; font-style:italic'>{said}</span>")
+            elif row.moved:  # the words of verse n the other translation has elsewhere: no anchor of their own
+                cells.append(f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(text)}")
             else:
                 cells.append(verse(n, text, anchor))
         rows.append(f"<tr><td valign='top' style='padding:4px 10px 4px 0; line-height:150%'>{cells[0]}</td>"

@@ -229,6 +229,7 @@ def test_notes_copy_on_the_command_line(amicus_home: Path, pg_url: str, tmp_path
 def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(
         pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from amicus_desktop.core.query import Filters
+    from amicus_desktop.core.references import PassageRef
     from amicus_desktop.notes.pgvectors import PgNotesVectors
     from amicus_desktop.notes.view import NotesVectors
 
@@ -252,7 +253,8 @@ def test_a_questions_meaning_search_asks_pgvector_and_agrees_with_the_index(
             assert all(abs(x - y) < 1e-5 for (_, x), (_, y) in zip(a, b, strict=True))
 
         for filters in (Filters(), Filters(books=frozenset({"romans"})),
-                        Filters(source_types=frozenset({"user_note"}))):
+                        Filters(source_types=frozenset({"user_note"})),
+                        Filters(passages=(PassageRef("romans", 8, 27, 30), PassageRef("john", 3)))):  # marked
             same(view.vectors.nearest(q, 40, filters), memory.nearest(q, 40, filters))
         assert view.vectors.nearest(q, 40, Filters(scholars=frozenset({"calvin"}))) == []
         same(view.vectors.nearest_among(q, some, 10), memory.nearest_among(q, some, 10))

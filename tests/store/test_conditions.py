@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from amicus_desktop.core.references import PassageRef
 from amicus_desktop.core.results import ChunkMetadata
 from amicus_desktop.store import schema
-from amicus_desktop.store.conditions import covering_condition
+from amicus_desktop.store.conditions import covering_condition, passages_condition
 from amicus_desktop.store.scripture import ScriptureStore
 from amicus_desktop.store.validate import affinity
 from amicus_desktop.store.values import opt_int, opt_text
@@ -101,3 +101,36 @@ def test_the_store_covers_what_covers_says(
             assert store.covers_any(ref) is bool(expected)
         assert db.read_bytes() == before
         db.unlink()
+
+
+def _selected_by_passages(declaration: str, stored: list[tuple[object, ...]],
+                          refs: list[PassageRef]) -> tuple[list[int], list[int]]:
+    """(rows the passages filter selects, rows ``covers`` accepts for one of ``refs``)."""
+    con = apsw.Connection(":memory:")
+    con.execute(declaration)
+    con.executemany("INSERT INTO chunk_metadata (book_id, chapter_num, verse_start, verse_end) VALUES (?, ?, ?, ?)",
+                    stored)
+    declared = {str(r[1]): str(r[2] or "") for r in con.execute("PRAGMA table_info(chunk_metadata)")}
+    loose = [c for c in schema.METADATA_COLUMNS
+             if affinity(declared[c]) not in (("INTEGER", "REAL", "NUMERIC") if c in schema.INTEGER_METADATA
+                                              else ("TEXT",))]
+    where, param = passages_condition(refs, loose)
+    chosen = [int(r[0]) for r in con.execute(f"SELECT rowid FROM chunk_metadata m WHERE {where} ORDER BY rowid",
+                                             [param])]
+    singly = set()
+    for ref in refs:
+        cover, params = covering_condition(ref, loose)
+        singly |= {int(r[0]) for r in con.execute(f"SELECT rowid FROM chunk_metadata m WHERE {cover}", params)}
+    con.close()
+    return chosen, sorted(singly)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(stored=rows, refs=st.lists(references(), min_size=1, max_size=4))
+def test_the_passages_filter_is_coverage_of_any_passage(stored: list[tuple[object, ...]],
+                                                       refs: list[PassageRef]) -> None:
+    """The marked-passages filter (one JSON parameter) selects what the per-passage coverage does, OR'ed —
+    in a typed table and in one declared without types."""
+    for declaration in (schema.CREATE_CHUNK_METADATA, UNTYPED):
+        chosen, expected = _selected_by_passages(declaration, stored, refs)
+        assert chosen == expected

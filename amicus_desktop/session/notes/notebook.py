@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ...connectivity import Connectivity, ProxyState
@@ -126,6 +126,8 @@ class Notebook:
         s.search.set_pins(held.pins, held.pin_scopes)
         s.prefs.set_profile(held.profile)
         s.prefs.set_overlay(held.overlay)
+        if s.search.filters.passages:  # the passages the last workspace marked: never searched under this one
+            s.search.set_filters(replace(s.search.filters, passages=()))
         if view is not None:
             s.ask(view.result.query)
         log.info("workspace switched")

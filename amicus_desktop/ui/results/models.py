@@ -25,6 +25,7 @@ from ...present import describe, factors
 from ...present.titles import snippet, title
 from ...session import ResultView
 from .. import shortcuts
+from ..highlight import tip
 from ..theme import blend
 
 ChunkRole = Qt.ItemDataRole.UserRole + 1
@@ -44,6 +45,7 @@ class _RowsModel(QAbstractTableModel):
     COLUMNS: tuple[str, ...] = ()
     _rows: tuple[Any, ...] = ()
     _names: NamesSource | None = None
+    _words: tuple[str, ...] = ()  # the words the keyword search looked for: bold in the snippet's tooltip
 
     @property
     def names(self) -> Names:
@@ -53,10 +55,10 @@ class _RowsModel(QAbstractTableModel):
         return title(item.candidate, self.names)
 
     def _title_tip(self, item: RetrievedChunk | RejectedChunk) -> str:
-        """The snippet, then what the row is in the database's terms (reference, kind, id)."""
+        """The snippet (the searched words in bold), then what the row is in the database's terms."""
         c = item.candidate
         facts = [self.names.reference(c.metadata), describe.source_label(c.source_type), c.chunk_id]
-        return "\n".join(x for x in (snippet(c), " · ".join(f for f in facts if f)) if x)
+        return tip(snippet(c), self._words, " · ".join(f for f in facts if f))
 
     def _scholar(self, scholar_id: str | None) -> str:
         return self.names.scholar(scholar_id).name if scholar_id else "—"
@@ -97,6 +99,7 @@ class ResultsModel(_RowsModel):
         self.beginResetModel()
         self._view = view
         self._rows = view.result.results if view is not None else ()
+        self._words = tuple(view.result.trace.keywords) if view is not None else ()
         # One scale for every question: 1.0 (a perfect match, unboosted) or the top score if boosted past it.
         self._max_score = max([1.0, *(r.score for r in self._rows)])
         self.endResetModel()
@@ -269,6 +272,7 @@ class RejectedModel(_RowsModel):
     def set_view(self, view: ResultView | None) -> None:
         self.beginResetModel()
         self._rows = view.result.rejected if view is not None else ()
+        self._words = tuple(view.result.trace.keywords) if view is not None else ()
         self._ctx = view.result.context if view is not None else None
         k = self._ctx.k if self._ctx else 10
         self._positions = describe.cutoff_positions(self._rows, k)

@@ -64,6 +64,8 @@ class StudyControl:
         p.marks.removeRequested.connect(self.remove_mark)
         p.marks.labelRequested.connect(self.relabel)
         p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
+        w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
         for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
                                   ("study_previous", lambda: self.step(-1))):
             for seq in shortcuts.sequences(shortcuts.BY_ID[shortcut_id]):  # the keys' one home: shortcuts.py
@@ -88,12 +90,13 @@ class StudyControl:
 
         self._w.tasks.spawn(job())
 
-    def _on_marks(self, fn: Callable[[Workspace], T], done: Callable[[T], None], *, quiet: bool = False) -> None:
+    def _on_marks(self, fn: Callable[[Workspace], T], done: Callable[[T], None], *, quiet: bool = False,
+                  workspace_id: str | None = None) -> None:
         desk = self._w.session.notebook.desk
 
         async def job() -> None:
             try:
-                value = await desk.on_workspace(fn)
+                value = await desk.on_workspace(fn, workspace_id)
             except Exception as exc:  # NotesError: its sentence (the notes pane's banner says it for the margin)
                 if not quiet:
                     self._w.show_status(str(getattr(exc, "message", exc)))
@@ -175,8 +178,23 @@ class StudyControl:
     # -- bookmarks and highlights ----------------------------------------------------------------------
     def refresh_marks(self) -> None:
         """The Bookmarks tab and the reader's marks read again (after a change)."""
-        self._on_marks(lambda ws: ws.marks().marks(), self.panel.marks.set_marks)
+        desk = self._w.session.notebook.desk
+        wid = desk.workspace_id
+
+        def read(marks: list[Mark]) -> None:
+            if wid != desk.workspace_id:  # switched meanwhile: these are another workspace's
+                return
+            self.panel.marks.set_marks(marks)
+            self._w.filter_bar.marked.set_marks(marks)  # "My passages": what a question may be limited to
+
+        self._on_marks(lambda ws: ws.marks().marks(), read, workspace_id=wid)
         self.margin.refresh()
+
+    def _workspace_changed(self) -> None:
+        """Another workspace: the "My passages" choice was the last one's (the session dropped its passages
+        from the filters already, session/notes/notebook.py); its marks are read anew."""
+        self._w.filter_bar.marked.forget()
+        self.refresh_marks()
 
     def _chapter_marks(self, chapter: ChapterRef, done: Callable[[list[Mark]], None]) -> None:
         ref = PassageRef(chapter.book_id, chapter.chapter)
