@@ -104,22 +104,27 @@ _PART = re.compile(r" \(part \d+ of \d+\)$")
 def elide_title(text: str, fm: QFontMetrics, width: int) -> str:
     """``text`` shortened to ``width`` the way a chunk's title should be: its passage is what tells two rows
     apart, so the part before " — " (the author, or a word study's word) is elided first, down to its first
-    few letters ("Matthew He… — Romans 9:6-13 (part 6 of 6)"); in a column narrower still, those letters stay
-    and the passage's end goes ("Matthew… — Romans 9:6-1…")."""
+    few letters ("Matthew He… — Romans 9:6-13 (part 6 of 6)"), then "(part 6 of 6)" goes, then the author
+    shrinks to its first letter ("M… — Romans 9:6-13") and at last goes ("Romans 9:6-13"); a column too narrow
+    for the bare passage keeps the author's first letters and cuts the end ("Matthew… — Rom…")."""
     if fm.horizontalAdvance(text) <= width:
         return text
     who, sep, what = text.partition(" — ")
     if not sep:
         return fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
-    least = fm.elidedText(who, Qt.TextElideMode.ElideRight, fm.horizontalAdvance(who[:TITLE_LEAD] + "…"))
     part = _PART.search(what)
     # the whole passage first; then without "(part 2 of 3)", which matters less than the reference
     tails: list[str] = [sep + what] + ([sep + what[:part.start()]] if part else [])
-    for tail in tails:
-        room = width - fm.horizontalAdvance(tail)
-        if room >= fm.horizontalAdvance(least):
-            return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
-    return fm.elidedText(least + tails[-1], Qt.TextElideMode.ElideRight, width)
+    for lead in (who[:TITLE_LEAD] + "…", who[:1] + "…"):
+        least = fm.horizontalAdvance(lead)
+        for tail in tails:
+            room = width - fm.horizontalAdvance(tail)
+            if room >= least:
+                return fm.elidedText(who, Qt.TextElideMode.ElideRight, room) + tail
+    passage = tails[-1][len(sep):]
+    if fm.horizontalAdvance(passage) <= width:
+        return passage
+    return fm.elidedText(who[:TITLE_LEAD] + "…" + tails[-1], Qt.TextElideMode.ElideRight, width)
 
 
 class TitleDelegate(QStyledItemDelegate):

@@ -22,9 +22,14 @@ def test_a_title_keeps_its_passage_and_loses_the_author_first(qapp: Any) -> None
     # narrower: "(part 6 of 6)" goes before the reference does
     short = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew He… — Romans 9:6-13"))
     assert short.startswith("Matthew") and short.endswith(" — Romans 9:6-13") and "part" not in short
-    # narrower still: the first letters of the author stay, and the passage's end goes
+    # narrower still: the author shrinks to its first letter, and the reference stays whole
     tiny = elide_title(TITLE, fm, fm.horizontalAdvance("Matthew H… — Romans 9"))
-    assert tiny.startswith("Matthew") and " — Romans" in tiny and tiny.endswith("…")
+    assert tiny.startswith("M") and tiny.endswith(" — Romans 9:6-13") and "…" in tiny
+    # narrower than that: the bare passage, and only then its end
+    bare = elide_title(TITLE, fm, fm.horizontalAdvance("Romans 9:6-13"))
+    assert bare == "Romans 9:6-13"
+    cut = elide_title(TITLE, fm, fm.horizontalAdvance("Romans 9:"))
+    assert cut.startswith("Mat") and cut.endswith("…") and len(cut) < len("Romans 9:6-13")
     word = elide_title("ἀγαπάω (agapáō, G25) — word study in Romans", fm, fm.horizontalAdvance("ἀγαπάω (a… — word"))
     assert word.startswith("ἀγαπάω") and " — w" in word  # a word study keeps its word
     # a title without an author part elides at its end, as any text
