@@ -56,11 +56,9 @@ async def resize_to(window: Any, size: tuple[int, int], *, seconds: float = 5.0)
     layout pass later (later still on a busy machine), and a resize asked before then stops at the old minimum."""
     import asyncio
 
-    from PySide6.QtWidgets import QApplication
-
     for _ in range(int(seconds / 0.1)):
         window.resize(*size)
-        QApplication.processEvents()
+        await asyncio.sleep(0.05)  # the event loop lays the window out (processEvents here re-enters other tasks)
         if (window.width(), window.height()) == tuple(size):
             return
         await asyncio.sleep(0.1)
@@ -74,18 +72,14 @@ async def save(window: Any, out: Path, name: str, *, prepare: Callable[[], objec
     to grab (the whole window when ``None``)."""
     import asyncio
 
-    from PySide6.QtWidgets import QApplication
-
     from amicus_desktop.ui.main_window import DEFAULT_SIZE
 
     for size, suffix in ((DEFAULT_SIZE, ""), (SMALL, "-1000x650")):
         await resize_to(window, size)
         await asyncio.sleep(0.4)
-        QApplication.processEvents()
         if prepare is not None:
             prepare()
-            await asyncio.sleep(0.1)
-            QApplication.processEvents()
+            await asyncio.sleep(0.15)
         path = out / name.replace(".png", f"{suffix}.png")
         (part() if part is not None else window).grab().save(str(path))
         print(f"{path.name}: ok")
