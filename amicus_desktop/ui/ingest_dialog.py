@@ -109,6 +109,9 @@ class IngestDialog(QDialog):
         self.errors.setHorizontalHeaderLabels(["Line", "Problem"])
         self.errors.setAccessibleName("Skipped lines")
         self.errors.verticalHeader().hide()
+        # a row's height follows its wrapped problem whenever the column's width changes (the dialog shown or
+        # resized): sized once, while the table was still hidden, the rows overlapped until resized by hand
+        self.errors.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.errors.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.errors.setWordWrap(True)
         header = self.errors.horizontalHeader()
@@ -275,7 +278,6 @@ class IngestDialog(QDialog):
             line.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
             self.errors.setItem(row, 0, line)
             self.errors.setItem(row, 1, QTableWidgetItem(e.message))
-        self.errors.resizeRowsToContents()
         skipped = len({e.line for e in errors})
         self.errors_label.setText(f"{skipped} line{'s' * (skipped != 1)} skipped — fix them and ingest the file again "
                                   "(the lines already in are not embedded twice):")

@@ -126,3 +126,32 @@ def test_a_new_library_elsewhere_can_be_opened_from_the_report(harness, qtbot, t
     assert dialog.open_button.isVisibleTo(dialog) and not dialog.errors.isVisibleTo(dialog)
     dialog.open_button.click()
     wait_for(qtbot, lambda: window.session.library.ready and window.session.prefs.endpoints.db_path == target)
+
+
+def test_the_report_rows_fit_their_wrapped_problems_at_any_width(qtbot, tmp_path, library):
+    """Each skipped line's row is as tall as its wrapped problem when the report first shows and after the
+    dialog narrows (the rows once kept the heights they had while the table was hidden, and overlapped)."""
+    from amicus_desktop.corpus.documents import LineError
+    from amicus_desktop.corpus.ingest import IngestReport
+
+    dialog = IngestDialog(library, f"http://127.0.0.1:{free_port()}", open_library=library)
+    qtbot.addWidget(dialog)
+    long = ('/source_type: "sermon" is not one of section_panel, chapter_panel, word_study, lexicon_entry, '
+            "debate_topic, cross_ref_thread_note, journey_stop, meta_faq")
+    errors = tuple(LineError(n, long if n % 2 else f"/chunks/0/chapter_num: Romans has 16 chapters, not {n}")
+                   for n in range(3, 9))
+    report = IngestReport(path=library, model_id="m", documents_ingested=2, chunks_ingested=3, chunks_embedded=3,
+                          chunks_unchanged=0, errors=errors, chunks_added=3, written=True)
+    dialog.resize(900, 600)
+    dialog.show()
+    dialog.show_report(report)
+    table = dialog.errors
+
+    def fitted() -> bool:
+        return all(table.rowHeight(r) >= table.sizeHintForRow(r) for r in range(table.rowCount()))
+
+    wait_for(qtbot, lambda: table.isVisible() and table.columnWidth(1) > 200 and fitted())
+    wide = table.rowHeight(0)  # line 3: the long problem
+    dialog.resize(420, 600)
+    wait_for(qtbot, lambda: table.columnWidth(1) < 400 and fitted())
+    assert table.rowHeight(0) > wide  # the long problem wraps onto more lines in the narrower column
