@@ -110,11 +110,17 @@ def test_a_full_disk_changes_nothing(library: tuple[Path, Path], proxy: Scripted
     assert folder_state(db.parent) == before
 
 
+def _as_from_a_terminal() -> None:
+    """Ctrl-C as a terminal delivers it: a suite started in the background (CI, ``cmd &``) hands its children
+    SIGINT ignored, and Python then installs no handler for it, so the signal would be lost."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start(corpus: Path, db: Path, proxy: ScriptedProxy) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "amicus_desktop", "ingest", str(corpus), "--db", str(db), "--proxy", proxy.url,
          "--batch", "4"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_from_a_terminal,
     )
 
 

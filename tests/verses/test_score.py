@@ -30,7 +30,7 @@ def signals(sim: dict[int, float], **more: Any) -> VerseSignals:
 def test_the_base_is_the_weighted_sum_and_the_final_adds_the_better_neighbour() -> None:
     s = signals({1: 0.5, 2: 0.2, 3: 0.9}, keyword={2: 0.4},
                 commentary={2: Sourced(0.6, "mhcc:john:1:1-5#1")}, lexicon={2: Sourced(0.3, "G3056")})
-    w = VerseWeights(neighbour=0.5)
+    w = VerseWeights(neighbour=0.5, lexicon=0.5)  # the lexicon's weight given here: its default is tuned (RELEVANCE.md)
     ranked = {v.rowid: v.breakdown for v in rank(s, w, SearchMode.HYBRID, neighbours, verse_id)}
     b = ranked[2]
     assert b.base == pytest.approx(0.2 + 0.1 * 0.4 + 0.5 * 0.6 + 0.5 * 0.3)
