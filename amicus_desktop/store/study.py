@@ -1,24 +1,18 @@
-"""What the study aids (:mod:`amicus_desktop.study`) read from scripture.db, and their cross-reference index file.
+"""What the study aids (:mod:`amicus_desktop.study`) read from scripture.db.
 
 Typed questions over the library (the study package holds no SQL): the KJV's words and Strong's
 numbers (:mod:`.word_strongs`), a number's lexicon chunks, the notes whose references are read for
-cross-references, a verse's vector and text. And :class:`XrefFile`, the index of those references the
-study package builds once per library in the cache folder (:func:`.cache_files.cached_index`):
-``groups(group_id, kind, detail, chunk_id)`` and ``places(group_id, role, book_id, chapter, vs, ve)``
-(role 0: the note's own passage, 1: a place it names).
+cross-references (their index file is :mod:`.xref_file`), a verse's vector and text.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
-import apsw
 import numpy as np
 
 from ..core.errors import AmicusError, ErrorCode
-from .cache_files import cached_index
 from .library import LibraryStore
 from .scripture import ScriptureStore
 from .verse_tables import VERSE_EMBEDDINGS
@@ -97,11 +91,11 @@ def note_rows(store: ScriptureStore, scholars: Sequence[str]) -> list[NoteRow]:
             "WHERE t.source_type = 'cross_ref_thread_note' OR (t.source_type IN ('section_panel', 'chapter_panel') "
             f"AND m.scholar_id IN ({','.join('?' * len(scholars))}) AND m.chapter_num IS NOT NULL)", list(scholars)):
         out.append((str(c), str(t), str(s), str(x), None if sch is None else str(sch), None if b is None else str(b),
-                    _int(ch), _int(vs), _int(ve)))
+                    int_or_none(ch), int_or_none(vs), int_or_none(ve)))
     return out
 
 
-def _int(value: object) -> int | None:
+def int_or_none(value: object) -> int | None:
     return int(value) if isinstance(value, (int, float)) else None
 
 
@@ -110,52 +104,3 @@ def verse_vector(store: ScriptureStore, verse_rowid: int) -> np.ndarray | None:
     if not rows or not isinstance(rows[0][0], bytes) or len(rows[0][0]) != 4 * store.info.dims:
         return None
     return np.frombuffer(rows[0][0], dtype="<f4")
-
-
-class XrefFile:
-    """The cross-reference index of one library (read-only once built)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._con = apsw.Connection(str(path), flags=apsw.SQLITE_OPEN_READONLY)
-
-    @classmethod
-    def open(cls, store: ScriptureStore, fingerprint: str, groups: Callable[[], Iterable[GroupRow]]) -> XrefFile:
-        """The index of ``store``'s library, written from ``groups()`` when the cache has none for it."""
-        def fill(con: apsw.Connection) -> None:
-            con.execute("CREATE TABLE groups (group_id INTEGER PRIMARY KEY, kind TEXT NOT NULL, detail TEXT NOT NULL, "
-                        "chunk_id TEXT NOT NULL, directed INTEGER NOT NULL)")
-            con.execute("CREATE TABLE places (group_id INTEGER NOT NULL, role INTEGER NOT NULL, "
-                        "book_id TEXT NOT NULL, chapter INTEGER NOT NULL, vs INTEGER, ve INTEGER)")
-            for gid, (kind, detail, chunk_id, anchor, members) in enumerate(groups(), start=1):
-                con.execute("INSERT INTO groups VALUES (?, ?, ?, ?, ?)",
-                            (gid, kind, detail, chunk_id, int(anchor is not None)))
-                places = ([(0, anchor)] if anchor else []) + [(1, m) for m in members]
-                con.executemany("INSERT INTO places VALUES (?, ?, ?, ?, ?, ?)",
-                                [(gid, role, *place) for role, place in places])
-            con.execute("CREATE INDEX places_at ON places (book_id, chapter, role)")
-            con.execute("CREATE INDEX places_of ON places (group_id)")
-
-        path, _built = cached_index(store.path, "xref-index", fingerprint, fill)
-        return cls(path)
-
-    def hits(self, book_id: str, chapter: int, verse: int) -> list[tuple[str, str, str, Place, bool]]:
-        """``(kind, detail, chunk_id, place, reverse)``: the places named by the notes covering the verse, the
-        passages of the notes naming it (``reverse``), and the other places of the groups of peers listing it."""
-        rows = self._con.execute(
-            """SELECT g.kind, g.detail, g.chunk_id, o.book_id, o.chapter, o.vs, o.ve, o.role = 0 FROM places p
-               JOIN groups g ON g.group_id = p.group_id
-               JOIN places o ON o.group_id = p.group_id
-                 AND o.role = (CASE WHEN g.directed THEN 1 - p.role ELSE 1 END)
-               WHERE p.book_id = ? AND p.chapter = ?
-                 AND ((p.role = 0 AND (p.vs IS NULL OR (p.vs <= ? AND coalesce(p.ve, p.vs) >= ?)))
-                   OR (p.role = 1 AND p.vs <= ? AND coalesce(p.ve, p.vs) >= ?))""",
-            (book_id, chapter, verse, verse, verse, verse)).fetchall()
-        return [(str(k), str(d), str(c), (str(b), _int(ch) or 0, _int(vs), _int(ve)), bool(r))
-                for k, d, c, b, ch, vs, ve, r in rows]
-
-    def kinds(self) -> set[str]:
-        return {str(k) for (k,) in self._con.execute("SELECT DISTINCT kind FROM groups")}
-
-    def close(self) -> None:
-        self._con.close()

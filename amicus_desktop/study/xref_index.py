@@ -14,7 +14,8 @@ and the parser reads one reference with its book at a time; so before it reads a
 that starts with a bare ``chapter:verse`` is given the book of the reference before it (in a thread
 note, or the note's own book). Parsing every note of the whole Bible takes tens of seconds: the
 groups are written to an index file beside the library's other caches
-(:func:`amicus_desktop.store.cache_files.cached_index`), so a lookup reads two small tables.
+(:class:`amicus_desktop.store.xref_file.XrefFile`), brought up to date note by note as the library grows
+(the builder does it after each book), so a lookup reads two small tables.
 No Qt.
 """
 
@@ -22,13 +23,14 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from ..core.books import BY_ID
 from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
-from ..store.study import GroupRow, Place, XrefFile, note_rows
+from ..store.study import GroupRow, NoteRow, Place
+from ..store.xref_file import XrefFile
 from ..understand import find_references
 from .model import XrefSource
 
@@ -78,9 +80,9 @@ def _topic(source_id: str) -> str:
     return name.title() if name.isupper() else name
 
 
-def groups(store: ScriptureStore) -> Iterator[Group]:
-    """Every group of the library's notes (see the module docstring)."""
-    for chunk_id, source_type, source_id, text, scholar, book, chapter, vs, ve in note_rows(store, list(COMMENTATORS)):
+def groups(rows: Iterable[NoteRow]) -> Iterator[Group]:
+    """Every group of these notes (see the module docstring)."""
+    for chunk_id, source_type, source_id, text, scholar, book, chapter, vs, ve in rows:
         book_id = book or ""
         if source_type != "cross_ref_thread_note":
             if chapter is None or scholar not in COMMENTATORS:
@@ -120,8 +122,8 @@ def _place(ref: PassageRef) -> Place:
     return ref.book_id, ref.chapter, ref.verse_start, ref.verse_end
 
 
-def _rows(store: ScriptureStore) -> Iterator[GroupRow]:
-    for g in groups(store):
+def _rows(rows: Sequence[NoteRow]) -> Iterator[GroupRow]:
+    for g in groups(rows):
         yield g.kind.value, g.detail, g.chunk_id, _place(g.anchor) if g.anchor else None, [_place(m) for m in g.members]
 
 
@@ -144,12 +146,20 @@ class XrefIndex:
 
     @classmethod
     def for_store(cls, store: ScriptureStore) -> XrefIndex:
-        """The index of ``store``'s library (built now when the cache has none: seconds for a few books,
-        longer for the whole Bible — call it off the UI thread)."""
+        """The index of ``store``'s library, up to date with it (built now when the cache has none: seconds for
+        a few books, about a minute for the whole Bible; a book added since, about a second — call it off the
+        UI thread)."""
         index = _INDEXES.get(store)
         if index is None:
-            index = _INDEXES[store] = cls(XrefFile.open(store, _VERSION, lambda: _rows(store)))
+            index = _INDEXES[store] = cls(XrefFile.open(store, _VERSION, _rows, list(COMMENTATORS)))
+        elif index._file.refresh():
+            index._kinds = None
         return index
+
+    @property
+    def notes_read(self) -> int:
+        """How many notes the last update read (0: the file was current)."""
+        return self._file.notes_read
 
     def hits(self, book_id: str, chapter: int, verse: int) -> list[Hit]:
         """Every place tied to the verse: the members of the notes covering it, and the other members of
@@ -162,6 +172,13 @@ class XrefIndex:
                 said = f"{detail} cites {here.label()}" if reverse else detail
                 out.append(Hit(XrefSource(kind), said, chunk_id, ref))
         return out
+
+    def close(self) -> None:
+        """Let the index file go (the next :meth:`for_store` opens it again)."""
+        self._file.close()
+        for store, index in list(_INDEXES.items()):
+            if index is self:
+                del _INDEXES[store]
 
     def kinds(self) -> set[XrefSource]:
         """The sources the library's notes give (read once)."""
