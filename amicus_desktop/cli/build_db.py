@@ -193,6 +193,9 @@ def run(args: argparse.Namespace) -> int:
                                                              batch=args.batch, stop_after=args.stop_after)
         else:
             report = build_database(out, books, embedder, progress=printer, batch=args.batch)
+            from ..study.xref_index import index_library
+
+            index_library(out)  # its cross-reference index, so a reader's first one does not wait
     except KeyboardInterrupt:
         if printer:
             printer.end()

@@ -36,9 +36,8 @@ from ..core.query import SOURCE_TYPES
 from ..embedding.base import Embedder
 from ..store.growing import GrowingLibrary, NotGrowing
 from ..store.schema import BUILD_STATE, GROWING
-from ..store.scripture import ScriptureStore
 from ..store.writer import ChunkRecord, ScriptureWriter
-from ..study.xref_index import XrefIndex
+from ..study.xref_index import index_library
 from .build import BuildCancelled, BuildProgress, collect_chunks, embed_batches
 from .lanes import embed_in_lanes, lanes_for
 from .library import Library, describe_sources
@@ -135,7 +134,7 @@ def grow_database(
             if progress:
                 progress(_progress(f"book {i + 1}/{len(todo)}: {title}", chunks, total, started, len(done)))
             _write_unit(grown, name, recs, lanes, whole, done, batch=batch, cancel=cancel)
-            _index_cross_references(out)
+            index_library(out)  # the book's notes in the cross-reference index: about a second
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
@@ -149,13 +148,6 @@ def grow_database(
     if progress:
         progress(BuildProgress("done", 1, 1, eta=0.0, books_done=len(done)))
     return GrowReport(out, tuple(written), len(done), chunks, time.monotonic() - t0, complete)
-
-
-def _index_cross_references(out: Path) -> None:
-    """Bring the library's cross-reference index up to date with the book just written (about a second), so a
-    reader's first cross-reference on it does not wait for every note of the library to be read."""
-    with ScriptureStore(out) as store:
-        XrefIndex.for_store(store).close()
 
 
 def _progress(stage: str, chunks: int, total: int, started: float, books_done: int) -> BuildProgress:

@@ -25,6 +25,7 @@ import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..core.books import BY_ID
 from ..core.references import PassageRef
@@ -187,6 +188,17 @@ class XrefIndex:
         return set(self._kinds)
 
 
+def index_library(path: Path) -> int:
+    """Bring the cross-reference index of the library at ``path`` up to date (its builder does, after each book
+    and at the end), so a reader's first cross-reference does not wait; how many notes it read."""
+    with ScriptureStore(path) as store:
+        index = XrefIndex.for_store(store)
+        read = index.notes_read
+        index.close()
+    return read
+
+
 _INDEXES: weakref.WeakKeyDictionary[ScriptureStore, XrefIndex] = weakref.WeakKeyDictionary()
 
-__all__: Sequence[str] = ("COMMENTATORS", "Group", "Hit", "XrefIndex", "groups", "overlaps", "references")
+__all__: Sequence[str] = ("COMMENTATORS", "Group", "Hit", "XrefIndex", "groups", "index_library", "overlaps",
+                          "references")

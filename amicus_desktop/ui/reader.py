@@ -268,8 +268,12 @@ class ReaderPane(QWidget):
         scroll = self.text.verticalScrollBar().value() if same else 0
         self.text.blockSignals(True)  # the cursor's move to the start is not the reader's
         self.text.setHtml(page_html(page, self.palette()))
-        self.text.blockSignals(False)
         self._rendered = (self._ref, len(self._verses))
+        verse = self.current_verse  # the cursor goes where the reader is: copy, Ctrl+Shift+X … act on that verse
+        cursor = self._verse_cursor(verse) if verse is not None else None
+        if cursor is not None:
+            self.text.setTextCursor(cursor)
+        self.text.blockSignals(False)
         self.text.verticalScrollBar().setValue(scroll)
 
     # -- copying and the context menu ----------------------------------------------------------

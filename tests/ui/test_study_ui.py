@@ -112,3 +112,30 @@ def test_bookmarks_and_highlights_stay_in_their_workspace(harness, qtbot, demo_d
     with NotesStore() as store:
         assert store.workspace("someone-else").marks().marks() == []
         assert len(store.workspace(s.notebook.workspaces.current_id).marks().marks()) == 1
+
+
+def test_a_verse_gone_to_is_the_one_the_keys_act_on_and_stays_in_sight(harness, qtbot, demo_db: Path) -> None:
+    """Go to Romans 3:23, then Ctrl+Shift+X and Ctrl+C: both act on verse 23 (not the chapter's first verse,
+    where the text cursor used to stay), and the Study dock opening beside the text keeps 23 in sight."""
+    from PySide6.QtGui import QGuiApplication
+
+    window = harness.open(db=demo_db, chapter="romans:1")
+    window.resize(1000, 650)
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 1), timeout=30)
+    window.reader.goto_edit.setText("Romans 3:23")
+    window.reader.goto_edit.returnPressed.emit()
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 3) and window.reader.highlighted
+             == (23, 23), timeout=30)
+    assert window.reader.selected_verses() == [23]
+    window.study_control.xrefs_of_selection()
+    pane = window.study_control.panel.xrefs
+    wait_for(qtbot, lambda: pane.list.count() > 0, timeout=60)
+    assert pane.title.text() == "Cross-references of Romans 3:23"
+
+    def in_sight() -> bool:
+        y = window.reader.verse_rect_y(23)
+        return y is not None and 0 <= y <= window.reader.text.viewport().height()
+
+    wait_for(qtbot, in_sight)
+    assert window.reader.copy_verses() and "Romans 3:23" in QGuiApplication.clipboard().text()

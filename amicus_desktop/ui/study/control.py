@@ -114,6 +114,7 @@ class StudyControl:
             width = min(WIDTH, self._w.width() // 3)
             horizontal = Qt.Orientation.Horizontal
             QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
+            self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)

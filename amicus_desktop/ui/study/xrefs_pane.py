@@ -82,7 +82,8 @@ class XrefsPane(QWidget):
 
     def show_loading(self, verse: PassageRef) -> None:
         self.title.setText(f"Cross-references of {verse.label()}")
-        self.show_message("Reading the library's notes…")
+        self.show_message("Reading the library's notes… (once per library: up to a minute or two for the whole "
+                          "Bible; a book added later takes a second)")
 
     def show_result(self, result: CrossReferences) -> None:
         self.result = result
