@@ -64,6 +64,22 @@ def main() -> int:
         build = _timed(lambda: XrefIndex.for_store(store))
         print(f"cross-reference index built in {build / 1000:.1f} s for {len(index.keys) - 1} verses "
               f"(whole Bible, scaled: ~{build / 1000 * WHOLE_BIBLE_VERSES / max(1, len(index.keys) - 1):.0f} s)")
+        current = _timed(lambda: XrefIndex.for_store(store))
+        print(f"the index opened again, current: {current:.2f} ms (a stat and one row)")
+        from collections import defaultdict
+
+        from amicus_desktop.store.study import NoteRow, note_rows
+        from amicus_desktop.study.xref_index import COMMENTATORS, groups
+        by_book: dict[str | None, list[NoteRow]] = defaultdict(list)
+        for row in note_rows(store, list(COMMENTATORS)):
+            by_book[row[5]].append(row)
+
+        def read(rows: list[NoteRow]) -> float:
+            return _timed(lambda: list(groups(rows)))
+
+        per_book = [read(rows) for rows in by_book.values()]
+        print(f"one book's notes read (what the builder adds to the index after each book), over {len(by_book)} "
+              f"books: {_ms(per_book)}")
         cross_references(store, PassageRef(*keys[0], keys[0][2]))  # warm
         xrefs = [_timed(lambda k=k: cross_references(store, PassageRef(k[0], k[1], k[2], k[2]))) for k in keys]
         print(f"cross_references per verse: {_ms(xrefs)}")
