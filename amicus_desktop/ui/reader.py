@@ -305,6 +305,10 @@ class ReaderPane(QWidget):
             return []
         return [n for n, _t in self._verses if first <= n <= last]
 
+    def translation_of(self, column: int) -> str:
+        """The translation shown in ``column`` (1: the one beside, when two are shown)."""
+        return self._beside_translation if column == 1 and self.showing_parallel else self._translation
+
     def column_at(self, cursor: QTextCursor | None = None) -> int:
         """The column of ``cursor`` (the text cursor when ``None``): 1 in the translation beside, else 0."""
         cursor = cursor if cursor is not None else self.text.textCursor()

@@ -132,6 +132,8 @@ def test_a_verse_gone_to_is_the_one_the_keys_act_on_and_stays_in_sight(harness, 
     pane = window.study_control.panel.xrefs
     wait_for(qtbot, lambda: pane.list.count() > 0, timeout=60)
     assert pane.title.text() == "Cross-references of Romans 3:23"
+    # the dock fits beside the text and the results at 1000 px: it used to force the window to 1,413
+    assert window.minimumSizeHint().width() <= 1000 and window.width() == 1000
 
     def in_sight() -> bool:
         y = window.reader.verse_rect_y(23)
@@ -139,3 +141,30 @@ def test_a_verse_gone_to_is_the_one_the_keys_act_on_and_stays_in_sight(harness, 
 
     wait_for(qtbot, in_sight)
     assert window.reader.copy_verses() and "Romans 3:23" in QGuiApplication.clipboard().text()
+
+
+def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot, demo_db: Path) -> None:
+    """With the Strong's tab open, a click on a word of the KJV column (the WEB read beside it) shows that
+    word's number; a click in the WEB column does nothing, and the context menu offers the KJV word too."""
+    window = harness.open(db=demo_db, chapter="john:3")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("john", 3), timeout=30)
+    window.actions_by_id["parallel"].trigger()
+    wait_for(qtbot, lambda: window.reader.showing_parallel and window.reader.translation_of(1) == "KJV", timeout=30)
+    control, panel = window.study_control, window.study_control.panel.strongs
+    control._reveal(panel)
+    reader = window.reader
+
+    def click(prefix: str, word: str) -> None:
+        doc = reader.text.document()
+        at = doc.toPlainText().index(word, anchor_positions(doc, prefix)[16])
+        cursor = QTextCursor(doc)
+        cursor.setPosition(at + 1)
+        qtbot.mouseClick(reader.text.viewport(), Qt.MouseButton.LeftButton, pos=reader.text.cursorRect(cursor).center())
+
+    click("v", "loved")  # the WEB: its words carry no numbers the app trusts
+    qtbot.wait(300)
+    assert panel.study is None
+    click("b", "loved")
+    wait_for(qtbot, lambda: panel.study is not None and panel.study.number == "G25", timeout=30)
+    assert "Strong's number of “loved”" in _menu_entries(window, [16])

@@ -27,9 +27,12 @@ class BundleBar(QHBoxLayout):
         self.budget.setToolTip("The most tokens the copied context may use (counted with the model's tokenizer)")
         budget_label = QLabel("Budget:")
         budget_label.setBuddy(self.budget)
-        self.export_button = QPushButton("Export results…")
+        self.export_button = QPushButton("Export…")  # short: the row fits beside the Study dock at 1000 px
+        self.export_button.setToolTip("Export results… (the bundle as JSON, or a CSV table of the results and "
+                                      "rejections)")
+        self.export_button.setAccessibleName("Export results")
         self.setContentsMargins(0, 4, 0, 4)
-        self.setSpacing(6)
+        self.setSpacing(4)
         self.addWidget(self.copy_context_button)
         self.addWidget(budget_label)
         self.addWidget(self.budget)

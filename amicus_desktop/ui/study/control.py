@@ -56,6 +56,7 @@ class StudyControl:
     def connect(self) -> None:
         w = self._w
         w.reader.menu_extenders.append(self._reader_menu)
+        w.reader.wordClicked.connect(self._word_clicked)
         p = self.panel
         p.xrefs.passageRequested.connect(self._open)
         p.strongs.passageRequested.connect(self._open)
@@ -159,11 +160,23 @@ class StudyControl:
         book, chapter, v = verse.book_id, verse.chapter, verse.verse_start or 1
         self._on_db(lambda store: numbers_at(tables_of(store), book, chapter, v, word), found)
 
-    def word_under_cursor(self, verse: int) -> tuple[str, int] | None:
-        """The word at the reader's cursor and its place among the verse's words (from 0)."""
+    def _word_clicked(self, verse: int, _word: str, column: int) -> None:
+        """One click on a word of the KJV (alone or beside): its Strong's study, while the Study dock shows the
+        Strong's tab (so reading and selecting stay quiet otherwise; the context menu offers it always)."""
+        chapter = self._w.session.reader.loaded_chapter
+        if (chapter is None or not self.dock.isVisible() or self.panel.tabs.currentWidget() is not self.panel.strongs
+                or self._w.reader.translation_of(column).upper() != "KJV"):
+            return
+        found = self.word_under_cursor(verse, column)
+        if found is not None:
+            self.strongs_of_word(PassageRef(chapter.book_id, chapter.chapter, verse, verse), found[1])
+
+    def word_under_cursor(self, verse: int, column: int = 0) -> tuple[str, int] | None:
+        """The word at the reader's cursor and its place among the verse's words (from 0), in ``column``'s
+        translation (1: the one beside)."""
         doc = self._w.reader.text.document()
         cursor = self._w.reader.text.textCursor()
-        start = anchor_positions(doc).get(verse)
+        start = anchor_positions(doc, "b" if column == 1 else "v").get(verse)
         if start is None:
             return None
         word = QTextCursor(cursor)
@@ -243,8 +256,9 @@ class StudyControl:
         span = PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[-1])
         menu.addSeparator()
         menu.addAction(f"Cross-references of {first.label()}", lambda: self.show_xrefs(first))
-        if text is not None and text.translation.upper() == "KJV" and len(verses) == 1:
-            found = self.word_under_cursor(verses[0])
+        column = self._w.reader.column_at()  # the KJV may be the translation beside
+        if text is not None and self._w.reader.translation_of(column).upper() == "KJV" and len(verses) == 1:
+            found = self.word_under_cursor(verses[0], column)
             if found is not None:
                 word, index = found
                 menu.addAction(f"Strong's number of “{word}”", lambda: self.strongs_of_word(first, index))

@@ -23,8 +23,9 @@ from .marks_pane import SHADES
 BOOKMARK = "⚑"
 
 
-def anchor_positions(doc: Any) -> dict[int, int]:
-    """Verse number → the position of its anchor (``v<n>``) in the reader's document."""
+def anchor_positions(doc: Any, prefix: str = "v") -> dict[int, int]:
+    """Verse number → the position of its anchor (``v<n>``; ``b<n>`` the translation beside) in the reader's
+    document."""
     out: dict[int, int] = {}
     block = doc.begin()
     while block.isValid():
@@ -32,7 +33,7 @@ def anchor_positions(doc: Any) -> dict[int, int]:
         while not it.atEnd():
             fragment = it.fragment()
             for name in fragment.charFormat().anchorNames():
-                if name.startswith("v") and name[1:].isdigit():
+                if name.startswith(prefix) and name[1:].isdigit():
                     out[int(name[1:])] = int(fragment.position())
             it += 1
         block = block.next()

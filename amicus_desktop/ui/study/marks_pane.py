@@ -47,12 +47,15 @@ class MarksPane(QWidget):
         self.search.textChanged.connect(lambda _t: self._refill())
         self.label = QComboBox()
         self.label.setAccessibleName("Label")
+        self.label.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.label.setMinimumContentsLength(8)  # a long label elides rather than widen the dock
         self.label.currentIndexChanged.connect(lambda _i: self._refill())
         self.list = QListWidget()
         self.list.setAccessibleName("Bookmarks and highlights")
         self.list.itemActivated.connect(self._open)
         self.list.itemClicked.connect(self._open)
         self.count = QLabel()
+        self.count.setWordWrap(True)  # the empty state's sentence wraps rather than widen the dock
         self.relabel = QPushButton("Labels…")
         self.relabel.clicked.connect(lambda: self._with_current(self.labelRequested.emit))
         self.remove = QPushButton("Remove")

@@ -81,7 +81,8 @@ class StrongsPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
         layout.addWidget(split, 1)
-        self.show_message("Right-click a word of the KJV in the reader to see its Strong's number.")
+        self.show_message("Click a word of the KJV in the reader (with this tab open), or right-click it, to see "
+                          "its Strong's number.")
 
     def show_message(self, text: str) -> None:
         self.study = None

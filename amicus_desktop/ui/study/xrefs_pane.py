@@ -59,6 +59,9 @@ class XrefsPane(QWidget):
         self.list.itemActivated.connect(self._open)
         self.list.itemClicked.connect(self._open)
 
+        self.title.setWordWrap(True)  # a narrow dock wraps the verse's name rather than widen the window
+        self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.source.setMinimumContentsLength(8)
         head = QHBoxLayout()
         head.addWidget(self.title, 1)
         head.addWidget(self.source)
