@@ -147,6 +147,7 @@ def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot
     """With the Strong's tab open, a click on a word of the KJV column (the WEB read beside it) shows that
     word's number; a click in the WEB column does nothing, and the context menu offers the KJV word too."""
     window = harness.open(db=demo_db, chapter="john:3")
+    window.resize(1000, 650)
     s = window.session
     wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("john", 3), timeout=30)
     window.actions_by_id["parallel"].trigger()
@@ -168,3 +169,5 @@ def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot
     click("b", "loved")
     wait_for(qtbot, lambda: panel.study is not None and panel.study.number == "G25", timeout=30)
     assert "Strong's number of “loved”" in _menu_entries(window, [16])
+    qtbot.wait(100)  # the study's labels laid out: the dock still fits a 1000-px window (it used to widen it)
+    assert window.minimumSizeHint().width() <= 1000 and window.width() == 1000

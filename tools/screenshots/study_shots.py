@@ -13,6 +13,8 @@ window's default size and at 1000×650 (``-1000x650``):
 * ``study-strongs-book.png`` — the concordance of G26 (ἀγάπη) narrowed to Romans;
 * ``study-bookmarks.png`` — Romans 8 with its highlights in the text (8:28 yellow, 8:38-39 green), and the
   Bookmarks tab: a few bookmarks and highlights with labels, searched for "promise";
+* ``study-strongs-beside.png`` — John 3 in the WEB with the KJV beside, "loved" clicked in the KJV column
+  (one click, the Strong's tab open): G25 again;
 * ``study-menu.png`` — the reader's context menu on a KJV word: cross-references, Strong's, bookmark,
   highlight, label.
 """
@@ -127,6 +129,19 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         control.show_strongs("G26", "romans")
         await reach(session, lambda: strongs.study is not None and strongs.study.number == "G26", timeout=60)
         await save(window, out, "study-strongs-book.png")
+
+        session.set_translation("web")  # the WEB read with the KJV beside: a click on a KJV word
+        window.actions_by_id["parallel"].trigger()
+        await reach(session, lambda: reader.showing_parallel and reader.translation_of(1) == "KJV", timeout=30)
+        await settle()
+        from amicus_desktop.ui.study.margin import anchor_positions
+        doc = reader.text.document()
+        cursor = reader.text.textCursor()
+        cursor.setPosition(doc.toPlainText().index("loved", anchor_positions(doc, "b")[16]) + 1)
+        reader.text.setTextCursor(cursor)
+        reader.wordClicked.emit(16, "loved", 1)  # what a click on the word says
+        await reach(session, lambda: strongs.study is not None and strongs.study.number == "G25", timeout=60)
+        await save(window, out, "study-strongs-beside.png")
 
         window.close()
         await session.aclose()

@@ -54,9 +54,12 @@ class StrongsPanel(QWidget):
         self.entry.setOpenLinks(False)
         self.book = QComboBox()
         self.book.setAccessibleName("Concordance book")
-        self.book.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # a long book name elides rather than widen the dock past a 1000-px window
+        self.book.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.book.setMinimumContentsLength(10)
         self.book.activated.connect(self._book_chosen)
         self.count = QLabel()
+        self.count.setWordWrap(True)
         self.concordance = QTextBrowser()
         self.concordance.setAccessibleName("Concordance")
         self.concordance.setOpenLinks(False)
