@@ -47,7 +47,7 @@ class StudyPanel(QWidget):
 class StudyDock(Dock[StudyPanel]):
     def __init__(self, window: MainWindow) -> None:
         super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea, lazy=False)
-        self.setMinimumWidth(260)
+        self.setMinimumWidth(220)  # beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
 
     def create_widget(self) -> StudyPanel:
         return StudyPanel()

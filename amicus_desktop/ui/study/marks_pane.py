@@ -64,13 +64,14 @@ class MarksPane(QWidget):
         top.addWidget(self.search, 1)
         top.addWidget(self.label)
         bottom = QHBoxLayout()
-        bottom.addWidget(self.count, 1)
+        bottom.addStretch(1)
         bottom.addWidget(self.relabel)
         bottom.addWidget(self.remove)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.count)  # a line of its own: the dock stays narrow enough for a 1000-px window
         layout.addLayout(bottom)
         self.set_marks([])
 

@@ -56,7 +56,7 @@ class StrongsPanel(QWidget):
         self.book.setAccessibleName("Concordance book")
         # a long book name elides rather than widen the dock past a 1000-px window
         self.book.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.book.setMinimumContentsLength(10)
+        self.book.setMinimumContentsLength(8)
         self.book.activated.connect(self._book_chosen)
         self.count = QLabel()
         self.count.setWordWrap(True)
