@@ -25,6 +25,8 @@ LEXICON = ("lexicon_entry",)
 #: vectors kept as float32 up to this many floats (≈ 160 MB), as float16 beyond
 FLOAT32_LIMIT = 40_000_000
 _BLOCK = 8192
+#: chunk vectors read from the library this many at a time
+_READ_BLOCK = 1024
 _STRONGS = re.compile(r"([GH]\d+)$")
 
 Ints = npt.NDArray[np.int64]
@@ -117,9 +119,9 @@ class VerseMemory:
         dims = store.info.dims
         total = dims * (self.n + len(self.note_rowids) + len(self.entry_rowids))
         dtype = np.float32 if total <= FLOAT32_LIMIT else np.float16
-        rowids, matrix = index.all_vectors()
+        rowids, matrix = index.all_vectors(dtype)
         self.vector_pos = rowids - 1
-        self.vectors = matrix.astype(dtype)
+        self.vectors = matrix
         self.note_vectors = _rows(store, self.note_rowids, dims, dtype)
         self.entry_vectors = _rows(store, self.entry_rowids, dims, dtype)
 
@@ -156,13 +158,16 @@ def _indexed(memory: VerseMemory, name: str, ids: Ints, matrix: np.ndarray) -> M
 
 
 def _rows(store: LibraryStore, rowids: Ints, dims: int, dtype: type) -> np.ndarray:
-    """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing)."""
-    found = store.vectors(int(r) for r in rowids)
+    """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing), read a
+    block at a time straight into the matrix (never ~ 30k vectors held at once beside it)."""
     out: np.ndarray = np.zeros((len(rowids), dims), dtype=dtype)
-    for i, r in enumerate(rowids):
-        v = found.get(int(r))
-        if v is not None and v.shape == (dims,):
-            out[i] = v
+    for start in range(0, len(rowids), _READ_BLOCK):
+        block = rowids[start:start + _READ_BLOCK]
+        found = store.vectors(int(r) for r in block)
+        for i, r in enumerate(block, start=start):
+            v = found.get(int(r))
+            if v is not None and v.shape == (dims,):
+                out[i] = v
     return out
 
 
