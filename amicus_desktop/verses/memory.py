@@ -3,9 +3,9 @@ commentary note's and lexicon entry's vector, which verses each note covers, whi
 verse holds, and each verse's neighbours — so a question scores every verse exactly with a few matrix
 products instead of several nearest-neighbour searches (docs/PERFORMANCE.md, "Verse search").
 
-At the whole Bible and 384 dimensions that is ≈ 62k vectors, 95 MB as float32, read in about a second.
-Above :data:`FLOAT32_LIMIT` floats the vectors are kept as float16 (half the memory; products are taken
-block by block in float32).
+At the whole Bible and 384 dimensions that is ≈ 62k vectors, read in about a second and kept as float16
+(:data:`VECTOR_DTYPE`): 47 MB instead of float32's 95, products taken block by block in float32 — the verse
+golden set ranks the same verses in the same order either way (``research/measure/verse_float16.py``).
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from ..store.library import LibraryStore
 
 COMMENTARY = ("section_panel",)
 LEXICON = ("lexicon_entry",)
-#: vectors kept as float32 up to this many floats (≈ 160 MB), as float16 beyond
-FLOAT32_LIMIT = 40_000_000
-_BLOCK = 8192
+#: the vectors' type in memory (products are float32 either way)
+VECTOR_DTYPE: type = np.float16
+_BLOCK = 2048
 #: chunk vectors read from the library this many at a time
 _READ_BLOCK = 1024
 _STRONGS = re.compile(r"([GH]\d+)$")
@@ -117,8 +117,7 @@ class VerseMemory:
     def _load_vectors(self, store: LibraryStore) -> None:
         index = store.verse_index()
         dims = store.info.dims
-        total = dims * (self.n + len(self.note_rowids) + len(self.entry_rowids))
-        dtype = np.float32 if total <= FLOAT32_LIMIT else np.float16
+        dtype = VECTOR_DTYPE
         rowids, matrix = index.all_vectors(dtype)
         self.vector_pos = rowids - 1
         self.vectors = matrix
