@@ -20,7 +20,7 @@ import math
 import re
 import weakref
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -172,26 +172,27 @@ class VerseIndex:
                     out[int(r)] = float(d)
         return out
 
-    def all_vectors(self, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
-        """Every verse vector: ``(rowids, matrix)`` in ``dtype``, one sequential read of ``verse_embeddings``.
-
-        Read row by row into the matrix (no list of the rows' bytes, no second copy): at the whole Bible the
-        rows are 48 MB, and the list and its join once doubled the app's peak memory while they lasted."""
+    def vector_blocks(self, block: int, dtype: type = np.float32) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Every verse vector, ``block`` rows at a time: ``(rowids, matrix in dtype)``, one sequential read of
+        ``verse_embeddings`` (never every row's bytes at once: at the whole Bible they are 48 MB)."""
         dims = self.store.info.dims
         size = 4 * dims
+        rowids = np.empty(block, dtype=np.int64)
+        matrix: np.ndarray = np.empty((block, dims), dtype=dtype)
+        n = 0
         try:
-            ((count,),) = self.store.con.execute(f"SELECT count(*) FROM {VERSE_EMBEDDINGS}").fetchall()
-            rowids = np.empty(int(count), dtype=np.int64)
-            matrix = np.empty((int(count), dims), dtype=dtype)
-            n = 0
             for r, b in self.store.con.execute(f"SELECT rowid, embedding FROM {VERSE_EMBEDDINGS}"):
-                if isinstance(b, bytes) and len(b) == size and n < len(rowids):
+                if isinstance(b, bytes) and len(b) == size:
                     rowids[n] = int(r)
                     matrix[n] = np.frombuffer(b, dtype="<f4")
                     n += 1
+                    if n == block:
+                        yield rowids.copy(), matrix.copy()
+                        n = 0
         except READ_ERRORS as exc:
             raise db_error(self.store.path, exc) from exc
-        return rowids[:n], matrix[:n]
+        if n:
+            yield rowids[:n].copy(), matrix[:n].copy()
 
     def notes(self, source_types: Sequence[str]) -> list[tuple[int, str, str, int, int, int]]:
         """The chunks of ``source_types`` tied to verses: ``(rowid, chunk_id, book_id, chapter, first, last)``."""

@@ -1,0 +1,191 @@
+"""Verse search's vectors kept in a file of the app's cache, read a block at a time for each product.
+
+Verse search scores every verse, commentary note and lexicon entry by meaning for each question
+(:mod:`amicus_desktop.verses.memory`). Holding those vectors in memory cost the app ~ 47 MB at the whole Bible
+(62k × 384 float16), the most of what its start-up memory grew by over the demo's. They are written once per
+library state to one file in the cache folder (float16, the same values verse search held) and each product
+reads the file a block at a time into one small buffer: the operating system's page cache keeps the file
+(as it keeps the library's own vectors for chunk search), and the process holds ~ 1.5 MB of them at once.
+
+The file is named after the library's path and state (size, time) and the rows it holds, written to a temporary
+file and renamed into place (a reader never sees half of one); the files of the library's earlier states are
+removed. Layout: a header of six little-endian int64 (magic, version, dims and the three row counts), the
+verse, note and entry matrices (float16, row-major), then the verses' rowids (int64). No Qt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import paths
+from ..core.query import Filters
+from ..core.vectors import Hits, MatrixVectors
+
+FOLDER = "verse-vectors"
+_MAGIC = 0x414D564543463136  # "AMVECF16"
+_VERSION = 1
+_HEADER = 6 * 8
+#: rows read at once: 2,048 × 384 float16 = 1.5 MB
+BLOCK_ROWS = 2048
+
+Ints = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class FileMatrix:
+    """``rows × dims`` float16 values at ``offset`` in ``path``."""
+
+    path: Path
+    offset: int
+    rows: int
+    dims: int
+
+    def blocks(self, block: int = BLOCK_ROWS) -> Iterator[tuple[int, np.ndarray]]:
+        """``(first row, float16 rows)`` a block at a time, into one buffer (valid until the next block)."""
+        buffer = np.empty(min(block, max(self.rows, 1)) * self.dims, dtype="<f2")
+        with open(self.path, "rb") as fh:
+            fh.seek(self.offset)
+            for start in range(0, self.rows, block):
+                count = min(block, self.rows - start)
+                part = buffer[: count * self.dims]
+                if fh.readinto(part.data.cast("B")) != part.nbytes:
+                    raise OSError(f"{self.path.name} ends early")
+                yield start, part.reshape(count, self.dims)
+
+    def products(self, vector: np.ndarray) -> npt.NDArray[np.float32]:
+        """``matrix @ vector`` in float32, a block at a time."""
+        q = np.ascontiguousarray(vector, dtype=np.float32)
+        out = np.empty(self.rows, dtype=np.float32)
+        for start, rows in self.blocks():
+            out[start: start + len(rows)] = rows.astype(np.float32) @ q
+        return out
+
+    def take(self, rows: npt.NDArray[np.intp]) -> np.ndarray:
+        """The float16 rows ``rows`` (in that order)."""
+        out = np.empty((len(rows), self.dims), dtype=np.float16)
+        wanted = np.asarray(rows, dtype=np.intp)
+        for start, block in self.blocks():
+            inside = (wanted >= start) & (wanted < start + len(block))
+            out[inside] = block[wanted[inside] - start]
+        return out
+
+
+class FileVectors:
+    """A :class:`~amicus_desktop.core.vectors.VectorIndex` over a :class:`FileMatrix` (row ``i`` is id
+    ``ids[i]``): :meth:`similarities` reads every row a block at a time; the other questions read the rows
+    they name into a :class:`~amicus_desktop.core.vectors.MatrixVectors`."""
+
+    filter_kinds: frozenset[str] = frozenset()
+
+    def __init__(self, ids: Ints, matrix: FileMatrix) -> None:
+        self.ids = np.asarray(ids, dtype=np.int64)
+        self.matrix = matrix
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def similarities(self, vector: np.ndarray) -> npt.NDArray[np.float32]:
+        return self.matrix.products(vector)
+
+    def _in_memory(self, ids: Sequence[int] | None = None) -> MatrixVectors:
+        if ids is None:
+            rows = np.arange(len(self.ids), dtype=np.intp)
+        else:
+            rows = np.flatnonzero(np.isin(self.ids, np.asarray(list(ids), dtype=np.int64))).astype(np.intp)
+        return MatrixVectors(self.ids[rows], self.matrix.take(rows))
+
+    def nearest(self, vector: np.ndarray, n: int, filters: Filters = Filters()) -> Hits:
+        return self._in_memory().nearest(vector, n, filters)
+
+    def nearest_among(self, vector: np.ndarray, ids: Sequence[int], n: int) -> Hits:
+        return self._in_memory(ids).nearest_among(vector, ids, n)
+
+    def distances(self, vector: np.ndarray, ids: Sequence[int]) -> dict[int, float]:
+        return self._in_memory(ids).distances(vector, ids)
+
+
+@dataclass(frozen=True)
+class VectorFile:
+    """One library's file: the verses' rowids and the three matrices."""
+
+    verse_rowids: Ints
+    verses: FileMatrix
+    notes: FileMatrix
+    entries: FileMatrix
+
+
+#: the verses that have a vector, a block at a time: ``(rowids, float32 rows)``
+VerseBlocks = Callable[[], Iterable[tuple[Ints, np.ndarray]]]
+#: the chunk vectors of the given rowids, in that order (zeros for a missing one)
+ChunkRows = Callable[[Ints], np.ndarray]
+
+
+def vector_file(db: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, verses: VerseBlocks,
+                chunks: ChunkRows) -> VectorFile:
+    """The file of ``db``'s vectors in the cache, written now when there is none for this state of ``db``.
+    ``OSError`` when the cache cannot be written or read."""
+    st = os.stat(db)
+    path_key = hashlib.sha256(str(db.resolve()).encode("utf-8")).hexdigest()[:16]
+    rows_key = hashlib.sha256(note_rowids.tobytes() + b"|" + entry_rowids.tobytes()).hexdigest()
+    state = f"{st.st_size}|{st.st_mtime_ns}|{dims}|{rows_key}|{_VERSION}"
+    where = paths.cache_dir() / FOLDER
+    target = where / f"{path_key}-{hashlib.sha256(state.encode()).hexdigest()[:16]}.f16"
+    if not target.exists():
+        _write(target, dims, note_rowids, entry_rowids, verses, chunks)
+        for old in where.glob(f"{path_key}-*.f16"):  # the files of the library's earlier states
+            if old != target:
+                with contextlib.suppress(OSError):
+                    old.unlink()
+    return _open(target, dims, len(note_rowids), len(entry_rowids))
+
+
+def _write(target: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, verses: VerseBlocks,
+           chunks: ChunkRows) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.parent / f".{target.name}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(bytes(_HEADER))
+            rowids: list[Ints] = []
+            for ids, rows in verses():
+                fh.write(np.ascontiguousarray(rows, dtype="<f2").tobytes())
+                rowids.append(np.asarray(ids, dtype="<i8"))
+            for wanted in (note_rowids, entry_rowids):
+                for start in range(0, len(wanted), BLOCK_ROWS):
+                    fh.write(np.ascontiguousarray(chunks(wanted[start: start + BLOCK_ROWS]), dtype="<f2").tobytes())
+            verse_rowids = np.concatenate(rowids) if rowids else np.zeros(0, dtype="<i8")
+            fh.write(verse_rowids.astype("<i8").tobytes())
+            fh.seek(0)
+            header = [_MAGIC, _VERSION, dims, len(verse_rowids), len(note_rowids), len(entry_rowids)]
+            fh.write(np.asarray(header, dtype="<i8").tobytes())
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+
+
+def _open(path: Path, dims: int, notes: int, entries: int) -> VectorFile:
+    row = 2 * dims
+    with open(path, "rb") as fh:
+        header = np.frombuffer(fh.read(_HEADER), dtype="<i8")
+        if len(header) != 6 or [int(x) for x in header[:3]] != [_MAGIC, _VERSION, dims] or (
+                int(header[4]), int(header[5])) != (notes, entries):
+            raise OSError(f"{path.name} is not this library's verse vectors")
+        n = int(header[3])
+        if os.path.getsize(path) != _HEADER + row * (n + notes + entries) + 8 * n:
+            raise OSError(f"{path.name} has the wrong size")
+        fh.seek(_HEADER + row * (n + notes + entries))
+        rowids = np.frombuffer(fh.read(8 * n), dtype="<i8").astype(np.int64)
+    return VectorFile(rowids, FileMatrix(path, _HEADER, n, dims), FileMatrix(path, _HEADER + row * n, notes, dims),
+                      FileMatrix(path, _HEADER + row * (n + notes), entries, dims))
