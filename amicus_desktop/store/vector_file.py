@@ -60,11 +60,11 @@ class FileMatrix:
                     raise OSError(f"{self.path.name} ends early")
                 yield start, part.reshape(count, self.dims)
 
-    def products(self, vector: np.ndarray) -> npt.NDArray[np.float32]:
-        """``matrix @ vector`` in float32, a block at a time."""
+    def products(self, vector: np.ndarray, block: int = BLOCK_ROWS) -> npt.NDArray[np.float32]:
+        """``matrix @ vector`` in float32, ``block`` rows at a time."""
         q = np.ascontiguousarray(vector, dtype=np.float32)
         out = np.empty(self.rows, dtype=np.float32)
-        for start, rows in self.blocks():
+        for start, rows in self.blocks(block):
             out[start: start + len(rows)] = rows.astype(np.float32) @ q
         return out
 
@@ -138,12 +138,16 @@ def vector_file(db: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, vers
     state = f"{st.st_size}|{st.st_mtime_ns}|{dims}|{rows_key}|{_VERSION}"
     where = paths.cache_dir() / FOLDER
     target = where / f"{path_key}-{hashlib.sha256(state.encode()).hexdigest()[:16]}.f16"
-    if not target.exists():
-        _write(target, dims, note_rowids, entry_rowids, verses, chunks)
-        for old in where.glob(f"{path_key}-*.f16"):  # the files of the library's earlier states
-            if old != target:
-                with contextlib.suppress(OSError):
-                    old.unlink()
+    if target.exists():
+        try:
+            return _open(target, dims, len(note_rowids), len(entry_rowids))
+        except OSError:  # damaged (or not ours): written again below
+            pass
+    _write(target, dims, note_rowids, entry_rowids, verses, chunks)
+    for old in where.glob(f"{path_key}-*.f16"):  # the files of the library's earlier states
+        if old != target:
+            with contextlib.suppress(OSError):
+                old.unlink()
     return _open(target, dims, len(note_rowids), len(entry_rowids))
 
 
