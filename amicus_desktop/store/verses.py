@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import re
+import sys
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -108,11 +109,15 @@ class VerseIndex:
 
     def _keys(self, names: set[str]) -> list[Key]:
         """Index ``i`` is the verse with rowid ``i`` (index 0 unused)."""
-        if VERSE_KEYS in names:
-            rows = self.store.rows(f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid")
-            keys: list[Key] = [("", 0, 0)] * (int(rows[-1][0]) + 1 if rows else 1)
-            for r, b, c, v in rows:
-                keys[int(r)] = (str(b), int(c), int(v))
+        if VERSE_KEYS in names:  # row by row, each book's name one string (the whole text: 31k verses)
+            ((last,),) = self.store.rows(f"SELECT max(rowid) FROM {VERSE_KEYS}")
+            keys: list[Key] = [("", 0, 0)] * (int(last or 0) + 1)
+            try:
+                for r, b, c, v in self.store.con.execute(
+                        f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid"):
+                    keys[int(r)] = (sys.intern(str(b)), int(c), int(v))
+            except READ_ERRORS as exc:
+                raise db_error(self.store.path, exc) from exc
             return keys
         found: set[Key] = set()
         for t in self.translations.values():
