@@ -1,24 +1,27 @@
-"""Verse search's vectors kept in a file of the app's cache, read a block at a time for each product.
+"""Verse search's vectors kept in a file of the app's cache, mapped a block at a time for each product.
 
 Verse search scores every verse, commentary note and lexicon entry by meaning for each question
-(:mod:`amicus_desktop.verses.memory`). Holding those vectors in memory cost the app ~ 47 MB at the whole Bible
-(62k × 384 float16), the most of what its start-up memory grew by over the demo's. They are written once per
-library state to one file in the cache folder (float16, the same values verse search held) and each product
-reads the file a block at a time into one small buffer: the operating system's page cache keeps the file
-(as it keeps the library's own vectors for chunk search), and the process holds ~ 1.5 MB of them at once.
+(:mod:`amicus_desktop.verses.memory`). Holding those vectors in memory cost the app 95 MB at the whole Bible
+(62k × 384 float32), the most of what its start-up memory grew by over the demo's. They are written once per
+library state to one file in the cache folder (float32: the library's own values) and each product maps the file
+a block of 2,048 rows (3 MB) at a time and multiplies the mapped rows in place: the operating system's page cache
+keeps the file (as it keeps the library's own vectors for chunk search), the process holds one block at once, and
+a product costs what it cost in memory (a copy into a buffer doubled it; float16 rows cost 7× in their
+conversion: docs/PERFORMANCE.md, "Verse search's vectors out of memory").
 
 The file is named after the library's path and state (size, time) and the rows it holds, written to a temporary
 file and renamed into place (a reader never sees half of one); the files of the library's earlier states are
 removed. Layout: a header of six little-endian int64 (magic, version, dims and the three row counts), the
-verse, note and entry matrices (float16, row-major), then the verses' rowids (int64). No Qt.
+verse, note and entry matrices (float32, row-major), then the verses' rowids (int64). No Qt.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import mmap
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,10 +33,11 @@ from ..core.query import Filters
 from ..core.vectors import Hits, MatrixVectors
 
 FOLDER = "verse-vectors"
-_MAGIC = 0x414D564543463136  # "AMVECF16"
-_VERSION = 1
+_MAGIC = 0x414D564543463332  # "AMVECF32"
+_VERSION = 2
 _HEADER = 6 * 8
-#: rows read at once: 2,048 × 384 float16 = 1.5 MB
+_ITEM = 4  # float32
+#: rows mapped at once: 2,048 × 384 float32 = 3 MB
 BLOCK_ROWS = 2048
 
 Ints = npt.NDArray[np.int64]
@@ -41,41 +45,58 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class FileMatrix:
-    """``rows × dims`` float16 values at ``offset`` in ``path``."""
+    """``rows × dims`` float32 values at ``offset`` in ``path``."""
 
     path: Path
     offset: int
     rows: int
     dims: int
 
-    def blocks(self, block: int = BLOCK_ROWS) -> Iterator[tuple[int, np.ndarray]]:
-        """``(first row, float16 rows)`` a block at a time, into one buffer (valid until the next block)."""
-        buffer = np.empty(min(block, max(self.rows, 1)) * self.dims, dtype="<f2")
-        with open(self.path, "rb") as fh:
-            fh.seek(self.offset)
-            for start in range(0, self.rows, block):
-                count = min(block, self.rows - start)
-                part = buffer[: count * self.dims]
-                if fh.readinto(part.data.cast("B")) != part.nbytes:
-                    raise OSError(f"{self.path.name} ends early")
-                yield start, part.reshape(count, self.dims)
-
     def products(self, vector: np.ndarray, block: int = BLOCK_ROWS) -> npt.NDArray[np.float32]:
-        """``matrix @ vector`` in float32, ``block`` rows at a time."""
+        """``matrix @ vector`` in float32, ``block`` rows mapped at a time."""
         q = np.ascontiguousarray(vector, dtype=np.float32)
         out = np.empty(self.rows, dtype=np.float32)
-        for start, rows in self.blocks(block):
-            out[start: start + len(rows)] = rows.astype(np.float32) @ q
+        self._each_block(block, lambda start, rows: out.__setitem__(slice(start, start + len(rows)), rows @ q))
         return out
 
     def take(self, rows: npt.NDArray[np.intp]) -> np.ndarray:
-        """The float16 rows ``rows`` (in that order)."""
-        out = np.empty((len(rows), self.dims), dtype=np.float16)
+        """The rows ``rows`` (in that order), copied out of the file."""
+        out = np.empty((len(rows), self.dims), dtype=np.float32)
         wanted = np.asarray(rows, dtype=np.intp)
-        for start, block in self.blocks():
+
+        def pick(start: int, block: np.ndarray) -> None:
             inside = (wanted >= start) & (wanted < start + len(block))
             out[inside] = block[wanted[inside] - start]
+
+        self._each_block(BLOCK_ROWS, pick)
         return out
+
+    def _each_block(self, block: int, use: Callable[[int, np.ndarray], None]) -> None:
+        """``use(first row, rows)`` for each block, the rows a read-only view of the mapped file (valid only
+        during the call: the block is unmapped after it)."""
+        row = _ITEM * self.dims
+        with open(self.path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size < self.offset + row * self.rows:
+                raise OSError(f"{self.path.name} ends early")
+            for start in range(0, self.rows, block):
+                count = min(block, self.rows - start)
+                at = self.offset + start * row
+                base = at - at % mmap.ALLOCATIONGRANULARITY
+                mapped = _map(fh.fileno(), at - base + count * row, base)
+                try:
+                    view = np.frombuffer(mapped, dtype="<f4", count=count * self.dims, offset=at - base)
+                    use(start, view.reshape(count, self.dims))
+                    del view
+                finally:
+                    mapped.close()
+
+
+def _map(fd: int, length: int, offset: int) -> mmap.mmap:
+    """``length`` bytes of ``fd`` from ``offset``, read-only (its pages read in at once where Linux can)."""
+    populate = getattr(mmap, "MAP_POPULATE", 0)
+    if populate:
+        return mmap.mmap(fd, length, flags=mmap.MAP_SHARED | populate, prot=mmap.PROT_READ, offset=offset)
+    return mmap.mmap(fd, length, access=mmap.ACCESS_READ, offset=offset)
 
 
 class FileVectors:
@@ -137,14 +158,14 @@ def vector_file(db: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, vers
     rows_key = hashlib.sha256(note_rowids.tobytes() + b"|" + entry_rowids.tobytes()).hexdigest()
     state = f"{st.st_size}|{st.st_mtime_ns}|{dims}|{rows_key}|{_VERSION}"
     where = paths.cache_dir() / FOLDER
-    target = where / f"{path_key}-{hashlib.sha256(state.encode()).hexdigest()[:16]}.f16"
+    target = where / f"{path_key}-{hashlib.sha256(state.encode()).hexdigest()[:16]}.f32"
     if target.exists():
         try:
             return _open(target, dims, len(note_rowids), len(entry_rowids))
         except OSError:  # damaged (or not ours): written again below
             pass
     _write(target, dims, note_rowids, entry_rowids, verses, chunks)
-    for old in where.glob(f"{path_key}-*.f16"):  # the files of the library's earlier states
+    for old in where.glob(f"{path_key}-*.f32"):  # the files of the library's earlier states
         if old != target:
             with contextlib.suppress(OSError):
                 old.unlink()
@@ -160,11 +181,11 @@ def _write(target: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, verse
             fh.write(bytes(_HEADER))
             rowids: list[Ints] = []
             for ids, rows in verses():
-                fh.write(np.ascontiguousarray(rows, dtype="<f2").tobytes())
+                fh.write(np.ascontiguousarray(rows, dtype="<f4").tobytes())
                 rowids.append(np.asarray(ids, dtype="<i8"))
             for wanted in (note_rowids, entry_rowids):
                 for start in range(0, len(wanted), BLOCK_ROWS):
-                    fh.write(np.ascontiguousarray(chunks(wanted[start: start + BLOCK_ROWS]), dtype="<f2").tobytes())
+                    fh.write(np.ascontiguousarray(chunks(wanted[start: start + BLOCK_ROWS]), dtype="<f4").tobytes())
             verse_rowids = np.concatenate(rowids) if rowids else np.zeros(0, dtype="<i8")
             fh.write(verse_rowids.astype("<i8").tobytes())
             fh.seek(0)
@@ -180,7 +201,7 @@ def _write(target: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, verse
 
 
 def _open(path: Path, dims: int, notes: int, entries: int) -> VectorFile:
-    row = 2 * dims
+    row = _ITEM * dims
     with open(path, "rb") as fh:
         header = np.frombuffer(fh.read(_HEADER), dtype="<i8")
         if len(header) != 6 or [int(x) for x in header[:3]] != [_MAGIC, _VERSION, dims] or (

@@ -3,13 +3,11 @@ commentary note's and lexicon entry's vector, which verses each note covers, whi
 verse holds, and each verse's neighbours — so a question scores every verse exactly with a few matrix
 products instead of several nearest-neighbour searches (docs/PERFORMANCE.md, "Verse search").
 
-At the whole Bible and 384 dimensions that is ≈ 62k vectors, 47 MB as float16. They are not held: the first
-time they are wanted they are written, as float16, to a file of the app's cache
-(:mod:`amicus_desktop.store.vector_file`, about a second at the whole Bible, once per library state), and every
-product reads that file a block at a time — the process keeps ~ 1.5 MB of them at once, the operating system's
-page cache the rest. Where the cache cannot be
-written they are held in memory (float16) as before. Float16 against float32: the verse golden set ranks the same
-verses in the same order (``research/measure/verse_float16.py``, docs/PERFORMANCE.md).
+At the whole Bible and 384 dimensions that is ≈ 62k vectors, 95 MB as float32. They are not held: the first
+time they are wanted they are written to a file of the app's cache (:mod:`amicus_desktop.store.vector_file`,
+about a second at the whole Bible, once per library state), and every product maps that file a block at a time —
+the process holds 3 MB of them at once, the operating system's page cache the rest, and the products are the
+same float32 products over the same values. Where the cache cannot be written they are held in memory as before.
 """
 
 from __future__ import annotations
@@ -31,8 +29,8 @@ log = logging.getLogger("amicus.verses")
 
 COMMENTARY = ("section_panel",)
 LEXICON = ("lexicon_entry",)
-#: the vectors' type where they are held in memory (products are float32 either way)
-VECTOR_DTYPE: type = np.float16
+#: the vectors' type where they are held in memory
+VECTOR_DTYPE: type = np.float32
 #: chunk vectors read from the library this many at a time
 _READ_BLOCK = 1024
 _STRONGS = re.compile(r"([GH]\d+)$")

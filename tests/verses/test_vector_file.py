@@ -25,15 +25,15 @@ pytestmark = pytest.mark.slow
 
 
 def _files() -> list[Path]:
-    return sorted((paths.cache_dir() / FOLDER).glob("*.f16"))
+    return sorted((paths.cache_dir() / FOLDER).glob("*.f32"))
 
 
 def _in_memory(db: Path) -> tuple[np.ndarray, np.ndarray]:
-    """The verse rowids and vectors as float16, read straight from the library."""
+    """The verse rowids and vectors, read straight from the library."""
     store = open_library(db)
     try:
         blocks = list(store.verse_index().vector_blocks(BLOCK_ROWS))
-        return np.concatenate([b[0] for b in blocks]), np.concatenate([b[1] for b in blocks]).astype(np.float16)
+        return np.concatenate([b[0] for b in blocks]), np.concatenate([b[1] for b in blocks])
     finally:
         store.close()
 
@@ -51,14 +51,14 @@ def test_the_vectors_come_from_one_cache_file_and_score_as_in_memory(verse_db: P
         assert np.array_equal(verses.ids, rowids) and np.array_equal(memory.vector_pos, rowids - 1)
         assert len(notes) == len(memory.note_rowids) > 0 and len(entries) == len(memory.entry_rowids) > 0
         query = matrix[len(matrix) // 2].astype(np.float32)
-        expected = matrix.astype(np.float32) @ query
+        expected = matrix @ query
         np.testing.assert_allclose(verses.similarities(query), expected, rtol=0, atol=1e-5)
         np.testing.assert_allclose(verses.matrix.products(query, block=7), expected, rtol=0, atol=1e-5)  # blocks
         assert np.array_equal(verses.matrix.take(np.asarray([5, 250, 0])), matrix[[5, 250, 0]])
         assert int(np.argmax(verses.similarities(query))) == len(matrix) // 2
         stored = store.vectors(int(r) for r in memory.note_rowids[:50])
         for i, r in enumerate(memory.note_rowids[:50]):
-            assert np.array_equal(notes.matrix.take(np.asarray([i]))[0], stored[int(r)].astype(np.float16))
+            assert np.array_equal(notes.matrix.take(np.asarray([i]))[0], stored[int(r)])
         # the vector seam's other questions read the rows they name
         nearest = verses.nearest(query, 3)
         assert nearest[0][0] == int(rowids[len(matrix) // 2]) and nearest[0][1] == pytest.approx(0.0, abs=1e-3)
