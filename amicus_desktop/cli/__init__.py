@@ -82,6 +82,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             args = apply_overlay(parser, argv, args)
         if args.command is None:
+            from ..allocator import fix_mmap_threshold
+
+            fix_mmap_threshold()  # before the app's libraries allocate: ~ 6 MB less resident (allocator.py)
             from ..ui.app import AppOptions, run_app  # imports Qt; only the desktop app needs it
 
             return run_app(AppOptions(args.db, args.proxy, args.screenshot, args.query, args.chapter))
