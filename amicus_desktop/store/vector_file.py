@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -45,9 +46,10 @@ Ints = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class FileMatrix:
-    """``rows × dims`` float32 values at ``offset`` in ``path``."""
+    """``rows × dims`` float32 values at ``offset`` in ``file`` (held open: the file removed or replaced by
+    another instance of the app meanwhile is still read whole)."""
 
-    path: Path
+    file: BinaryIO
     offset: int
     rows: int
     dims: int
@@ -75,20 +77,20 @@ class FileMatrix:
         """``use(first row, rows)`` for each block, the rows a read-only view of the mapped file (valid only
         during the call: the block is unmapped after it)."""
         row = _ITEM * self.dims
-        with open(self.path, "rb") as fh:
-            if os.fstat(fh.fileno()).st_size < self.offset + row * self.rows:
-                raise OSError(f"{self.path.name} ends early")
-            for start in range(0, self.rows, block):
-                count = min(block, self.rows - start)
-                at = self.offset + start * row
-                base = at - at % mmap.ALLOCATIONGRANULARITY
-                mapped = _map(fh.fileno(), at - base + count * row, base)
-                try:
-                    view = np.frombuffer(mapped, dtype="<f4", count=count * self.dims, offset=at - base)
-                    use(start, view.reshape(count, self.dims))
-                    del view
-                finally:
-                    mapped.close()
+        fd = self.file.fileno()
+        if os.fstat(fd).st_size < self.offset + row * self.rows:  # never map past the end (SIGBUS)
+            raise OSError(f"{self.file.name} ends early")
+        for start in range(0, self.rows, block):
+            count = min(block, self.rows - start)
+            at = self.offset + start * row
+            base = at - at % mmap.ALLOCATIONGRANULARITY
+            mapped = _map(fd, at - base + count * row, base)
+            try:
+                view = np.frombuffer(mapped, dtype="<f4", count=count * self.dims, offset=at - base)
+                use(start, view.reshape(count, self.dims))
+                del view
+            finally:
+                mapped.close()
 
 
 def _map(fd: int, length: int, offset: int) -> mmap.mmap:
@@ -202,15 +204,19 @@ def _write(target: Path, dims: int, note_rowids: Ints, entry_rowids: Ints, verse
 
 def _open(path: Path, dims: int, notes: int, entries: int) -> VectorFile:
     row = _ITEM * dims
-    with open(path, "rb") as fh:
+    fh = open(path, "rb")  # held open by the matrices for as long as they are used
+    try:
         header = np.frombuffer(fh.read(_HEADER), dtype="<i8")
         if len(header) != 6 or [int(x) for x in header[:3]] != [_MAGIC, _VERSION, dims] or (
                 int(header[4]), int(header[5])) != (notes, entries):
             raise OSError(f"{path.name} is not this library's verse vectors")
         n = int(header[3])
-        if os.path.getsize(path) != _HEADER + row * (n + notes + entries) + 8 * n:
+        if os.fstat(fh.fileno()).st_size != _HEADER + row * (n + notes + entries) + 8 * n:
             raise OSError(f"{path.name} has the wrong size")
         fh.seek(_HEADER + row * (n + notes + entries))
         rowids = np.frombuffer(fh.read(8 * n), dtype="<i8").astype(np.int64)
-    return VectorFile(rowids, FileMatrix(path, _HEADER, n, dims), FileMatrix(path, _HEADER + row * n, notes, dims),
-                      FileMatrix(path, _HEADER + row * (n + notes), entries, dims))
+    except BaseException:
+        fh.close()
+        raise
+    return VectorFile(rowids, FileMatrix(fh, _HEADER, n, dims), FileMatrix(fh, _HEADER + row * n, notes, dims),
+                      FileMatrix(fh, _HEADER + row * (n + notes), entries, dims))

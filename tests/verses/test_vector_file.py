@@ -94,11 +94,16 @@ def test_a_changed_library_gets_a_new_file_and_a_damaged_one_is_written_again(ve
     store = open_library(db)
     try:
         memory = VerseMemory.for_store(store, vectors=True)
-        assert isinstance(memory.verse_index, FileVectors) and memory.verse_index.similarities(
-            np.ones(store.info.dims, dtype=np.float32)).shape == (len(memory.verse_index),)
+        verses = memory.verse_index
+        assert isinstance(verses, FileVectors)
+        query = np.ones(store.info.dims, dtype=np.float32)
+        sims = verses.similarities(query)
+        assert sims.shape == (len(verses),)
+        assert _files() == [second] and second.stat().st_size > 0
+        second.unlink()  # removed while in use (another instance, a changed library): still read whole
+        assert np.array_equal(verses.similarities(query), sims)
     finally:
         store.close()
-    assert _files() == [second] and second.stat().st_size > 0
 
 
 def test_verse_search_answers_alike_from_the_file_and_from_memory(
