@@ -123,7 +123,7 @@ def test_the_store_owns_its_sql() -> None:
 #: rerank/bundle → retrieval → present → evaluate → session → the faces (the window, the command line,
 #: the service, the MCP server). A new package takes its floor here, in the change that adds it.
 FLOORS: tuple[frozenset[str], ...] = tuple(frozenset(f.split()) for f in (
-    "__init__ core resources paths files http schemas knobs",  # plain data, the user's files, HTTP rules, the
+    "__init__ core resources paths files http schemas knobs allocator",  # plain data, the user's files, HTTP rules, the
     # table of a search request's knobs
     "pin_scopes settings_values settings config logs",  # what the user set, and where it lives
     "understand store embedding overlays",  # the question, the library, vectors, a role's policy

@@ -5,7 +5,7 @@ content of the MCP tool ``search_library`` (whose ``library`` names the library'
 asked again through the same request model as ``query`` and the service (the service's parameters: ``q``,
 ``mode``, ``k``, the filters, pins and candidates the trace records), on ``--db``, and the two rankings are
 compared item by item: the chunks that moved, came in or went out, the scores that changed, and whether the
-library (its content id, :func:`amicus_desktop.mcp.provenance.library_id`) or the model differ.
+library (its content id, :func:`amicus_desktop.store.content_id.library_id`) or the model differ.
 
 Exit 0: reproduced (the same chunks in the same order with the same scores); 3: the ranking changed (what
 changed is printed); 1 a contract error or a trace that cannot be read; 2 bad flags.
@@ -21,10 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import AmicusError
-from ..mcp.provenance import library_id
 from ..retrieval import Retriever
 from ..serve.errors import ServiceError
 from ..serve.params import parse
+from ..store.content_id import library_id
 from .common import connection_from_args
 
 CHANGED = 3

@@ -35,10 +35,11 @@ CONTRACT = Preset("contract", SearchMode.SEMANTIC, Fusion(), BoostWeights(), DEF
 #: a source), a passage the question names before the open chapter, dictionary entries weighed by the
 #: question's intent, with no chapter open the chapter the library's commentary centres on boosted ×1.2, and
 #: the open chapter applied only to a question that relates to it (its commentary evidence at least 0.8 of the
-#: best chapter's; otherwise ranked as with none open). Every value is chosen by the relevance benchmark
+#: best chapter's; otherwise ranked as with none open), and the keyword half looking for a full question's topic
+#: words, not the words that frame it. Every value is chosen by the relevance benchmark
 #: (docs/RELEVANCE.md).
 APP = Preset("app", SearchMode.HYBRID, Fusion(), BoostWeights(per_scholar_cap=3), DEFAULT_K, DEFAULT_CANDIDATES,
              RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2, chapter_relation=0.8,
-                           word_bridge=True))
+                           word_bridge=True, topic_words=True))
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (APP, CONTRACT)}

@@ -242,6 +242,9 @@ class RankingPolicy:
     #: a question about a word also pools the commentary on the verses where the word is used, nearest the
     #: word's gloss (:mod:`amicus_desktop.candidates.bridge`)
     word_bridge: bool = False
+    #: the keyword search looks for a full question's topic words, without the words that frame it ("What does the
+    #: Bible say about", "How should Christians", "look like": :data:`amicus_desktop.understand.query.FRAMING_WORDS`)
+    topic_words: bool = False
 
     @property
     def is_contract(self) -> bool:

@@ -16,11 +16,14 @@ work as one (docs/DEPLOY.md says which role to create).
 
 :func:`prepare` creates the layout in an empty database (under an advisory lock: replicas starting together
 create it once), accepts the current version and refuses any other, as :func:`.schema.prepare` does.
+:func:`vector_text` writes a vector as pgvector reads it (for :mod:`.pgworkspace` and :mod:`.pgvectors`).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from .errors import NotesCode, NotesError
 
@@ -97,6 +100,12 @@ def _wall(table: str) -> str:
     return (f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY; ALTER TABLE {table} FORCE ROW LEVEL SECURITY; "
             f"CREATE POLICY workspace_wall ON {table} USING (workspace_id = current_setting('{WORKSPACE_SETTING}', "
             f"true)) WITH CHECK (workspace_id = current_setting('{WORKSPACE_SETTING}', true));")
+
+
+def vector_text(vector: np.ndarray) -> str:
+    """A vector as pgvector reads it: ``[x,y,...]`` (float32 values, written exactly)."""
+    v = np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
+    return "[" + ",".join(repr(float(x)) for x in v) + "]"
 
 
 def _invalid(message: str) -> NotesError:

@@ -21,6 +21,7 @@ import numpy as np
 from ..core.query import USER_NOTE, Filters
 from ..core.vectors import ALL_FILTER_KINDS, Hits
 from .index import NotesIndex
+from .pgschema import vector_text
 
 if TYPE_CHECKING:
     from .pgworkspace import PgWorkspace
@@ -28,11 +29,6 @@ if TYPE_CHECKING:
 _NEAREST = ("SELECT v.note_rowid, (v.vector <=> %s::vector)::float8 AS d FROM note_vectors v JOIN notes n ON "
             "n.rowid = v.note_rowid AND n.workspace_id = v.workspace_id WHERE v.workspace_id = %s AND "
             "v.model_id = %s AND v.dims = %s")
-
-
-def _text(vector: np.ndarray) -> str:
-    v = np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
-    return "[" + ",".join(repr(float(x)) for x in v) + "]"
 
 
 class PgNotesVectors:
@@ -54,7 +50,7 @@ class PgNotesVectors:
         if not np.any(v) or (n is not None and n < 1):  # a zero vector has no distance to anything
             return []
         sql = _NEAREST + where + " ORDER BY d, v.note_rowid" + (" LIMIT %s" if n is not None else "")
-        args: list[object] = [_text(v), self._ws.id, self._index.model_id, int(v.shape[0]), *params]
+        args: list[object] = [vector_text(v), self._ws.id, self._index.model_id, int(v.shape[0]), *params]
         with self._ws._pg._transaction(self._ws.id) as cur:
             # a few more than asked: a note newer than the index is dropped by _known
             rows = cur.execute(sql, [*args, *([n + 8] if n is not None else [])]).fetchall()

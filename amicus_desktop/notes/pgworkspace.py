@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..core.references import PassageRef
-from .errors import NotesCode, NotesError
 from .marks import Marks
 from .model import Note, check_text, check_time, is_note_id, new_note_id, now
+from .pgschema import vector_text
 from .search import WorkspaceSearch
-from .workspace import KEEP, REMOVALS_KEPT, StoredNote, Workspace, _after, _Keep, _not_found, _plain, _ref_values
+from .workspace import KEEP, REMOVALS_KEPT, StoredNote, Workspace, _Keep, _not_found, _plain, _ref_values, decide_edit
 
 if TYPE_CHECKING:
     from .postgres import PgNotesStore
@@ -32,12 +32,6 @@ if TYPE_CHECKING:
 _COLUMNS = ("n.rowid, n.note_id, n.text, n.book_id, n.chapter_num, n.verse_start, n.verse_end, n.created, n.updated, "
             "(SELECT string_agg(v.model_id, chr(31)) FROM note_vectors v WHERE v.note_rowid = n.rowid "
             "AND v.workspace_id = n.workspace_id)")
-
-
-def _vector_text(vector: np.ndarray) -> str:
-    """A vector as pgvector reads it: ``[x,y,...]`` (float32 values, written exactly)."""
-    v = np.ascontiguousarray(vector, dtype=np.float32).reshape(-1)
-    return "[" + ",".join(repr(float(x)) for x in v) + "]"
 
 
 class PgWorkspace(Workspace):
@@ -136,23 +130,15 @@ class PgWorkspace(Workspace):
             if not found:
                 raise _not_found(note_id)
             rowid, old = found[0].rowid, found[0].note
-            if expected_updated is not None and expected_updated != old.updated:
-                raise NotesError(NotesCode.NOTE_CONFLICT,
-                                 f"The note {note_id} was changed elsewhere since it was opened; reopen it.")
-            new_text = old.text if text is None else text
-            new_ref = old.ref if isinstance(ref, _Keep) else _plain(ref)
-            if new_text == old.text and new_ref == old.ref:
+            change = decide_edit(old, text, ref, expected_updated)
+            if change is None:
                 return old
-            updated = _after(old.updated)
-            book, chapter, start, end = _ref_values(new_ref)
             cur.execute("UPDATE notes SET text = %s, book_id = %s, chapter_num = %s, verse_start = %s, verse_end = %s, "
                         "updated = %s, changed = %s WHERE rowid = %s AND workspace_id = %s",
-                        [new_text, book, chapter, start, end, updated, self._bump(cur), rowid, self.id])
-            models = old.models
-            if new_text != old.text:  # the vectors described the old text
+                        [*change.columns, self._bump(cur), rowid, self.id])
+            if change.forget_vectors:
                 cur.execute("DELETE FROM note_vectors WHERE note_rowid = %s AND workspace_id = %s", [rowid, self.id])
-                models = ()
-            return Note(old.id, self.id, new_text, new_ref, old.created, updated, models)
+            return change.note
 
     def remove(self, note_id: str) -> Note:
         with self._pg._transaction(self.id) as cur:
@@ -212,7 +198,7 @@ class PgWorkspace(Workspace):
                 cur.execute("INSERT INTO note_vectors(note_rowid, workspace_id, model_id, dims, vector) "
                             "VALUES (%s, %s, %s, %s, %s::vector) ON CONFLICT (note_rowid, model_id) "
                             "DO UPDATE SET dims = EXCLUDED.dims, vector = EXCLUDED.vector",
-                            [int(row[0]), self.id, model_id, int(v.shape[0]), _vector_text(v)])
+                            [int(row[0]), self.id, model_id, int(v.shape[0]), vector_text(v)])
                 cur.execute("UPDATE notes SET changed = %s WHERE rowid = %s AND workspace_id = %s",
                             [generation, int(row[0]), self.id])
                 kept += 1
@@ -227,5 +213,5 @@ class PgWorkspace(Workspace):
                 "SELECT n.note_id, (v.vector <=> %s::vector)::float8 AS d FROM note_vectors v JOIN notes n "
                 "ON n.rowid = v.note_rowid WHERE v.workspace_id = %s AND n.workspace_id = %s AND v.model_id = %s "
                 "AND v.dims = %s ORDER BY d, n.rowid LIMIT %s",
-                [_vector_text(v), self.id, self.id, model_id, int(v.shape[0]), int(n)]).fetchall()
+                [vector_text(v), self.id, self.id, model_id, int(v.shape[0]), int(n)]).fetchall()
         return [(str(i), float(d)) for i, d in rows]

@@ -49,6 +49,40 @@ _COLUMNS = ("n.rowid, n.note_id, n.text, n.book_id, n.chapter_num, n.verse_start
 
 
 @dataclass(frozen=True)
+class Edit:
+    """What an edit of a note changes, decided by :func:`decide_edit`; each store writes it in its own SQL."""
+
+    note: Note  #: the note as it is after the edit
+    forget_vectors: bool  #: its text changed, so the vectors (which described the old text) go
+
+    @property
+    def columns(self) -> tuple[object, ...]:
+        """The note's written columns in the order the stores' ``UPDATE`` names them: text, book_id,
+        chapter_num, verse_start, verse_end, updated."""
+        return (self.note.text, *_ref_values(self.note.ref), self.note.updated)
+
+
+def decide_edit(old: Note, text: str | None, ref: PassageRef | _Keep | None,
+                expected_updated: str | None) -> Edit | None:
+    """An edit of ``old`` (``text`` already checked; ``None`` keeps it, as :data:`KEEP` keeps ``ref``): what
+    changes, or ``None`` when nothing does (the store then writes nothing and returns ``old``).
+
+    ``NOTE_CONFLICT`` when ``expected_updated`` (the version the editor started from) is not ``old``'s.
+    The note's ``updated`` moves on (:func:`_after`); its models are kept unless its text changed.
+    """
+    if expected_updated is not None and expected_updated != old.updated:
+        raise NotesError(NotesCode.NOTE_CONFLICT,
+                         f"The note {old.id} was changed elsewhere since it was opened; reopen it.")
+    new_text = old.text if text is None else text
+    new_ref = old.ref if isinstance(ref, _Keep) else _plain(ref)
+    if new_text == old.text and new_ref == old.ref:
+        return None
+    changed_text = new_text != old.text
+    return Edit(Note(old.id, old.workspace, new_text, new_ref, old.created, _after(old.updated),
+                     () if changed_text else old.models), changed_text)
+
+
+@dataclass(frozen=True)
 class StoredNote:
     """A note with the store's row id (the search's key; never shown)."""
 
@@ -200,25 +234,17 @@ class Workspace:
             if not found:
                 raise _not_found(note_id)
             rowid, old = found[0].rowid, found[0].note
-            if expected_updated is not None and expected_updated != old.updated:
-                raise NotesError(NotesCode.NOTE_CONFLICT,
-                                 f"The note {note_id} was changed elsewhere since it was opened; reopen it.")
-            new_text = old.text if text is None else text
-            new_ref = old.ref if isinstance(ref, _Keep) else _plain(ref)
-            if new_text == old.text and new_ref == old.ref:
+            change = decide_edit(old, text, ref, expected_updated)
+            if change is None:
                 return old
-            updated = _after(old.updated)
-            book, chapter, start, end = _ref_values(new_ref)
             self._con.execute(
                 "UPDATE notes SET text = ?, book_id = ?, chapter_num = ?, verse_start = ?, verse_end = ?, "
                 "updated = ?, changed = ? WHERE rowid = ? AND workspace_id = ?",
-                [new_text, book, chapter, start, end, updated, self._touch(), rowid, self.id],
+                [*change.columns, self._touch(), rowid, self.id],
             )
-            models = old.models
-            if new_text != old.text:  # the vectors described the old text
+            if change.forget_vectors:
                 self._con.execute("DELETE FROM note_vectors WHERE note_rowid = ?", [rowid])
-                models = ()
-            return Note(old.id, self.id, new_text, new_ref, old.created, updated, models)
+            return change.note
 
     def remove(self, note_id: str) -> Note:
         """Delete the note (and its vectors); returns it, so that an undo can :meth:`restore` it."""

@@ -198,7 +198,8 @@ class Retriever:
         t_start = time.perf_counter()
         text = validate_query(ctx.query)
         validate_request(ctx)
-        query_plan = plan(text, ctx.governance.boost_terms if ctx.governance else ())
+        query_plan = plan(text, ctx.governance.boost_terms if ctx.governance else (),
+                          framing=not ctx.policy.topic_words)
         info = await self.open()
 
         t0 = time.perf_counter()

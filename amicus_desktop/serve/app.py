@@ -175,7 +175,7 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
             Route("/verses", verses, methods=["GET"]),
             Route("/health", health, methods=["GET"]),
             Route("/openapi.json", openapi, methods=["GET"]),
-            Route("/mcp", mcp, methods=["GET", "POST", "DELETE"]),
+            Route("/mcp", mcp, methods=["POST"]),
         ],
         exception_handlers={HTTPException: http_error, Exception: internal_error},
         middleware=[Middleware(RequestLimits, max_head=MAX_HEAD), *middleware],

@@ -3,9 +3,13 @@
 The same tools as ``amicus-desktop mcp`` (:func:`amicus_desktop.mcp.server.build_server`), behind the service's
 own gate, in its order: the token (401), its rate (429), the endpoint's parameters — ``workspace`` and
 ``overlay`` in the query string, nothing else (400) — the workspace (403), the overlay (404, or 400
-``NO_OVERLAY`` on a service that requires one). A refusal is the service's JSON error with its trace id; a
-request that passes is the SDK's (JSON-RPC over HTTP POST, answered as JSON: the transport runs stateless,
-so any replica can answer any request and a cursor continues across them, :mod:`amicus_desktop.mcp.sizing`).
+``NO_OVERLAY`` on a service that requires one), then the body's media type (415) and declared size (413), as
+``POST /retrieve``'s. A refusal is the service's JSON error with its trace id; a request that passes is the
+SDK's (JSON-RPC over HTTP POST, answered as JSON: the transport runs stateless, so any replica can answer any
+request and a cursor continues across them, :mod:`amicus_desktop.mcp.sizing`). Only ``POST`` is routed here:
+the transport's ``GET`` (a stream for the server's own messages) and ``DELETE`` (a session's end) have nothing
+to serve without a session, and a ``GET`` stream would hold its connection open for ever — both are 405.
+The OpenAPI document describes the endpoint (:func:`amicus_desktop.serve.openapi.document`).
 
 Every call of the request is scoped to that workspace and overlay (:data:`amicus_desktop.mcp.server.CALL_SCOPE`):
 a client reads the notes of the workspace its URL names and its token may use, and no other — as
@@ -25,10 +29,11 @@ from starlette.types import Scope as AsgiScope
 
 from ..mcp.server import CALL_SCOPE, build_server
 from .access import Access
-from .errors import ServiceError
+from .errors import ServiceCode, ServiceError
 from .library import Library
 from .observe import trace_id_of
 from .params import _overlay, _workspace, gather
+from .request_body import check_media_type
 from .scope import Overlays, Scope
 
 #: ``/mcp``'s query parameters
@@ -61,7 +66,12 @@ class McpEndpoint:
         workspace = _workspace(given.get("workspace"))
         overlay_name = _overlay(given.get("overlay"))
         self.access.permit(client, workspace)
-        return Scope(workspace, self.overlays.find(overlay_name))
+        found = Scope(workspace, self.overlays.find(overlay_name))
+        check_media_type(request)
+        declared = request.headers.get("content-length", "").strip()
+        if declared.isdigit() and int(declared) > MAX_BODY:  # (a body sent without its length: the SDK counts)
+            raise ServiceError(ServiceCode.BODY_TOO_LARGE, f"The request body is larger than {MAX_BODY:,} bytes.")
+        return found
 
     async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
         from .app import error_response

@@ -6,7 +6,9 @@ list a parameter the service refuses or miss one it takes. The parts of an answe
 bundle's (a result's ``meta`` and ``breakdown``, ``warnings``, ``rejected``, ``query_trace``, ``diagnostics``,
 ``provenance``) are the bundle schema's own definitions (``resources/schemas/bundle.schema.json``, as
 ``bundle.<name>`` components), so the service and ``query --json`` are described once.
-``tests/serve/test_openapi.py`` checks real answers against its schemas, and every test's ``/retrieve``
+``POST /mcp`` is described as the transport it is (:func:`_mcp`): one JSON-RPC message in, one out, the
+tools named from their output schemas (:mod:`amicus_desktop.mcp.schemas`), the protocol's own documents
+linked. ``tests/serve/test_openapi.py`` checks real answers against its schemas, and every test's ``/retrieve``
 answer is checked against them too (``tests/support/serve.py``).
 """
 
@@ -156,7 +158,20 @@ def _schemas() -> dict[str, Any]:
                    {"translation": {"oneOf": [{"type": "null"}, _obj({"id": {"type": "string"},
                                                                      "name": {"type": "string"},
                                                                      "abbreviation": {"type": "string"}})]}})
-    return {"Result": result, "RetrieveResponse": retrieve, "RetrieveRequest": body, "Error": error,
+    message = {**_obj({"jsonrpc": {"const": "2.0"}},
+                      {"id": {"type": ["string", "integer"]}, "method": {"type": "string"},
+                       "params": {"type": "object"}, "result": {"type": "object"}, "error": {"type": "object"}}),
+               "description": "One JSON-RPC 2.0 message of the Model Context Protocol: a request (id and method), "
+                              "a notification (method, no id) or a response."}
+    mcp_answer = {**_obj({"jsonrpc": {"const": "2.0"}, "id": {"type": ["string", "integer", "null"]}},
+                         {"result": {"type": "object"},
+                          "error": _obj({"code": {"type": "integer"}, "message": {"type": "string"}},
+                                        {"data": {}})}),
+                  "oneOf": [{"required": ["result"]}, {"required": ["error"]}],
+                  "description": "The JSON-RPC 2.0 answer: a `result` (a tool call's structured content "
+                                 "validates against the tool's published output schema) or an `error`."}
+    return {"McpMessage": message, "McpResponse": mcp_answer,
+            "Result": result, "RetrieveResponse": retrieve, "RetrieveRequest": body, "Error": error,
             "Health": health, "Unhealthy": unhealthy, "Passage": passage, "VerseSearchResponse": verses,
             **_bundle_components()}
 
@@ -195,6 +210,60 @@ def _query(name: str, description: str, schema: dict[str, Any], *, required: boo
         return {"name": name, "in": "query", "required": required, "description": description,
                 "schema": {"type": "array", "items": schema}, "style": "form", "explode": True}
     return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
+
+
+#: The Model Context Protocol's streamable HTTP transport, the version the tests speak (the SDK negotiates).
+MCP_TRANSPORT_URL = "https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#streamable-http"
+
+
+def _mcp() -> dict[str, Any]:
+    """``POST /mcp``: CONTRACT section 10's tools over the SDK's streamable HTTP transport (:mod:`.mcp_http`)."""
+    from ..mcp.schemas import OUTPUT
+    from .mcp_http import MAX_BODY
+
+    tools = ", ".join(f"`{name}`" for name in OUTPUT)
+    jsonrpc = {"$ref": "#/components/schemas/McpResponse"}
+    errors = _error_answers()
+    errors["400"] = {**errors["400"], "description": errors["400"]["description"] + "; or the transport's "
+                     "JSON-RPC error for a body that is not one JSON-RPC 2.0 message (-32700, -32600, -32602)",
+                     "content": {"application/json": {"schema": {"oneOf": [
+                         {"$ref": "#/components/schemas/Error"}, jsonrpc]}}}}
+    return {"post": {
+        "operationId": "mcp",
+        "summary": "Project extension: the MCP tools (section 10) over the streamable HTTP transport",
+        "description": (
+            f"The MCP server of `amicus-desktop mcp` — the tools {tools}, passages as resources "
+            "(`scripture://{book}/{chapter}/{verses}{?translation}`) — over the Model Context Protocol's "
+            "streamable HTTP transport, stateless: one JSON-RPC 2.0 message per POST (`initialize`, "
+            "`notifications/initialized`, `tools/list`, `tools/call`, `resources/read`, …), sent with "
+            "`Content-Type: application/json` and an `Accept` that includes `application/json`, answered with "
+            "one JSON body (never an event stream). No `Mcp-Session-Id` is issued, so any replica answers any "
+            "request; `GET` and `DELETE` (a server stream, a session's end) are 405. The query string names "
+            "the scope (the workspace whose notes the tools read, the overlay) and is checked before any "
+            "message is read, with the token, its rate, the workspace and the overlay, as for /retrieve "
+            "(docs/CONTRACT.md sections 9 and 10). Connect with an MCP client's HTTP transport (docs/DEPLOY.md, "
+            "\"Connecting an assistant\")."),
+        "externalDocs": {"description": "The MCP streamable HTTP transport", "url": MCP_TRANSPORT_URL},
+        "parameters": [
+            _query("workspace", "The workspace the tools are scoped to (its notes are searched, listed and, on a "
+                   "service started with --allow-writes, added to); the token must be allowed it.",
+                   _DESCRIPTIONS["workspace"][1]),
+            _query("overlay", _DESCRIPTIONS["overlay"][0], _DESCRIPTIONS["overlay"][1]),
+            {"name": "MCP-Protocol-Version", "in": "header", "required": False, "schema": {"type": "string"},
+             "description": "After `initialize`, the protocol version it negotiated (MCP clients send it)."}],
+        "requestBody": {"required": True, "description": f"One JSON-RPC 2.0 message, at most {MAX_BODY:,} bytes.",
+                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/McpMessage"}}}},
+        "security": [{"bearer": []}, {}],
+        "responses": {
+            "200": {**_answer("The JSON-RPC answer to a request: its `result`, or its `error` (a tool's own "
+                              "failure is a result with `isError: true`, its text beginning with the code).",
+                              "McpResponse")},
+            "202": {"description": "A notification or a response was accepted (no body).",
+                    "headers": {TRACE_HEADER: {"$ref": "#/components/headers/TraceId"}}},
+            "406": {**_answer("The `Accept` header does not include application/json (the transport's "
+                              "JSON-RPC error).", "McpResponse")},
+            **errors},
+    }}
 
 
 def _error_answers() -> dict[str, Any]:
@@ -271,6 +340,7 @@ def document() -> dict[str, Any]:
                 "responses": {"200": _answer("The library can be read (the proxy may be offline).", "Health"),
                               "503": _answer("The library cannot be read.", "Unhealthy")},
             }},
+            "/mcp": _mcp(),
             "/openapi.json": {"get": {
                 "operationId": "openapi", "summary": "This description", "security": [],
                 "responses": {"200": {"description": "OpenAPI 3.1",

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.books import BY_ID
 from ..core.scholars import Scholar
-from . import codes
+from . import codes, content_id
 from .fts import FTS_TABLE
 from .schema import BUILD_STATE, GROWING, VEC_FILTER_COLUMNS
 from .sqlite import connect, growing_marker
@@ -110,6 +110,7 @@ class GrowingLibrary:
                     "built_at": _dt.datetime.now(_dt.UTC).replace(microsecond=0).isoformat(),
                     "build_id": uuid.uuid4().hex}
             con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+            content_id.forget_in(con)  # the content changed: readers compute it until the last book is in
         # Into the file itself, so a reader that watches it (the app, serve) reopens and sees the new book.
         con.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
@@ -119,6 +120,7 @@ class GrowingLibrary:
         with con:
             con.execute(f"DELETE FROM db_meta WHERE key = '{BUILD_STATE}'")
             con.execute("INSERT OR REPLACE INTO db_meta VALUES ('corpus_name', ?)", (corpus_name,))
+            content_id.store_in(con, self.path)
         con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         with contextlib.suppress(apsw.BusyError):  # a reader still open keeps WAL mode: harmless, the WAL is empty
             con.execute("PRAGMA journal_mode=DELETE")

@@ -36,7 +36,7 @@ import numpy as np
 from ..core.books import BY_ID
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
-from . import codes, schema
+from . import codes, content_id, schema
 from .fts import FTS_TABLE
 from .sqlite import connect
 from .writer import ChunkRecord, ScriptureWriter, add_two_stage, insert_chunks
@@ -343,6 +343,7 @@ class LibraryUpdate:
         if "chunk_counts" in self._meta:
             meta["chunk_counts"] = json.dumps(dict(sorted(counts.items())))
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        content_id.store_in(con, self.tmp_path)  # the copy's own (the old library's would be wrong)
         t0 = time.perf_counter()
         # An external-content index is not updated when chunk_text changes: it is rebuilt from it (the
         # builder's, or any other index over chunk_text a library carries).

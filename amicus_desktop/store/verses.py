@@ -18,9 +18,10 @@ import json
 import logging
 import math
 import re
+import sys
 import weakref
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,11 +109,15 @@ class VerseIndex:
 
     def _keys(self, names: set[str]) -> list[Key]:
         """Index ``i`` is the verse with rowid ``i`` (index 0 unused)."""
-        if VERSE_KEYS in names:
-            rows = self.store.rows(f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid")
-            keys: list[Key] = [("", 0, 0)] * (int(rows[-1][0]) + 1 if rows else 1)
-            for r, b, c, v in rows:
-                keys[int(r)] = (str(b), int(c), int(v))
+        if VERSE_KEYS in names:  # row by row, each book's name one string (the whole text: 31k verses)
+            ((last,),) = self.store.rows(f"SELECT max(rowid) FROM {VERSE_KEYS}")
+            keys: list[Key] = [("", 0, 0)] * (int(last or 0) + 1)
+            try:
+                for r, b, c, v in self.store.con.execute(
+                        f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid"):
+                    keys[int(r)] = (sys.intern(str(b)), int(c), int(v))
+            except READ_ERRORS as exc:
+                raise db_error(self.store.path, exc) from exc
             return keys
         found: set[Key] = set()
         for t in self.translations.values():
@@ -172,13 +177,27 @@ class VerseIndex:
                     out[int(r)] = float(d)
         return out
 
-    def all_vectors(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every verse vector: ``(rowids, float32 matrix)``, one sequential read of ``verse_embeddings``."""
-        rows = self.store.rows(f"SELECT rowid, embedding FROM {VERSE_EMBEDDINGS}")
-        rows = [(r, b) for r, b in rows if isinstance(b, bytes) and len(b) == 4 * self.store.info.dims]
-        rowids = np.fromiter((int(r) for r, _ in rows), dtype=np.int64, count=len(rows))
-        matrix = np.frombuffer(b"".join(b for _, b in rows), dtype="<f4").reshape(len(rows), self.store.info.dims)
-        return rowids, matrix
+    def vector_blocks(self, block: int, dtype: type = np.float32) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Every verse vector, ``block`` rows at a time: ``(rowids, matrix in dtype)``, one sequential read of
+        ``verse_embeddings`` (never every row's bytes at once: at the whole Bible they are 48 MB)."""
+        dims = self.store.info.dims
+        size = 4 * dims
+        rowids = np.empty(block, dtype=np.int64)
+        matrix: np.ndarray = np.empty((block, dims), dtype=dtype)
+        n = 0
+        try:
+            for r, b in self.store.con.execute(f"SELECT rowid, embedding FROM {VERSE_EMBEDDINGS}"):
+                if isinstance(b, bytes) and len(b) == size:
+                    rowids[n] = int(r)
+                    matrix[n] = np.frombuffer(b, dtype="<f4")
+                    n += 1
+                    if n == block:
+                        yield rowids.copy(), matrix.copy()
+                        n = 0
+        except READ_ERRORS as exc:
+            raise db_error(self.store.path, exc) from exc
+        if n:
+            yield rowids[:n].copy(), matrix[:n].copy()
 
     def notes(self, source_types: Sequence[str]) -> list[tuple[int, str, str, int, int, int]]:
         """The chunks of ``source_types`` tied to verses: ``(rowid, chunk_id, book_id, chapter, first, last)``."""

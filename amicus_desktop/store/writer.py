@@ -25,7 +25,7 @@ from ..core.query import NOTE_ID_PREFIX, is_note_id
 from ..core.results import ChunkMetadata
 from ..core.scholars import Scholar
 from ..core.text import echo
-from . import codes, schema
+from . import codes, content_id, schema
 from .fts import FTS_TABLE, create_sql
 from .schema import PASSAGE_INDEX_SQL, SCHEMA_VERSION
 from .sqlite import connect
@@ -219,6 +219,7 @@ class ScriptureWriter:
             meta["corpus_name"] = self.corpus_name
         meta.update(self.extra_meta)
         con.executemany("INSERT OR REPLACE INTO db_meta VALUES (?, ?)", meta.items())
+        content_id.store_in(con, self.tmp_path)  # once, here: readers take it instead of hashing every chunk
         if self._codes is not None:
             self.codes_seconds = self._codes.finish(meta)
         if self.full_schema:

@@ -22,7 +22,7 @@ from ..core.references import PassageRef
 from ..store.scripture import ScriptureStore
 from ..store.study import first_verses, verse_vector
 from ..store.verses import VerseIndex
-from ..verses.memory import VerseMemory, similarities
+from ..verses.memory import VerseMemory
 from .model import CrossReference, CrossReferences, XrefEvidence, XrefSource
 from .xref_index import XrefIndex
 
@@ -77,9 +77,10 @@ def _meaning(store: ScriptureStore, index: VerseIndex, book_id: str, chapter: in
         return []
     vector = verse_vector(store, rowid)
     memory = VerseMemory.for_store(store, vectors=True)
-    if vector is None or memory.vectors is None or memory.vector_pos is None or not len(memory.vector_pos):
+    verses = memory.verse_index
+    if vector is None or verses is None or memory.vector_pos is None or not len(memory.vector_pos):
         return []
-    sims = similarities(memory.vectors, store.query_vector(vector))
+    sims = verses.similarities(store.query_vector(vector))
     skip = {rowid, *index.neighbours(rowid)}
     take = min(len(sims), MEANING_K + len(skip))
     best = np.argpartition(-sims, take - 1)[:take]

@@ -83,11 +83,33 @@ def keywords(text: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, .
     return tuple(words)
 
 
-def plan(text: str, boost_terms: tuple[str, ...] = ()) -> QueryPlan:
+#: Words that frame a full question rather than name its topic — "What does the *Bible* say about…", "How should
+#: *Christians*…", "What does repentance *look like*?", "Is it *ever right*…", "What can we *learn* from…". Under
+#: the app's ranking (``RankingPolicy.topic_words``) the keyword search leaves them out when the question has other
+#: words, so a full question's keyword half looks for its topic as a topic name's does (docs/RELEVANCE.md,
+#: "Full questions across the whole Bible"). God and people are not among them: they name topics too.
+FRAMING_WORDS = frozenset(
+    """
+    like look come make makes happen happens true ever right kind bible christians believers believer
+    think learn find part play get getting called stay us
+    """.split()
+)
+
+
+def topic_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """``words`` without the question's framing words (:data:`FRAMING_WORDS`) — unless nothing else is left."""
+    content = tuple(w for w in words if fold(w) not in FRAMING_WORDS)
+    return content or words
+
+
+def plan(text: str, boost_terms: tuple[str, ...] = (), *, framing: bool = True) -> QueryPlan:
     """References and keywords of a question (pure; the question is already validated). The words of an
-    overlay's ``boost_terms`` are looked for too, after the question's own."""
+    overlay's ``boost_terms`` are looked for too, after the question's own. ``framing=False`` (the app's
+    ranking) leaves the question's framing words out (:func:`topic_words`)."""
     refs = tuple(find_references(text))
     words = keywords(text, refs)
+    if not framing:
+        words = topic_words(words)
     if boost_terms:
         words = tuple(dict.fromkeys((*words, *keywords(" ".join(boost_terms)))))
     return QueryPlan(text, refs, words)

@@ -3,38 +3,42 @@ commentary note's and lexicon entry's vector, which verses each note covers, whi
 verse holds, and each verse's neighbours — so a question scores every verse exactly with a few matrix
 products instead of several nearest-neighbour searches (docs/PERFORMANCE.md, "Verse search").
 
-At the whole Bible and 384 dimensions that is ≈ 62k vectors, 95 MB as float32, read in about a second.
-Above :data:`FLOAT32_LIMIT` floats the vectors are kept as float16 (half the memory; products are taken
-block by block in float32).
+At the whole Bible and 384 dimensions that is ≈ 62k vectors, 95 MB as float32. They are not held: the first
+time they are wanted they are written to a file of the app's cache (:mod:`amicus_desktop.store.vector_file`,
+about a second at the whole Bible, once per library state), and every product maps that file a block at a time —
+the process holds 3 MB of them at once, the operating system's page cache the rest, and the products are the
+same float32 products over the same values. Where the cache cannot be written they are held in memory as before.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import weakref
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.vectors import MatrixVectors, products
+from ..core.vectors import MatrixVectors
 from ..store.library import LibraryStore
+from ..store.vector_file import BLOCK_ROWS, FileVectors, vector_file
+
+log = logging.getLogger("amicus.verses")
 
 COMMENTARY = ("section_panel",)
 LEXICON = ("lexicon_entry",)
-#: vectors kept as float32 up to this many floats (≈ 160 MB), as float16 beyond
-FLOAT32_LIMIT = 40_000_000
-_BLOCK = 8192
+#: the vectors' type where they are held in memory
+VECTOR_DTYPE: type = np.float32
+#: chunk vectors read from the library this many at a time
+_READ_BLOCK = 1024
 _STRONGS = re.compile(r"([GH]\d+)$")
 
 Ints = npt.NDArray[np.int64]
 Floats = npt.NDArray[np.float32]
-
-
-def similarities(matrix: np.ndarray, query: np.ndarray) -> Floats:
-    """``matrix @ query`` in float32, block by block for a float16 matrix
-    (:func:`amicus_desktop.core.vectors.products`)."""
-    return products(matrix, query, _BLOCK)
+#: the vectors of one kind: in the cache's file, or in memory
+Vectors = FileVectors | MatrixVectors
 
 
 @dataclass
@@ -42,28 +46,25 @@ class VerseMemory:
     """Arrays over the verse positions ``0..n-1`` (position ``i`` is verse rowid ``i + 1``)."""
 
     n: int
-    #: the verse position each vector row belongs to, and the rows (``None`` without verse vectors)
+    #: the verse position each vector row belongs to (``None`` until the vectors are wanted)
     vector_pos: Ints | None
-    vectors: np.ndarray | None
     prev: Ints  # the verse before in its chapter, or -1
     next: Ints  # the verse after in its chapter, or -1
-    #: commentary notes: chunk ids, vectors (``None`` when not loaded), covered verse positions (CSR)
+    #: commentary notes: chunk ids, covered verse positions (CSR)
     note_rowids: Ints
     note_ids: list[str]
-    note_vectors: np.ndarray | None
     note_ptr: Ints
     note_verses: Ints
-    #: lexicon entries: chunk rowids, vectors, their Strong's number (index into ``numbers``)
+    #: lexicon entries: chunk rowids, their Strong's number (index into ``numbers``)
     entry_rowids: Ints
-    entry_vectors: np.ndarray | None
     entry_number: Ints
     numbers: list[str]
     #: how many verses hold each number; each verse's numbers (CSR over positions)
     number_count: Ints
     verse_ptr: Ints
     verse_numbers: Ints
-    #: the :class:`MatrixVectors` over the vectors above, made on first use (:meth:`verse_index` …)
-    indexes: dict[str, MatrixVectors] = field(default_factory=dict, repr=False, compare=False)
+    #: the vectors of the verses, notes and entries (ids: verse rowids, chunk rowids), once wanted
+    indexes: dict[str, Vectors] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def for_store(cls, store: LibraryStore, *, vectors: bool) -> VerseMemory:
@@ -71,7 +72,7 @@ class VerseMemory:
         memory = _MEMORIES.get(store)
         if memory is None:
             memory = _MEMORIES[store] = cls._build(store)
-        if vectors and memory.vectors is None:
+        if vectors and memory.vector_pos is None:
             memory._load_vectors(store)
         return memory
 
@@ -105,64 +106,69 @@ class VerseMemory:
         flat = ids[np.argsort(pos, kind="stable")].astype(np.int64)  # by verse; within one, the table's order
         vptr = np.concatenate([[0], np.cumsum(np.bincount(pos, minlength=n))]).astype(np.int64)
         counts = np.bincount(flat, minlength=len(numbers)).astype(np.int64)
-        return cls(n=n, vector_pos=None, vectors=None, prev=prev, next=nxt,
-                   note_rowids=np.asarray(note_rowids, dtype=np.int64), note_ids=note_ids, note_vectors=None,
+        return cls(n=n, vector_pos=None, prev=prev, next=nxt,
+                   note_rowids=np.asarray(note_rowids, dtype=np.int64), note_ids=note_ids,
                    note_ptr=np.asarray(ptr, dtype=np.int64), note_verses=np.asarray(covered, dtype=np.int64),
-                   entry_rowids=np.asarray(entry_rowids, dtype=np.int64), entry_vectors=None,
+                   entry_rowids=np.asarray(entry_rowids, dtype=np.int64),
                    entry_number=np.asarray(entry_number, dtype=np.int64), numbers=list(numbers),
                    number_count=counts, verse_ptr=vptr, verse_numbers=flat)
 
     def _load_vectors(self, store: LibraryStore) -> None:
         index = store.verse_index()
         dims = store.info.dims
-        total = dims * (self.n + len(self.note_rowids) + len(self.entry_rowids))
-        dtype = np.float32 if total <= FLOAT32_LIMIT else np.float16
-        rowids, matrix = index.all_vectors()
+        try:
+            file = vector_file(Path(store.info.path), dims, self.note_rowids, self.entry_rowids,
+                               lambda: index.vector_blocks(BLOCK_ROWS),
+                               lambda rowids: _rows(store, rowids, dims, VECTOR_DTYPE))
+        except OSError as exc:  # no cache to write: held in memory
+            log.warning("verse vectors held in memory", extra={"reason": str(exc)})
+            blocks = list(index.vector_blocks(BLOCK_ROWS, VECTOR_DTYPE))
+            rowids = np.concatenate([b[0] for b in blocks]) if blocks else np.zeros(0, dtype=np.int64)
+            matrix = np.concatenate([b[1] for b in blocks]) if blocks else np.zeros((0, dims), dtype=VECTOR_DTYPE)
+            self.indexes.update(
+                verses=MatrixVectors(rowids, matrix),
+                notes=MatrixVectors(self.note_rowids, _rows(store, self.note_rowids, dims, VECTOR_DTYPE)),
+                entries=MatrixVectors(self.entry_rowids, _rows(store, self.entry_rowids, dims, VECTOR_DTYPE)))
+        else:
+            rowids = file.verse_rowids
+            self.indexes.update(verses=FileVectors(rowids, file.verses),
+                                notes=FileVectors(self.note_rowids, file.notes),
+                                entries=FileVectors(self.entry_rowids, file.entries))
         self.vector_pos = rowids - 1
-        self.vectors = matrix.astype(dtype)
-        self.note_vectors = _rows(store, self.note_rowids, dims, dtype)
-        self.entry_vectors = _rows(store, self.entry_rowids, dims, dtype)
 
     # -- the three indexes, behind the vector seam (amicus_desktop.core.vectors) ---------------------
     @property
-    def verse_index(self) -> MatrixVectors | None:
+    def verse_index(self) -> Vectors | None:
         """The verses' vectors as a :class:`~amicus_desktop.core.vectors.VectorIndex` (ids: verse rowids)."""
-        if self.vectors is None or self.vector_pos is None:
-            return None
-        return _indexed(self, "verses", self.vector_pos + 1, self.vectors)
+        return self.indexes.get("verses")
 
     @property
-    def note_index(self) -> MatrixVectors | None:
+    def note_index(self) -> Vectors | None:
         """The commentary notes' vectors (ids: chunk rowids)."""
-        return None if self.note_vectors is None else _indexed(self, "notes", self.note_rowids, self.note_vectors)
+        return self.indexes.get("notes")
 
     @property
-    def entry_index(self) -> MatrixVectors | None:
+    def entry_index(self) -> Vectors | None:
         """The lexicon entries' vectors (ids: chunk rowids)."""
-        return None if self.entry_vectors is None else _indexed(self, "entries", self.entry_rowids, self.entry_vectors)
+        return self.indexes.get("entries")
 
     @property
     def bytes(self) -> int:
-        return sum(a.nbytes for a in (self.vectors, self.note_vectors, self.entry_vectors) if a is not None)
-
-
-def _indexed(memory: VerseMemory, name: str, ids: Ints, matrix: np.ndarray) -> MatrixVectors:
-    """One :class:`MatrixVectors` per memory and kind, over the memory's own arrays (no copy)."""
-    kept = memory.indexes
-    index = kept.get(name)
-    if index is None or index.matrix is not matrix:
-        index = kept[name] = MatrixVectors(ids, matrix)
-    return index
+        """The vectors' bytes held in memory (none when they are read from the cache's file)."""
+        return sum(v.matrix.nbytes for v in self.indexes.values() if isinstance(v, MatrixVectors))
 
 
 def _rows(store: LibraryStore, rowids: Ints, dims: int, dtype: type) -> np.ndarray:
-    """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing)."""
-    found = store.vectors(int(r) for r in rowids)
+    """The chunk vectors of ``rowids`` in that order (a missing one is zeros: it matches nothing), read a
+    block at a time straight into the matrix (never ~ 30k vectors held at once beside it)."""
     out: np.ndarray = np.zeros((len(rowids), dims), dtype=dtype)
-    for i, r in enumerate(rowids):
-        v = found.get(int(r))
-        if v is not None and v.shape == (dims,):
-            out[i] = v
+    for start in range(0, len(rowids), _READ_BLOCK):
+        block = rowids[start:start + _READ_BLOCK]
+        found = store.vectors(int(r) for r in block)
+        for i, r in enumerate(block, start=start):
+            v = found.get(int(r))
+            if v is not None and v.shape == (dims,):
+                out[i] = v
     return out
 
 

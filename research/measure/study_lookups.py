@@ -95,10 +95,10 @@ def main() -> int:
         # the vec0 table's nearest-neighbour search over this library's (the baseline, same run)
         import numpy as np
 
-        from amicus_desktop.verses.memory import similarities
+        from amicus_desktop.core.vectors import products
         matrix = np.random.default_rng(0).standard_normal((WHOLE_BIBLE_VERSES, store.info.dims)).astype(np.float32)
         query = matrix[7]
-        product = [_timed(lambda: np.argpartition(-similarities(matrix, query), 20)[:20]) for _ in range(50)]
+        product = [_timed(lambda: np.argpartition(-products(matrix, query), 20)[:20]) for _ in range(50)]
         print(f"meaning over {WHOLE_BIBLE_VERSES} vectors (one product + top 20): {_ms(product)}")
         vector = np.frombuffer(store.rows("SELECT embedding FROM verse_embeddings LIMIT 1")[0][0], dtype="<f4")
         knn = [_timed(lambda: index.nearest(vector, 13)) for _ in range(50)]

@@ -18,6 +18,7 @@ from amicus_desktop.corpus.sources.common import Scope
 from amicus_desktop.store import ScriptureStore
 from amicus_desktop.store.sqlite import connect, growing_marker
 from tests.support.cli import query_json, run
+from tests.support.dbs import read_rows
 
 BOOKS = ["jude", "3-john", "2-john", "philemon"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,3 +123,18 @@ def test_resume_refuses_a_finished_library_and_the_cli_prints_progress(tmp_path:
         grow_database(db, ["jude"], StandInEmbedder())
     code, out, err = run("doctor", "--db", str(db))
     assert "1 of 66 books have study material (Jude)" in out
+
+
+def test_the_content_id_is_stored_once_the_last_book_is_in(tmp_path: Path, library) -> None:
+    from amicus_desktop.store.content_id import CONTENT_ID_KEY, computed, library_id
+    from tests.support.embedders import StandInEmbedder
+
+    db = tmp_path / "grown.db"
+    stored = lambda: dict(read_rows(db, "SELECT key, value FROM db_meta")).get(CONTENT_ID_KEY)  # noqa: E731
+    assert not grow_database(db, BOOKS[:2], StandInEmbedder(), library=library, stop_after=1).complete
+    assert stored() is None  # still growing: each book changes it, so a reader computes it
+    with ScriptureStore(db) as store:
+        growing = library_id(store)
+    assert grow_database(db, BOOKS[:2], StandInEmbedder(), library=library).complete
+    with ScriptureStore(db) as store:
+        assert stored() == library_id(store) == computed(store) != growing

@@ -6,6 +6,8 @@ import numpy as np
 import pytest
 
 from amicus_desktop.notes import KEEP, NotesCode, NotesError, NotesStore, parse_ref
+from amicus_desktop.notes.model import Note
+from amicus_desktop.notes.workspace import decide_edit
 
 # ``store``: tests/notes/conftest.py — each test runs on the SQLite file and on PostgreSQL.
 
@@ -57,6 +59,24 @@ def test_edit_keeps_or_changes_the_reference(store: NotesStore) -> None:
     assert moved.ref.verse_start == 16 and moved.text == "still on John 3"
     assert ws.edit(note.id, ref=None).ref is None
     assert ws.edit(note.id, "x", KEEP).ref is None
+
+
+def test_one_rule_decides_an_edit_for_both_stores() -> None:
+    # the pure decision both stores write (they only run its SQL): unchanged, moved, rewritten, stale
+    old = Note("n1", "w", "grace", parse_ref("Rom 9"), "2026-01-01T00:00:00.000Z", "2026-01-01T00:00:00.000Z",
+               ("model",))
+    assert decide_edit(old, "grace", KEEP, old.updated) is None
+    assert decide_edit(old, None, parse_ref("Romans 9"), None) is None  # the same passage, typed otherwise
+    moved = decide_edit(old, None, parse_ref("Rom 9:11"), None)
+    assert moved is not None and not moved.forget_vectors and moved.note.models == ("model",)
+    assert moved.note.ref is not None and moved.note.ref.verse_start == 11 and moved.note.updated > old.updated
+    assert moved.columns == ("grace", "romans", 9, 11, 11, moved.note.updated)
+    rewritten = decide_edit(old, "grace alone", None, None)
+    assert rewritten is not None and rewritten.forget_vectors and rewritten.note.models == ()
+    assert rewritten.columns[:5] == ("grace alone", None, None, None, None)
+    with pytest.raises(NotesError) as err:
+        decide_edit(old, "stale", KEEP, "2025-12-31T00:00:00.000Z")
+    assert err.value.code is NotesCode.NOTE_CONFLICT
 
 
 def test_updated_always_moves_forward(store: NotesStore) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from amicus_desktop.core.query import RetrievalContext, SearchMode
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import RetrievalResult, WarningCode
 from amicus_desktop.rerank.prior import Material, material
@@ -107,3 +108,15 @@ def test_a_reference_typed_with_spaces_is_the_verse_it_names(demo_db: Path, loca
     (ref,) = result.trace.references
     assert (ref.book_id, ref.chapter, ref.verse_start, ref.verse_end) == ("john", 3, 16, 16)  # never John 16
     assert on("john", 3, 16)(result.ranked[0])
+
+
+def test_a_full_question_searches_its_topic_words(demo_db: Path, local_proxy) -> None:
+    """The app's keyword half looks for "relate" and "law", not for "Bible" and "Christians" (whole-Bible
+    full questions 0.496 → 0.513, docs/RELEVANCE.md); the contract's keyword search keeps every word."""
+    question = "What does the Bible say about how Christians relate to the law?"
+    app = ask(demo_db, local_proxy.url, question)
+    assert app.trace.keywords == ("relate", "law")
+    contract = retrieve(RetrievalContext(question, mode=SearchMode.HYBRID), db=demo_db, proxy=local_proxy.url)
+    assert contract.trace.keywords == ("bible", "christians", "relate", "law")
+    assert any(r.candidate.source_type == "section_panel" and r.candidate.metadata.book_id == "romans"
+               for r in app.ranked[:3]), "Romans' commentary on the law leads"

@@ -4,12 +4,15 @@ OpenAPI 3.1 uses)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
 import jsonschema
 import pytest
 
+from amicus_desktop.mcp.schemas import OUTPUT
+from amicus_desktop.serve import mcp_http
 from amicus_desktop.serve.errors import STATUS
 from amicus_desktop.serve.params import NAMES, REPEATABLE
 from tests.support.serve import ServeProcess
@@ -44,7 +47,7 @@ def test_it_lists_exactly_what_the_service_takes_and_answers(doc: dict[str, Any]
     assert {int(s) for s in op["responses"]} == {200, 304, *STATUS.values()}
     codes = doc["components"]["schemas"]["Error"]["properties"]["error"]["properties"]["code"]["enum"]
     assert set(codes) == set(STATUS)
-    assert set(doc["paths"]) == {"/retrieve", "/passage", "/verses", "/health", "/openapi.json"}
+    assert set(doc["paths"]) == {"/retrieve", "/passage", "/verses", "/health", "/mcp", "/openapi.json"}
     body = doc["components"]["schemas"]["RetrieveRequest"]
     assert list(body["properties"]) == list(NAMES) and body["required"] == ["q"]
     assert {n for n, p in body["properties"].items() if p.get("type") == "array"} == set(REPEATABLE)
@@ -88,3 +91,50 @@ def test_the_new_endpoints_answers_fit_its_schemas(doc: dict[str, Any], served: 
         response = served.get("/verses", params=params)
         assert str(response.status_code) in doc["paths"]["/verses"]["get"]["responses"]
         validate(doc, "/verses", response)
+
+
+def test_mcp_is_described_as_the_transport_it_is(doc: dict[str, Any], served: ServeProcess) -> None:
+    # POST only, the scope's query parameters, every tool named, the transport's document linked
+    assert list(doc["paths"]["/mcp"]) == ["post"]
+    op = doc["paths"]["/mcp"]["post"]
+    assert [p["name"] for p in op["parameters"] if p["in"] == "query"] == list(mcp_http.NAMES)
+    assert all(f"`{tool}`" in op["description"] for tool in OUTPUT)
+    assert op["externalDocs"]["url"].startswith("https://modelcontextprotocol.io/")
+    assert {int(s) for s in op["responses"]} == {200, 202, 406, *STATUS.values()}
+    for name in ("McpMessage", "McpResponse"):
+        jsonschema.Draft202012Validator.check_schema(doc["components"]["schemas"][name])
+    message = {**doc, **op["requestBody"]["content"]["application/json"]["schema"]}
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "openapi", "version": "1"}}}
+    initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+    passage = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+               "params": {"name": "read_passage", "arguments": {"reference": "Romans 9:6-13"}}}
+    for sent in (hello, initialized, passage):
+        jsonschema.Draft202012Validator(message).validate(sent)
+
+    # real answers of the real service fit what it says: results, a notification, and every kind of refusal
+    json_only = {"Accept": "application/json", "Content-Type": "application/json"}
+
+    def post(payload: Any, query: str = "", headers: dict[str, str] = json_only) -> httpx.Response:
+        content = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        return httpx.post(f"{served.url}/mcp{query}", content=content, headers=headers, timeout=60.0, trust_env=False)
+
+    answers = [post(hello), post(passage), post({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})]
+    assert [a.status_code for a in answers] == [200, 200, 200]
+    assert answers[1].json()["result"]["structuredContent"]["reference"] == "Romans 9:6-13"
+    for refused, status in [(post(hello, "?colour=red"), 400), (post(b"{not json"), 400),
+                            (post(hello, headers={**json_only, "Accept": "text/html"}), 406),
+                            (post(hello, headers={**json_only, "Content-Type": "text/plain"}), 415),
+                            (post(b" " * (mcp_http.MAX_BODY + 1)), 413), (post(hello, "?overlay=nobody"), 404)]:
+        assert refused.status_code == status, refused.text
+        answers.append(refused)
+    for answer in answers:
+        validate(doc, "/mcp", answer, "post")
+    assert "error" in answers[4].json() and answers[4].json()["jsonrpc"] == "2.0"  # the transport's own error
+    accepted = post(initialized)
+    assert accepted.status_code == 202 and not accepted.content and "202" in op["responses"]
+    for method in ("GET", "DELETE"):  # a stateless server has no stream to open nor session to end
+        refused = httpx.request(method, f"{served.url}/mcp", headers={"Accept": "text/event-stream"}, timeout=10,
+                                trust_env=False)
+        assert refused.status_code == 405 and refused.headers["allow"] == "POST"
+        assert refused.json()["error"]["code"] == "METHOD_NOT_ALLOWED"

@@ -125,3 +125,36 @@ def test_a_database_without_verse_vectors_says_so_in_the_tab(harness, qtbot, stu
     s.set_mode(SearchMode.KEYWORD)  # asks again: the verses are searched by words
     wait_for(qtbot, lambda: s.verses.view is not None and not s.verses.busy, timeout=30)
     assert s.verses.view.result.results and tab.stack.currentWidget() is tab.split
+
+
+def test_verse_vectors_come_from_the_cache_file_written_off_the_ui_thread(harness, qtbot, verse_db: Path,
+                                                                          local_proxy, monkeypatch) -> None:
+    import threading
+
+    from amicus_desktop import paths
+    from amicus_desktop.store import vector_file as files
+    from amicus_desktop.verses import memory
+
+    opened: list[str] = []
+    real = memory.vector_file
+
+    def recorded(*args, **kwargs):  # the real function, its thread noted
+        opened.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(memory, "vector_file", recorded)
+    folder = paths.cache_dir() / files.FOLDER
+    assert not list(folder.glob("*.f32"))
+    window = harness.open(db=verse_db, proxy=local_proxy.url, chapter="romans:8")
+    s = window.session
+    wait_for(qtbot, lambda: s.can_ask and s.reader.loaded_chapter is not None, timeout=30)
+    ask(qtbot, window, "God so loved the world")
+    (written,) = folder.glob("*.f32")
+    assert opened and threading.main_thread().name not in opened  # on the database thread
+    first = s.verses.view.result.results[0]
+    assert (first.book_id, first.chapter_num, first.verse_start) == ("john", 3, 16)
+    assert first.breakdown.similarity and first.breakdown.similarity > 0.3  # scored by meaning, from the file
+    stamp = written.stat().st_mtime_ns
+    ask(qtbot, window, "adoption as sons")
+    assert any(h.book_id == "romans" and h.chapter_num == 8 for h in s.verses.view.result.results)
+    assert list(folder.glob("*.f32")) == [written] and written.stat().st_mtime_ns == stamp  # read, not rewritten

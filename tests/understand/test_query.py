@@ -22,6 +22,19 @@ def test_stop_words_and_question_words_are_dropped() -> None:
     assert plan("What does it mean?").keywords == ()
 
 
+def test_the_apps_keyword_half_looks_for_a_full_questions_topic_not_its_frame() -> None:
+    question = "What does the Bible say about getting drunk?"
+    assert plan(question).keywords == ("bible", "getting", "drunk")  # the contract's keywords: every word
+    assert plan(question, framing=False).keywords == ("drunk",)
+    assert plan("How should Christians treat the government?", framing=False).keywords == ("treat", "government")
+    assert plan("What does true repentance look like?", framing=False).keywords == ("repentance",)
+    # God and people name topics too; a question of framing words alone keeps them (nothing else is left)
+    assert plan("Why do God's people fast?", framing=False).keywords == ("god", "people", "fast")
+    assert plan("Who are the called?", framing=False).keywords == ("called",)
+    # an overlay's boost terms are looked for whatever they are
+    assert plan("What is faith like?", ("like",), framing=False).keywords == ("faith", "like")
+
+
 def test_reference_words_are_not_keywords() -> None:
     p = plan("What does Rom 9:11 say about election?")
     assert [r.label() for r in p.references] == ["Romans 9:11"]

@@ -1,4 +1,4 @@
-"""Item models for results and rejected candidates, and the delegate that paints the score bar.
+"""Item models for results and rejected candidates (the score bar and the note mark are painted by ``paint.py``).
 
 :class:`ResultsModel` is a ``QAbstractTableModel`` over the engine's ``RetrievedChunk`` tuple;
 :data:`ChunkRole` returns the raw object and :data:`SortRole` a number, so a
@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from ...core.names import DEFAULT_NAMES, Names, NamesSource
 from ...core.query import USER_NOTE, RetrievalContext, SearchMode
@@ -26,11 +24,10 @@ from ...present.titles import snippet, title
 from ...session import ResultView
 from .. import shortcuts
 from ..highlight import tip
-from ..theme import blend
+from .paint import ScoreFractionRole, note_mark
 
 ChunkRole = Qt.ItemDataRole.UserRole + 1
 SortRole = Qt.ItemDataRole.UserRole + 2
-ScoreFractionRole = Qt.ItemDataRole.UserRole + 3
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -329,74 +326,9 @@ class RejectedModel(_RowsModel):
         return None
 
 
-def note_mark() -> QIcon:
-    """The mark of the reader's own notes among the results: ✎ on a badge of the highlight colour, darkened,
-    so it shows on a selected row too (the title and its accessible text say "Your note" as well)."""
-    size = QFontMetrics(QApplication.font()).height()
-    pixmap = QPixmap(size, size)
-    pixmap.fill(QColor(0, 0, 0, 0))
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    palette = QApplication.palette()
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(palette.color(QPalette.ColorRole.Highlight).darker(135))
-    painter.drawRoundedRect(pixmap.rect(), 3, 3)
-    font = QFont(QApplication.font())
-    font.setPixelSize(max(8, size - 4))
-    font.setBold(True)
-    painter.setFont(font)
-    painter.setPen(palette.color(QPalette.ColorRole.HighlightedText))
-    painter.drawText(pixmap.rect(), int(Qt.AlignmentFlag.AlignCenter), "✎")
-    painter.end()
-    return QIcon(pixmap)
-
-
 class SortProxy(QSortFilterProxyModel):
     """Sorts by :data:`SortRole` so numbers sort as numbers."""
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self.setSortRole(SortRole)
-
-
-class ScoreBarDelegate(QStyledItemDelegate):
-    """Paints the final score as a bar behind its number (the number is always drawn)."""
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text = opt.text
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        fraction = index.data(ScoreFractionRole)
-        rect = opt.rect.adjusted(4, 5, -4, -5)
-        painter.save()
-        if isinstance(fraction, float) and rect.width() > 0:
-            palette: QPalette = opt.palette
-            selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-            base = palette.color(QPalette.ColorRole.Highlight if not selected else QPalette.ColorRole.HighlightedText)
-            back = palette.color(QPalette.ColorRole.Base if not selected else QPalette.ColorRole.Highlight)
-            bar = blend(back, base, 0.30)
-            track = blend(back, base, 0.08)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(track)
-            painter.drawRoundedRect(rect, 3, 3)
-            filled = QRect(rect)
-            filled.setWidth(max(2, round(rect.width() * max(0.0, min(1.0, fraction)))))
-            painter.setBrush(bar)
-            painter.drawRoundedRect(filled, 3, 3)
-        on_highlight = bool(opt.state & QStyle.StateFlag.State_Selected)
-        role = QPalette.ColorRole.HighlightedText if on_highlight else QPalette.ColorRole.Text
-        painter.setPen(opt.palette.color(role))
-        painter.setFont(opt.font)
-        right = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        painter.drawText(rect.adjusted(0, 0, -4, 0), right, text)
-        painter.restore()
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> Any:
-        size = super().sizeHint(option, index)
-        size.setWidth(max(size.width(), 110))
-        return size
-

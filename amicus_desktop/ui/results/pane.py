@@ -4,8 +4,8 @@ selected chunk's passage and score breakdown.
 :class:`ResultsPane` renders one :class:`~amicus_desktop.session.ResultView` (or the empty
 state) and keeps the selection across re-ranks. It composes the parts of this package: the item
 models (``models.py``), the tables' set-up and width fitting (``tables.py``), the detail panes under
-them (``detail.py``, filled one event-loop turn after the tables), the bundle bar (``bundle_bar.py``)
-and the splitters (``splitter.py``).
+them (``detail.py``, filled one event-loop turn after the tables), the bundle bar (``bundle_bar.py``),
+the splitters (``splitter.py``) and the chapter toggle (``toggle.py``).
 
 Over the tabs: the header (the question; at the tab bar's right end the toggle that ranks it for the
 open chapter or the whole library) and *How this was searched* (:class:`~..bundle_views.SearchedPanel`).
@@ -24,7 +24,6 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
-    QCheckBox,
     QLabel,
     QSplitter,
     QStackedWidget,
@@ -48,6 +47,7 @@ from .menu import ResultMenu
 from .models import ChunkRole, RejectedModel, ResultsModel, SortProxy
 from .splitter import ResultsSplitter, splitter
 from .tables import fit_columns, fit_move_column, rejected_table, results_table
+from .toggle import ChapterToggle
 
 
 class ResultsPane(QWidget):
@@ -101,11 +101,8 @@ class ResultsPane(QWidget):
         #: whether a chunk id is pinned now (the session's answer; set by the window)
         self.is_pinned: Callable[[str], bool] = lambda _chunk_id: False
 
-        self.chapter_toggle = QCheckBox()
-        self.chapter_toggle.setObjectName("chapterToggle")
-        self.chapter_toggle.setAccessibleName("Rank this question for the open chapter")
+        self.chapter_toggle = ChapterToggle()
         self.chapter_toggle.clicked.connect(lambda checked: self.wholeLibraryRequested.emit(not checked))
-        self.chapter_toggle.hide()
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -216,7 +213,7 @@ class ResultsPane(QWidget):
                                                   self.workspace_name(ctx.workspace if ctx else None)))
         self.title.setToolTip(view.result.query)
         self.chips.set_references(view.result.trace.references, self._names())
-        self._render_toggle(view)
+        self.chapter_toggle.show_answer(view, self._names(), self.open_chapter())
         pinned = any(r.pinned for r in view.result.results)
         self.results_view.setColumnHidden(ResultsModel.MOVE, view.previous_ranks is None and not pinned)
         fit_move_column(self.results_view, self.results_model)
@@ -228,18 +225,6 @@ class ResultsPane(QWidget):
         QTimer.singleShot(0, self, self._keep_rows_visible)
         self._render_stale()
         self._reselect(selected)
-
-    def _render_toggle(self, view: ResultView) -> None:
-        """"Rank for Romans 8", checked unless the reader asked this question of the whole library; shown while
-        a chapter is open (or the answer is the whole library's), since only then is there a choice."""
-        ctx = view.result.context
-        ranked = self._names().chapter(ctx.chapter) if ctx is not None and ctx.chapter is not None else None
-        chapter = self.open_chapter() if view.whole_library or ranked is None else ranked
-        self.chapter_toggle.setVisible(chapter is not None or view.whole_library)
-        self.chapter_toggle.setText(describe.chapter_toggle_text(chapter))
-        self.chapter_toggle.setChecked(not view.whole_library)
-        self.chapter_toggle.setToolTip(describe.chapter_toggle_help(chapter, view.whole_library,
-                                                                    shortcuts.keys_of("whole_library")))
 
     def pin_choices(self) -> list[tuple[str, str]]:
         """The scopes a result can be pinned for now, each with its menu words (the narrow one first)."""

@@ -11,7 +11,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView
 
 from ..elided import TitleDelegate
-from .models import RejectedModel, ResultsModel, ScoreBarDelegate, SortProxy
+from .models import RejectedModel, ResultsModel, SortProxy
+from .paint import ScoreBarDelegate
 
 #: The title column never gets narrower than this; columns the title repeats give way first.
 TITLE_MIN = 220

@@ -92,13 +92,14 @@ class SnapshotTab(QWidget):
         self.replay_view.horizontalHeader().setSectionResizeMode(ReplayModel.QUESTION, QHeaderView.ResizeMode.Stretch)
         self.kinds_model = KindsModel(self)
         self.kinds_view = table(QTableView(), "Metrics per kind of question against the baseline", self.kinds_model)
-        self.kinds_view.horizontalHeader().setSectionResizeMode(KindsModel.RANKING, QHeaderView.ResizeMode.Interactive)
-        self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING, self.fontMetrics().averageCharWidth() * 12)
         self.kinds_view.setTextElideMode(Qt.TextElideMode.ElideRight)  # a name keeps its beginning
+        self._size_kinds()
         self.ranks_model = RanksModel(titles, self)
         self.ranks_view = table(QTableView(), "Rank of each judged result in each ranking", self.ranks_model,
                                 stretch=RanksModel.CHUNK, titles=RanksModel.CHUNK)
+        self.ranks_view.setTextElideMode(Qt.TextElideMode.ElideRight)  # a question keeps its beginning
         self.ranks_view.horizontalHeader().setTextElideMode(Qt.TextElideMode.ElideRight)
+        self._size_ranks()
         self.results = QTabWidget()
         self.results.setAccessibleName("Snapshot results")
         self.results.setDocumentMode(True)
@@ -177,6 +178,29 @@ class SnapshotTab(QWidget):
             self.snap_status.setText(f"Replaying: {p.done} of {p.total} questions asked again…")
 
     # -- rendering -------------------------------------------------------------------------------
+    def _name_width(self) -> int:
+        """A ranking's name or a question as the line-up pages show them: its first dozen characters."""
+        return self.fontMetrics().averageCharWidth() * 12
+
+    def _size_kinds(self) -> None:
+        """Per kind: the ranking's name a set width (the interval beside it shows at 1000 px); the rest as
+        :func:`.common.table` sized them."""
+        header = self.kinds_view.horizontalHeader()
+        header.setSectionResizeMode(KindsModel.RANKING, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(KindsModel.RANKING, self._name_width())
+
+    def _size_ranks(self) -> None:
+        """Ranks: the question (shown once per group) a set width, the result's title the rest (its passage
+        kept whole), each ranking's column just wide enough for a rank (its name in the tooltip)."""
+        header = self.ranks_view.horizontalHeader()
+        header.setSectionResizeMode(RanksModel.QUESTION, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(RanksModel.QUESTION, self._name_width())
+        header.setSectionResizeMode(RanksModel.CHUNK, QHeaderView.ResizeMode.Stretch)
+        narrow = self.fontMetrics().horizontalAdvance("#10") + 16
+        for col in range(RanksModel.CHUNK + 1, self.ranks_model.columnCount()):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(col, narrow)
+
     def _fill_baseline(self) -> None:
         last, files = self.checked()
         names = ([LAST_RUN] if last else []) + [f.stem for f in files]
@@ -235,18 +259,9 @@ class SnapshotTab(QWidget):
         if job.lineup is not None and job.lineup is not self._shown_lineup:
             self._shown_lineup = found = job.lineup
             self.kinds_model.set_lineup(found)
-            self.kinds_view.horizontalHeader().resizeSection(KindsModel.RANKING,
-                                                             self.fontMetrics().averageCharWidth() * 12)
+            self._size_kinds()
             self.ranks_model.set_lineup(found)
-            header = self.ranks_view.horizontalHeader()
-            # the question shows once per group: it takes a set share, the title the rest (its passage kept whole)
-            header.setSectionResizeMode(RanksModel.QUESTION, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(RanksModel.QUESTION, self.fontMetrics().averageCharWidth() * 12)
-            header.setSectionResizeMode(RanksModel.CHUNK, QHeaderView.ResizeMode.Stretch)
-            narrow = self.fontMetrics().horizontalAdvance("#10") + 16  # a rank; the ranking's name in the tooltip
-            for col in range(3, self.ranks_model.columnCount()):
-                header.setSectionResizeMode(col, QHeaderView.ResizeMode.Fixed)
-                header.resizeSection(col, narrow)
+            self._size_ranks()
             self.results.setCurrentIndex(self.KINDS_PAGE)
             moved = sum(1 for q in found.questions if q.spread > 1e-9)
             self.snap_status.setText(

@@ -19,10 +19,10 @@ from amicus_desktop.ui.results.models import (
     ChunkRole,
     RejectedModel,
     ResultsModel,
-    ScoreBarDelegate,
     SortProxy,
     SortRole,
 )
+from amicus_desktop.ui.results.paint import ScoreBarDelegate
 
 
 def candidates(n: int = 30) -> list[Candidate]:
