@@ -23,6 +23,7 @@ from ..core.results import ModelInfo
 from ..core.text import echo
 from ..embedding.client import EmbedClient, mismatch_error
 from ..http.urls import redact_url
+from ..store import content_id
 from ..store.fts import FTS_TABLE, NO_INDEX
 from ..store.library import open_library
 from ..store.sqlite import extension_path, sqlite_version, vec_version
@@ -87,6 +88,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
             named_by_db = len(set(scholars) & set(store.scholar_table()))
             coverage = store.coverage()
             text_books = len(store.books())
+            computed_id = content_id.computed(store)
         optional = ", ".join(info.optional_tables) or "none"
         filt = "yes" if info.vec_filter_columns else "no (minimal schema)"
         checks.append(Check("Database", OK, f"{db_path} (from {connection.db_path.source})"))
@@ -94,6 +96,7 @@ def run_checks(args: argparse.Namespace) -> list[Check]:
         checks.append(Check("  optional tables", OK, f"{optional}; filtered search in vec0: {filt}"))
         checks.append(_completeness(coverage, text_books))
         checks.append(_keyword_check(keyword_problem))
+        checks.append(_content_id_check(info.meta.get(content_id.CONTENT_ID_KEY), computed_id))
         by_type = ", ".join(f"{k} {v:,}" for k, v in sorted(types.items()))
         checks.append(Check("  chunks by type", OK, by_type or "none"))
         names = ", ".join(s.name for s in scholars.values()) or "none"
@@ -151,6 +154,18 @@ def _keyword_check(problem: str | None) -> Check:
         return Check("  keyword index", OK, f"{problem}: {own}")
     return Check("  keyword index", WARN, f"not used: {problem}; {own}",
                  "Rebuild the database with 'amicus-desktop build-db' to use an index of its own again.")
+
+
+def _content_id_check(stored: str | None, computed: str) -> Check:
+    """The content id answers cite (CONTRACT section 10): the one the builder stored still the chunks' own."""
+    if stored is None:
+        return Check("  content id", OK, f"{computed} (computed: the library was built without it; a server "
+                     "computes it once per file)")
+    if stored == computed:
+        return Check("  content id", OK, f"{computed} (stored by its builder, and still its chunks')")
+    return Check("  content id", WARN, f"the library says {echo(stored)} but its chunks are {computed}: it was "
+                 "changed since it was built by a program other than build-db or ingest, and answers would cite "
+                 "the old id", "Rebuild it with 'amicus-desktop build-db', or bring the change in by 'ingest'.")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -94,3 +94,22 @@ def test_says_which_keyword_index_is_used_and_why_not_the_databases(tmp_path: Pa
         found["emptied"]["detail"])
     assert all("build-db" in found[k]["fix"] for k in ("stale", "emptied"))
     assert {p: sha256(p) for p in before} == before
+
+
+def test_says_whether_the_stored_content_id_is_still_the_chunks(tmp_path: Path) -> None:
+    sound = build_db(tmp_path / "sound.db", random_chunks(30, 8))
+    older = build_db(tmp_path / "older.db", random_chunks(30, 8))
+    edit_db(older, "DELETE FROM db_meta WHERE key = 'content_id'")  # as a library built before it was stored
+    changed = build_db(tmp_path / "changed.db", random_chunks(30, 8))
+    edit_db(changed, "UPDATE chunk_text SET text = 'rewritten since' WHERE rowid = 1")
+    found = {}
+    with ScriptedProxy(dims=8) as p:
+        for db in (sound, older, changed):
+            code, report = doctor("--db", str(db), "--proxy", p.url)
+            assert code == 0, report
+            found[db.stem] = by_name(report)["content id"]
+    assert found["sound"]["status"] == "ok" and "stored by its builder" in found["sound"]["detail"]
+    assert found["older"]["status"] == "ok" and "computed" in found["older"]["detail"]
+    assert found["sound"]["detail"].split()[0] == found["older"]["detail"].split()[0]  # the same chunks, one id
+    assert found["changed"]["status"] == "warn" and "changed since it was built" in found["changed"]["detail"]
+    assert "build-db" in found["changed"]["fix"]
