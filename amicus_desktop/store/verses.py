@@ -217,11 +217,11 @@ class VerseIndex:
             f"SELECT rowid, source_id FROM chunk_text WHERE source_type IN ({marks})", list(source_types))]
 
     def strongs_pairs(self, numbers: dict[str, int]) -> tuple[np.ndarray, np.ndarray]:
-        """Every row of ``verse_strongs`` (none without it), in the table's order, as two int64 arrays: the verse
-        rowid and the number's index in ``numbers`` (a number not in it yet is added). Read row by row: a whole-
-        text library holds ~ 300k rows, and a list of their tuples cost the app's start-up ~ 40 MB it never
-        gave back."""
-        rowids, ids = array("q"), array("q")
+        """Every row of ``verse_strongs`` (none without it), in the table's order, as two int32 arrays: the verse
+        rowid and the number's index in ``numbers`` (a number not in it yet is added). Read row by row into
+        arrays the result then shares (no copy): a whole-text library holds ~ 250k rows, and a list of their
+        tuples cost the app's start-up ~ 40 MB it never gave back."""
+        rowids, ids = array("i"), array("i")
         if self.has_strongs:
             try:
                 for s, r in self.store.con.execute(f"SELECT strongs, verse_rowid FROM {VERSE_STRONGS}"):
@@ -229,7 +229,7 @@ class VerseIndex:
                     ids.append(numbers.setdefault(str(s), len(numbers)))
             except READ_ERRORS as exc:
                 raise db_error(self.store.path, exc) from exc
-        return np.array(rowids, dtype=np.int64), np.array(ids, dtype=np.int64)
+        return np.frombuffer(rowids, dtype=np.int32), np.frombuffer(ids, dtype=np.int32)
 
     # -- words ----------------------------------------------------------------------------------
     def _schema(self, translation: Translation) -> str:

@@ -101,10 +101,13 @@ class VerseMemory:
                 entry_rowids.append(rowid)
                 entry_number.append(numbers.setdefault(m.group(1), len(numbers)))
         rowids, ids = index.strongs_pairs(numbers)  # each verse's numbers, in the table's order (CSR below)
-        inside = (rowids > 0) & (rowids <= n)
+        inside = (rowids > 0) & (rowids <= n)  # int32 until the result: half the transient memory
         pos, ids = rowids[inside] - 1, ids[inside]
+        del rowids, inside
         flat = ids[np.argsort(pos, kind="stable")].astype(np.int64)  # by verse; within one, the table's order
+        del ids
         vptr = np.concatenate([[0], np.cumsum(np.bincount(pos, minlength=n))]).astype(np.int64)
+        del pos
         counts = np.bincount(flat, minlength=len(numbers)).astype(np.int64)
         return cls(n=n, vector_pos=None, prev=prev, next=nxt,
                    note_rowids=np.asarray(note_rowids, dtype=np.int64), note_ids=note_ids,
