@@ -171,3 +171,22 @@ def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot
     assert "Strong's number of “loved”" in _menu_entries(window, [16])
     qtbot.wait(100)  # the study's labels laid out: the dock still fits a 1000-px window (it used to widen it)
     assert window.minimumSizeHint().width() <= 1000 and window.width() == 1000
+
+
+def test_a_highlight_beside_another_translation_colours_its_verse_in_both_columns_only(harness, qtbot,
+                                                                                       demo_db: Path) -> None:
+    """Romans 8:28 highlighted with the KJV beside the WEB: verse 28 coloured in both columns, verse 29 not (a
+    selection from one cell to the next coloured the left column of 28 and 29, found in a real window)."""
+    window = harness.open(db=demo_db, chapter="romans:8")
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 8), timeout=30)
+    window.actions_by_id["parallel"].trigger()
+    wait_for(qtbot, lambda: window.reader.showing_parallel, timeout=30)
+    control = window.study_control
+    control.add_mark(MarkKind.HIGHLIGHT, PassageRef("romans", 8, 28, 28), "green")
+    wait_for(qtbot, lambda: len(control.margin.marks) == 1, timeout=20)
+    doc = window.reader.text.document()
+    wait_for(qtbot, lambda: _background_at(doc, anchor_positions(doc)[28] + 4) == SHADES["green"], timeout=10)
+    assert _background_at(doc, anchor_positions(doc, "b")[28] + 4) == SHADES["green"]
+    assert _background_at(doc, anchor_positions(doc)[29] + 4) != SHADES["green"]
+    assert _background_at(doc, anchor_positions(doc, "b")[29] + 4) != SHADES["green"]

@@ -40,6 +40,26 @@ def anchor_positions(doc: Any, prefix: str = "v") -> dict[int, int]:
     return out
 
 
+def _spans(doc: Any, anchors: dict[int, int], beside: dict[int, int], ends: dict[int, int],
+           verses: list[int]) -> list[tuple[int, int]]:
+    """Where a highlight of ``verses`` goes: one run of text in one translation; with two side by side, each
+    verse's cell in both columns (a selection across a table's cells would colour whole columns of rows)."""
+    probe = QTextCursor(doc)
+    probe.setPosition(anchors[min(verses)])
+    if probe.currentTable() is None:
+        return [(anchors[min(verses)], ends[max(verses)])]
+    out = []
+    for verse in sorted(verses):
+        for where in (anchors, beside):
+            if verse in where:
+                cursor = QTextCursor(doc)
+                cursor.setPosition(where[verse])
+                table = cursor.currentTable()
+                end = table.cellAt(cursor).lastCursorPosition().position() if table is not None else ends[verse]
+                out.append((where[verse], end))
+    return out
+
+
 class ReaderMarks:
     def __init__(self, text: Any, chapter: Callable[[], ChapterRef | None],
                  fetch: Callable[[ChapterRef, Callable[[list[Mark]], None]], None],
@@ -89,19 +109,21 @@ class ReaderMarks:
             order = sorted(anchors.items())
             ends = {v: (order[i + 1][1] if i + 1 < len(order) else doc.characterCount() - 1)
                     for i, (v, _p) in enumerate(order)}
+            beside = anchor_positions(doc, "b")
             for mark in (m for m in self.marks if m.kind is MarkKind.HIGHLIGHT):
                 first = mark.ref.verse_start or order[0][0]
                 last = mark.ref.verse_end or (mark.ref.verse_start or order[-1][0])
                 shown = [v for v in anchors if first <= v <= last]
                 if not shown:
                     continue
-                cursor = QTextCursor(doc)
-                cursor.setPosition(anchors[min(shown)])
-                cursor.setPosition(ends[max(shown)], QTextCursor.MoveMode.KeepAnchor)
                 fmt = QTextCharFormat()
                 fmt.setBackground(QColor(SHADES.get(mark.colour or "", SHADES["yellow"])))
                 fmt.setForeground(QColor("#1a1a1a"))
-                cursor.mergeCharFormat(fmt)
+                for start, end in _spans(doc, anchors, beside, ends, shown):
+                    cursor = QTextCursor(doc)
+                    cursor.setPosition(start)
+                    cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                    cursor.mergeCharFormat(fmt)
             # glyphs last, from the end: an insertion moves only what comes after it
             marked = sorted({m.ref.verse_start or 0 for m in self.marks if m.kind is MarkKind.BOOKMARK}, reverse=True)
             for verse in marked:
