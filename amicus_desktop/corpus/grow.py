@@ -134,7 +134,8 @@ def grow_database(
             if progress:
                 progress(_progress(f"book {i + 1}/{len(todo)}: {title}", chunks, total, started, len(done)))
             _write_unit(grown, name, recs, lanes, whole, done, batch=batch, cancel=cancel)
-            index_library(out)  # the book's notes in the cross-reference index: about a second
+            if i + 1 < len(todo):  # the book's notes in the cross-reference index (about a second); the last
+                index_library(out)  # book's after finishing, so a library with every book is never left growing
             chunks += len(recs)
             if name in BY_ID:
                 done.add(name)
@@ -145,6 +146,7 @@ def grow_database(
         if complete:
             grown.finish("Amicus public-domain corpus "
                          f"({'all 66 books' if len(done) == len(BOOKS) else scope.describe()})")
+    index_library(out)
     if progress:
         progress(BuildProgress("done", 1, 1, eta=0.0, books_done=len(done)))
     return GrowReport(out, tuple(written), len(done), chunks, time.monotonic() - t0, complete)

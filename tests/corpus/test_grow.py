@@ -93,9 +93,10 @@ def test_killed_at_a_random_point_it_stays_whole_and_resumes(tmp_path: Path, who
         child.wait(timeout=60)
         if child.stdout is not None:
             child.stdout.close()
-    done = _check_usable(db, whole)
-    assert len(done) < len(BOOKS) or not growing_marker(db).exists()
-    if growing_marker(db).exists():  # killed before the last book was written (it may have finished first)
+    _check_usable(db, whole)
+    # killed before the library was finished — in a book, in the cross-reference index after one, or after the last
+    # book in what belongs to no book (it may have finished first): the next run continues it
+    if growing_marker(db).exists():
         report = grow_database(db, BOOKS, StandInEmbedder(), library=library)
         assert report.complete
     assert _check_usable(db, whole) and not growing_marker(db).exists()
