@@ -21,6 +21,7 @@ No Qt.
 
 from __future__ import annotations
 
+import logging
 import re
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
@@ -29,11 +30,14 @@ from pathlib import Path
 
 from ..core.books import BY_ID
 from ..core.references import PassageRef
+from ..store.errors import READ_ERRORS
 from ..store.scripture import ScriptureStore
 from ..store.study import GroupRow, NoteRow, Place
 from ..store.xref_file import XrefFile
 from ..understand import find_references
 from .model import XrefSource
+
+log = logging.getLogger("amicus.study")
 
 #: how the index is made: a change here builds every library's index again
 _VERSION = "xref-2"
@@ -188,13 +192,19 @@ class XrefIndex:
         return set(self._kinds)
 
 
-def index_library(path: Path) -> int:
+def index_library(path: Path) -> int | None:
     """Bring the cross-reference index of the library at ``path`` up to date (its builder does, after each book
-    and at the end), so a reader's first cross-reference does not wait; how many notes it read."""
-    with ScriptureStore(path) as store:
-        index = XrefIndex.for_store(store)
-        read = index.notes_read
-        index.close()
+    and at the end), so a reader's first cross-reference does not wait; how many notes it read. Best effort: a
+    cache folder that cannot be written never fails a build (``None``; the reader makes the index on first use)."""
+    try:
+        with ScriptureStore(path) as store:
+            index = XrefIndex.for_store(store)
+            read = index.notes_read
+            index.close()
+    except (OSError, *READ_ERRORS) as exc:
+        log.warning("the cross-reference index was not brought up to date (%s); it is made on first use",
+                    type(exc).__name__)
+        return None
     return read
 
 

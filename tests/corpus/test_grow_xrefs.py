@@ -64,3 +64,19 @@ def test_an_unreadable_index_file_is_made_again(tmp_path: Path, library) -> None
     Path(f"{path}-wal").unlink(missing_ok=True)
     read, after = _every_hit(db)
     assert read > 0 and after == before
+
+
+def test_a_cache_folder_that_cannot_be_written_never_fails_the_build(tmp_path: Path, library) -> None:
+    """The index is the builder's courtesy: with its folder blocked (a file where the folder goes) the library is
+    built all the same, and a reader makes the index on first use once the folder can be written."""
+    from amicus_desktop import paths
+
+    blocked = paths.cache_dir() / "xref-index"
+    blocked.parent.mkdir(parents=True, exist_ok=True)
+    blocked.write_text("not a folder")
+    db = tmp_path / "scripture.db"
+    report = grow_database(db, ["jude"], StandInEmbedder(), library=library)
+    assert report.complete
+    blocked.unlink()
+    read, hits = _every_hit(db)
+    assert read > 0 and hits
