@@ -15,6 +15,7 @@ workspace too large to hold in each process.
 from __future__ import annotations
 
 import os
+import threading
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,6 +40,10 @@ def _rows(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return [(*r[:6], None if r[6] is None else np.asarray(r[6], dtype=np.float32).tobytes(), r[7]) for r in rows]
 
 
+#: held while a cached index is read or patched (three threads patching one at once broke it under load)
+_REFRESH = threading.Lock()
+
+
 class PgWorkspaceSearch(WorkspaceSearch):
     """Searches over one PostgreSQL workspace's notes (made by :meth:`PgWorkspace.search`)."""
 
@@ -47,6 +52,10 @@ class PgWorkspaceSearch(WorkspaceSearch):
         self._pg_ws = workspace
 
     def index(self, model_id: str) -> NotesIndex:
+        with _REFRESH:  # the service's threads share one cached index: one brings it up to date at a time
+            return self._index(model_id)
+
+    def _index(self, model_id: str) -> NotesIndex:
         ws = self._pg_ws
         with ws._pg._transaction(ws.id, snapshot=True) as cur:
             row = cur.execute("SELECT generation, forgotten FROM workspaces WHERE workspace_id = %s",
