@@ -40,7 +40,8 @@ def _rows(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     return [(*r[:6], None if r[6] is None else np.asarray(r[6], dtype=np.float32).tobytes(), r[7]) for r in rows]
 
 
-#: held while a cached index is read or patched (three threads patching one at once broke it under load)
+#: held while a cached index is brought up to date (three threads patching one at once broke it under load);
+#: a search reading the index while another thread patches it is not guarded yet
 _REFRESH = threading.Lock()
 
 
