@@ -16,8 +16,10 @@ from .xrefs_pane import XrefsPane
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
-#: the dock's width when it opens
+#: the dock's width when it opens (in a wide window; a quarter of a narrow one, at least MIN_WIDTH)
 WIDTH = 420
+#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+MIN_WIDTH = 220
 
 
 class StudyPanel(QWidget):
@@ -47,7 +49,7 @@ class StudyPanel(QWidget):
 class StudyDock(Dock[StudyPanel]):
     def __init__(self, window: MainWindow) -> None:
         super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea, lazy=False)
-        self.setMinimumWidth(220)  # beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+        self.setMinimumWidth(MIN_WIDTH)
 
     def create_widget(self) -> StudyPanel:
         return StudyPanel()
