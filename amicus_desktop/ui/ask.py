@@ -45,12 +45,12 @@ class StackingRow(QBoxLayout):
     def stacked(self) -> bool:
         return self.direction() is QBoxLayout.Direction.TopToBottom
 
-    def minimumSize(self) -> QSize:  # noqa: N802 - Qt's name
+    def minimumSize(self) -> QSize:
         size = super().minimumSize()
         stacked = max(self._first.minimumSizeHint().width(), self._second.minimumSize().width())
         return QSize(stacked, size.height())
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's name
+    def setGeometry(self, rect: QRect) -> None:
         beside = (self._first.sizeHint().width() + self.spacing()
                   + max(self._room, self._second.minimumSize().width()))
         want = QBoxLayout.Direction.LeftToRight if rect.width() >= beside else QBoxLayout.Direction.TopToBottom

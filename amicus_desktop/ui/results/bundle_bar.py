@@ -69,7 +69,7 @@ class BundleBar(QHBoxLayout):
             width += self._saved + self.budget_label.sizeHint().width() + self.spacing()
         return width
 
-    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt's name
+    def setGeometry(self, rect: QRect) -> None:
         self.set_compact(rect.width() < self.full_width())
         super().setGeometry(rect)
 
