@@ -5,8 +5,9 @@ moves what the reader is looking at (docs/UI.md). It is compact for that place: 
 first line with the countdown to the next check at its right, then the body and the advice, each
 on one elided line (the whole of them in their tooltips and in the banner's accessible description),
 and the buttons at the right of the text, or, when the banner is too narrow for that, on the
-advice's line, or, narrower still (a results column beside the Study dock), on a line of their own. The countdown has a fixed width and the lines under the title one line each, so
-ticking never changes the height.
+advice's line, or, narrower still (a results column beside the Study dock), on a line of their own.
+The countdown has a fixed width and the lines under the title one line each, so ticking never changes
+the height.
 
 Its kind (info / warning / error) is carried by an icon and the words, with a tint of the palette's
 own window colour as a secondary cue, so it reads the same in light and dark schemes.
