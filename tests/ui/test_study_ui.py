@@ -170,6 +170,11 @@ def test_the_study_dock_takes_its_room_from_the_results_not_the_text(harness, qt
     window.resize(1600, 900)
     wait_for(qtbot, lambda: not row.stacked and not bar.compact)
     assert window.results.copy_context_button.text() == COPY and bar.budget_label.isVisible()
+    window.resize(1000, 650)  # narrowed with the dock open: the text keeps its room, the dock and results give
+    wait_for(qtbot, lambda: window.width() == 1000 and row.stacked)
+    assert window.main_split.sizes()[0] >= 360 and dock.width() < 300
+    dock.close()
+    wait_for(qtbot, lambda: window.left_split.minimumWidth() == 0)  # closed: the text's own minimum again
 
 
 def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot, demo_db: Path) -> None:

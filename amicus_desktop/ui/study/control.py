@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import MIN_WIDTH, WIDTH, StudyDock
+from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -65,6 +65,7 @@ class StudyControl:
         p.marks.removeRequested.connect(self.remove_mark)
         p.marks.labelRequested.connect(self.relabel)
         p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        self.dock.visibilityChanged.connect(self._hold_text_room)
         w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
         w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
         for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
@@ -131,6 +132,11 @@ class StudyControl:
         if w.right.isVisible() and keep > split.sizes()[0]:
             split.setSizes([keep, total - keep])
         w.reader.keep_current_in_view()
+
+    def _hold_text_room(self, visible: bool) -> None:
+        """While the dock is open the text keeps :data:`TEXT_BESIDE` (a window narrowed with the dock open shrinks
+        the dock and the results column, not the text, which it otherwise would first); closed, its own minimum."""
+        self._w.left_split.setMinimumWidth(TEXT_BESIDE if visible else 0)
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 WIDTH = 420
 #: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
 MIN_WIDTH = 220
+#: the text's narrowest while the dock is open: a narrowed window takes the dock's and the results' room first
+TEXT_BESIDE = 360
 
 
 class StudyPanel(QWidget):
