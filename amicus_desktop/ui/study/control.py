@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock
+from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock, StudyPanel
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ T = TypeVar("T")
 class StudyControl:
     def __init__(self, window: MainWindow) -> None:
         self._w = window
-        self.dock = StudyDock(window)
+        self.dock = StudyDock(window, self._panel_made)
         self.last_verse: PassageRef | None = None
         reader = window.reader
         self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
@@ -57,14 +57,6 @@ class StudyControl:
         w = self._w
         w.reader.menu_extenders.append(self._reader_menu)
         w.reader.wordClicked.connect(self._word_clicked)
-        p = self.panel
-        p.xrefs.passageRequested.connect(self._open)
-        p.strongs.passageRequested.connect(self._open)
-        p.strongs.bookChanged.connect(lambda number, book: self.show_strongs(number, book or None))
-        p.marks.passageRequested.connect(self._open)
-        p.marks.removeRequested.connect(self.remove_mark)
-        p.marks.labelRequested.connect(self.relabel)
-        p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
         self.dock.visibilityChanged.connect(self._hold_text_room)
         w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
         w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
@@ -74,6 +66,17 @@ class StudyControl:
                 shortcut = QShortcut(seq, w)
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.activated.connect(slot)
+
+    def _panel_made(self, p: StudyPanel) -> None:
+        """The dock's panel, made when a study aid is first asked for: connected, its bookmarks read."""
+        p.xrefs.passageRequested.connect(self._open)
+        p.strongs.passageRequested.connect(self._open)
+        p.strongs.bookChanged.connect(lambda number, book: self.show_strongs(number, book or None))
+        p.marks.passageRequested.connect(self._open)
+        p.marks.removeRequested.connect(self.remove_mark)
+        p.marks.labelRequested.connect(self.relabel)
+        p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        self.refresh_marks()
 
     # -- running work off the UI thread -------------------------------------------------------------
     def _on_db(self, fn: Callable[[LibraryStore], T], done: Callable[[T], None]) -> None:
@@ -219,7 +222,8 @@ class StudyControl:
         def read(marks: list[Mark]) -> None:
             if wid != desk.workspace_id:  # switched meanwhile: these are another workspace's
                 return
-            self.panel.marks.set_marks(marks)
+            if self.dock.created:
+                self.panel.marks.set_marks(marks)
             self._w.filter_bar.marked.set_marks(marks)  # "My passages": what a question may be limited to
 
         self._on_marks(lambda ws: ws.marks().marks(), read, workspace_id=wid)

@@ -3,6 +3,7 @@ hidden until a study aid is asked for; its place and size kept with the window's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt
@@ -49,9 +50,15 @@ class StudyPanel(QWidget):
 
 
 class StudyDock(Dock[StudyPanel]):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea, lazy=False)
+    """The :class:`StudyPanel` in a dock, made when a study aid is first asked for; ``made(panel)`` connects it."""
+
+    def __init__(self, window: MainWindow, made: Callable[[StudyPanel], None]) -> None:
+        self._made = made
+        super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setMinimumWidth(MIN_WIDTH)
 
     def create_widget(self) -> StudyPanel:
         return StudyPanel()
+
+    def widget_created(self, panel: StudyPanel) -> None:
+        self._made(panel)
