@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import WIDTH, StudyDock, StudyPanel
+from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock, StudyPanel
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -57,6 +57,7 @@ class StudyControl:
         w = self._w
         w.reader.menu_extenders.append(self._reader_menu)
         w.reader.wordClicked.connect(self._word_clicked)
+        self.dock.visibilityChanged.connect(self._hold_text_room)
         w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
         w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
         for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
@@ -114,11 +115,31 @@ class StudyControl:
         """Show the dock (at its opening width, never most of the window) on ``pane``'s tab."""
         self.panel.show_tab(pane)
         if not self.dock.isVisible():
+            reader = self._w.main_split.sizes()[0]
             self.dock.show()
-            width = min(WIDTH, self._w.width() // 3)
-            horizontal = Qt.Orientation.Horizontal
-            QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
+            QTimer.singleShot(0, self.dock, lambda: self._make_room(reader))
             self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
+
+    def _make_room(self, reader: int) -> None:
+        """The dock at its opening width (a quarter of a narrow window, never most of it), the room it takes
+        from the question and results column first: the text keeps its width (``reader``, before the dock
+        opened) as far as the column's minimum allows."""
+        w = self._w
+        w.resizeDocks([self.dock], [min(WIDTH, max(MIN_WIDTH, w.width() // 4))], Qt.Orientation.Horizontal)
+        layout = w.layout()
+        if layout is not None:
+            layout.activate()  # the central widget takes its new width now, not a pass later
+        split = w.main_split
+        total = sum(split.sizes())
+        keep = min(reader, total - w.right.minimumSizeHint().width())
+        if w.right.isVisible() and keep > split.sizes()[0]:
+            split.setSizes([keep, total - keep])
+        w.reader.keep_current_in_view()
+
+    def _hold_text_room(self, visible: bool) -> None:
+        """While the dock is open the text keeps :data:`TEXT_BESIDE` (a window narrowed with the dock open shrinks
+        the dock and the results column, not the text, which it otherwise would first); closed, its own minimum."""
+        self._w.left_split.setMinimumWidth(TEXT_BESIDE if visible else 0)
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)

@@ -17,8 +17,12 @@ from .xrefs_pane import XrefsPane
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
-#: the dock's width when it opens
+#: the dock's width when it opens (in a wide window; a quarter of a narrow one, at least MIN_WIDTH)
 WIDTH = 420
+#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+MIN_WIDTH = 220
+#: the text's narrowest while the dock is open: a narrowed window takes the dock's and the results' room first
+TEXT_BESIDE = 360
 
 
 class StudyPanel(QWidget):
@@ -51,7 +55,7 @@ class StudyDock(Dock[StudyPanel]):
     def __init__(self, window: MainWindow, made: Callable[[StudyPanel], None]) -> None:
         self._made = made
         super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.setMinimumWidth(220)  # beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+        self.setMinimumWidth(MIN_WIDTH)
 
     def create_widget(self) -> StudyPanel:
         return StudyPanel()
