@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QShortcut, QTextCursor
 from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 
@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import WIDTH, StudyDock, StudyPanel
+from .dock import StudyDock, StudyPanel, TextRoom
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class StudyControl:
     def __init__(self, window: MainWindow) -> None:
         self._w = window
         self.dock = StudyDock(window, self._panel_made)
+        self.room = TextRoom(window, self.dock)  # the dock's room comes from the results column, not the text
         self.last_verse: PassageRef | None = None
         reader = window.reader
         self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
@@ -114,10 +115,9 @@ class StudyControl:
         """Show the dock (at its opening width, never most of the window) on ``pane``'s tab."""
         self.panel.show_tab(pane)
         if not self.dock.isVisible():
+            reader = self._w.main_split.sizes()[0]
             self.dock.show()
-            width = min(WIDTH, self._w.width() // 3)
-            horizontal = Qt.Orientation.Horizontal
-            QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
+            self.room.opened(reader)
             self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
 
     def _open(self, ref: PassageRef) -> None:
