@@ -58,3 +58,12 @@ def test_a_verse_of_the_open_chapter_named_in_the_question_keeps_the_chapter(dem
     assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
     covering = [r for r in result.ranked if henry(r) and on("romans", 8, 28)(r)]
     assert len(covering) == 3 and all(r.breakdown.chapter_boost == 1.5 for r in covering)
+
+
+def test_what_a_named_verse_means_is_answered_by_its_commentary(demo_db: Path, local_proxy) -> None:
+    """"What does John 3:16 mean?" with John 3 open: "mean" made it a question about a word, the dictionary counted
+    in full, and word studies filed under John 3 (βασιλεία, Νικόδημος) came first. It asks what a passage means."""
+    result = ask(demo_db, local_proxy.url, "What does John 3:16 mean?", ChapterRef("john", 3))
+    first = result.ranked[0]
+    assert on("john", 3, 16)(first) and first.candidate.source_type == "section_panel", first.candidate.chunk_id
+    assert rank_of(result, lambda r: henry(r) and on("john", 3, 16)(r)) <= 2
