@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -204,17 +204,20 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
 
 
 def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
-            *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS, replicas: int = 1) -> dict[str, Any]:
+            *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS, replicas: int = 1,
+            proxy_args: Sequence[str] = (), serve_args: Sequence[str] = (), in_process: bool = True) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring); ``replicas`` services on the
-    same library, the clients dealt out among them in turn (docs/DEPLOY.md's replicas, here on one machine)."""
+    same library, the clients dealt out among them in turn (docs/DEPLOY.md's replicas, here on one machine);
+    ``proxy_args``/``serve_args``: more flags for the real proxy and the service (:mod:`.embed_paths`);
+    ``in_process``: also the in-process rows."""
     with ScriptureStore(db) as store:
         info = store.info
     out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
                            "k": K, "warmup_s": warmup, "replicas": replicas}
     proxy: subprocess.Popen[str] | None = None
     if real_proxy:  # the project's proxy and local model, for a real library
-        proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0",
-                                         "--rate-limit", "0", "--log-level", "warning"], "listening on ", _START_S)
+        proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop", "proxy", "--port", "0", "--rate-limit",
+                                         "0", "--log-level", "warning", *proxy_args], "listening on ", _START_S)
         out["proxy"] = "real (local model)"
     elif proxy_url is None:  # the benchmark's synthetic proxy, for a synthetic library
         proxy, proxy_url = start_server([sys.executable, "-m", "amicus_desktop.bench.proxy", "--dims",
@@ -227,7 +230,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
         pids["proxy"] = proxy.pid
     try:
         cmd = [sys.executable, "-m", "amicus_desktop", "serve", "--db", str(db), "--proxy", proxy_url,
-               "--port", "0", "--rate-limit", "0", "--log-level", "warning"]
+               "--port", "0", "--rate-limit", "0", "--log-level", "warning", *serve_args]
         if lanes:
             cmd += ["--lanes", str(lanes)]
         services: list[tuple[subprocess.Popen[str], str]] = []
@@ -254,7 +257,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
                 stop_server(proc, _STOP_S)
         for name in [name for name in pids if name.startswith("service")]:
             del pids[name]
-        out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids, warmup))
+        out["in_process"] = asyncio.run(_in_process(db, proxy_url, levels, seconds, pids, warmup)) if in_process else []
     finally:
         if proxy is not None:
             stop_server(proxy, _STOP_S)

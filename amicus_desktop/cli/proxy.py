@@ -54,6 +54,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--rate-limit", type=non_negative_float_arg, default=_DEFAULTS.rate_limit, metavar="N",
                    help=f"requests per second per client, bursts of 2N; 0 turns it off "
                         f"(default {_DEFAULTS.rate_limit:g})")
+    p.add_argument("--batch", type=positive_int_arg, default=_DEFAULTS.batch, metavar="N",
+                   help=f"local and e5 backends: requests that arrive while the model is busy are embedded "
+                        f"together in one model call of up to N texts; 1 runs each request alone "
+                        f"(default {_DEFAULTS.batch})")
     p.add_argument("--log-level", default=_DEFAULTS.log_level,
                    choices=("debug", "info", "warning", "error", "critical"),
                    help=f"log level on stderr and in the log file (default {_DEFAULTS.log_level}); request "

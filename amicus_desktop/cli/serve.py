@@ -77,6 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "docs/DEPLOY.md) or a notes file (default: $AMICUS_NOTES_STORE, else the data folder's file)")
     p.add_argument("--allow-writes", action="store_true",
                    help="let /mcp's add_note save notes in the request's workspace (one its token may use)")
+    p.add_argument("--embed", choices=("proxy", "local", "e5"), default="proxy",
+                   help="where question vectors come from: the embed proxy (default; --proxy, "
+                        "AMICUS_PROXY_URL), or a model in this process (local: all-MiniLM-L6-v2; e5: "
+                        "multilingual-e5-small), concurrent questions batched into one model call")
     p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
                    help=f"searches run at once, each on its own database thread (default {DEFAULT_LANES})")
     p.add_argument("--log-level", default="info", choices=("debug", "info", "warning", "error", "critical"),
@@ -152,7 +156,19 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
         log.warning("listening beyond this machine without a token: anyone who can reach it can read the library")
 
     db, proxy_url, proxy_token = connection_from_args(args)
-    library = Library(db, proxy_url, proxy_token, lanes=args.lanes, notes_store=args.notes_store)
+    embedder = None
+    if args.embed != "proxy":  # the model in this process, loaded before the service listens
+        from ..core.errors import AmicusError
+        from ..embedding import get_backend
+        from ..embedding.in_process import InProcessEmbedClient
+
+        embedder = InProcessEmbedClient(get_backend(args.embed))
+        try:
+            embedder.load()
+        except AmicusError as exc:
+            return _refuse(exc.message, 1)
+    library = Library(db, proxy_url, proxy_token, lanes=args.lanes, notes_store=args.notes_store,
+                      embedder=embedder)
     access = Access(clients, rate_per_minute=args.rate_limit)
     # The Host check (DNS rebinding), the embed proxy's rule: only loopback names, unless the service
     # listens beyond this machine with a token. It runs inside the trace layer, so its refusals carry a

@@ -53,6 +53,9 @@ class ProxyOptions:
     #: requests per second per client (bursts of twice as many); 0 turns the limit off
     rate_limit: float = 50.0
     log_level: str = "info"
+    #: local and e5 backends: concurrent requests run as one model call of up to this many texts
+    #: (:mod:`amicus_desktop.embedding.batching`); 1 runs each request alone
+    batch: int = 32
 
 
 @dataclass(frozen=True)
@@ -150,6 +153,10 @@ def _serve(args: ProxyOptions, token: str | None, address: AddrInfo, stop: StopR
         backend.close()
         raise ProxyRefused(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", 1) from None
 
+    if args.backend != "openai" and args.batch > 1:  # an upstream answers concurrent calls side by side
+        from ..embedding.batching import BatchingEmbedder
+
+        backend = BatchingEmbedder(backend, max_texts=args.batch)
     rate = args.rate_limit or None
     app = create_app(backend, token=token, bind_host=address[4][0], rate_limit=rate,
                      rate_burst=max(1, round(2 * args.rate_limit)))

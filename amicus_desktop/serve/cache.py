@@ -19,7 +19,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 #: keys (paths of keys) of an answer left out of its ETag: they differ on every request by nature
 PER_REQUEST: tuple[tuple[str, ...], ...] = (("trace_id",), ("timing_ms",), ("diagnostics", "search_ms"),
@@ -31,8 +31,48 @@ CACHE_CONTROL = "private, max-age=0, must-revalidate"
 
 def etag_of(body: Mapping[str, Any]) -> str:
     """The strong ETag (quoted) of an answer's body."""
-    raw = json.dumps(stable(body), ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8")
-    return '"' + hashlib.sha256(raw).hexdigest()[:40] + '"'
+    return rendered(body)[1]
+
+
+def rendered(body: Mapping[str, Any]) -> tuple[bytes, str]:
+    """An answer's JSON and its strong ETag (quoted), from **one** serialization of the body.
+
+    The body is written with a fixed marker string in place of each :data:`PER_REQUEST` value; the ETag is the
+    SHA-256 of that text (the same for every request with the same answer, in every process: a marker is a
+    constant), and the answer is that text with each marker replaced by its value's JSON. Writing the body twice
+    — once without the per-request keys for the ETag, once whole — was ≈ 10 % of the interpreter lock a
+    ``/retrieve`` answer holds (docs/PERFORMANCE.md).
+    """
+    marked, values = _marked(body)
+    text = json.dumps(marked, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    etag = '"' + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40] + '"'
+    for marker, value in values:
+        text = text.replace(marker, json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")), 1)
+    return text.encode("utf-8"), etag
+
+
+#: a per-request value's stand-in: a string no answer holds (a NUL, then the key's path), as the JSON writes it
+_MARKERS = {path: json.dumps("\x00amicus-per-request:" + ".".join(path)) for path in PER_REQUEST}
+
+
+def _marked(body: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
+    """``body`` with each :data:`PER_REQUEST` value replaced by its marker (copying each level it changes), and
+    the ``(marker's JSON, value)`` pairs to put back."""
+    out = dict(body)
+    values: list[tuple[str, Any]] = []
+    for path in PER_REQUEST:
+        *parents, last = path
+        node: Any = out
+        for key in parents:  # copy each level on the way down: ``body`` is not changed
+            if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+                break
+            node[key] = dict(node[key])
+            node = node[key]
+        else:
+            if isinstance(node, dict) and last in node:
+                values.append((_MARKERS[path], node[last]))
+                node[last] = json.loads(_MARKERS[path])
+    return out, values
 
 
 def stable(body: Mapping[str, Any]) -> dict[str, Any]:
@@ -62,8 +102,8 @@ def matches(if_none_match: str | None, etag: str) -> bool:
 
 def cached_json(body: dict[str, Any], if_none_match: str | None) -> Response:
     """``body`` as a 200 with its ETag and Cache-Control, or a bodiless 304 when the client has it already."""
-    etag = etag_of(body)
+    content, etag = rendered(body)
     headers = {"ETag": etag, "Cache-Control": CACHE_CONTROL}
     if matches(if_none_match, etag):
         return Response(status_code=304, headers=headers)
-    return JSONResponse(body, headers=headers)
+    return Response(content, media_type="application/json", headers=headers)

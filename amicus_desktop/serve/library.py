@@ -87,9 +87,11 @@ class Library:
     """One scripture.db, read through ``lanes`` retrievers that share one embed client."""
 
     def __init__(self, db_path: str | Path, proxy_url: str, token: str | None = None, *,
-                 lanes: int = DEFAULT_LANES, notes_store: str | None = None) -> None:
+                 lanes: int = DEFAULT_LANES, notes_store: str | None = None,
+                 embedder: EmbedClient | None = None) -> None:
         self.db_path = Path(db_path)
-        self.embedder = EmbedClient(proxy_url, token)
+        # embedder: the model in this process (serve --embed local), else the proxy at proxy_url
+        self.embedder = embedder or EmbedClient(proxy_url, token)
         self.notes_store = notes_store
         # notes_store: a postgresql:// URL or a notes file (None: the data folder's), amicus_desktop.notes
         self._lanes = [_Lane(Retriever(self.db_path, proxy_url, embed_client=self.embedder, notes_path=notes_store))
