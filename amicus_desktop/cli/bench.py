@@ -76,6 +76,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
     p.add_argument("--replicas", type=positive_int_arg, default=1, metavar="N",
                    help="--service: N services on the same library, the clients dealt out among them (default 1)")
+    p.add_argument("--embed-paths", action="store_true",
+                   help="instead: 'serve' with the real local model three ways side by side — the proxy with one "
+                        "model call per request (before), the proxy batching concurrent requests, the model in "
+                        "the service (serve --embed local); the library is --real-db, else the default "
+                        "scripture.db; --clients and --service-seconds apply (default 1,8,32 and 15 s)")
     p.add_argument("--notes", type=positive_int_arg, metavar="N",
                    help="instead: what a workspace of N notes adds to a question (the notes row; the library is "
                         "--real-db, else the default scripture.db)")
@@ -86,6 +91,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.notes is not None:
         return run_notes(args)
+    if args.embed_paths:
+        return run_embed_paths(args)
     from ..bench import BenchConfig, BenchError, format_report, run_benchmark
 
     cfg = BenchConfig(
@@ -124,4 +131,20 @@ def run_notes(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(json.dumps(report, indent=1) if args.json else notes_table(report))
+    return 0
+
+
+def run_embed_paths(args: argparse.Namespace) -> int:
+    """``bench --embed-paths``: :mod:`amicus_desktop.bench.embed_paths` (its table, or ``--json`` its report)."""
+    from .. import paths
+    from ..bench import embed_paths, service
+
+    db = args.real_db or paths.default_db_path()
+    if not db.exists():
+        print(f"error: no library at {db}: build one (amicus-desktop build-db) or give --real-db", file=sys.stderr)
+        return 1
+    levels = service.parse_levels(args.clients or embed_paths.DEFAULT_CLIENTS)
+    report = embed_paths.run(db, list(embed_paths.DEFAULT_PATHS), levels,
+                             args.service_seconds or service.DEFAULT_SECONDS)
+    print(json.dumps(report, indent=1) if args.json else service.service_table(report))
     return 0

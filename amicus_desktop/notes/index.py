@@ -18,6 +18,7 @@ marked dead (``alive``), so nothing shifts under a question. Posting lists are C
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -36,6 +37,9 @@ B = 0.75
 COMPACT_SHARE = 0.2
 
 Rows = Sequence[tuple[Any, ...]]
+#: the per-slot arrays (each ``size`` long at least, one entry per slot).
+SLOT_ARRAYS = ("rowids", "alive", "book_ids", "note_ids", "texts", "chapters", "verse_starts", "verse_ends",
+               "embedded", "lengths")
 
 
 def tokenizer(con: apsw.Connection) -> apsw.FTS5Tokenizer:
@@ -107,6 +111,16 @@ class NotesIndex:
         tail = self._tail_size
         if self._dead > COMPACT_SHARE * max(self.size, 1) or tail > COMPACT_SHARE * max(len(self._slots), 256):
             self._compact()
+
+    def copy(self) -> NotesIndex:
+        """A copy sharing nothing that :meth:`apply` changes in place: patch it while questions keep reading this
+        one, then put it in this one's place (copy-on-write, for indexes that several threads read)."""
+        other = copy.copy(self)
+        for name in (*SLOT_ARRAYS, "matrix", "_ptr", "_slots", "_tf"):
+            setattr(other, name, getattr(self, name).copy())
+        other._slot_of, other._vocab, other._tail = dict(self._slot_of), dict(self._vocab), list(self._tail)
+        other._memo = other._sims = None
+        return other
 
     def _kill(self, rowid: int) -> None:
         slot = self._slot_of.pop(rowid, None)
@@ -192,8 +206,7 @@ class NotesIndex:
         remap[keep] = np.arange(keep.size)
         slots = remap[slots]
         spare = keep.size + max(64, keep.size // 4)  # room for the next notes without copying everything
-        for name in ("rowids", "alive", "book_ids", "note_ids", "texts", "chapters", "verse_starts", "verse_ends",
-                     "embedded", "lengths"):
+        for name in SLOT_ARRAYS:
             old = getattr(self, name)
             fresh = np.zeros(spare, dtype=old.dtype)
             fresh[: keep.size] = old[keep]
@@ -252,8 +265,9 @@ class NotesIndex:
         if not self.matrix.shape[1] or self.size == 0 or v.shape[0] != self.matrix.shape[1]:
             return None
         key = (self.generation, self.size, v.tobytes())
-        if self._sims is not None and self._sims[0] == key:  # one question asks twice (nearest, then distances)
-            return self._sims[1]
+        memo = self._sims  # read once: another thread's question may replace it meanwhile
+        if memo is not None and memo[0] == key:  # one question asks twice (nearest, then distances)
+            return memo[1]
         norm = float(np.linalg.norm(v))
         sims = np.asarray(self.matrix[: self.size] @ (v / norm if norm > 0 else v), dtype=np.float32)
         self._sims = (key, sims)
@@ -296,8 +310,9 @@ class NotesIndex:
         """FTS5's ``bm25()`` of every slot for a query holding any of ``words`` (negative: lower is better;
         0 for a slot holding none of them)."""
         key = (self.generation, self.size, tuple(words))
-        if self._memo is not None and self._memo[0] == key:
-            return self._memo[1]
+        memo = self._memo  # read once: another thread's question may replace it meanwhile
+        if memo is not None and memo[0] == key:
+            return memo[1]
         score = np.zeros(self.size, dtype=np.float64)
         n = self.count
         if not n:
@@ -310,5 +325,6 @@ class NotesIndex:
             idf = max(1e-6, math.log((n - slots.size + 0.5) / (slots.size + 0.5)))
             dl = self.lengths[slots]
             score[slots] += idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * dl / max(avgdl, 1e-9)))
-        self._memo = (key, -score)  # one question asks for the same words up to three times
-        return self._memo[1]
+        negative = -score
+        self._memo = (key, negative)  # one question asks for the same words up to three times
+        return negative

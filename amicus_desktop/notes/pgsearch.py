@@ -41,7 +41,7 @@ def _rows(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 
 
 #: held while a cached index is brought up to date (three threads patching one at once broke it under load);
-#: a search reading the index while another thread patches it is not guarded yet
+#: questions reading an index meanwhile are safe: a patch goes to a copy that then takes the cache's place
 _REFRESH = threading.Lock()
 
 
@@ -76,7 +76,9 @@ class PgWorkspaceSearch(WorkspaceSearch):
                 removed = [int(r) for (r,) in cur.execute(
                     "SELECT note_rowid FROM removed_notes WHERE workspace_id = %s AND generation > %s",
                     [ws.id, since]).fetchall()]
+                index = index.copy()  # the service's other threads may be reading the cached one
                 index.apply(generation, _rows(changed), removed)
+                self._cache.put(key, index)
         return index
 
     def view(self, model_id: str, *, embedded_only: bool) -> IndexView:

@@ -40,7 +40,7 @@ from .errors import ServiceCode, ServiceError, internal
 from .library import Library
 from .observe import CLIENT_GONE, Observe, trace_id_of
 from .openapi import document
-from .params import parse
+from .params import is_small, parse
 from .passage import read_passage
 from .reading import parse_passage_params, parse_verses_params
 from .request_body import check_media_type, pairs_of, read_body
@@ -90,15 +90,21 @@ def create_app(library: Library, access: Access | None = None, overlays: Overlay
         async def work(client: Client) -> Response:
             # on a worker thread: a check takes time with the request's values (1,000 at most), which the
             # event loop — every other client, /health included — must not wait for (issue 30, item 1)
+            small = False
             if request.method == "POST":  # the same parameters as one JSON object (request_body)
                 check_media_type(request)
                 body = await read_body(request)
                 params = await run_in_threadpool(lambda: parse(pairs_of(body)))
             else:
-                params = await run_in_threadpool(parse, request.query_params.multi_items())
+                items = request.query_params.multi_items()
+                # a question and a few parameters are checked at once: a thread hop costs more interpreter lock
+                # than the check (docs/PERFORMANCE.md); 1,000 filter values still go to a worker thread
+                small = is_small(items)
+                params = parse(items) if small else await run_in_threadpool(parse, items)
             access.permit(client, params.workspace)
             scope = Scope(params.workspace, overlays.find(params.overlay))
-            answered = await _unless_gone(request.receive, library.retrieve(params, scope))
+            small = request.method == "GET" and small
+            answered = await _unless_gone(request.receive, library.retrieve(params, scope, inline=small))
             if answered is None:
                 request.scope["state"]["client_gone"] = True
                 return Response(status_code=CLIENT_GONE)

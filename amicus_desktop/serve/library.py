@@ -108,15 +108,17 @@ class Library:
         finally:
             lane.busy -= 1
 
-    async def retrieve(self, params: RetrieveParams, scope: Scope) -> Answer:
+    async def retrieve(self, params: RetrieveParams, scope: Scope, *, inline: bool = False) -> Answer:
         """The retrieval ``params`` ask for under ``scope``; :class:`ServiceError` for every failure the
-        contract names (anything else is a bug and propagates)."""
+        contract names (anything else is a bug and propagates). ``inline``: the request is small
+        (:func:`~.params.is_small`), so its books are resolved on the event loop instead of a worker thread."""
         async with self._lane() as lane:
             r = lane.retriever
             try:
                 facts = await r.run_db(lane.facts)  # opens (or reopens) the library: 404/500 first
                 # off the event loop: 1,000 filter values are as many book names to resolve
-                ctx = await asyncio.to_thread(apply, params, scope, facts.book_ids)
+                ctx = (apply(params, scope, facts.book_ids) if inline
+                       else await asyncio.to_thread(apply, params, scope, facts.book_ids))
                 return Answer(await r.retrieve(ctx), facts.names)
             except AmicusError as err:  # NotesError too: the workspace's notes store (500 damaged, 503 busy)
                 raise ServiceError.of(err) from None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QFrame,
     QGraphicsOpacityEffect,
     QHBoxLayout,
@@ -23,6 +24,39 @@ from ..core.query import Profile
 from ..overlays import Overlay
 from .mode_switch import ModeSwitch
 from .theme import scaled_font, show_as_error
+
+#: the question box's narrowest beside the search modes; narrower, the modes go above it (a narrow column)
+QUESTION_ROOM = 200
+
+
+class StackingRow(QBoxLayout):
+    """``first`` beside ``second`` — or above it when the row is narrower than both side by side need, with
+    ``second`` at least ``room`` wide. Its minimum width is the stacked one, so the column holding it can be
+    narrow (the Study dock open beside the text in a 1000-px window) without squeezing the question box."""
+
+    def __init__(self, first: QWidget, second: QHBoxLayout, *, room: int) -> None:
+        super().__init__(QBoxLayout.Direction.LeftToRight)
+        self.setContentsMargins(0, 0, 0, 0)
+        self.addWidget(first, 0, Qt.AlignmentFlag.AlignLeft)
+        self.addLayout(second, 1)
+        self._first, self._second, self._room = first, second, room
+
+    @property
+    def stacked(self) -> bool:
+        return self.direction() is QBoxLayout.Direction.TopToBottom
+
+    def minimumSize(self) -> QSize:
+        size = super().minimumSize()
+        stacked = max(self._first.minimumSizeHint().width(), self._second.minimumSize().width())
+        return QSize(stacked, size.height())
+
+    def setGeometry(self, rect: QRect) -> None:
+        beside = (self._first.sizeHint().width() + self.spacing()
+                  + max(self._room, self._second.minimumSize().width()))
+        want = QBoxLayout.Direction.LeftToRight if rect.width() >= beside else QBoxLayout.Direction.TopToBottom
+        if self.direction() != want:
+            self.setDirection(want)
+        super().setGeometry(rect)
 
 
 class AskBar(QFrame):
@@ -70,11 +104,12 @@ class AskBar(QFrame):
         top.addWidget(self.profile_button)
         top.addStretch(1)
         top.addWidget(self.status_label)
-        row = QHBoxLayout()
+        field = QHBoxLayout()
+        field.setSpacing(8)
+        field.addWidget(self.edit, 1)
+        field.addWidget(self.button)
+        row = StackingRow(self.mode_switch, field, room=QUESTION_ROOM)
         row.setSpacing(8)
-        row.addWidget(self.mode_switch)
-        row.addWidget(self.edit, 1)
-        row.addWidget(self.button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)

@@ -5,8 +5,9 @@ moves what the reader is looking at (docs/UI.md). It is compact for that place: 
 first line with the countdown to the next check at its right, then the body and the advice, each
 on one elided line (the whole of them in their tooltips and in the banner's accessible description),
 and the buttons at the right of the text, or, when the banner is too narrow for that, on the
-advice's line. The countdown has a fixed width and the lines under the title one line each, so
-ticking never changes the height.
+advice's line, or, narrower still (a results column beside the Study dock), on a line of their own.
+The countdown has a fixed width and the lines under the title one line each, so ticking never changes
+the height.
 
 Its kind (info / warning / error) is carried by an icon and the words, with a tint of the palette's
 own window colour as a secondary cue, so it reads the same in light and dark schemes.
@@ -98,8 +99,8 @@ class Banner(QFrame):
         row.addWidget(self.stripe)
         row.addLayout(grid, 1)
         self._buttons: dict[str, QPushButton] = {}
-        self._beside: bool | None = None
-        self._arrange(beside=True)
+        self._place: str | None = None
+        self._arrange(place="beside")
         self.hide()
 
     def show_message(
@@ -150,6 +151,8 @@ class Banner(QFrame):
                 button.clicked.disconnect()
                 button.clicked.connect(callback)
         self.button_box.setVisible(bool(self._buttons))
+        # as narrow as the buttons on a line of their own: the narrower places are chosen as it narrows
+        self.setMinimumWidth(self._margins() + self.button_box.sizeHint().width() if self._buttons else 0)
         self._apply_colors()
         self._arrange()
         self.show()
@@ -190,33 +193,44 @@ class Banner(QFrame):
         font.setBold(True)
         self.title.setFont(font)
 
+    def _margins(self) -> int:
+        """The strip's own width outside the text: the stripe, the spacing, the right margin."""
+        return self.stripe.width() + 10 + 10
+
     def _text_room(self) -> int:
         """The width the text would have with the buttons beside it."""
-        fixed = self.stripe.width() + self.icon.sizeHint().width() + 10 * 3 + 10 + 4
+        fixed = self._margins() + self.icon.sizeHint().width() + 10 * 2 + 4
         return self.width() - fixed - (self.button_box.sizeHint().width() if self._buttons else 0)
 
-    def _arrange(self, beside: bool | None = None) -> None:
-        """The buttons beside the text when the title still fits on one line there, else on the
-        advice's line under a full-width title and body."""
-        if beside is None:
+    def _arrange(self, place: str | None = None) -> None:
+        """The buttons beside the text when the title still fits on one line there (``beside``), else on the
+        advice's line under a full-width title and body (``under``), else, when the advice's line cannot hold
+        them and a few letters of advice, on a line of their own (``alone``)."""
+        if place is None:
             plain = self.title.textFormat() != Qt.TextFormat.RichText
             title_width = self.title.fontMetrics().horizontalAdvance(self.title.text()) if plain else 0
             countdown = self.countdown.minimumWidth() + 12 if self.countdown.isVisibleTo(self) else 0
-            beside = not self._buttons or self._text_room() >= max(MIN_TEXT_BESIDE, title_width + countdown)
-        if beside == self._beside:
+            room = self._text_room()
+            if not self._buttons or room >= max(MIN_TEXT_BESIDE, title_width + countdown):
+                place = "beside"
+            else:
+                place = "under" if room >= self.detail.minimumSizeHint().width() else "alone"
+        if place == self._place:
             return
-        self._beside = beside
+        self._place = place
         grid = self.grid
         for w in (self.head, self.body, self.detail, self.button_box):
             grid.removeWidget(w)
-        span = 1 if beside else 2
+        span = 1 if place == "beside" else 2
         grid.addWidget(self.head, 0, 1, 1, span)
         grid.addWidget(self.body, 1, 1, 1, span)
-        grid.addWidget(self.detail, 2, 1, 1, 1)
-        if beside:
+        grid.addWidget(self.detail, 2, 1, 1, 1 if place == "under" else span)
+        if place == "beside":
             grid.addWidget(self.button_box, 0, 2, 3, 1, Qt.AlignmentFlag.AlignVCenter)
-        else:
+        elif place == "under":
             grid.addWidget(self.button_box, 2, 2, 1, 1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        else:
+            grid.addWidget(self.button_box, 3, 0, 1, 3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
     def _apply_colors(self) -> None:
         base = QApplication.palette()

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QPalette
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QMenu, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from ..core.books import BY_ID
 from ..core.names import Names
@@ -24,6 +24,7 @@ from ..present import describe
 from ..present.notes import MY_NOTES
 from ..session import Facets
 from ..store.scripture import BookRow
+from .elided import ElidedLabel
 from .study.passages_menu import MarkedPassagesButton
 
 TESTAMENTS = (("OT", "Old Testament"), ("NT", "New Testament"))
@@ -46,7 +47,7 @@ class FilterBar(QFrame):
         self.toggle.setAutoRaise(True)
         self.toggle.setAccessibleName("Show or hide the filters")
         self.toggle.setToolTip("Search only some sources, books, scholars or traditions (Ctrl+Shift+F)")
-        self.summary = QLabel()
+        self.summary = ElidedLabel()  # shortened, not wrapped, in a narrow column (the whole text in its tooltip)
         self.summary.setAccessibleName("Active filters")
         self.summary.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.clear_button = QPushButton("Clear filters")

@@ -77,6 +77,21 @@ def test_any_replica_serves_any_workspace(pg_url: str) -> None:
         assert not keyword_search(index, ["works"], 5)
 
 
+def test_a_question_keeps_its_index_whole_while_the_cache_is_brought_up_to_date(pg_url: str) -> None:
+    """The service's threads share one cached index per workspace: a write seen by one thread's refresh goes to a
+    copy, so another thread's question, halfway through the index it took, still reads one whole generation."""
+    with PgNotesStore(pg_url) as store:
+        ws = store.workspace("w")
+        first = ws.add("faith and works")
+        reading = ws.search().index("m")
+        ws.add("faith comes by hearing")
+        ws.remove(first.id)
+        fresh = ws.search().index("m")
+        assert fresh is not reading and ws.search().index("m") is fresh
+        assert reading.count == 1 and keyword_search(reading, ["works"], 5)
+        assert fresh.count == 1 and not keyword_search(fresh, ["works"], 5) and keyword_search(fresh, ["hearing"], 5)
+
+
 def test_pgvector_nearest_agrees_with_the_index(pg_url: str) -> None:
     rng = np.random.default_rng(7)
     with PgNotesStore(pg_url) as store:

@@ -161,3 +161,24 @@ def test_an_index_older_than_the_kept_removals_reads_the_workspace_again(store: 
     assert fresh is not old and fresh.count == 4  # tombstones were forgotten: read again, whole
     ws.remove(notes[8].id)
     assert search.index("m") is fresh and fresh.count == 3  # and patched from there
+
+
+def test_a_patched_copy_leaves_the_index_a_question_reads_as_it_was() -> None:
+    """Copy-on-write: what :meth:`NotesIndex.apply` changes in place (dead slots, slots written within the
+    arrays' spare room, the words) belongs to the copy alone, so a question reading the original meanwhile
+    (another thread of the service) sees one whole generation."""
+    con = apsw.Connection(":memory:")
+    index = NotesIndex("m", tokenizer(con))
+
+    def row(rowid: int, text: str) -> tuple[object, ...]:
+        return (rowid, None, None, None, None, text, np.full(4, rowid, np.float32).tobytes(), f"note:{rowid}")
+
+    index.load(1, [row(1, "grace and peace"), row(2, "faith"), row(3, "works of the law")])
+    live, words, near = index.live().copy(), keyword_search(index, ["faith"], 5), nearest(index, np.ones(4), 5)
+    patched = index.copy()
+    patched.apply(2, [row(2, "grace upon grace"), row(4, "faith comes by hearing")], [1])
+    assert index.generation == 1 and index.size == 3 and (index.live() == live).all()
+    assert keyword_search(index, ["faith"], 5) == words and [r for r, _ in words] == [2]
+    assert nearest(index, np.ones(4), 5) == near
+    assert [r for r, _ in keyword_search(patched, ["faith"], 5)] == [4]
+    assert patched.count == 3 and not keyword_search(patched, ["peace"], 5)

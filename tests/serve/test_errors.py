@@ -173,7 +173,7 @@ def test_500_internal_for_a_bug_says_nothing_of_it(tmp_path: Path, caplog: pytes
     """A bug in the engine (made here by a library that raises) is 500 INTERNAL: no traceback, no detail."""
 
     class Broken(Library):
-        async def retrieve(self, params: RetrieveParams, scope: Scope) -> Any:
+        async def retrieve(self, params: RetrieveParams, scope: Scope, **options: Any) -> Any:
             raise RuntimeError("secret detail of the bug")
 
     db = build_db(tmp_path / "s.db", demo_like_chunks(dims=8))

@@ -143,6 +143,40 @@ def test_a_verse_gone_to_is_the_one_the_keys_act_on_and_stays_in_sight(harness, 
     assert window.reader.copy_verses() and "Romans 3:23" in QGuiApplication.clipboard().text()
 
 
+def test_the_study_dock_takes_its_room_from_the_results_not_the_text(harness, qtbot, demo_db: Path) -> None:
+    """At 1000×650 the Study dock opening beside the text used to leave the text ~270 px (the results column held
+    its full rows' width, 460 px): now the dock opens at a quarter of the window, the question and results column
+    goes to its narrow form (the search modes above the question box, *Copy context*), and the text keeps room
+    for a line of reading. Wide again, every row is whole."""
+    from amicus_desktop.ui.results.bundle_bar import COPY, COPY_SHORT
+
+    window = harness.open(db=demo_db, chapter="romans:8")
+    window.resize(1000, 650)
+    s = window.session
+    wait_for(qtbot, lambda: s.reader.loaded_chapter == ChapterRef("romans", 8), timeout=30)
+    wait_for(qtbot, lambda: window.width() == 1000)
+    bar, row = window.results.bundle_bar, window.ask.layout().itemAt(1).layout()
+    assert not row.stacked and not bar.compact  # no dock: every row whole beside the text
+    window.main_split.setSizes([430, 570])  # the text as the default layout shares a 1000-px window
+    window.study_control.show_xrefs(PassageRef("romans", 8, 28, 28))
+    dock, right = window.study_control.dock, window.right
+    wait_for(qtbot, lambda: dock.isVisible() and dock.width() <= 260
+             and right.width() <= right.minimumSizeHint().width() + 2)
+    assert window.main_split.sizes()[0] >= 380  # was ~270: the dock's room came from the results column
+    assert window.width() == 1000 and window.minimumSizeHint().width() <= 1000
+    assert row.stacked and window.ask.edit.width() >= 200  # the question box is not squeezed to a sliver
+    assert bar.compact and window.results.copy_context_button.text() == COPY_SHORT
+    assert window.results.copy_context_button.accessibleName() == COPY and not bar.budget_label.isVisible()
+    window.resize(1600, 900)
+    wait_for(qtbot, lambda: not row.stacked and not bar.compact)
+    assert window.results.copy_context_button.text() == COPY and bar.budget_label.isVisible()
+    window.resize(1000, 650)  # narrowed with the dock open: the text keeps its room, the dock and results give
+    wait_for(qtbot, lambda: window.width() == 1000 and row.stacked)
+    assert window.main_split.sizes()[0] >= 360 and dock.width() < 300
+    dock.close()
+    wait_for(qtbot, lambda: window.left_split.minimumWidth() == 0)  # closed: the text's own minimum again
+
+
 def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot, demo_db: Path) -> None:
     """With the Strong's tab open, a click on a word of the KJV column (the WEB read beside it) shows that
     word's number; a click in the WEB column does nothing, and the context menu offers the KJV word too."""

@@ -34,8 +34,8 @@ OVERLAY_FILTER = "Overlays (*.json)"
 
 
 class ProfileDock(Dock[ProfilePanel]):
-    """The :class:`~..profile.ProfilePanel` in a dock. It holds the last facets the library loaded, so
-    a panel made later (were the dock lazy) shows what one made at the start would."""
+    """The :class:`~..profile.ProfilePanel` in a dock, made when first shown. It holds the last facets the
+    library loaded, so the panel made then shows what one made at the start would."""
 
     def __init__(self, window: MainWindow) -> None:
         self._window = window
@@ -43,8 +43,8 @@ class ProfileDock(Dock[ProfilePanel]):
         self._sizes_before: list[int] | None = None
         #: the last file dialog (tests answer it)
         self.dialog: QFileDialog | None = None
-        # Made at once (not lazy): its controls keep their place in the Tab order, before the workbench's.
-        super().__init__("Profile", "profileDock", window, lazy=False)
+        # Made when first shown (its controls then take the dock's place in the Tab order: dock.py).
+        super().__init__("Profile", "profileDock", window)
         self.setAllowedAreas(Qt.DockWidgetArea.LeftDockWidgetArea | Qt.DockWidgetArea.RightDockWidgetArea)
         self.visibilityChanged.connect(self._visibility)
 

@@ -42,18 +42,20 @@ class WorkbenchDock(Dock[WorkbenchPanel]):
         self._window = window
         self.workbench = workbench
         self.dialog: QFileDialog | QInputDialog | QDialog | None = None  # the last dialog opened (tests answer it)
-        # Made at once (not lazy): its tabs' mnemonics (Alt+S: Snapshots) must be registered before
-        # the menu bar's (Alt+S: Search), and its controls keep their place in the Tab order.
-        super().__init__("Curator workbench", "workbenchDock", window, lazy=False)
+        # Made when first shown (~ 6 MB of widgets the start-up no longer holds): the base puts its controls in
+        # the dock's place in the Tab order and its tabs' mnemonics (Alt+S: Snapshots) before the menu bar's.
+        super().__init__("Curator workbench", "workbenchDock", window)
         self.visibilityChanged.connect(self._visibility)
-        panel = self.panel
+        self._record_use(window)
+        window.installEventFilter(self)
+
+    def widget_created(self, panel: WorkbenchPanel) -> None:
+        window = self._window
         panel.askGolden.connect(self.ask_golden)
         panel.importRequested.connect(self.import_judgments)
         panel.exportRequested.connect(self.export_judgments)
         panel.preview.passage.passageRequested.connect(window.peek_passage)
         window.signals.passageLoaded.connect(panel.preview.passage.show_verses)
-        self._record_use(window)
-        window.installEventFilter(self)
 
     def _record_use(self, window: MainWindow) -> None:
         """What the reader does with a result, told to the workbench's record of use (which keeps it only with

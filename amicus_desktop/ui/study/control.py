@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import WIDTH, StudyDock
+from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock, StudyPanel
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ T = TypeVar("T")
 class StudyControl:
     def __init__(self, window: MainWindow) -> None:
         self._w = window
-        self.dock = StudyDock(window)
+        self.dock = StudyDock(window, self._panel_made)
         self.last_verse: PassageRef | None = None
         reader = window.reader
         self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
@@ -57,14 +57,7 @@ class StudyControl:
         w = self._w
         w.reader.menu_extenders.append(self._reader_menu)
         w.reader.wordClicked.connect(self._word_clicked)
-        p = self.panel
-        p.xrefs.passageRequested.connect(self._open)
-        p.strongs.passageRequested.connect(self._open)
-        p.strongs.bookChanged.connect(lambda number, book: self.show_strongs(number, book or None))
-        p.marks.passageRequested.connect(self._open)
-        p.marks.removeRequested.connect(self.remove_mark)
-        p.marks.labelRequested.connect(self.relabel)
-        p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        self.dock.visibilityChanged.connect(self._hold_text_room)
         w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
         w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
         for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
@@ -73,6 +66,17 @@ class StudyControl:
                 shortcut = QShortcut(seq, w)
                 shortcut.setContext(Qt.ShortcutContext.WindowShortcut)
                 shortcut.activated.connect(slot)
+
+    def _panel_made(self, p: StudyPanel) -> None:
+        """The dock's panel, made when a study aid is first asked for: connected, its bookmarks read."""
+        p.xrefs.passageRequested.connect(self._open)
+        p.strongs.passageRequested.connect(self._open)
+        p.strongs.bookChanged.connect(lambda number, book: self.show_strongs(number, book or None))
+        p.marks.passageRequested.connect(self._open)
+        p.marks.removeRequested.connect(self.remove_mark)
+        p.marks.labelRequested.connect(self.relabel)
+        p.tabs.currentChanged.connect(lambda _i: self._tab_changed())
+        self.refresh_marks()
 
     # -- running work off the UI thread -------------------------------------------------------------
     def _on_db(self, fn: Callable[[LibraryStore], T], done: Callable[[T], None]) -> None:
@@ -111,11 +115,31 @@ class StudyControl:
         """Show the dock (at its opening width, never most of the window) on ``pane``'s tab."""
         self.panel.show_tab(pane)
         if not self.dock.isVisible():
+            reader = self._w.main_split.sizes()[0]
             self.dock.show()
-            width = min(WIDTH, self._w.width() // 3)
-            horizontal = Qt.Orientation.Horizontal
-            QTimer.singleShot(0, self.dock, lambda: self._w.resizeDocks([self.dock], [width], horizontal))
+            QTimer.singleShot(0, self.dock, lambda: self._make_room(reader))
             self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
+
+    def _make_room(self, reader: int) -> None:
+        """The dock at its opening width (a quarter of a narrow window, never most of it), the room it takes
+        from the question and results column first: the text keeps its width (``reader``, before the dock
+        opened) as far as the column's minimum allows."""
+        w = self._w
+        w.resizeDocks([self.dock], [min(WIDTH, max(MIN_WIDTH, w.width() // 4))], Qt.Orientation.Horizontal)
+        layout = w.layout()
+        if layout is not None:
+            layout.activate()  # the central widget takes its new width now, not a pass later
+        split = w.main_split
+        total = sum(split.sizes())
+        keep = min(reader, total - w.right.minimumSizeHint().width())
+        if w.right.isVisible() and keep > split.sizes()[0]:
+            split.setSizes([keep, total - keep])
+        w.reader.keep_current_in_view()
+
+    def _hold_text_room(self, visible: bool) -> None:
+        """While the dock is open the text keeps :data:`TEXT_BESIDE` (a window narrowed with the dock open shrinks
+        the dock and the results column, not the text, which it otherwise would first); closed, its own minimum."""
+        self._w.left_split.setMinimumWidth(TEXT_BESIDE if visible else 0)
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)
@@ -198,7 +222,8 @@ class StudyControl:
         def read(marks: list[Mark]) -> None:
             if wid != desk.workspace_id:  # switched meanwhile: these are another workspace's
                 return
-            self.panel.marks.set_marks(marks)
+            if self.dock.created:
+                self.panel.marks.set_marks(marks)
             self._w.filter_bar.marked.set_marks(marks)  # "My passages": what a question may be limited to
 
         self._on_marks(lambda ws: ws.marks().marks(), read, workspace_id=wid)

@@ -3,6 +3,7 @@ hidden until a study aid is asked for; its place and size kept with the window's
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QSize, Qt
@@ -16,8 +17,12 @@ from .xrefs_pane import XrefsPane
 if TYPE_CHECKING:
     from ..main_window import MainWindow
 
-#: the dock's width when it opens
+#: the dock's width when it opens (in a wide window; a quarter of a narrow one, at least MIN_WIDTH)
 WIDTH = 420
+#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+MIN_WIDTH = 220
+#: the text's narrowest while the dock is open: a narrowed window takes the dock's and the results' room first
+TEXT_BESIDE = 360
 
 
 class StudyPanel(QWidget):
@@ -45,9 +50,15 @@ class StudyPanel(QWidget):
 
 
 class StudyDock(Dock[StudyPanel]):
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea, lazy=False)
-        self.setMinimumWidth(220)  # beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+    """The :class:`StudyPanel` in a dock, made when a study aid is first asked for; ``made(panel)`` connects it."""
+
+    def __init__(self, window: MainWindow, made: Callable[[StudyPanel], None]) -> None:
+        self._made = made
+        super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.setMinimumWidth(MIN_WIDTH)
 
     def create_widget(self) -> StudyPanel:
         return StudyPanel()
+
+    def widget_created(self, panel: StudyPanel) -> None:
+        self._made(panel)
