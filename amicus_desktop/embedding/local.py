@@ -20,8 +20,10 @@ Environment: ``AMICUS_EMBED_THREADS`` (onnxruntime intra-op threads) and ``AMICU
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import os
+import sys
 import threading
 from collections.abc import Sequence
 from importlib import metadata
@@ -227,11 +229,25 @@ def _session(ort: Any, model_path: Path, options: Any, *,
             if graph is not None:
                 model = graph.SerializeToString()
                 del graph
-                return ort.InferenceSession(model, sess_options=options, providers=providers), "fused"
+                session = ort.InferenceSession(model, sess_options=options, providers=providers)
+                del model
+                _return_freed_memory()
+                return session, "fused"
         except Exception:  # any failure here leaves the file's own graph, which works
             log.warning("The local model's fused graph could not be made; running the file as shipped",
                         exc_info=True)
     return ort.InferenceSession(str(model_path), sess_options=options, providers=providers), "file"
+
+
+def _return_freed_memory() -> None:
+    """Hand the heap pages the rewrite freed back to the system (glibc keeps them otherwise: the graph's
+    copies and its bytes, ≈ 80 MB of resident memory for as long as the process runs)."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc (musl): nothing to do
+        pass
 
 
 def _package_version(name: str) -> str:

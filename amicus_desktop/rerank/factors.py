@@ -72,7 +72,9 @@ def scoring(
     policy = ctx.policy
     word = policy.source_priors and word_question(ctx.query, references, allowed)
     chapter = chapter_context(ctx, references)
-    off_topic = (chapter is not None and policy.chapter_relation is not None and chapter not in quoted
+    # a question naming a passage of the open chapter is about it, whatever the candidates' evidence says
+    names_it = chapter is not None and any(r.chapter_ref == chapter for r in references)
+    off_topic = (chapter is not None and not names_it and chapter not in quoted and policy.chapter_relation is not None
                  and chapter_relation(allowed, bases, chapter) < policy.chapter_relation)
     floor = None
     if chapter is not None and not off_topic and policy.chapter_floor is not None:

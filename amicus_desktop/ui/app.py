@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import linecache
 import logging
 import signal
 import sys
@@ -96,6 +97,7 @@ def run_app(args: AppOptions) -> int:
         if problem is not None:  # before any window: the database stays byte for byte as it was
             print(f"amicus-desktop: error: --screenshot: {problem}", file=sys.stderr)
             return 2
+    forget_sources()  # the imports are done
     setup_logging()
     sys.excepthook = _excepthook
     app = make_application()
@@ -133,6 +135,7 @@ async def _main(args: AppOptions, started_at: float) -> int:
     _quit_on_sigint(window)
     window.show()
     session.start()
+    forgotten = asyncio.ensure_future(_forget_sources_when_open(session))
     pending = None
     if args.query and not screenshot:
         window.ask.edit.setText(args.query)
@@ -150,12 +153,27 @@ async def _main(args: AppOptions, started_at: float) -> int:
         else:
             await closed.wait()
     finally:
-        if pending is not None:
-            pending.cancel()
-            await asyncio.wait([pending])
+        for task in (pending, forgotten):
+            if task is not None:
+                task.cancel()
+                await asyncio.wait([task])
         await session.aclose()
         window.deleteLater()
     return rc
+
+
+def forget_sources() -> None:
+    """Drop the source text of the modules imported so far from :mod:`linecache`. PySide6 reads the whole source
+    of every module imported after it (``shibokensupport.feature``'s check for ``from __feature__ import``, through
+    ``inspect.getsource``) and linecache keeps it: ~ 600 files, 7–8 MB of strings the app never uses. A traceback
+    reads what it shows again from the file."""
+    linecache.clearcache()
+
+
+async def _forget_sources_when_open(session: Session, timeout: float = 60.0) -> None:
+    """:func:`forget_sources` again once the library has opened (its modules are imported then)."""
+    await session.until(lambda: session.library.state.status is not DbStatus.LOADING, timeout)
+    forget_sources()
 
 
 async def _ask_when_ready(session: Session, query: str, timeout: float = 15.0) -> None:

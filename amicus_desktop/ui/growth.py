@@ -30,12 +30,13 @@ from enum import Enum
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QProcess, QSettings, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QWidget
 
 from .. import paths
 from ..core.books import BOOKS
 from ..session import DbState, Session
 from ..store.schema import BUILD_STATE, GROWING
+from .elided import ElidedLabel
 
 log = logging.getLogger("amicus.ui")
 
@@ -119,7 +120,8 @@ class GrowthStatus(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.label = QLabel()
+        # elided (whole in its tooltip) in a narrow window: beside an answer's timings it held the window at 1,198 px
+        self.label = ElidedLabel()
         self.label.setAccessibleName("Whole Bible preparation")
         self.button = QPushButton()
         self.button.setFlat(True)
@@ -289,6 +291,7 @@ class LibraryGrowth(QObject):
         w = self.widget
         text = status_text(phase, self.progress)
         w.label.setText(text)
+        w.label.set_shorter(*(text.split(": ", 1)[1:]))  # "12 of 66 books · about 40 min left" in a narrow window
         tip = [f"Study material is being written for every book; {self.progress.book} now."
                if phase is Phase.RUNNING and self.progress.book else
                "Every book can be read now; a book can be searched once its study material is written."]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
@@ -42,15 +43,19 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
     def left() -> float:
         return max(0.0, deadline - time.monotonic())
 
+    async def reach(cond: Callable[[], bool], what: str) -> None:
+        if not await session.until(cond, left()):
+            log.warning("screenshot: gave up waiting", extra={"waiting_for": what})
+
     library, connection, reader = session.library, session.connection, session.reader
-    await session.until(lambda: library.state.status is not DbStatus.LOADING, left())
+    await reach(lambda: library.state.status is not DbStatus.LOADING, "the library")
     if library.ready:
         # the first /health answer, and the chapter text
-        await session.until(lambda: connection.state.checks > 0, left())
-        await session.until(lambda: reader.chapter is None or reader.loaded_chapter == reader.chapter, left())
+        await reach(lambda: connection.state.checks > 0, "the proxy's first check")
+        await reach(lambda: reader.chapter is None or reader.loaded_chapter == reader.chapter, "the chapter")
         if query:
             window.ask.edit.setText(query)
-            await session.until(lambda: connection.state.state is not ProxyState.CHECKING, left())
+            await reach(lambda: connection.state.state is not ProxyState.CHECKING, "the proxy's state")
             task = session.ask(query) if session.can_ask else None
             if task is not None:
                 done, _pending = await asyncio.wait([task], timeout=max(0.1, left()))

@@ -87,3 +87,14 @@ def test_a_common_phrase_or_a_topic_quotes_no_chapter(demo_db: Path, local_proxy
     words (the government question with Romans 8 open still sets it aside, above)."""
     assert ask(demo_db, local_proxy.url, "the love of God", ROMANS_8).quoted == ()
     assert ask(demo_db, local_proxy.url, "How should Christians treat the government?", ROMANS_8).quoted == ()
+
+
+def test_a_verse_of_the_open_chapter_named_in_the_question_keeps_the_chapter(demo_db: Path, local_proxy) -> None:
+    """"What does Romans 8:28 promise?" with Romans 8 open: the candidates' evidence (Abraham's promise in Romans 4,
+    by its words) set the open chapter aside as "not about this question", and Henry on Romans 8:28 came 5th. A
+    question naming a verse of the open chapter is about it: the chapter and the named passage both apply."""
+    result = ask(demo_db, local_proxy.url, "What does Romans 8:28 promise?", ROMANS_8)
+    assert henry(result.ranked[0]) and on("romans", 8, 28)(result.ranked[0])
+    assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
+    covering = [r for r in result.ranked if henry(r) and on("romans", 8, 28)(r)]
+    assert len(covering) == 3 and all(r.breakdown.chapter_boost == 1.5 for r in covering)

@@ -48,12 +48,16 @@ def test_screenshot_with_results(small_db: Path, tmp_path: Path, amicus_home: Pa
     assert "screenshot saved" in log and "what is grace" not in log
 
 
-def test_screenshot_offline_is_quick(small_db: Path, tmp_path: Path) -> None:
+def test_screenshot_offline_is_quick(small_db: Path, tmp_path: Path, amicus_home: Path) -> None:
+    """Offline, every state the screenshot waits for is reached (the proxy's first check fails at once on a closed
+    port): it never waits out its deadline. Said by its log, not by a stopwatch (a busy machine took 18 s)."""
     out = tmp_path / "offline.png"
     proc, took = shot(out, "--db", str(small_db), "--proxy", f"http://127.0.0.1:{free_port()}", "--query", "grace")
     assert proc.returncode == 0, proc.stderr
     check_png(out)
-    assert took < 15
+    log = (amicus_home / "logs" / "amicus-desktop.log").read_text()
+    assert "screenshot saved" in log and "gave up waiting" not in log and "did not finish in time" not in log
+    assert took < 45  # generous: only a hang (the subprocess's 60 s) fails here
 
 
 def test_screenshot_welcome_without_a_database(tmp_path: Path) -> None:

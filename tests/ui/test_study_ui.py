@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import QMenu
 
+from amicus_desktop.core.query import SearchMode
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.notes import NotesStore
 from amicus_desktop.notes.marks import MarkKind
@@ -170,11 +171,14 @@ def test_the_study_dock_takes_its_room_from_the_results_not_the_text(harness, qt
     window.resize(1600, 900)
     wait_for(qtbot, lambda: not row.stacked and not bar.compact)
     assert window.results.copy_context_button.text() == COPY and bar.budget_label.isVisible()
-    window.resize(1000, 650)  # narrowed with the dock open: the text keeps its room, the dock and results give
-    wait_for(qtbot, lambda: window.width() == 1000 and row.stacked)
-    assert window.main_split.sizes()[0] >= 360 and dock.width() < 300
-    dock.close()
-    wait_for(qtbot, lambda: window.left_split.minimumWidth() == 0)  # closed: the text's own minimum again
+    window.resize(1000, 650)  # narrowed with the dock open: the dock and the results column give the room back
+    wait_for(qtbot, lambda: window.width() == 1000 and row.stacked and window.main_split.sizes()[0] >= 360)
+    assert dock.width() < 300
+    s.set_mode(SearchMode.KEYWORD)  # results on screen widen the column's minimum: the window is never forced wider
+    window.ask.askRequested.emit("all things work together for good")
+    wait_for(qtbot, lambda: s.question.view is not None and bool(s.question.view.result.results), timeout=60)
+    qtbot.wait(200)
+    assert window.width() == 1000 and window.minimumSizeHint().width() <= 1000
 
 
 def test_one_click_on_a_kjv_word_beside_the_web_opens_its_strongs(harness, qtbot, demo_db: Path) -> None:

@@ -1,6 +1,6 @@
 """Regenerate the screenshots of the library growing in the background (docs/UI.md, "The whole Bible, growing"):
-the first launch (every book readable, the status bar preparing the rest), the progress with its estimate, and
-the paused state.
+the first launch (every book readable, the status bar preparing the rest), the progress with its estimate, the
+paused state, and a question that needs a book still being prepared (its warning).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python tools/screenshots/growth_shots.py --db PATH/scripture.db
 
@@ -29,6 +29,7 @@ def main() -> int:
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
     from amicus_desktop import paths
+    from amicus_desktop.core.results import WarningCode
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
     from amicus_desktop.store.sqlite import growing_marker
@@ -54,6 +55,7 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         await asyncio.sleep(0.5)
         # The first launch: Genesis reads at once; the status bar says the rest is being prepared
         await save(window, out, "growth-first-launch.png")
+        real = window.growth.progress
         window.growth._line(json.dumps({"stage": "book 11/55: Acts", "done": 9120, "total": 54180, "rate": 19.2,
                                         "eta": 2346.0, "books_done": 12}))
         await asyncio.sleep(0.2)
@@ -61,6 +63,23 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         window.growth.widget.button.click()  # Pause
         await asyncio.sleep(0.3)
         await save(window, out, "growth-paused.png")
+        window.growth.widget.button.click()  # Continue, the progress where it really is (2 books), not the line fed
+        await reach(session, lambda: window.growth.phase is Phase.RUNNING)
+        window.growth.progress = real
+        window.growth._set(Phase.RUNNING)
+        # A question that needs a book still being prepared: the warning names it and counts the books searchable
+        await reach(session, lambda: session.can_ask)
+        question = "What happened to Noah's ark?"
+        window.ask.edit.setText(question)
+        task = session.ask(question)
+        assert task is not None, "asking is not possible now"
+        await task
+        view = session.question.view
+        assert view is not None
+        warning = next(w for w in view.result.warnings if w.code is WarningCode.BOOKS_NOT_SEARCHABLE)
+        assert "Genesis is still being prepared" in warning.message, warning.message
+        await asyncio.sleep(0.3)
+        await save(window, out, "growth-partial-warning.png")
         window.close()
         await session.aclose()
 

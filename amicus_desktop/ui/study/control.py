@@ -18,7 +18,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from PySide6.QtCore import QEvent, Qt, QTimer
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QShortcut, QTextCursor
 from PySide6.QtWidgets import QApplication, QInputDialog, QMenu
 
@@ -30,7 +30,7 @@ from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
 from .. import shortcuts
-from .dock import MIN_WIDTH, TEXT_BESIDE, WIDTH, StudyDock, StudyPanel
+from .dock import StudyDock, StudyPanel, TextRoom
 from .margin import ReaderMarks, anchor_positions
 
 if TYPE_CHECKING:
@@ -44,6 +44,7 @@ class StudyControl:
     def __init__(self, window: MainWindow) -> None:
         self._w = window
         self.dock = StudyDock(window, self._panel_made)
+        self.room = TextRoom(window, self.dock)  # the dock's room comes from the results column, not the text
         self.last_verse: PassageRef | None = None
         reader = window.reader
         self.margin = ReaderMarks(reader.text, lambda: window.session.reader.loaded_chapter, self._chapter_marks,
@@ -57,7 +58,6 @@ class StudyControl:
         w = self._w
         w.reader.menu_extenders.append(self._reader_menu)
         w.reader.wordClicked.connect(self._word_clicked)
-        self.dock.visibilityChanged.connect(self._hold_text_room)
         w.signals.workspaceChanged.connect(lambda _info: self._workspace_changed())
         w.signals.booksLoaded.connect(lambda _books: self.refresh_marks())
         for shortcut_id, slot in (("study_xrefs", self.xrefs_of_selection), ("study_next", lambda: self.step(1)),
@@ -117,29 +117,8 @@ class StudyControl:
         if not self.dock.isVisible():
             reader = self._w.main_split.sizes()[0]
             self.dock.show()
-            QTimer.singleShot(0, self.dock, lambda: self._make_room(reader))
+            self.room.opened(reader)
             self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
-
-    def _make_room(self, reader: int) -> None:
-        """The dock at its opening width (a quarter of a narrow window, never most of it), the room it takes
-        from the question and results column first: the text keeps its width (``reader``, before the dock
-        opened) as far as the column's minimum allows."""
-        w = self._w
-        w.resizeDocks([self.dock], [min(WIDTH, max(MIN_WIDTH, w.width() // 4))], Qt.Orientation.Horizontal)
-        layout = w.layout()
-        if layout is not None:
-            layout.activate()  # the central widget takes its new width now, not a pass later
-        split = w.main_split
-        total = sum(split.sizes())
-        keep = min(reader, total - w.right.minimumSizeHint().width())
-        if w.right.isVisible() and keep > split.sizes()[0]:
-            split.setSizes([keep, total - keep])
-        w.reader.keep_current_in_view()
-
-    def _hold_text_room(self, visible: bool) -> None:
-        """While the dock is open the text keeps :data:`TEXT_BESIDE` (a window narrowed with the dock open shrinks
-        the dock and the results column, not the text, which it otherwise would first); closed, its own minimum."""
-        self._w.left_split.setMinimumWidth(TEXT_BESIDE if visible else 0)
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)
