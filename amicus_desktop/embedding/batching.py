@@ -105,6 +105,14 @@ class BatchingEmbedder:
         assert job.vectors is not None
         return job.vectors
 
+    def run_together(self, requests: list[list[str]]) -> list[Vectors | BaseException]:
+        """Each request's vectors — or its own error — from one backend call for all of them (each alone after a
+        failure), for a caller that queues the requests itself (the service's event loop: :mod:`.in_process`)."""
+        jobs = [_Job(list(texts)) for texts in requests]
+        self._run(jobs)
+        return [job.error if job.error is not None else job.vectors  # type: ignore[misc]
+                for job in jobs]
+
     def _take(self) -> list[_Job]:
         """(under the lock) The waiting jobs in arrival order, up to ``max_texts`` texts (at least one job)."""
         batch = [self._queue.popleft()]

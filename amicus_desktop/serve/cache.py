@@ -55,23 +55,28 @@ def rendered(body: Mapping[str, Any]) -> tuple[bytes, str]:
 _MARKERS = {path: json.dumps("\x00amicus-per-request:" + ".".join(path)) for path in PER_REQUEST}
 
 
+def _holder(out: dict[str, Any], path: tuple[str, ...]) -> dict[str, Any] | None:
+    """The dict of ``out`` that holds ``path``'s last key, each level above it copied on the way down (so the body
+    ``out`` was copied from is not changed), or ``None`` when a level is missing or not a dict."""
+    node: Any = out
+    for key in path[:-1]:
+        if not isinstance(node, dict) or not isinstance(node.get(key), dict):
+            return None
+        node[key] = dict(node[key])
+        node = node[key]
+    return node if isinstance(node, dict) else None
+
+
 def _marked(body: Mapping[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
     """``body`` with each :data:`PER_REQUEST` value replaced by its marker (copying each level it changes), and
     the ``(marker's JSON, value)`` pairs to put back."""
     out = dict(body)
     values: list[tuple[str, Any]] = []
     for path in PER_REQUEST:
-        *parents, last = path
-        node: Any = out
-        for key in parents:  # copy each level on the way down: ``body`` is not changed
-            if not isinstance(node, dict) or not isinstance(node.get(key), dict):
-                break
-            node[key] = dict(node[key])
-            node = node[key]
-        else:
-            if isinstance(node, dict) and last in node:
-                values.append((_MARKERS[path], node[last]))
-                node[last] = json.loads(_MARKERS[path])
+        node = _holder(out, path)
+        if node is not None and path[-1] in node:
+            values.append((_MARKERS[path], node[path[-1]]))
+            node[path[-1]] = json.loads(_MARKERS[path])
     return out, values
 
 
@@ -79,16 +84,9 @@ def stable(body: Mapping[str, Any]) -> dict[str, Any]:
     """``body`` without :data:`PER_REQUEST` (the rest untouched, in order)."""
     out = dict(body)
     for path in PER_REQUEST:
-        *parents, last = path
-        node: Any = out
-        for key in parents:  # copy each level on the way down: ``body`` is not changed
-            if not isinstance(node, dict) or not isinstance(node.get(key), dict):
-                break
-            node[key] = dict(node[key])
-            node = node[key]
-        else:
-            if isinstance(node, dict):
-                node.pop(last, None)
+        node = _holder(out, path)
+        if node is not None:
+            node.pop(path[-1], None)
     return out
 
 

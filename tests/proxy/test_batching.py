@@ -156,3 +156,34 @@ def test_over_http_concurrent_questions_get_the_vectors_they_get_alone(
                                            atol=TOLERANCE)
     bad = ask(["grace", ""])  # a request the proxy refuses is refused alone, before any batch
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "EMPTY_INPUT"
+
+
+def test_in_the_service_questions_queue_on_the_loop_and_a_failure_stays_with_its_own(
+        local_model: LocalMiniLMBackend, expected: Callable[[str], np.ndarray]) -> None:
+    """``serve --embed local``'s client: concurrent questions share model calls, each gets its own vector, and
+    the one the model fails on is ``EMBED_FAILED`` (after its one retry) while the others are answered."""
+    import asyncio
+
+    from amicus_desktop.core.errors import AmicusError
+    from amicus_desktop.embedding.in_process import InProcessEmbedClient
+
+    slow = SlowModel(local_model, pause=0.02, fail_on="FAIL")
+    asked = [*QUESTIONS, "this one FAILs"]
+
+    async def run() -> list[object]:
+        client = InProcessEmbedClient(slow, cache_size=0)
+        client.retry_delay = 0.0
+        try:
+            return await asyncio.gather(*(client.embed(q) for q in asked), return_exceptions=True)
+        finally:
+            await client.aclose()
+
+    answers = asyncio.run(run())
+    failed = answers.pop()
+    assert isinstance(failed, AmicusError) and failed.code.value == "EMBED_FAILED"
+    for question, got in zip(QUESTIONS, answers, strict=True):
+        assert not isinstance(got, BaseException), got
+        np.testing.assert_allclose(got.vector, expected(question), atol=TOLERANCE)  # type: ignore[attr-defined]
+        assert got.model.id == local_model.model_id  # type: ignore[attr-defined]
+    # asked together, they went as one call; it failed, so each ran again alone (and the failing one once more)
+    assert slow.calls[0] == len(asked) and slow.calls[1:] == [1] * (len(asked) + 1), slow.calls
