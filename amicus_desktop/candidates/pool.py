@@ -42,7 +42,7 @@ from ..understand.query import QueryPlan
 from . import dense
 from .bridge import bridge
 from .lexical import KeywordIndex
-from .quoted import QUOTE_POOL, chapters_of, quoted_verses
+from .quoted import QUOTE_POOL, chapters_of, named_in_chapter, quoted_verses
 
 
 @dataclass
@@ -58,7 +58,8 @@ class Pool:
     timings: dict[str, float] = field(default_factory=dict)
     #: where the keyword index lives (``database``, ``cache``, ``memory``), ``None`` when unused
     keyword_index: str | None = None
-    #: the chapters whose verses the question quotes (the app's policy only: :mod:`.quoted`)
+    #: the chapters the question's own words place it in: those of the verses it quotes, and the open chapter when
+    #: a rare word of the question stands in its verses (the app's policy only: :mod:`.quoted`)
     quoted: tuple[ChapterRef, ...] = ()
 
 
@@ -111,6 +112,9 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
 
     # the app's policy: the verses the question quotes, and the notes on them nearest the question
     quoted = quoted_verses(store, plan) if ctx.policy.chapter_relation is not None else ()
+    # and the open chapter's verses holding a rare word of the question (Melchizedek in Hebrews 7)
+    if ctx.policy.chapter_relation is not None and ctx.chapter is not None and ctx.chapter not in chapters_of(quoted):
+        quoted = (*quoted, *named_in_chapter(store, plan, ctx.chapter))
     if QUOTE_POOL and vector is not None:
         for ref in quoted:
             near = dense.nearest_among(store, vector, store.covering(ref, ctx.filters), QUOTE_POOL, two_stage=two_stage)

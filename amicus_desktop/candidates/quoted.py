@@ -7,7 +7,9 @@ verse when most of its consecutive word pairs (the verse search's phrase pairs, 
 the verse as phrases, weighed by their rarity (:meth:`~amicus_desktop.store.verses.VerseIndex.phrase_scores`),
 and the quote is distinctive — a few verses at most hold it, not "the love of God" everywhere. The chapters of
 those verses count as related to the question whatever the commentary says (docs/RELEVANCE.md, *The open
-chapter*). Run on the database thread; nothing when the library holds no verses.
+chapter*). So does an open chapter whose verses hold a *rare* word of the question (:func:`named_in_chapter`):
+"Who was Melchizedek?" asked with Hebrews 7 open is about Hebrews 7 too, though the commentary on the name centres
+on Genesis 14. Run on the database thread; nothing when the library holds no verses.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ QUOTE_VERSES = 3
 QUOTE_PAIRS = 2
 #: how many of the chunks covering a quoted verse, nearest the question, join the pool
 QUOTE_POOL = 5
+#: a word of the question that stands in at most this many verses of the Bible names someone or something
+#: (Melchizedek, Nicodemus, Bethesda), where a common word ("faith", "law") names a topic of many chapters
+RARE_VERSES = 40
+#: the most verses of the open chapter holding such a word whose notes join the pool (a name recurs in its chapter)
+NAMED_VERSES = 6
 
 
 def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
@@ -65,3 +72,23 @@ def quoted_verses(store: LibraryStore, plan: QueryPlan, *, share: float = QUOTE_
 def chapters_of(verses: Sequence[PassageRef]) -> tuple[ChapterRef, ...]:
     """The chapters of ``verses``, each once, in their order."""
     return tuple(dict.fromkeys(v.chapter_ref for v in verses))
+
+
+def named_in_chapter(store: LibraryStore, plan: QueryPlan, chapter: ChapterRef | None, *, rare: int = RARE_VERSES,
+                     most: int = NAMED_VERSES) -> tuple[PassageRef, ...]:
+    """(DB thread) The verses of ``chapter`` (at most ``most``, best first by the words' score) holding a rare
+    word of ``plan``'s question — one in at most ``rare`` verses of the Bible; none when no such word is there."""
+    if chapter is None or not plan.keywords or not store.info.has_verses:
+        return ()
+    index = store.verse_index()
+    translation = index.default
+    if translation is None:
+        return ()
+    words = [w for w in plan.keywords if 0 < index.doc_count(translation, w) <= rare]
+    if not words:
+        return ()
+    rowids = [r for r in (index.rowid_of.get((chapter.book_id, chapter.chapter, v)) for v in range(1, 200))
+              if r is not None]
+    scores = index.keyword_scores(translation, words, rowids) if rowids else {}
+    best = sorted(scores, key=lambda r: (-scores[r], r))[:most]
+    return tuple(PassageRef(b, c, v, v) for b, c, v in (index.keys[r] for r in sorted(best)))

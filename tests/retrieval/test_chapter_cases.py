@@ -107,3 +107,17 @@ def test_what_a_named_verse_means_is_answered_by_its_commentary(demo_db: Path, l
     first = result.ranked[0]
     assert on("john", 3, 16)(first) and first.candidate.source_type == "section_panel", first.candidate.chunk_id
     assert rank_of(result, lambda r: henry(r) and on("john", 3, 16)(r)) <= 2
+
+
+def test_a_rare_name_in_the_open_chapter_relates_it(demo_db: Path, local_proxy) -> None:
+    """"Who was Melchizedek?" with Hebrews 7 open: the library's commentary on the name centres elsewhere (on the
+    whole Bible, Genesis 14; here, with no study of Hebrews, nowhere), and the open chapter was set aside. The name
+    stands in ten verses of the Bible, five of them in Hebrews 7: the chapter relates to the question, and its
+    verses holding the name lead to their notes as a quote's do. A common word in the chapter relates nothing."""
+    hebrews_7 = ChapterRef("hebrews", 7)
+    result = ask(demo_db, local_proxy.url, "Who was Melchizedek?", hebrews_7)
+    assert hebrews_7 in result.quoted
+    government = ask(demo_db, local_proxy.url, "How should Christians treat the government?", ROMANS_8)
+    assert ROMANS_8 not in government.quoted
+    faith = ask(demo_db, local_proxy.url, "What is faith?", ROMANS_8)  # "faith": in hundreds of verses
+    assert ROMANS_8 not in faith.quoted
