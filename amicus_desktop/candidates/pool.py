@@ -35,13 +35,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..core.query import REFERENCE_POOL, RetrievalContext, SearchMode, is_note_id
-from ..core.references import PassageRef
+from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, Origin
 from ..store.library import LibraryStore
 from ..understand.query import QueryPlan
 from . import dense
 from .bridge import bridge
 from .lexical import KeywordIndex
+from .quoted import QUOTE_POOL, chapters_of, quoted_verses
 
 
 @dataclass
@@ -57,6 +58,8 @@ class Pool:
     timings: dict[str, float] = field(default_factory=dict)
     #: where the keyword index lives (``database``, ``cache``, ``memory``), ``None`` when unused
     keyword_index: str | None = None
+    #: the chapters whose verses the question quotes (the app's policy only: :mod:`.quoted`)
+    quoted: tuple[ChapterRef, ...] = ()
 
 
 def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: np.ndarray | None, *,
@@ -105,6 +108,15 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
                 lexical[rowid] = score
                 add(rowid, Origin.REFERENCE)
     timings["references"] = (time.perf_counter() - t0) * 1000
+
+    # the app's policy: the verses the question quotes, and the notes on them nearest the question
+    quoted = quoted_verses(store, plan) if ctx.policy.chapter_relation is not None else ()
+    if QUOTE_POOL and vector is not None:
+        for ref in quoted:
+            near = dense.nearest_among(store, vector, store.covering(ref, ctx.filters), QUOTE_POOL, two_stage=two_stage)
+            for rowid, d in near:
+                distance[rowid] = d
+                add(rowid, Origin.QUOTE)
 
     word = bridge(store, list(origins), plan.keywords, two_stage=two_stage) \
         if ctx.policy.word_bridge and vector is not None else None
@@ -156,6 +168,7 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
         missing_references=missing_refs,
         timings=timings,
         keyword_index=index.where if index is not None else None,
+        quoted=chapters_of(quoted),
     )
 
 

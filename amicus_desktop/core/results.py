@@ -18,7 +18,7 @@ from .breakdown import Factor, FactorPart, ScoreBreakdown
 from .bundle import Diagnostics, QueryTrace, RetrievalWarning, SourceCount, WarningCode
 from .governance import ForbiddenRule
 from .query import RetrievalContext, SearchMode
-from .references import reference_text
+from .references import ChapterRef, reference_text
 
 # The bundle's parts live in .bundle, the breakdown's in .breakdown; they are named here too, beside the results
 # they describe.
@@ -61,6 +61,8 @@ class Origin(enum.StrEnum):
     PIN = "pin"
     #: the word bridge of the app's ranking policy (:mod:`amicus_desktop.candidates.bridge`)
     WORD = "word"
+    #: a verse the question quotes, under the app's ranking policy (:mod:`amicus_desktop.candidates.quoted`)
+    QUOTE = "quote"
 
 
 @dataclass(frozen=True)
@@ -258,6 +260,9 @@ class RetrievalResult:
     provenance: tuple[SourceCount, ...] = ()
     #: the display name of each scholar in the pool, so a re-rank can name the authors again
     scholar_names: Mapping[str, str] = field(default_factory=dict, repr=False)
+    #: the chapters whose verses the question quotes (the app's policy; :mod:`amicus_desktop.candidates.quoted`),
+    #: which a re-rank for another open chapter reads again
+    quoted: tuple[ChapterRef, ...] = field(default=(), repr=False)
 
     @property
     def mode(self) -> SearchMode:

@@ -291,7 +291,7 @@ VECTOR_REUSED = "vector reused, no embed"
 
 # -- how this was searched (the diagnostics panel) ----------------------------------------------
 ORIGIN_LABELS = {"dense": "by meaning (dense)", "keyword": "by words (keyword)", "reference": "by reference",
-                 "word": "where the word is used (word bridge)"}
+                 "word": "where the word is used (word bridge)", "quote": "on a verse the question quotes"}
 REASON_LABELS = {"below_threshold": "below the similarity threshold", "scholar_cap": "over the per-scholar cap",
                  "below_cutoff": "below the top-k cut-off", "forbidden_source": "from a source the overlay forbids"}
 

@@ -97,6 +97,7 @@ def rerank(
     ctx: RetrievalContext,
     pinned: Sequence[Candidate] = (),
     references: Sequence[PassageRef] = (),
+    quoted: Sequence[ChapterRef] = (),
 ) -> tuple[list[RetrievedChunk], list[RejectedChunk]]:
     """Threshold, score, order, cap per scholar and cut off at ``ctx.k``; pins first.
 
@@ -104,14 +105,15 @@ def rerank(
     the ranked ones (ranks p+1..p+k) — and every rejected candidate with its reason, in the order they
     were dropped: ``forbidden_source`` first (pins too: an overlay's forbidden source is never shown), then
     ``below_threshold``, ``scholar_cap`` by rank order, then ``below_cutoff``. Pins are exempt from the
-    threshold and the cap and do not count toward either or toward ``k``.
+    threshold and the cap and do not count toward either or toward ``k``. ``quoted``: the chapters whose verses
+    the question quotes (:mod:`amicus_desktop.candidates.quoted`), which an open chapter among them relates to.
     """
     allowed, forbidden = split_forbidden(candidates, ctx.governance)
     allowed_pins, forbidden_pins = split_forbidden(pinned, ctx.governance)
     bases = base_scores([*allowed, *allowed_pins], ctx.mode, ctx.fusion)
     if forbidden or forbidden_pins:  # scored for "Why not X?" only, against the whole pool
         bases = {**base_scores([*candidates, *pinned], ctx.mode, ctx.fusion), **bases}
-    s = scoring(ctx, references, allowed, bases)
+    s = scoring(ctx, references, allowed, bases, quoted)
 
     def scored(c: Candidate) -> ScoreBreakdown:
         return _score(c, bases[c.chunk_id], s)

@@ -65,14 +65,16 @@ def chapter_context(ctx: RetrievalContext, references: Sequence[PassageRef]) -> 
 
 def scoring(
     ctx: RetrievalContext, references: Sequence[PassageRef], allowed: Sequence[Candidate], bases: dict[str, float],
+    quoted: Sequence[ChapterRef] = (),
 ) -> Scoring:
-    """What the question's candidates ``allowed`` (with their ``bases``) decide for every step."""
+    """What the question's candidates ``allowed`` (with their ``bases``) decide for every step. An open chapter
+    whose verses the question quotes (``quoted``) relates to it whatever its commentary's evidence."""
     policy = ctx.policy
     word = policy.source_priors and word_question(ctx.query, references, allowed)
     chapter = chapter_context(ctx, references)
     # a question naming a passage of the open chapter is about it, whatever the candidates' evidence says
     names_it = chapter is not None and any(r.chapter_ref == chapter for r in references)
-    off_topic = (chapter is not None and not names_it and policy.chapter_relation is not None
+    off_topic = (chapter is not None and not names_it and chapter not in quoted and policy.chapter_relation is not None
                  and chapter_relation(allowed, bases, chapter) < policy.chapter_relation)
     floor = None
     if chapter is not None and not off_topic and policy.chapter_floor is not None:

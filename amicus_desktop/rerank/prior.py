@@ -21,6 +21,7 @@ from ..core.query import USER_NOTE
 from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
 from ..understand.query import fold, keywords
+from ..understand.references import reference_spans
 
 
 class Material(enum.StrEnum):
@@ -133,13 +134,23 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     """Whether the question asks about a word: a cue ("mean", "Greek") or a question word that is a
     dictionary headword's transliteration in the pool ("agape", "logos")."""
     if _WORD_CUES.search(_NOT_CUES.sub(" ", question)) or _DEFINITION.match(question):
-        return True
+        # "What does John 3:16 mean?" asks what a passage means: with the references cut out, no word is left
+        return not references or bool(keywords(_without_references(question)))
     folded = {fold(k) for k in keywords(question, tuple(references))}
     # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
     # what a Greek word means
     return bool(folded) and any(
         transliteration(c) in folded and material(c) is Material.LEXICON for c in candidates
     )
+
+
+def _without_references(question: str) -> str:
+    """``question`` with the passages it names cut out (by position)."""
+    out, end = [], 0
+    for (start, stop), _refs in reference_spans(question):
+        out.append(question[end:start])
+        end = stop
+    return " ".join([*out, question[end:]])
 
 
 def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False) -> float:

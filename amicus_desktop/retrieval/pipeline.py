@@ -113,7 +113,7 @@ def rerank_result(result: RetrievalResult, ctx: RetrievalContext) -> RetrievalRe
         raise ValueError(f"k must be between 1 and {MAX_K}, not {ctx.k}")
     ctx = ctx.replace(mode=result.mode)
     t0 = time.perf_counter()
-    results, rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references)
+    results, rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references, result.quoted)
     warnings = ranking_warnings(results, rejected, ctx, floor_for(result.model.id, ctx.mode), result.spelling)
     ms = (time.perf_counter() - t0) * 1000
     return replace(
@@ -235,7 +235,7 @@ class Retriever:
                     store, KeywordIndex.for_store(store).suggestions(words)))
 
         t0 = time.perf_counter()
-        results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references)
+        results, rejected = rerank(pool.candidates, ctx, pool.pinned, query_plan.references, pool.quoted)
         needed = [*books_needed(text, query_plan.references), *([ctx.chapter.book_id] if ctx.chapter else []),
                   *ctx.filters.books]
         lasting = lasting_warnings(pool.missing_references, pool.missing_pins, pending or 0, needed_books=needed,
@@ -287,6 +287,7 @@ class Retriever:
             spelling=spelling,
             provenance=provenance(results, names),
             scholar_names=names,
+            quoted=pool.quoted,
         )
 
     async def _run(self, fn: Callable[[], T]) -> T:

@@ -20,9 +20,7 @@ word indexes (all matches); the best ``depth`` verses and their neighbours are t
 
 from __future__ import annotations
 
-import itertools
 import math
-import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -30,10 +28,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..candidates.lexical import KeywordIndex
+from ..candidates.quoted import word_pairs
 from ..core.references import PassageRef
 from ..store.library import LibraryStore
 from ..store.verses import Translation, VerseIndex
-from ..understand.query import STOP_WORDS, QueryPlan
+from ..understand.query import QueryPlan
 from .memory import VerseMemory
 from .model import VerseWeights
 
@@ -43,9 +42,6 @@ LEXICON_POOL = 300
 #: how many chunks the question's words are looked for in (notes and entries are taken from them); 150,
 #: 300 and 1,000 ranked the verse golden set alike (nDCG@10 within 0.002), and fewer cost less
 CHUNK_WORDS = 300
-_WORD = re.compile(r"[^\W_]+")
-#: a question's first this many word pairs are looked for as phrases
-PHRASE_PAIRS = 16
 #: everything the words match (the word indexes return at most this many)
 _ALL = 1_000_000
 
@@ -242,18 +238,6 @@ def _best_number(memory: VerseMemory, position: int, number_score: np.ndarray) -
     held = memory.verse_numbers[memory.verse_ptr[position]: memory.verse_ptr[position + 1]]
     best = max(held, key=lambda k: (number_score[k], memory.numbers[k]))
     return str(memory.numbers[int(best)])
-
-
-def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
-    """The question's consecutive word pairs with at least one word that is not a stop-word ("so loved",
-    "the world"; not "of the", which says little and which thousands of verses hold), references left out."""
-    text = plan.text
-    for ref in plan.references:
-        if ref.text:
-            text = text.replace(ref.text, " ")
-    words = _WORD.findall(text.lower())
-    pairs = [(a, b) for a, b in itertools.pairwise(words) if a not in STOP_WORDS or b not in STOP_WORDS]
-    return list(dict.fromkeys(pairs))[:most]
 
 
 def _passage(index: VerseIndex, ref: PassageRef) -> set[int]:

@@ -158,6 +158,12 @@ def test_word_questions_are_told_from_topical_ones() -> None:
     assert not word_question("What does it mean to be born again?", (), [])
     assert word_question("What does the word 'justify' mean in the New Testament?", (), [])
     assert word_question("What does Paul mean by the flesh?", (), [])
+    # what a named passage means is a question about the passage; a word in it is still a word question
+    john_3_16 = (PassageRef("john", 3, 16, 16),)
+    assert not word_question("What does John 3:16 mean?", john_3_16, [])
+    assert not word_question("meaning of John 3:16", john_3_16, [])
+    assert word_question("What does the Greek word in John 3:16 mean?", john_3_16, [])
+    assert word_question("What is meant by propitiation in Romans 3:25?", (PassageRef("romans", 3, 25, 25),), [])
 
 
 def test_a_name_entry_counts_less_than_commentary_unless_the_question_is_about_a_word() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop.core.references import ChapterRef
+from amicus_desktop.core.results import Origin
 from tests.retrieval.test_reader_cases import ask, henry, on, rank_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
@@ -49,6 +50,45 @@ def test_a_named_chapter_keeps_its_notes_whoever_wrote_them(demo_db: Path, local
     assert named and all(r.breakdown.diversity == 1.0 for r in named)
 
 
+def test_a_question_that_quotes_the_open_chapter_relates_to_it(demo_db: Path, local_proxy) -> None:
+    """"Simon Peter was standing and warming himself" (John 18:25) with John 18 open: the library's commentary on
+    the words centres on John 21 (Peter restored), and the chapter used to be set aside as unrelated; the question
+    quotes a verse of it (:mod:`amicus_desktop.candidates.quoted`), so the chapter applies and Henry on the denial
+    leads."""
+    john_18 = ChapterRef("john", 18)
+    result = ask(demo_db, local_proxy.url, "Simon Peter was standing and warming himself", john_18)
+    assert john_18 in result.quoted
+    first = result.ranked[0]
+    assert henry(first) and on("john", 18, 25)(first) and first.breakdown.chapter_boost == 1.5
+    assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
+
+
+def test_the_notes_on_a_quoted_verse_join_the_answer(demo_db: Path, local_proxy) -> None:
+    """"in the garden was a new tomb" with John 19 open: no search found Henry on John 19:38-42 (the burial), and
+    the chapter was set aside; the notes covering the quoted verse (19:41) join the pool, the chapter applies."""
+    result = ask(demo_db, local_proxy.url, "in the garden was a new tomb", ChapterRef("john", 19))
+    burial = next(r for r in result.ranked if henry(r) and on("john", 19, 41)(r))
+    assert burial.rank <= 3 and Origin.QUOTE in burial.candidate.origins and burial.breakdown.chapter_boost == 1.5
+    assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
+
+
+def test_the_verse_a_reader_half_remembers_keeps_its_chapter(demo_db: Path, local_proxy) -> None:
+    """The reported case: "all things work together for good" with Romans 8 open (the Verses tab's first is
+    Romans 8:28) keeps the chapter's boost and leads with Henry on Romans 8:28 — quoted, whatever else the
+    commentary on the words says (on a whole-Bible library it centres on Ecclesiastes 3)."""
+    result = ask(demo_db, local_proxy.url, "all things work together for good", ROMANS_8)
+    assert result.quoted == (ROMANS_8,)
+    first = result.ranked[0]
+    assert henry(first) and on("romans", 8, 28)(first) and first.breakdown.chapter_boost == 1.5
+
+
+def test_a_common_phrase_or_a_topic_quotes_no_chapter(demo_db: Path, local_proxy) -> None:
+    """Many verses hold "the love of God"; the government question quotes none: neither relates a chapter by its
+    words (the government question with Romans 8 open still sets it aside, above)."""
+    assert ask(demo_db, local_proxy.url, "the love of God", ROMANS_8).quoted == ()
+    assert ask(demo_db, local_proxy.url, "How should Christians treat the government?", ROMANS_8).quoted == ()
+
+
 def test_a_verse_of_the_open_chapter_named_in_the_question_keeps_the_chapter(demo_db: Path, local_proxy) -> None:
     """"What does Romans 8:28 promise?" with Romans 8 open: the candidates' evidence (Abraham's promise in Romans 4,
     by its words) set the open chapter aside as "not about this question", and Henry on Romans 8:28 came 5th. A
@@ -58,3 +98,12 @@ def test_a_verse_of_the_open_chapter_named_in_the_question_keeps_the_chapter(dem
     assert not any(r.breakdown.chapter_off_topic for r in result.ranked)
     covering = [r for r in result.ranked if henry(r) and on("romans", 8, 28)(r)]
     assert len(covering) == 3 and all(r.breakdown.chapter_boost == 1.5 for r in covering)
+
+
+def test_what_a_named_verse_means_is_answered_by_its_commentary(demo_db: Path, local_proxy) -> None:
+    """"What does John 3:16 mean?" with John 3 open: "mean" made it a question about a word, the dictionary counted
+    in full, and word studies filed under John 3 (βασιλεία, Νικόδημος) came first. It asks what a passage means."""
+    result = ask(demo_db, local_proxy.url, "What does John 3:16 mean?", ChapterRef("john", 3))
+    first = result.ranked[0]
+    assert on("john", 3, 16)(first) and first.candidate.source_type == "section_panel", first.candidate.chunk_id
+    assert rank_of(result, lambda r: henry(r) and on("john", 3, 16)(r)) <= 2

@@ -80,7 +80,7 @@ class Scorer:
         if ctx is None or result is None:
             return []
         ctx = ctx.replace(weights=config.weights, fusion=config.fusion, policy=config.policy)
-        results, _rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references)
+        results, _rejected = rerank(result.candidates, ctx, result.pinned, result.trace.references, result.quoted)
         return [r.chunk_id for r in results[: metrics.K]]
 
     def per_question(self, config: EvalConfig) -> list[float]:

@@ -1,0 +1,67 @@
+"""The chapters a question quotes: where the Bible's own words, as the question puts them, stand.
+
+"all things work together for good" asked with Romans 8 open is about Romans 8 (the verse search's first verse
+is Romans 8:28), though the library's commentary on the question may centre elsewhere and the app's ranking
+would set the open chapter aside (:func:`amicus_desktop.rerank.focus.chapter_relation`). A question *quotes* a
+verse when most of its consecutive word pairs (the verse search's phrase pairs, :func:`word_pairs`) stand in
+the verse as phrases, weighed by their rarity (:meth:`~amicus_desktop.store.verses.VerseIndex.phrase_scores`),
+and the quote is distinctive — a few verses at most hold it, not "the love of God" everywhere. The chapters of
+those verses count as related to the question whatever the commentary says (docs/RELEVANCE.md, *The open
+chapter*). Run on the database thread; nothing when the library holds no verses.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+
+from ..core.references import ChapterRef, PassageRef
+from ..store.library import LibraryStore
+from ..understand.query import STOP_WORDS, QueryPlan
+
+_WORD = re.compile(r"[^\W_]+")
+#: a question's first this many word pairs are looked for as phrases
+PHRASE_PAIRS = 16
+#: the share of the pairs' weight a verse must hold as phrases to be quoted
+QUOTE_SHARE = 0.6
+#: a quote held by more verses than this is a common phrase, not a place
+QUOTE_VERSES = 3
+#: the fewest word pairs a quote has (three words): one pair ("the sabbath", "born again") is a topic's name
+QUOTE_PAIRS = 2
+#: how many of the chunks covering a quoted verse, nearest the question, join the pool
+QUOTE_POOL = 5
+
+
+def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
+    """The question's consecutive word pairs with at least one word that is not a stop-word ("so loved",
+    "the world"; not "of the", which says little and which thousands of verses hold), references left out."""
+    text = plan.text
+    for ref in plan.references:
+        if ref.text:
+            text = text.replace(ref.text, " ")
+    words = _WORD.findall(text.lower())
+    pairs = [(a, b) for a, b in itertools.pairwise(words) if a not in STOP_WORDS or b not in STOP_WORDS]
+    return list(dict.fromkeys(pairs))[:most]
+
+
+def quoted_verses(store: LibraryStore, plan: QueryPlan, *, share: float = QUOTE_SHARE,
+                  most: int = QUOTE_VERSES) -> tuple[PassageRef, ...]:
+    """(DB thread) The verses ``plan``'s question quotes, in Bible order; none when no verse, or more than
+    ``most`` verses, hold ``share`` of its word pairs as phrases."""
+    pairs = word_pairs(plan)
+    if len(pairs) < QUOTE_PAIRS or not store.info.has_verses:
+        return ()
+    index = store.verse_index()
+    translation = index.default
+    if translation is None:
+        return ()
+    held = sorted(r for r, s in index.phrase_scores(translation, pairs).items() if s >= share)
+    if not held or len(held) > most:
+        return ()
+    return tuple(PassageRef(b, c, v, v) for b, c, v in (index.keys[r] for r in held))  # rowids: the Bible's order
+
+
+def chapters_of(verses: Sequence[PassageRef]) -> tuple[ChapterRef, ...]:
+    """The chapters of ``verses``, each once, in their order."""
+    return tuple(dict.fromkeys(v.chapter_ref for v in verses))
