@@ -18,7 +18,10 @@ error of the last attempt is the one raised. Query text, tokens and keys are nev
 never put in an error message.
 
 One ``httpx.AsyncClient`` lives as long as its :class:`EmbedClient` (creating one costs
-60–120 ms; a loopback request about 7 ms).
+60–120 ms; a loopback request about 7 ms). For an ``http://`` proxy (the local one) it gets a TLS
+context with no certificate authorities, so certifi's bundle (≈ 1 MB of the app's memory) is not loaded
+for a connection that never speaks TLS; that context still requires a verified certificate, so TLS through
+it would fail closed, never unverified. An ``https://`` proxy gets httpx's default verification.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import ssl
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -70,6 +74,18 @@ BATCH_READ_TIMEOUT = 120.0
 
 T = TypeVar("T")
 Vector = npt.NDArray[np.float32]
+
+
+def tls_context(base_url: str) -> ssl.SSLContext | bool:
+    """httpx's ``verify`` for a proxy at ``base_url``: its default (certifi's authorities) for ``https://``;
+    for ``http://``, where no TLS is spoken, a context that trusts no authority — it still checks host names
+    and requires a verified certificate, so it can only fail closed — and costs no CA bundle."""
+    if not base_url.lower().startswith("http://"):
+        return True
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # check_hostname and CERT_REQUIRED by default
+    ctx.check_hostname = True
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    return ctx
 
 
 @dataclass(frozen=True)
@@ -156,6 +172,7 @@ class EmbedClient:
             timeout=httpx.Timeout(connect=connect_timeout, read=read_timeout, write=read_timeout, pool=connect_timeout),
             # The proxy is configured explicitly; environment proxies would only misroute it.
             trust_env=False,
+            verify=tls_context(self.base_url if url_bad is None else "http://invalid.invalid"),
             # keep every connection the service's concurrent questions opened (httpx keeps 20 of its 100): past
             # 20 at once, each answer closed a connection and the next question opened one
             limits=httpx.Limits(max_connections=100, max_keepalive_connections=100),

@@ -18,7 +18,6 @@ import json
 import logging
 import math
 import re
-import sys
 import weakref
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
@@ -34,6 +33,7 @@ from .declarations import vec0_columns
 from .errors import READ_ERRORS, db_error
 from .fts import FTS_TOKENIZE
 from .scripture import ScriptureStore
+from .verse_keys import Key, RowidOf, VerseKeys
 from .verse_tables import TRANSLATIONS, VERSE_EMBEDDINGS, VERSE_KEYS, VERSE_STRONGS, fts_sql, fts_table
 
 log = logging.getLogger("amicus.store")
@@ -55,8 +55,6 @@ class Translation:
     default: bool
 
 
-Key = tuple[str, int, int]
-
 
 def _match(words: Sequence[str]) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
@@ -71,7 +69,7 @@ class VerseIndex:
         self.has_verses = store.info.has_verses
         self.translations = self._translations(names)
         self.keys = self._keys(names)
-        self.rowid_of = {key: i for i, key in enumerate(self.keys) if i}
+        self.rowid_of = RowidOf(self.keys)
         self.has_vectors = self._vectors_usable(names)
         self.has_strongs = VERSE_STRONGS in names
         #: where each translation's word index lives: ``database``, ``cache`` or ``memory``
@@ -107,24 +105,22 @@ class VerseIndex:
     def default(self) -> Translation | None:
         return next((t for t in self.translations.values() if t.default), None)
 
-    def _keys(self, names: set[str]) -> list[Key]:
+    def _keys(self, names: set[str]) -> VerseKeys:
         """Index ``i`` is the verse with rowid ``i`` (index 0 unused)."""
-        if VERSE_KEYS in names:  # row by row, each book's name one string (the whole text: 31k verses)
+        if VERSE_KEYS in names:  # row by row into arrays (the whole text: 31k verses)
             ((last,),) = self.store.rows(f"SELECT max(rowid) FROM {VERSE_KEYS}")
-            keys: list[Key] = [("", 0, 0)] * (int(last or 0) + 1)
             try:
-                for r, b, c, v in self.store.con.execute(
-                        f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid"):
-                    keys[int(r)] = (sys.intern(str(b)), int(c), int(v))
+                rows = self.store.con.execute(
+                    f"SELECT rowid, book_id, chapter_num, verse_num FROM {VERSE_KEYS} ORDER BY rowid")
+                return VerseKeys(((int(r), str(b), int(c), int(v)) for r, b, c, v in rows), int(last or 0))
             except READ_ERRORS as exc:
                 raise db_error(self.store.path, exc) from exc
-            return keys
         found: set[Key] = set()
         for t in self.translations.values():
             found |= {(str(b), int(c), int(v)) for b, c, v in
                       self.store.rows(f"SELECT book_id, chapter_num, verse_num FROM {t.verse_table}")}
         known = sorted((k for k in found if k[0] in BY_ID), key=lambda k: (BY_ID[k[0]].ordinal, k[1], k[2]))
-        return [("", 0, 0), *known]
+        return VerseKeys.of([("", 0, 0), *known])
 
     def _vectors_usable(self, names: set[str]) -> bool:
         if VERSE_EMBEDDINGS not in names:
@@ -144,11 +140,11 @@ class VerseIndex:
     def neighbours(self, rowid: int) -> list[int]:
         """The verses before and after ``rowid`` in its chapter."""
         book, chapter, _ = self.keys[rowid]
-        return [r for r in (rowid - 1, rowid + 1) if 0 < r < len(self.keys) and self.keys[r][:2] == (book, chapter)]
+        keys = self.keys
+        return [r for r in (rowid - 1, rowid + 1) if 0 < r < len(keys) and keys.chapter_of(r) == (book, chapter)]
 
     def in_books(self, books: Iterable[str]) -> list[int]:
-        wanted = set(books)
-        return [i for i, k in enumerate(self.keys) if i and k[0] in wanted]
+        return [int(i) for i in np.flatnonzero(self.keys.in_books(books)) if i]
 
     # -- meaning --------------------------------------------------------------------------------
     def nearest(self, vector: np.ndarray, n: int, books: Sequence[str] = ()) -> list[tuple[int, float]]:

@@ -12,6 +12,7 @@ An unknown translation or book is a usage error (``ValueError``), raised before 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.errors import AmicusError, ErrorCode
@@ -54,7 +55,7 @@ class VerseLibrary:
 
 def describe(store: LibraryStore) -> VerseLibrary:
     index = store.verse_index()
-    books = tuple(dict.fromkeys(k[0] for k in index.keys[1:]))
+    books = tuple(index.keys.books())
     return VerseLibrary(tuple(index.translations.values()), index.has_vectors, index.has_strongs, index.count, books)
 
 
@@ -124,10 +125,11 @@ class VerseSearch:
             return ":".join(map(str, index_keys[r]))
 
         def neighbours(r: int) -> list[int]:
-            return [n for n in (r - 1, r + 1) if 0 < n < len(index_keys) and index_keys[n][:2] == index_keys[r][:2]]
+            here = index_keys.chapter_of(r)
+            return [n for n in (r - 1, r + 1) if 0 < n < len(index_keys) and index_keys.chapter_of(n) == here]
 
         ranked = rank(signals, weights, query.mode, neighbours, verse_id, top=depth)
-        groups = group(ranked, query.k, lambda r: (index_keys[r][0], index_keys[r][1]))
+        groups = group(ranked, query.k, index_keys.chapter_of)
         t_rank = (time.perf_counter() - t0) * 1000
 
         shown = [r for g in groups for r in g.rowids]
@@ -165,7 +167,7 @@ def _texts(store: LibraryStore, translation: Translation, rowids: list[int]) -> 
     return texts
 
 
-def _hit(rank_: int, g: RankedGroup, keys: list[tuple[str, int, int]], texts: dict[int, str]) -> VerseHit:
+def _hit(rank_: int, g: RankedGroup, keys: Sequence[tuple[str, int, int]], texts: dict[int, str]) -> VerseHit:
     book, chapter, _ = keys[g.rowids[0]]
     score = {m.rowid: m.breakdown.final for m in g.members}
     verses = tuple((keys[r][2], texts.get(r, ""), score[r]) for r in g.rowids)

@@ -79,15 +79,16 @@ class VerseMemory:
     @classmethod
     def _build(cls, store: LibraryStore) -> VerseMemory:
         index = store.verse_index()
-        keys = index.keys[1:]
-        n = len(keys)
-        chapter = [k[:2] for k in keys]
-        prev = np.array([i - 1 if i > 0 and chapter[i - 1] == chapter[i] else -1 for i in range(n)], dtype=np.int64)
-        nxt = np.array([i + 1 if i + 1 < n and chapter[i + 1] == chapter[i] else -1 for i in range(n)], dtype=np.int64)
-        rowid_of = index.rowid_of
+        chapter = index.keys.chapter_codes()[1:]
+        n = len(chapter)
+        same = chapter[1:] == chapter[:-1]  # verse i + 1 is in verse i's chapter
+        at = np.arange(n, dtype=np.int64)
+        prev = np.where(np.concatenate(([False], same)), at - 1, -1)
+        nxt = np.where(np.concatenate((same, [False])), at + 1, -1)
+        span = index.rowid_of.span
         note_rowids, note_ids, ptr, covered = [], [], [0], []
         for rowid, chunk_id, book, ch, first, last in index.notes(COMMENTARY):
-            verses = [rowid_of[(book, ch, v)] - 1 for v in range(first, last + 1) if (book, ch, v) in rowid_of]
+            verses = [r - 1 for r in span(book, ch, first, last)]
             if verses:
                 note_rowids.append(rowid)
                 note_ids.append(chunk_id)

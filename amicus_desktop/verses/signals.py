@@ -156,8 +156,7 @@ def gather(store: LibraryStore, plan: QueryPlan, translation: Translation, books
     final = (base + w.neighbour * near) * boost
     allowed = np.ones(n, dtype=bool)
     if books:
-        wanted = set(books)
-        allowed = np.fromiter((k[0] in wanted for k in index.keys[1:]), dtype=bool, count=n)
+        allowed = index.keys.in_books(books)[1:]
     if out.referenced and not words:  # the question is only references: it names what it wants
         only = np.zeros(n, dtype=bool)
         only[referenced] = True
@@ -244,8 +243,7 @@ def _best_number(memory: VerseMemory, position: int, number_score: np.ndarray) -
 def _passage(index: VerseIndex, ref: PassageRef) -> set[int]:
     start = ref.verse_start if ref.verse_start is not None else 1
     end = ref.verse_end if ref.verse_end is not None else ref.verse_start if ref.verse_start is not None else 10**6
-    return {r for (book, chapter, verse), r in index.rowid_of.items()
-            if book == ref.book_id and chapter == ref.chapter and start <= verse <= end}
+    return set(index.rowid_of.span(ref.book_id, ref.chapter, start, end))
 
 
 def _ms(t0: float) -> float:
