@@ -1,16 +1,17 @@
-"""Real int8 arithmetic for the local model, measured, not adopted: speed and how far its vectors move.
+"""Real int8 arithmetic for the local model (the opt-in ``local-int8`` backend): speed and how far its vectors move.
 
     OPENBLAS_NUM_THREADS=1 nice .venv/bin/python research/measure/int8_compute.py [--books jude,philemon,titus]
 
-The shipped ``model.onnx`` computes in float32 (its weights are int8 only on disk). This makes, in a temporary
-folder, the fused graph (``embedding/fused_graph.py``) folded to float32 and then dynamically quantised by
-``onnxruntime.quantization.quantize_dynamic`` (int8 weights per output channel, activations per batch:
-``MatMulInteger``, ``QAttention``), and compares it with the shipped graph on the builder's texts for the
-chosen books, one onnxruntime thread each, in one process: CPU-seconds, and against the shipped graph's vectors
-the cosine of every text and how many of each demo golden question's ten nearest texts are the same.
+The shipped ``model.onnx`` computes in float32 (its weights are int8 only on disk). The ``local-int8`` backend
+(``embedding/int8_graph.py``) runs the fused graph (``embedding/fused_graph.py``) folded to float32 and then
+dynamically quantised by ``onnxruntime.quantization.quantize_dynamic`` (int8 weights per output channel,
+activations per batch: ``MatMulInteger``, ``QAttention``). This compares it, the fused graph (the default) and
+the shipped graph on the builder's texts for the chosen books, one onnxruntime thread each, in one process:
+CPU-seconds, and against the shipped graph's vectors the cosine of every text and how many of each demo golden
+question's ten nearest texts are the same.
 
-A new set of vectors would be a new model id and needs the relevance benchmark (docs/RELEVANCE.md) before it
-could be anyone's default; docs/PERFORMANCE.md ("The model's graph") records what this printed.
+Its vectors are a model id of their own; docs/PERFORMANCE.md ("The model's graph") records what this printed and
+docs/RELEVANCE.md the relevance beside the default.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -31,15 +31,11 @@ def main() -> int:
     parser.add_argument("--books", default="jude,philemon,titus")
     args = parser.parse_args()
     import numpy as np
-    import onnx
-    import onnxruntime as ort
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     from amicus_desktop.corpus.build import collect_chunks, embedding_text
     from amicus_desktop.corpus.library import Library
     from amicus_desktop.corpus.sources.common import BibleText, Scope
-    from amicus_desktop.embedding.fused_graph import fuse_attention
-    from amicus_desktop.embedding.local import LocalMiniLMBackend, _packaged_model_path
+    from amicus_desktop.embedding.local import LocalMiniLMBackend
 
     library = Library()
     whole = BibleText.whole(library)
@@ -48,21 +44,11 @@ def main() -> int:
     golden = json.loads((ROOT / "resources/golden/demo.json").read_text(encoding="utf-8"))
     queries = [q["query"] for q in golden["queries"]]
 
-    shipped = _packaged_model_path()
-    fused = fuse_attention(onnx.load(str(shipped)))
-    assert fused is not None
-    with tempfile.TemporaryDirectory() as tmp:
-        folded, quantised = Path(tmp, "fused-fp32.onnx"), Path(tmp, "int8.onnx")
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_BASIC  # constants folded
-        options.optimized_model_filepath = str(folded)
-        ort.InferenceSession(fused.SerializeToString(), options, providers=["CPUExecutionProvider"])
-        quantize_dynamic(str(folded), str(quantised), weight_type=QuantType.QInt8, per_channel=True)
-        models = {"shipped": LocalMiniLMBackend(threads=1, fused=False),
-                  "fused": LocalMiniLMBackend(threads=1),
-                  "int8": LocalMiniLMBackend(model_path=quantised, threads=1, fused=False)}
-        for model in models.values():
-            model.embed(texts[:8])
+    models = {"shipped": LocalMiniLMBackend(threads=1, fused=False),
+              "fused": LocalMiniLMBackend(threads=1),
+              "int8": LocalMiniLMBackend(threads=1, int8=True)}
+    for model in models.values():
+        model.embed(texts[:8])
     print(f"{len(texts)} chunks of {args.books}, {len(queries)} golden questions")
     vectors, cpu = {}, {}
     for name, model in models.items():
