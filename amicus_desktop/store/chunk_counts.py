@@ -12,8 +12,9 @@ named after the library's path and its state, and a later launch on the same sta
 are now: a file changed or replaced since it was opened is read directly, as before. A library in WAL mode
 (one a background build is still growing) is always read directly, since its header and times do not move
 with each commit. The rows are kept only when every value is text, an integer or NULL (anything else is read
-directly every time); what the catalogue makes of them is unchanged, so every answer is the same. A cache
-that cannot be written or read leaves the reading as it was. The library itself is never written. No Qt.
+directly every time); what the catalogue makes of them is unchanged, so every answer is the same. A damaged
+file is written again; a cache that cannot be written leaves the reading as it was. The library itself is never
+written. No Qt.
 """
 
 from __future__ import annotations
@@ -87,7 +88,9 @@ class ChunkCounts:
         with contextlib.suppress(OSError, ValueError, TypeError):
             kept = json.loads(target.read_text(encoding="utf-8"))
             if isinstance(kept, dict) and sorted(kept) == sorted(self.statements):
-                return {sql: [tuple(row) for row in rows] for sql, rows in kept.items()}
+                found = {sql: [tuple(row) for row in rows] for sql, rows in kept.items()}
+                if all(_plain(rows) for rows in found.values()):
+                    return found
         try:
             fresh = {sql: self._read(sql) for sql in self.statements}
         except AmicusError:  # a damaged table: each question reads (and fails) on its own, as before

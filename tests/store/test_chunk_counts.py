@@ -58,6 +58,21 @@ def test_a_later_open_reads_the_cache_and_answers_the_same(tmp_path: Path) -> No
         assert store.source_type_counts() == {"commentary": 99}
 
 
+@pytest.mark.parametrize("damage", ["", "{not json", "[]", '{"x": 1}', "null"])
+def test_a_damaged_file_is_written_again(tmp_path: Path, damage: str) -> None:
+    db = build_db(tmp_path / "s.db", _chunks())
+    direct = _direct(db)
+    with ScriptureStore(db) as store:
+        _answers(store)
+    (kept,) = _files()
+    whole = kept.read_text(encoding="utf-8")
+    for text in (damage, whole.replace("[[", "[{", 1), whole.replace('"section_panel", 5', '"section_panel", 5.5')):
+        kept.write_text(text, encoding="utf-8")
+        with ScriptureStore(db) as store:
+            assert _answers(store) == direct
+        assert kept.read_text(encoding="utf-8") == whole
+
+
 def test_a_changed_library_is_read_again(tmp_path: Path) -> None:
     db = build_db(tmp_path / "s.db", _chunks())
     with ScriptureStore(db) as store:
