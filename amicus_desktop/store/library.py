@@ -35,7 +35,7 @@ from .validate import StoreInfo
 from .values import ChunkRow
 from .verses import VerseIndex
 
-__all__ = ["FullText", "LibraryStore", "open_library"]
+__all__ = ["FullText", "LibraryStore", "library_location", "open_library"]
 
 
 class FullText(Protocol):
@@ -139,10 +139,23 @@ class LibraryStore(Protocol):
 
 
 def open_library(location: str | Path) -> LibraryStore:
-    """The library at ``location`` (a scripture.db path), opened read-only and validated.
+    """The library at ``location`` — a scripture.db path, or a ``postgresql://`` URL of a library exported
+    there (:mod:`.pg`) — opened read-only and validated."""
+    from .pg import is_postgres_url
 
-    A backend on another engine adds its branch here (e.g. by the location's scheme).
-    """
+    if is_postgres_url(location):
+        from .pg.library import PgLibrary
+
+        assert isinstance(location, str)
+        return PgLibrary(location)
     from .scripture import ScriptureStore  # the implementation stands on this module's names
 
     return ScriptureStore(location)
+
+
+def library_location(location: str | Path) -> str | Path:
+    """``location`` as :func:`open_library` takes it: a ``postgresql://`` URL kept as text (a ``Path`` would
+    fold its ``//``), anything else a ``Path``."""
+    from .pg import is_postgres_url
+
+    return location if is_postgres_url(location) else Path(location)
