@@ -168,7 +168,7 @@ class Retriever:
     def _ensure_store(self) -> LibraryStore:
         """(DB thread) The open store, reopened when the file was replaced or deleted."""
         stat = self._file_stat()
-        if self._store is not None and stat == self._stat:
+        if self._store is not None and stat == self._stat and not self._store.replaced():
             return self._store
         if self._store is not None:
             log.info("scripture.db changed on disk; reopening")

@@ -14,6 +14,7 @@ open chapter), and :meth:`verse_index` is ``VERSES_NOT_INDEXED``. The chapter te
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +43,8 @@ if TYPE_CHECKING:
 _CHUNK_SELECT = ("t.rowid, t.chunk_id, t.source_type, t.source_id, t.text, m.scholar_id, m.tradition, m.book_id, "
                  "m.chapter_num, m.verse_start, m.verse_end, m.panel_type")
 _CHUNKS = "chunk_text t LEFT JOIN chunk_metadata m ON m.rowid = t.rowid"
+#: Seconds between two checks of whether the library was replaced (:meth:`PgLibrary.replaced`).
+RECHECK = 1.0
 
 
 class PgLibrary(Catalogue):
@@ -56,7 +59,9 @@ class PgLibrary(Catalogue):
         self._coverage = None
         self._full_text: PgFullText | None = None
         self._vectors: VectorIndex | None = None
+        self._checked = time.monotonic()
         self.info = self._validate()
+        self._schema_oid = self._current_schema()
 
     # -- the connection ----------------------------------------------------------------------
     def query(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
@@ -76,6 +81,22 @@ class PgLibrary(Catalogue):
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         """:class:`Catalogue`'s hook: its SQLite-style statements (``?``), read as psycopg's."""
         return self.query(sql.replace("?", "%s"), params)
+
+    def _current_schema(self) -> int | None:
+        found = self.query("SELECT oid FROM pg_namespace WHERE nspname = %s", [SCHEMA])
+        return int(found[0][0]) if found else None
+
+    def replaced(self) -> bool:
+        """Whether ``export-db`` replaced the library since it was opened (a new schema): checked at most once
+        every :data:`RECHECK` seconds, so a replica reads a new library within that time of its commit."""
+        now = time.monotonic()
+        if now - self._checked < RECHECK:
+            return False
+        self._checked = now
+        try:
+            return self._current_schema() != self._schema_oid
+        except AmicusError:  # the next statement says what is wrong
+            return False
 
     def _drop(self) -> None:
         if self._con is not None:
