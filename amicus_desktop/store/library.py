@@ -5,7 +5,8 @@ ask a library: what it holds (:attr:`~LibraryStore.info`), its meaning search (a
 :class:`~amicus_desktop.core.vectors.VectorIndex`, :meth:`~LibraryStore.vector_index`), its keyword index
 (:class:`FullText`), the chunks by rowid and id, the rows a filter allows and those covering a passage,
 and its catalogue (books, chapters, scholars, facets). :class:`~.scripture.ScriptureStore` (scripture.db
-through apsw and sqlite-vec) is the one implementation; :func:`open_library` opens one from where it is.
+through apsw and sqlite-vec) is one implementation, :class:`~.pg.library.PgLibrary` (a library exported into
+PostgreSQL) the other; :func:`open_library` opens one from where it is.
 
 Code outside ``store/`` names :class:`LibraryStore`, not the store, so a library on another engine is a new
 module implementing these methods plus a line in :func:`open_library` — not an edit of every consumer.
