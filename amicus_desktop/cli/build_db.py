@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from .. import paths
-from ..embedding import BackendError, Embedder
+from ..embedding import IN_PROCESS, BackendError, Embedder
 from . import output
 from .common import positive_int_arg
 
@@ -60,10 +60,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     model = p.add_mutually_exclusive_group()
     model.add_argument("--proxy", metavar="URL",
                        help="embed through this proxy's /ai/embed instead of a model in this process")
-    model.add_argument("--backend", choices=("local", "e5"), default="local",
+    model.add_argument("--backend", choices=IN_PROCESS, default="local",
                        help="the model to embed with in this process: local (all-MiniLM-L6-v2, the "
-                            "default) or e5 (multilingual-e5-small; the e5 extra). An e5 database must "
-                            "be built this way: e5 embeds chunks differently from questions")
+                            "default), local-int8 (the same model with int8 arithmetic: faster, vectors and "
+                            "a model id of its own; query the library with it) or e5 (multilingual-e5-small; "
+                            "the e5 extra). An e5 database must be built this way: e5 embeds chunks "
+                            "differently from questions")
     p.add_argument("--batch", metavar="N", type=positive_int_arg, default=64,
                    help="chunks per embedding batch (default 64)")
     p.add_argument("--resume", action="store_true",

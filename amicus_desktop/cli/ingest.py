@@ -2,7 +2,7 @@
 
 ::
 
-    amicus-desktop ingest CORPUS.jsonl --db OUT [--proxy URL | --backend local|e5] [--json]
+    amicus-desktop ingest CORPUS.jsonl --db OUT [--proxy URL | --backend local|local-int8|e5] [--json]
                           [--batch N] [--quiet] [--compare-golden GOLDEN.json [--snapshots DIR]]
 
 Each line of CORPUS is a document (:mod:`amicus_desktop.corpus.documents`); its chunks are added to OUT
@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.text import echo
-from ..embedding import Embedder
+from ..embedding import IN_PROCESS, Embedder
 from ..store.errors import SQLITE_ERROR
 from . import output
 from .build_db import ProgressPrinter, make_embedder
@@ -64,7 +64,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--db", metavar="OUT", type=Path, required=True, help="the library to add to or make")
     model = p.add_mutually_exclusive_group()
     model.add_argument("--proxy", metavar="URL", help="embed through this proxy's /ai/embed")
-    model.add_argument("--backend", choices=("local", "e5"), default="local",
+    model.add_argument("--backend", choices=IN_PROCESS, default="local",
                        help="the model to embed with in this process (default local); an existing library's "
                             "model must match")
     p.add_argument("--batch", metavar="N", type=positive_int_arg, default=64, help="chunks per embedding batch")

@@ -28,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..embedding import IN_PROCESS
 from ..http.guards import is_loopback_address
 from ..http.lifecycle import AddrInfo, StopRequest, resolve_address, serve, stopping_on_signals, uvicorn_config
 from .common import add_connection_args, connection_from_args, non_negative_float_arg, port_arg
@@ -77,9 +78,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                         "docs/DEPLOY.md) or a notes file (default: $AMICUS_NOTES_STORE, else the data folder's file)")
     p.add_argument("--allow-writes", action="store_true",
                    help="let /mcp's add_note save notes in the request's workspace (one its token may use)")
-    p.add_argument("--embed", choices=("proxy", "local", "e5"), default="proxy",
+    p.add_argument("--embed", choices=("proxy", *IN_PROCESS), default="proxy",
                    help="where question vectors come from: the embed proxy (default; --proxy, "
-                        "AMICUS_PROXY_URL), or a model in this process (local: all-MiniLM-L6-v2; e5: "
+                        "AMICUS_PROXY_URL), or a model in this process (local: all-MiniLM-L6-v2; local-int8: "
+                        "the same with int8 arithmetic, for a library built with it; e5: "
                         "multilingual-e5-small), concurrent questions batched into one model call")
     p.add_argument("--lanes", type=int, default=DEFAULT_LANES, metavar="N",
                    help=f"searches run at once, each on its own database thread (default {DEFAULT_LANES})")

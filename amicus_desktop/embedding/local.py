@@ -12,7 +12,9 @@ a backend is cheap (``model_id`` and ``dims`` need no loading); the model loads 
 The graph onnxruntime runs is the file's with each layer's self-attention and GELU fused
 (:mod:`.fused_graph`, made in memory at load: the same vectors to float rounding, about a fifth
 less CPU per text); ``fused=False`` runs the file as it is (the reference the tests and
-``research/measure/build_speed.py`` compare with).
+``research/measure/build_speed.py`` compare with). ``int8=True`` is the opt-in ``local-int8`` backend: the
+fused graph quantised to real int8 arithmetic (:mod:`.int8_graph`), faster, with vectors of its own and so a
+model id of its own (``all-MiniLM-L6-v2-int8-dq@…``).
 
 Environment: ``AMICUS_EMBED_THREADS`` (onnxruntime intra-op threads) and ``AMICUS_EMBED_SPIN=1``
 (let idle worker threads spin) tune it; see :func:`default_threads`.
@@ -34,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .base import BackendUnavailable, Vectors, l2_normalise
+from .int8_graph import MODEL_NAME as INT8_MODEL_NAME
 
 if TYPE_CHECKING:
     import onnxruntime
@@ -73,7 +76,7 @@ class LocalMiniLMBackend:
                  tokenizer_path: str | os.PathLike[str] | None = None,
                  threads: int | None = None, batch_size: int = 16,
                  max_batch_tokens: int = 2048, max_tokens: int = MAX_TOKENS,
-                 spin: bool | None = None, fused: bool = True) -> None:
+                 spin: bool | None = None, fused: bool = True, int8: bool = False) -> None:
         self._model_path = Path(model_path) if model_path else None
         self._tokenizer_path = Path(tokenizer_path) if tokenizer_path else TOKENIZER_PATH
         self.threads = threads or default_threads()
@@ -82,9 +85,13 @@ class LocalMiniLMBackend:
         self.max_batch_tokens = max(max_tokens, int(max_batch_tokens))
         self.max_tokens = int(max_tokens)
         self.fused = fused
-        #: the graph the loaded session runs: ``"fused"``, ``"file"`` (as shipped), or ``""`` before loading.
+        #: real int8 arithmetic (:mod:`.int8_graph`): another model, with its own id.
+        self.int8 = int8
+        #: the graph the loaded session runs: ``"fused"``, ``"file"`` (as shipped), ``"int8"``, or ``""`` before
+        #: loading.
         self.graph = ""
-        self._model_id = f"{MODEL_NAME}@{MODEL_PACKAGE}-{_package_version(MODEL_PACKAGE)}"
+        name = INT8_MODEL_NAME if int8 else MODEL_NAME
+        self._model_id = f"{name}@{MODEL_PACKAGE}-{_package_version(MODEL_PACKAGE)}"
         self._load_lock = threading.Lock()
         self._run_lock = threading.Lock()
         self._session: onnxruntime.InferenceSession | None = None
@@ -144,7 +151,7 @@ class LocalMiniLMBackend:
             # cores (the UI, build-db's other work) spinning made queries 2-3x slower.
             options.add_session_config_entry("session.intra_op.allow_spinning",
                                              "1" if self.spin else "0")
-            session, self.graph = _session(ort, model_path, options, fused=self.fused)
+            session, self.graph = _session(ort, model_path, options, fused=self.fused, int8=self.int8)
             names = tuple(i.name for i in session.get_inputs())
             out = session.get_outputs()[0]
             if out.shape and isinstance(out.shape[-1], int) and out.shape[-1] != DIMS:
@@ -158,7 +165,7 @@ class LocalMiniLMBackend:
         (:mod:`amicus_desktop.corpus.lanes`, one session per core)."""
         return LocalMiniLMBackend(model_path=self._model_path, tokenizer_path=self._tokenizer_path, threads=1,
                                   batch_size=self.batch_size, max_batch_tokens=self.max_batch_tokens,
-                                  max_tokens=self.max_tokens, spin=self.spin, fused=self.fused)
+                                  max_tokens=self.max_tokens, spin=self.spin, fused=self.fused, int8=self.int8)
 
     def close(self) -> None:
         """Nothing to release: the ONNX session lives as long as the backend."""
@@ -216,9 +223,18 @@ class LocalMiniLMBackend:
 
 
 def _session(ort: Any, model_path: Path, options: Any, *,
-             fused: bool) -> tuple[onnxruntime.InferenceSession, str]:
-    """The session, on the fused graph when asked and the file allows it, else on the file as shipped."""
+             fused: bool, int8: bool = False) -> tuple[onnxruntime.InferenceSession, str]:
+    """The session, on the int8 graph when asked (or none: :class:`BackendUnavailable`), else on the fused graph
+    when asked and the file allows it, else on the file as shipped."""
     providers = ["CPUExecutionProvider"]
+    if int8:
+        from .int8_graph import GRAPH, quantised_graph
+
+        model = quantised_graph(model_path)
+        session = ort.InferenceSession(model, sess_options=options, providers=providers)
+        del model
+        _return_freed_memory()
+        return session, GRAPH
     if fused:
         try:
             import onnx

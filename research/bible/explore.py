@@ -21,11 +21,12 @@ from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from amicus_desktop.cli.relevance import backend_for
 from amicus_desktop.core.preset import APP
 from amicus_desktop.core.results import Candidate, RetrievalResult
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.golden import GoldenQuery, load
-from amicus_desktop.evaluate.relevance import APP_ROW, BM25, DENSE, proxy_for
+from amicus_desktop.evaluate.relevance import APP_ROW, BM25, DENSE, db_model, proxy_for
 from amicus_desktop.evaluate.run import EvalConfig
 from amicus_desktop.rerank import prior, spread
 from amicus_desktop.retrieval import Retriever
@@ -183,5 +184,5 @@ if __name__ == "__main__":
     if a.proxy:
         asyncio.run(main(a.db, a.golden, a.proxy, a.pool))
     else:
-        with proxy_for("local") as url:
+        with proxy_for(backend_for(db_model(a.db)) or "local") as url:  # the library's own model
             asyncio.run(main(a.db, a.golden, url, a.pool))

@@ -14,12 +14,13 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+from amicus_desktop.cli.relevance import backend_for
 from amicus_desktop.core.preset import APP
 from amicus_desktop.core.query import RankingPolicy
 from amicus_desktop.evaluate import metrics
 from amicus_desktop.evaluate.chapters import VARIANTS, chapter_variants
 from amicus_desktop.evaluate.golden import load
-from amicus_desktop.evaluate.relevance import proxy_for
+from amicus_desktop.evaluate.relevance import db_model, proxy_for
 from amicus_desktop.evaluate.run import EvalConfig
 from amicus_desktop.retrieval import Retriever
 from amicus_desktop.retrieval.pipeline import rerank_result
@@ -89,5 +90,5 @@ if __name__ == "__main__":
     if a.proxy:
         asyncio.run(main(a.db, a.golden, a.proxy))
     else:
-        with proxy_for("local") as url:
+        with proxy_for(backend_for(db_model(a.db)) or "local") as url:  # the library's own model
             asyncio.run(main(a.db, a.golden, url))
