@@ -103,6 +103,11 @@ _NOT_CUES = re.compile(r"\bit\s+means?\s+(?:that|to|for|when|if)\b|\bthe Word\b"
 _DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'’-]+\s*){1,3}\??\s*$", re.IGNORECASE)
 #: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword
 _TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
+#: a word study's head: its first lines — the word, its meaning, how the WEB renders it; the verses it quotes follow
+_HEAD_LINES = 3
+_TOKEN = re.compile(r"\w+")
+#: words compared by their first letters, so that "forgiveness" meets "forgive" and "sins" meets "sin"
+_STEM = 5
 
 
 def material(candidate: Candidate) -> Material:
@@ -144,6 +149,25 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     )
 
 
+def _stem(word: str) -> str:
+    return fold(word)[:_STEM]
+
+
+def word_stems(question: str, references: Sequence[PassageRef] = ()) -> frozenset[str]:
+    """The question's keywords as :func:`about_another_word` compares them."""
+    return frozenset(_stem(k) for k in keywords(question, tuple(references)))
+
+
+def about_another_word(candidate: Candidate, stems: frozenset[str]) -> bool:
+    """Whether ``candidate`` is a word study whose head — the word, its meaning, how the WEB renders it — holds
+    none of the question's ``stems`` (:func:`word_stems`): it matched through the verses it quotes, and is about
+    another word (δύναμαι "to be able", quoting Ephesians 6:11, for "What is the armor of God?")."""
+    if not stems or material(candidate) is not Material.WORD_STUDY:
+        return False
+    head = candidate.text.lstrip().split("\n", _HEAD_LINES)[:_HEAD_LINES]
+    return not any(_stem(t) in stems for line in head for t in _TOKEN.findall(line))
+
+
 def _without_references(question: str) -> str:
     """``question`` with the passages it names cut out (by position)."""
     out, end = [], 0
@@ -153,17 +177,20 @@ def _without_references(question: str) -> str:
     return " ".join([*out, question[end:]])
 
 
-def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False) -> float:
+def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False,
+                 stems: frozenset[str] = frozenset()) -> float:
     """The multiplier for ``candidate``'s kind of material under the question's intent (``wide``: no chapter
     applies to the question, :data:`WIDE_PRIORS`).
 
     A question about a word lifts the dictionary's penalty only for entries about *its* word: one that holds
     none of the question's words (a keyword score of 0 — hybrid and keyword modes measure it) is as
     unrelated as it would be to a topical question (φθάνω "to be beforehand" for "what does propitiation
-    mean?", when the library has no entry for the word).
+    mean?", when the library has no entry for the word), and so is a word study whose head holds none of the
+    question's ``stems`` (:func:`about_another_word`).
     """
     kind = material(candidate)
-    holds_none = candidate.lexical == 0.0 and Origin.WORD not in candidate.origins  # the bridge: the word's own
+    holds_none = Origin.WORD not in candidate.origins and (  # the bridge: the word's own
+        candidate.lexical == 0.0 or about_another_word(candidate, stems))
     if about_a_word and not (kind in _DICTIONARY and holds_none):
         return WORD_PRIORS[kind]
     return (WIDE_PRIORS if wide else TOPIC_PRIORS)[kind]

@@ -5,17 +5,20 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import BoostWeights, RankingPolicy, RetrievalContext
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoredCandidate
+from amicus_desktop.present.factors import Subject, factor_sentence
 from amicus_desktop.rerank import apply_spread, chapter_context, order, rerank, score
-from amicus_desktop.rerank.prior import Material, material, source_prior, word_question
+from amicus_desktop.rerank.prior import Material, about_another_word, material, source_prior, word_question, word_stems
 
 _ids = itertools.count()
 APP = RankingPolicy(spread=0.8, passage_first=True, source_priors=True)
@@ -174,6 +177,36 @@ def test_a_name_entry_counts_less_than_commentary_unless_the_question_is_about_a
     ctx = RetrievalContext(query="Paul's calling", policy=APP, weights=BoostWeights())
     results, _ = rerank([name, note], ctx)
     assert results[0].candidate is note and results[1].breakdown.source_prior < 1.0
+
+
+STUDY_OF_WE = ("Word study: ἡμεῖς (hēmeîs), Strong's Greek G2249, in Romans.\nMeaning (Strong): we (only used when "
+               "emphatic)\nUsed in 40 verses of Romans; the WEB renders it “we”.\n5:9 “Much more then, being now "
+               "justified by his blood, we will be saved from God’s wrath through him.”")
+STUDY_OF_WRATH = ("Word study: ὀργή (orgḗ), Strong's Greek G3709, in Romans.\nMeaning (Strong): properly, desire, "
+                  "i.e. (by analogy) violent passion (ire, or justifiable abhorrence)\nUsed in 10 verses of Romans; "
+                  "the WEB renders it “wrath”.\n1:18 “For the wrath of God is revealed from heaven…”")
+
+
+def test_a_word_question_counts_fully_only_the_word_studies_of_its_words() -> None:
+    """A word study's head (word, meaning, renderings) decides what word it is about; the verses it quotes do not."""
+    stems = word_stems("What is the wrath of God?")
+    we = replace(cand(0.3, "word_study", STUDY_OF_WE), lexical=0.8)
+    wrath = replace(cand(0.3, "word_study", STUDY_OF_WRATH), lexical=0.8)
+    assert about_another_word(we, stems) and not about_another_word(wrath, stems)
+    assert source_prior(wrath, about_a_word=True, stems=stems) == 1.0
+    assert source_prior(we, about_a_word=True, stems=stems) == source_prior(we, about_a_word=False) < 1.0
+    assert source_prior(we, about_a_word=True) == 1.0  # without the question's words nothing is decided
+    assert about_another_word(we, word_stems("sins forgiven")) and not about_another_word(
+        cand(0.3, "word_study", "Word study: ἄφεσις (áphesis)\nMeaning (Strong): freedom; (figuratively) pardon\n"
+             "the WEB renders it “forgiveness”."), word_stems("sins forgiven"))  # forgiv(en) meets forgiv(eness)
+    lexicon = replace(cand(0.3, "lexicon_entry", "ἡμεῖς (hēmeîs) — Strong's Greek G2249. we"), lexical=0.8)
+    assert not about_another_word(lexicon, stems)  # only word studies quote verses
+    ctx = RetrievalContext(query="What is the wrath of God?", policy=APP, weights=BoostWeights())
+    results, _ = rerank([we, wrath], ctx)
+    assert results[0].candidate is wrath and results[1].breakdown.source_prior < 1.0
+    source = next(f for f in results[1].breakdown.factors if f.name == "source")
+    why = factor_sentence(source, Subject(we, ctx, Names()), results[1].breakdown.final)
+    assert "a word your question does not ask about" in why
 
 
 # -- the focus chapter ----------------------------------------------------------------------------------
