@@ -186,3 +186,27 @@ def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recove
     assert all(r.json()["error"]["code"] == "DB_NOT_FOUND" for r in answers if r.status_code == 404)
     for _ in range(4):  # each lane: its next statement connects again
         assert pg_serve.get(params=params).status_code == 200
+
+
+def test_the_mcp_tools_over_postgresql_name_the_library_it_was_exported_from(
+        served_pg: ServeProcess, study_db: Path, local_proxy: Any) -> None:
+    from amicus_desktop.store.content_id import library_id
+    from amicus_desktop.store.scripture import ScriptureStore
+    from tests.mcp.test_http import over_http
+    from tests.mcp.tools_client import Tools
+
+    question = "Why did God choose Jacob over Esau?"
+    _, expected = query_json(question, "--db", str(study_db), "--proxy", local_proxy.url, "--k", "4",
+                             "--mode", "keyword")
+    with ScriptureStore(study_db) as store:
+        wanted_id = library_id(store)
+    seen: dict[str, Any] = {}
+
+    async def check(session: Any) -> None:
+        tools = await Tools(session).start()
+        seen["found"] = await tools.ok("search_library", {"query": question, "k": 4, "mode": "keyword"})
+
+    over_http(f"{served_pg.url}/mcp", "no-token-needed", check)
+    found = seen["found"]
+    assert [r["id"] for r in found["results"]] == [r["chunk_id"] for r in expected["results"]]
+    assert found["library"]["id"] == wanted_id
