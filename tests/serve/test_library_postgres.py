@@ -173,6 +173,10 @@ def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recove
         pg.stop()
         time.sleep(1.0)
         down = pg_serve.get(params=params)
+        deadline = time.monotonic() + 10
+        while (health := pg_serve.get("/health")).status_code != 503:  # each lane looks again within a second
+            assert time.monotonic() < deadline, health.text
+            time.sleep(0.2)
         pg.start()
         time.sleep(0.3)
     finally:
