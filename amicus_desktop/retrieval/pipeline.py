@@ -46,7 +46,7 @@ from ..embedding.client import EmbedClient, check_against_db
 from ..notes.model import WORKSPACE_ID
 from ..rerank import rerank
 from ..rerank.base import base_scores
-from ..store.library import LibraryStore, open_library
+from ..store.library import LibraryStore, library_location, open_library
 from ..store.scripture import StoreInfo
 from ..understand.books import books_needed
 from ..understand.query import plan
@@ -142,7 +142,8 @@ class Retriever:
         two_stage: str | None = None,
         notes_path: Path | str | None = None,
     ) -> None:
-        self.db_path = Path(db_path)
+        #: a scripture.db path, or a ``postgresql://`` URL of a library there (kept as text)
+        self.db_path = library_location(db_path)
         #: How the dense search finds candidates: ``auto``, ``on`` or ``off`` (see
         #: :mod:`amicus_desktop.store.twostage`); ``None`` reads ``AMICUS_TWO_STAGE``.
         self.two_stage = two_stage
@@ -167,7 +168,7 @@ class Retriever:
     def _ensure_store(self) -> LibraryStore:
         """(DB thread) The open store, reopened when the file was replaced or deleted."""
         stat = self._file_stat()
-        if self._store is not None and stat == self._stat:
+        if self._store is not None and stat == self._stat and not self._store.replaced():
             return self._store
         if self._store is not None:
             log.info("scripture.db changed on disk; reopening")

@@ -300,6 +300,10 @@ class ScriptureStore(Catalogue):
             out.append(Candidate(int(row[0]), chunk_id, source_type, source_id, text, meta, distance=None))
         return out
 
+    def replaced(self) -> bool:
+        """``False``: a new file is seen by its identity (the retriever compares the file's ``stat``)."""
+        return False
+
     def close(self) -> None:
         if self._con is not None:
             self._con.close()

@@ -1,0 +1,147 @@
+"""``serve --db postgresql://…``: the service over a library exported into a real PostgreSQL answers as over its file.
+
+The same questions go to a service over the SQLite library and to one over its export (``export-db``): the same
+chunks in the same order with the same scores (meaning search's within 1e-5: pgvector's and sqlite-vec's float
+sums differ in the last bits), the same warnings and breakdowns. ``test_retrieve.py``'s settings run against the
+real study library and the real model on both backends. The URL's password is never printed or logged, and a
+database that holds no library yet answers ``DB_NOT_FOUND`` until one is exported — no restart.
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from amicus_desktop.store.pg.export import export_library
+from amicus_desktop.store.sqlite import connect
+from tests.postgres_server import exported_library
+from tests.serve.conftest import expect_error
+from tests.serve.test_retrieve import SETTINGS
+from tests.support.cli import query_json
+from tests.support.scripted_proxy import ScriptedProxy
+from tests.support.serve import ServeProcess
+
+SECRET = "s3cret-pw"
+QUESTIONS: list[dict[str, Any]] = [
+    {"q": "Why did God choose Jacob over Esau?", "k": 8},
+    {"q": "grace and peace Rom 5:1", "k": 5, "mode": "keyword"},
+    {"q": "justified by faith", "k": 6, "mode": "hybrid", "chapter": "romans:3", "filter.book": ["rom", "john"]},
+    {"q": "love one another", "mode": "hybrid", "filter.source_type": ["section_panel"]},
+]
+
+
+class PgServeProcess(ServeProcess):
+    """``serve --db URL``: :class:`ServeProcess` keeps its library as a path, which would fold the URL's ``//``."""
+
+    def __init__(self, url: str, proxy_url: str, *args: str, **kw: Any) -> None:
+        super().__init__(Path("unused"), proxy_url, *args, **kw)
+        self.library_url = url
+
+    def command(self) -> list[str]:
+        cmd = super().command()
+        cmd[cmd.index("--db") + 1] = self.library_url
+        return cmd
+
+
+def _with_password(url: str) -> str:
+    return url.replace("amicus_app@", f"amicus_app:{SECRET}@")
+
+
+def _comparable(body: dict[str, Any]) -> list[tuple[Any, ...]]:
+    return [(r["id"], r["rank"], r["source_type"], r["meta"], r["pinned"]) for r in body["results"]]
+
+
+def _same_answers(a: httpx.Response, b: httpx.Response) -> None:
+    assert a.status_code == b.status_code == 200, (a.text, b.text)
+    x, y = a.json(), b.json()
+    assert _comparable(x) == _comparable(y) and _comparable(x)
+    for r, s in zip(x["results"], y["results"], strict=True):
+        assert r["score"] == pytest.approx(s["score"], abs=1e-5)
+        assert r["breakdown"].keys() == s["breakdown"].keys()
+        assert all(v == pytest.approx(s["breakdown"][k], abs=1e-5) for k, v in r["breakdown"].items())
+    assert [w["code"] for w in x["warnings"]] == [w["code"] for w in y["warnings"]]
+    assert [r["chunk_id"] for r in x["rejected"]] == [r["chunk_id"] for r in y["rejected"]]
+    assert x.get("filters") == y.get("filters") and x.get("query_trace") == y.get("query_trace")
+
+
+@pytest.fixture
+def both(small_db: Path, tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, str]]:
+    url = exported_library(small_db)
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        lite = ServeProcess(small_db, proxy.url, home=tmp_path / "lite")
+        pg_serve = PgServeProcess(_with_password(url), proxy.url, "--lanes", "2", home=tmp_path / "pg")
+        try:
+            yield lite.start(), pg_serve.start(), url
+        finally:
+            lite.close()
+            pg_serve.close()
+
+
+def test_the_same_answers_over_postgresql_as_over_the_file(both: tuple[ServeProcess, ServeProcess, str]) -> None:
+    lite, pg_serve, _url = both
+    for params in QUESTIONS:
+        _same_answers(lite.get(params=params), pg_serve.get(params=params))
+    health = pg_serve.get("/health")
+    assert health.status_code == 200 and health.json()["library"]["chunks"] == 112
+    said = pg_serve.run_output() + pg_serve.log_text()
+    assert "listening on" in said and "amicus_app@" not in said and SECRET not in said
+
+
+def test_a_database_without_a_library_answers_not_found_until_one_is_exported(
+        small_db: Path, tmp_path: Path, pg_url: str) -> None:
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = PgServeProcess(_with_password(pg_url), proxy.url, home=tmp_path / "home")
+        try:
+            serve.start()
+            body = expect_error(serve.get(params={"q": "grace", "mode": "keyword"}), 404, "DB_NOT_FOUND")
+            assert "export-db" in body["error"]["message"] and SECRET not in str(body)
+            export_library(small_db, pg_url)
+            answer = serve.get(params={"q": "grace", "mode": "keyword"})
+            assert answer.status_code == 200 and answer.json()["results"]
+            assert serve.get("/health").json()["library"]["chunks"] == 112
+            smaller = tmp_path / "smaller.db"  # a new version of the library, exported over the first
+            shutil.copy(small_db, smaller)
+            con = connect(smaller, readonly=False)
+            for table in ("chunk_text", "chunk_metadata", "embeddings"):
+                con.execute(f"DELETE FROM {table} WHERE rowid > 100")
+            con.close()
+            export_library(smaller, pg_url, replace=True)
+            deadline = time.monotonic() + 10
+            while serve.get("/health").json()["library"]["chunks"] != 100:  # each lane within a second
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+            assert SECRET not in serve.run_output() + serve.log_text()
+        finally:
+            serve.close()
+
+
+@pytest.fixture(scope="module")
+def served_pg(study_db: Path, local_proxy: Any) -> Iterator[ServeProcess]:
+    """``serve`` over the real study library exported into PostgreSQL, through the real proxy."""
+    serve = PgServeProcess(exported_library(study_db), local_proxy.url)
+    try:
+        yield serve.start()
+    finally:
+        serve.close()
+
+
+@pytest.mark.parametrize(("params", "flags"), SETTINGS, ids=["dense", "hybrid-filters", "keyword-book", "threshold"])
+def test_retrieve_over_postgresql_answers_as_query_json_over_the_file(
+        served_pg: ServeProcess, study_db: Path, local_proxy: Any, params: dict[str, Any], flags: list[str]) -> None:
+    """test_retrieve.py's settings, the service over PostgreSQL, ``query --json`` over the SQLite file."""
+    code, expected = query_json(params["q"], "--db", str(study_db), "--proxy", local_proxy.url, *flags)
+    assert code == 0, expected
+    body = served_pg.get(params=params).json()
+    got = [(r["id"], r["rank"], r["meta"], r["source_type"], r["source_id"]) for r in body["results"]]
+    want = [(r["chunk_id"], r["rank"], r["metadata"], r["source_type"], r["source_id"]) for r in expected["results"]]
+    assert got == want and got
+    assert [r["score"] for r in body["results"]] == pytest.approx([r["score"] for r in expected["results"]], abs=1e-5)
+    assert [r["chunk_id"] for r in body["rejected"]] == [r["chunk_id"] for r in expected["rejected"]]
+    assert body["warnings"] == expected["warnings"]
+    assert body["filters"] == {k: v for k, v in expected["query_trace"]["filters"].items() if v}
