@@ -105,8 +105,9 @@ _DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'
 #: Hebrew has no capitals, so a Strong's entry of a name says so in English: "KJV renders it: Ruth." (a common
 #: word's renderings start in lower case, or with Strong's "X" or "+")
 _NAME_RENDERING = re.compile(r"KJV renders it:\s+[A-Z][a-z]")
-#: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword
-_TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
+#: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword (Hebrew headwords may give two
+#: spellings: "שׁלם שׁלום (shâlôm shâlôm, …")
+_TRANSLITERATION = re.compile(r"^[^()]+?\s+\(([^,()]+),")
 #: a word study's head: its first lines — the word, its meaning, how the WEB renders it; the verses it quotes follow
 _HEAD_LINES = 3
 _TOKEN = re.compile(r"\w+")
@@ -131,12 +132,13 @@ def material(candidate: Candidate) -> Material:
     return kind
 
 
-def transliteration(candidate: Candidate) -> str | None:
-    """A dictionary entry's transliterated headword, folded (``agape``), when its text gives one."""
+def transliterations(candidate: Candidate) -> frozenset[str]:
+    """A dictionary entry's transliterated headword, folded (``agape``; both spellings of a Hebrew headword that
+    gives two), when its text gives one."""
     if candidate.source_type != "lexicon_entry":
-        return None
+        return frozenset()
     m = _TRANSLITERATION.match(candidate.text.lstrip())
-    return fold(m.group(1)).replace("-", "") if m else None
+    return frozenset(fold(m.group(1)).replace("-", "").split()) if m else frozenset()
 
 
 def word_question(question: str, references: Sequence[PassageRef], candidates: Iterable[Candidate]) -> bool:
@@ -149,7 +151,7 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
     # what a Greek word means
     return bool(folded) and any(
-        transliteration(c) in folded and material(c) is Material.LEXICON for c in candidates
+        transliterations(c) & folded and material(c) is Material.LEXICON for c in candidates
     )
 
 

@@ -18,7 +18,15 @@ from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoredCandidate
 from amicus_desktop.present.factors import Subject, factor_sentence
 from amicus_desktop.rerank import apply_spread, chapter_context, order, rerank, score
-from amicus_desktop.rerank.prior import Material, about_another_word, material, source_prior, word_question, word_stems
+from amicus_desktop.rerank.prior import (
+    Material,
+    about_another_word,
+    material,
+    source_prior,
+    transliterations,
+    word_question,
+    word_stems,
+)
 
 _ids = itertools.count()
 APP = RankingPolicy(spread=0.8, passage_first=True, source_priors=True)
@@ -222,6 +230,9 @@ def test_a_hebrew_name_is_a_name_and_asking_about_it_is_no_word_question() -> No
     assert not word_question("Who was Ruth?", (), [ruth])
     nathan = cand(0.3, "lexicon_entry", GIVE.replace("(nâthan,", "(nathan,"))
     assert word_question("nathan", (), [nathan])  # a common word's transliteration still is one
+    shalom = cand(0.3, "lexicon_entry", "שׁלם שׁלום (shâlôm shâlôm, {shaw-lome'} shaw-lome') — Strong's Hebrew "
+                  "H7965. From H7999. safe that is (figuratively) well happy friendly; also (abstractly) welfare")
+    assert transliterations(shalom) == {"shalom"} and word_question("shalom", (), [shalom])  # two spellings given
     assert not word_question("What does Ecclesiastes say about the meaning of life?", (), [])
     assert word_question("What is the meaning of agape?", (), [])
 
