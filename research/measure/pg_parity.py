@@ -7,7 +7,8 @@ Exports LIBRARY into PostgreSQL (``--url``; without it a private PostgreSQL 18 +
 
 1. exact meaning search: for every golden question's vector (the real local model), the top 40 of sqlite-vec
    and of pgvector — how many questions have the same ids in the same order, and the largest score difference;
-2. nDCG@10 per kind of question of each configuration (dense, BM25, hybrid, the contract's hybrid with boosts,
+2. the time of one exact meaning search and one BM25 search per question on each backend (p50 / p95);
+3. nDCG@10 per kind of question of each configuration (dense, BM25, hybrid, the contract's hybrid with boosts,
    the app preset) on both backends, side by side, with the relative difference.
 
 The numbers are recorded in docs/PERFORMANCE.md and docs/DEPLOY.md ("The library on PostgreSQL").
@@ -20,9 +21,13 @@ import asyncio
 import statistics
 import sys
 import tempfile
+import time
 import warnings
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -36,6 +41,7 @@ from amicus_desktop.evaluate.run import EvalConfig, EvalReport, evaluate  # noqa
 from amicus_desktop.retrieval import Retriever  # noqa: E402
 from amicus_desktop.store.library import open_library  # noqa: E402
 from amicus_desktop.store.pg.export import export_library  # noqa: E402
+from amicus_desktop.understand.query import plan  # noqa: E402
 
 HYBRID = EvalConfig(SearchMode.HYBRID, NO_BOOSTS, Fusion(), label="hybrid, no boosts, no cap")
 CONFIGS = (DENSE, BM25, HYBRID, HYBRID_CAP, APP_ROW)
@@ -72,6 +78,38 @@ def exact_parity(db: Path, url: str, golden: GoldenSet) -> tuple[int, int, float
     return same, len(golden.queries), worst
 
 
+def timings(db: Path, url: str, golden: GoldenSet) -> list[str]:
+    """Per-question milliseconds (p50, p95) of exact meaning search (40 nearest) and BM25 (40 best) on each backend,
+    each question asked three times (the best kept): rows of a table."""
+    vectors = get_backend("local").embed([q.query for q in golden.queries])
+    words = [plan(q.query).keywords for q in golden.queries]
+    rows = []
+    with open_library(db) as lite, open_library(url) as pg:
+        for name, store, index in (("SQLite (sqlite-vec, FTS5)", lite, lite.vector_index("off")),
+                                   ("PostgreSQL (pgvector, tables)", pg, pg.vector_index())):
+            dense, keyword = [], []
+            for vector, ws in zip(vectors, words, strict=True):
+                dense.append(_best(lambda v=vector, i=index: i.nearest(v, 40)))
+                if ws:
+                    keyword.append(_best(lambda w=ws, s=store: s.full_text.search(w, 40)))
+            rows.append(f"| {name} | {_pct(dense, 50):.2f} / {_pct(dense, 95):.2f} | "
+                        f"{_pct(keyword, 50):.2f} / {_pct(keyword, 95):.2f} |")
+    return rows
+
+
+def _best(fn: Callable[[], object]) -> float:
+    out = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1000)
+    return min(out)
+
+
+def _pct(values: list[float], p: int) -> float:
+    return float(np.percentile(values, p)) if values else 0.0
+
+
 async def reports(location: str | Path, golden: GoldenSet) -> list[EvalReport]:
     client = InProcessEmbedClient(get_backend("local"))
     client.load()
@@ -96,6 +134,7 @@ def main() -> int:
     parser.add_argument("library", type=Path)
     parser.add_argument("--url", help="a postgresql:// database with pgvector (default: a private one)")
     parser.add_argument("--golden", type=Path, default=ROOT / "resources" / "golden" / "demo.json")
+    parser.add_argument("--no-rankings", action="store_true", help="skip the golden set's rankings (a large library)")
     args = parser.parse_args()
     golden = load(args.golden)
     with tempfile.TemporaryDirectory(prefix="amicus-parity-") as folder:
@@ -105,6 +144,11 @@ def main() -> int:
         same, n, worst = exact_parity(args.library, url, golden)
         print(f"exact meaning search, top 40 of {n} golden questions: {same}/{n} the same ids in the same order; "
               f"largest score difference {worst:.2e}")
+        print("\nper question, ms p50 / p95 (best of 3): | backend | exact meaning search, 40 | BM25, 40 |")
+        for row in timings(args.library, url, golden):
+            print(row)
+        if args.no_rankings:
+            return 0
         lite = asyncio.run(reports(args.library, golden))
         pg = asyncio.run(reports(url, golden))
         kinds = [*sorted({q.kind for q in golden.queries}), "all"]

@@ -18,7 +18,15 @@ from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoredCandidate
 from amicus_desktop.present.factors import Subject, factor_sentence
 from amicus_desktop.rerank import apply_spread, chapter_context, order, rerank, score
-from amicus_desktop.rerank.prior import Material, about_another_word, material, source_prior, word_question, word_stems
+from amicus_desktop.rerank.prior import (
+    Material,
+    about_another_word,
+    material,
+    source_prior,
+    transliterations,
+    word_question,
+    word_stems,
+)
 
 _ids = itertools.count()
 APP = RankingPolicy(spread=0.8, passage_first=True, source_priors=True)
@@ -207,6 +215,34 @@ def test_a_word_question_counts_fully_only_the_word_studies_of_its_words() -> No
     source = next(f for f in results[1].breakdown.factors if f.name == "source")
     why = factor_sentence(source, Subject(we, ctx, Names()), results[1].breakdown.final)
     assert "a word your question does not ask about" in why
+
+
+RUTH = "רוּת (rûth, rooth) — Strong's Hebrew H7327. Probably for H7468. friend; Ruth a Moabitess. KJV renders it: Ruth."
+GIVE = ("נתן (nâthan, naw-than') — Strong's Hebrew H5414. A primitive root. to give used with great latitude of "
+        "application (put make etc.). KJV renders it: add apply appoint ascribe assign X avenge")
+
+
+def test_a_hebrew_name_is_a_name_and_asking_about_it_is_no_word_question() -> None:
+    """Hebrew has no capitals: a Strong's entry of a name is told by its English rendering. "Who was Ruth?" used to
+    count as a word question (רוּת's transliteration is "ruth"), so Strong's "friend" led the whole Bible's list."""
+    ruth, give = cand(0.3, "lexicon_entry", RUTH), cand(0.3, "lexicon_entry", GIVE)
+    assert material(ruth) is Material.NAME and material(give) is Material.LEXICON
+    assert not word_question("Who was Ruth?", (), [ruth])
+    nathan = cand(0.3, "lexicon_entry", GIVE.replace("(nâthan,", "(nathan,"))
+    assert word_question("nathan", (), [nathan])  # a common word's transliteration still is one
+    shalom = cand(0.3, "lexicon_entry", "שׁלם שׁלום (shâlôm shâlôm, {shaw-lome'} shaw-lome') — Strong's Hebrew "
+                  "H7965. From H7999. safe that is (figuratively) well happy friendly; also (abstractly) welfare")
+    assert transliterations(shalom) == {"shalom"} and word_question("shalom", (), [shalom])  # two spellings given
+    assert not word_question("What does Ecclesiastes say about the meaning of life?", (), [])
+    assert word_question("What is the meaning of agape?", (), [])
+
+
+def test_the_book_a_word_is_studied_in_is_no_word_of_its_head() -> None:
+    study = cand(0.3, "word_study", "Word study: נתן (nâthan), Strong's Hebrew H5414, in Ecclesiastes.\n"
+                 "Meaning (Strong): to give\nUsed in 20 verses of Ecclesiastes; the WEB renders it “given”.",
+                 book_id="ecclesiastes")
+    assert about_another_word(study, word_stems("What does Ecclesiastes say about wisdom?"))
+    assert not about_another_word(study, word_stems("What is given in Ecclesiastes?"))
 
 
 # -- the focus chapter ----------------------------------------------------------------------------------

@@ -4,12 +4,15 @@ The same questions go to a service over the SQLite library and to one over its e
 chunks in the same order with the same scores (meaning search's within 1e-5: pgvector's and sqlite-vec's float
 sums differ in the last bits), the same warnings and breakdowns. ``test_retrieve.py``'s settings run against the
 real study library and the real model on both backends. The URL's password is never printed or logged, and a
-database that holds no library yet answers ``DB_NOT_FOUND`` until one is exported — no restart.
+database that holds no library yet, or cannot be reached (restarted, down), answers ``DB_NOT_FOUND`` until it
+can — no restart of the service. test_errors.py's rows run here too: its parameter table (imported, over the
+study library in PostgreSQL) and its library and proxy failures, the library in PostgreSQL.
 """
 
 from __future__ import annotations
 
 import shutil
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,11 +23,12 @@ import pytest
 
 from amicus_desktop.store.pg.export import export_library
 from amicus_desktop.store.sqlite import connect
-from tests.postgres_server import exported_library
+from tests.postgres_server import PgServer, exported_library
 from tests.serve.conftest import expect_error
+from tests.serve.test_errors import test_400, test_413_query_too_long_and_2000_is_fine  # noqa: F401  (run here)
 from tests.serve.test_retrieve import SETTINGS
 from tests.support.cli import query_json
-from tests.support.scripted_proxy import ScriptedProxy
+from tests.support.scripted_proxy import ScriptedProxy, reply_json
 from tests.support.serve import ServeProcess
 
 SECRET = "s3cret-pw"
@@ -145,3 +149,121 @@ def test_retrieve_over_postgresql_answers_as_query_json_over_the_file(
     assert [r["chunk_id"] for r in body["rejected"]] == [r["chunk_id"] for r in expected["rejected"]]
     assert body["warnings"] == expected["warnings"]
     assert body["filters"] == {k: v for k, v in expected["query_trace"]["filters"].items() if v}
+
+
+def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recovers(
+        both: tuple[ServeProcess, ServeProcess, str], pg: PgServer) -> None:
+    """Every answer while PostgreSQL restarts or is down is 200 or the contract's ``DB_NOT_FOUND`` (no hang, no
+    500); once it is back every lane connects again by itself."""
+    _lite, pg_serve, _url = both
+    params = {"q": "grace", "mode": "keyword", "k": 3}
+    assert pg_serve.get(params=params).status_code == 200
+    answers: list[httpx.Response] = []
+    stop = threading.Event()
+
+    def load() -> None:
+        while not stop.is_set():
+            answers.append(pg_serve.get(params=params, timeout=30))
+
+    workers = [threading.Thread(target=load) for _ in range(2)]
+    for t in workers:
+        t.start()
+    try:
+        time.sleep(0.3)
+        pg.restart()
+        time.sleep(0.3)
+        pg.stop()
+        time.sleep(1.0)
+        down = pg_serve.get(params=params)
+        deadline = time.monotonic() + 10
+        while (health := pg_serve.get("/health")).status_code != 503:  # each lane looks again within a second
+            assert time.monotonic() < deadline, health.text
+            time.sleep(0.2)
+        pg.start()
+        time.sleep(0.3)
+    finally:
+        stop.set()
+        for t in workers:
+            t.join(60)
+    body = expect_error(down, 404, "DB_NOT_FOUND")
+    assert "cannot be reached" in body["error"]["message"] and SECRET not in str(body)
+    codes = {r.status_code for r in answers}
+    assert codes <= {200, 404} and 404 in codes, codes
+    assert all(r.json()["error"]["code"] == "DB_NOT_FOUND" for r in answers if r.status_code == 404)
+    for _ in range(4):  # each lane: its next statement connects again
+        assert pg_serve.get(params=params).status_code == 200
+
+
+def test_the_mcp_tools_over_postgresql_name_the_library_it_was_exported_from(
+        served_pg: ServeProcess, study_db: Path, local_proxy: Any) -> None:
+    from amicus_desktop.store.content_id import library_id
+    from amicus_desktop.store.scripture import ScriptureStore
+    from tests.mcp.test_http import over_http
+    from tests.mcp.tools_client import Tools
+
+    question = "Why did God choose Jacob over Esau?"
+    _, expected = query_json(question, "--db", str(study_db), "--proxy", local_proxy.url, "--k", "4",
+                             "--mode", "keyword")
+    with ScriptureStore(study_db) as store:
+        wanted_id = library_id(store)
+    seen: dict[str, Any] = {}
+
+    async def check(session: Any) -> None:
+        tools = await Tools(session).start()
+        seen["found"] = await tools.ok("search_library", {"query": question, "k": 4, "mode": "keyword"})
+
+    over_http(f"{served_pg.url}/mcp", "no-token-needed", check)
+    found = seen["found"]
+    assert [r["id"] for r in found["results"]] == [r["chunk_id"] for r in expected["results"]]
+    assert found["library"]["id"] == wanted_id
+
+
+# -- the error table over PostgreSQL --------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def served(served_pg: ServeProcess) -> ServeProcess:
+    """test_errors.py's parameter table (imported below) asked of the service over PostgreSQL."""
+    return served_pg
+
+
+def test_library_and_proxy_failures_then_recovery_over_postgresql(small_db: Path, tmp_path: Path, pg_url: str,
+                                                                   pg: PgServer) -> None:
+    """test_errors.py's library and proxy rows, the library in PostgreSQL: none yet (404), an invalid one (500),
+    then an exported one (200); the proxy's 500, wrong model, wrong dims and absence as over the file."""
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = PgServeProcess(_with_password(pg_url), proxy.url, home=tmp_path / "home")
+        try:
+            serve.start()
+            dense = iter(f"grace question {n}" for n in range(100))  # new texts: the vector cache never answers
+
+            def ask(mode: str = "dense") -> httpx.Response:
+                return serve.get(params={"q": next(dense), "mode": mode})
+
+            expect_error(ask(), 404, "DB_NOT_FOUND")
+            assert serve.get("/health").status_code == 503
+            name = pg_url.split("@/", 1)[1].split("?", 1)[0]
+            with pg.admin(name) as con:  # a library whose db_meta lacks the model: invalid, not missing
+                con.execute("CREATE SCHEMA amicus_library AUTHORIZATION amicus_app")
+                con.execute("CREATE TABLE amicus_library.db_meta (key text PRIMARY KEY, value text NOT NULL)")
+                con.execute("ALTER TABLE amicus_library.db_meta OWNER TO amicus_app")
+                con.execute("INSERT INTO amicus_library.db_meta VALUES ('schema_version', '1')")
+            body = expect_error(ask(), 500, "DB_INVALID")
+            assert "embedding_model" in body["error"]["message"] and SECRET not in str(body)
+            export_library(small_db, pg_url)  # replaces it: the service reads it at the next request
+            assert ask().status_code == 200
+
+            proxy.behaviour = lambda body: reply_json(500, {"error": {"code": "BOOM", "message": "model crashed"}})
+            expect_error(ask(), 503, "EMBED_FAILED")
+            assert ask("keyword").status_code == 200
+            proxy.behaviour = None
+            proxy.model = "another-model"
+            expect_error(ask(), 409, "MODEL_MISMATCH")
+            proxy.model, proxy.dims = "test-model", 9
+            expect_error(ask(), 409, "DIMENSION_MISMATCH")
+            proxy.dims = 8
+            assert ask("hybrid").status_code == 200
+            proxy.stop()
+            expect_error(ask(), 503, "OFFLINE")
+            assert ask("keyword").status_code == 200
+            assert SECRET not in serve.run_output() + serve.log_text()
+        finally:
+            serve.close()

@@ -92,6 +92,8 @@ class PgFullText:
         terms = [t for tokens in phrases for t in sorted(set(tokens))]
         sizes = [len(set(tokens)) for tokens in phrases]
         idfs = [self._idf(tokens) for tokens in phrases]
+        joined = ("" if where in ("TRUE", "f.rowid = ANY(%s::bigint[])") else  # the filters' columns, when asked
+                  " JOIN chunk_text t ON t.rowid = f.rowid LEFT JOIN chunk_metadata m ON m.rowid = f.rowid")
         sql = f"""
             WITH q AS (SELECT * FROM unnest(%s::int[], %s::text[]) AS q(i, term)),
                  ph AS (SELECT * FROM unnest(%s::int[], %s::int[], %s::float8[]) AS ph(i, size, idf)),
@@ -99,8 +101,7 @@ class PgFullText:
                        FROM q JOIN fts_postings p ON p.term = q.term GROUP BY p.rowid, q.i)
             SELECT f.rowid, -sum(ph.idf * ((f.tf * {K1 + 1.0!r}::float8)
                                / (f.tf + {K1!r} * (1 - {B!r} + {B!r} * d.tokens / %s::float8)))) AS s
-            FROM f JOIN ph ON ph.i = f.i AND f.n = ph.size JOIN fts_docs d ON d.rowid = f.rowid
-                 JOIN chunk_text t ON t.rowid = f.rowid LEFT JOIN chunk_metadata m ON m.rowid = f.rowid
+            FROM f JOIN ph ON ph.i = f.i AND f.n = ph.size JOIN fts_docs d ON d.rowid = f.rowid{joined}
             WHERE {where}
             GROUP BY f.rowid ORDER BY s, f.rowid"""
         args: list[object] = [index, terms, list(range(len(phrases))), sizes, idfs, self._avgdl, *params]
@@ -117,7 +118,7 @@ class PgFullText:
     def bm25_of(self, words: Sequence[str], rowids: Iterable[int]) -> list[tuple[int, float]]:
         """``(rowid, bm25)`` of those of ``rowids`` that hold any of ``words``."""
         ids = sorted({int(r) for r in rowids})
-        return self._scored(words, "t.rowid = ANY(%s::bigint[])", [ids], None) if ids else []
+        return self._scored(words, "f.rowid = ANY(%s::bigint[])", [ids], None) if ids else []
 
     def terms(self, first: str, shortest: int, longest: int) -> dict[str, int]:
         rows = self._store.query(

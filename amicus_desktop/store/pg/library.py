@@ -87,16 +87,17 @@ class PgLibrary(Catalogue):
         return int(found[0][0]) if found else None
 
     def replaced(self) -> bool:
-        """Whether ``export-db`` replaced the library since it was opened (a new schema): checked at most once
-        every :data:`RECHECK` seconds, so a replica reads a new library within that time of its commit."""
+        """Whether ``export-db`` replaced the library since it was opened (a new schema), or the database cannot be
+        reached now: checked at most once every :data:`RECHECK` seconds, so a replica reads a new library within
+        that time of its commit, and ``/health`` says 503 while the database is away."""
         now = time.monotonic()
         if now - self._checked < RECHECK:
             return False
         self._checked = now
         try:
             return self._current_schema() != self._schema_oid
-        except AmicusError:  # the next statement says what is wrong
-            return False
+        except AmicusError:  # unreachable now: open it again (which says why, until it can be read)
+            return True
 
     def _drop(self) -> None:
         if self._con is not None:
