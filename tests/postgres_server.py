@@ -129,3 +129,20 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture
 def pg() -> PgServer:
     return server()
+
+
+_EXPORTED: dict[str, str] = {}
+
+
+def exported_library(db: Path) -> str:
+    """The URL of a database of the session's server holding the SQLite library ``db`` as ``export-db`` writes it
+    (exported once per library per session; the server and its databases go at exit)."""
+    from amicus_desktop.store.pg.export import export_library
+
+    key = str(db)
+    if key not in _EXPORTED:
+        pg = server()
+        url = pg.url(fresh_database(pg))
+        export_library(db, url)
+        _EXPORTED[key] = url
+    return _EXPORTED[key]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Sequence
 
 from ..core.references import ChapterRef, PassageRef
@@ -87,8 +88,7 @@ def named_in_chapter(store: LibraryStore, plan: QueryPlan, chapter: ChapterRef |
     words = [w for w in plan.keywords if 0 < index.doc_count(translation, w) <= rare]
     if not words:
         return ()
-    rowids = [r for r in (index.rowid_of.get((chapter.book_id, chapter.chapter, v)) for v in range(1, 200))
-              if r is not None]
+    rowids = index.rowid_of.span(chapter.book_id, chapter.chapter, 1, sys.maxsize)
     scores = index.keyword_scores(translation, words, rowids) if rowids else {}
     best = sorted(scores, key=lambda r: (-scores[r], r))[:most]
     return tuple(PassageRef(b, c, v, v) for b, c, v in (index.keys[r] for r in sorted(best)))

@@ -20,7 +20,7 @@ from .search_args import refuse_too_many_values
 
 #: sub-command modules, in the order ``--help`` lists them.
 SUBCOMMANDS = ("query", "verses", "study", "context", "eval", "golden", "notes", "relevance", "doctor", "proxy",
-               "serve", "mcp", "build_db", "ingest", "validate", "bench")
+               "serve", "mcp", "build_db", "export_db", "ingest", "validate", "bench")
 
 
 #: the desktop app's own options (each takes a value): a command line of only these opens the app

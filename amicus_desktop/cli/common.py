@@ -78,3 +78,18 @@ def resolve_args(args: argparse.Namespace) -> Connection:
 def connection_from_args(args: argparse.Namespace) -> tuple[Path, str, str | None]:
     """``(db path, proxy URL, token)`` as :func:`resolve_args` resolves them."""
     return resolve_args(args).values()
+
+
+def library_from_args(args: argparse.Namespace) -> tuple[Path | str, str, str | None]:
+    """As :func:`connection_from_args`, but ``--db postgresql://…`` (a library on PostgreSQL) stays a URL."""
+    from ..store.pg import is_postgres_url
+
+    db, proxy, token = connection_from_args(args)
+    return (args.db if is_postgres_url(args.db) else db), proxy, token
+
+
+def library_name(db: Path | str) -> str:
+    """How a command names the library it reads: a file by its name, a URL without its password."""
+    from ..store.pg.schema import shown
+
+    return db.name if isinstance(db, Path) else shown(db)

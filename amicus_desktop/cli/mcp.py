@@ -14,7 +14,7 @@ import argparse
 import logging
 from pathlib import Path
 
-from .common import add_connection_args, connection_from_args
+from .common import add_connection_args, library_from_args, library_name
 
 log = logging.getLogger("amicus.mcp")
 
@@ -77,11 +77,11 @@ def _serve(args: argparse.Namespace) -> int:
     from ..serve.library import Library
     from ..serve.scope import Scope
 
-    db, proxy_url, token = connection_from_args(args)
+    db, proxy_url, token = library_from_args(args)  # --db postgresql://…: a library on PostgreSQL
     library = Library(db, proxy_url, token, lanes=1, notes_store=args.notes_store)
     server = build_server(library, Scope(args.workspace, getattr(args, "overlay_loaded", None)),
                           allow_writes=args.allow_writes)
-    log.info("MCP server on stdio for %s", db.name)
+    log.info("MCP server on stdio for %s", library_name(db))
 
     async def main() -> None:
         try:

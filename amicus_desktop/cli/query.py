@@ -21,7 +21,7 @@ from ..present import snippet, title
 from ..present.factors import boost_labels
 from ..retrieval import Retriever, validate_query
 from . import output
-from .common import add_connection_args, connection_from_args
+from .common import add_connection_args, library_from_args
 from .search_args import add_search_args, check_search_args, context_from_args
 
 
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 async def retrieve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[RetrievalResult, Names]:
     """The retrieval the flags describe, and the database's names (shared with ``context``)."""
     validate_query(args.text)  # QUERY_INVALID before any I/O
-    db, proxy, token = connection_from_args(args)
+    db, proxy, token = library_from_args(args)
     retriever = Retriever(db, proxy, token)
     try:
         await retriever.open()

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from ..embedding import IN_PROCESS
 from ..http.guards import is_loopback_address
 from ..http.lifecycle import AddrInfo, StopRequest, resolve_address, serve, stopping_on_signals, uvicorn_config
-from .common import add_connection_args, connection_from_args, non_negative_float_arg, port_arg
+from .common import add_connection_args, library_from_args, library_name, non_negative_float_arg, port_arg
 
 if TYPE_CHECKING:
     from ..serve.access import Client
@@ -157,7 +157,7 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     if not clients and not is_loopback_address(host):
         log.warning("listening beyond this machine without a token: anyone who can reach it can read the library")
 
-    db, proxy_url, proxy_token = connection_from_args(args)
+    db, proxy_url, proxy_token = library_from_args(args)  # --db postgresql://…: a library on PostgreSQL
     embedder = None
     if args.embed != "proxy":  # the model in this process, loaded before the service listens
         from ..core.errors import AmicusError
@@ -182,9 +182,9 @@ def _serve(args: argparse.Namespace, clients: list[tuple[str, Client]], address:
     shown = f"[{host}]" if ":" in host else host
 
     def announce() -> None:
-        print(f"amicus-desktop serve: listening on http://{shown}:{port} (library {db.name}; "
+        print(f"amicus-desktop serve: listening on http://{shown}:{port} (library {library_name(db)}; "
               f"token {'required' if clients else 'not required'})", flush=True)
-        log.info("serving %s on port %d with %d lanes", db.name, port, args.lanes)
+        log.info("serving %s on port %d with %d lanes", library_name(db), port, args.lanes)
 
     return serve(config, sock, stop, announce)
 

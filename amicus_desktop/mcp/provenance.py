@@ -27,7 +27,10 @@ class LibraryIds:
         self._known: dict[tuple[str, int, int, int], tuple[str, str, int]] = {}
 
     def _of(self, store: LibraryStore, _facts: Facts) -> tuple[str, str, int]:
-        st = os.stat(store.path)
+        try:
+            st = os.stat(store.path)
+        except OSError:  # a library in a database (store/pg/): the content id its export stored, read at open
+            return library_id(store), store.info.model_id, store.info.dims
         key = (str(store.path), st.st_ino, st.st_mtime_ns, st.st_size)
         found = self._known.get(key)
         if found is None:

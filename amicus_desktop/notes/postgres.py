@@ -10,9 +10,12 @@ Each operation is one transaction on a connection of a pool (``psycopg_pool``) s
 process that names the same database. It starts by setting the workspace for the row-level security
 policies (:mod:`.pgschema`), so the database itself refuses another workspace's rows. The pool holds up to
 :data:`POOL_SIZE_ENV` connections (default :data:`DEFAULT_POOL_SIZE`); an operation waits at most
-:data:`POOL_TIMEOUT_ENV` seconds for one. Failures become the store's codes: a database that cannot be
-reached, was restarted, or has no free connection is ``NOTES_STORE_BUSY`` (503, try again: the pool
-reconnects by itself); anything else ``NOTES_STORE_INVALID``.
+:data:`POOL_TIMEOUT_ENV` seconds for one, and each statement runs at most :data:`STATEMENT_TIMEOUT_ENV` seconds
+(PostgreSQL's ``statement_timeout``, set on every connection: a writer waiting on a lock another host holds, or
+a database too loaded to answer, gives up rather than holding a request and a connection for ever). Failures
+become the store's codes: a database that cannot be reached, was restarted, has no free connection or ran out
+of time is ``NOTES_STORE_BUSY`` (503, try again: the pool reconnects by itself); anything else
+``NOTES_STORE_INVALID``.
 """
 
 from __future__ import annotations
@@ -49,6 +52,9 @@ DEFAULT_POOL_SIZE = 4
 #: Seconds an operation waits for a free connection before it answers ``NOTES_STORE_BUSY``.
 POOL_TIMEOUT_ENV = "AMICUS_NOTES_POOL_TIMEOUT"
 DEFAULT_POOL_TIMEOUT = 5.0
+#: Seconds one statement may run (or wait for a lock) before the database cancels it: ``NOTES_STORE_BUSY``.
+STATEMENT_TIMEOUT_ENV = "AMICUS_NOTES_STATEMENT_TIMEOUT"
+DEFAULT_STATEMENT_TIMEOUT = 10.0
 
 
 def is_postgres(location: object) -> bool:
@@ -109,7 +115,9 @@ class _Pools:
             if held is None:
                 size = int(_setting(POOL_SIZE_ENV, DEFAULT_POOL_SIZE, 1))
                 timeout = _setting(POOL_TIMEOUT_ENV, DEFAULT_POOL_TIMEOUT, 0.05)
+                statement_ms = round(1000 * _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05))
                 pool = ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=False,
+                                      kwargs={"options": f"-c statement_timeout={statement_ms}"},
                                       check=ConnectionPool.check_connection, reconnect_timeout=float("inf"),
                                       name="amicus-notes")
                 pool.open(wait=False)

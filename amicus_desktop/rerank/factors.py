@@ -24,7 +24,7 @@ from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate
 from .chapter import chapter_boost
 from .focus import chapter_relation, focus_chapter
-from .prior import source_prior, word_question
+from .prior import source_prior, word_question, word_stems
 from .reference import reference_boost
 from .scholar import scholar_boost
 from .tradition import tradition_boost
@@ -35,7 +35,8 @@ from .vocabulary import related_floor, vocabulary_boost
 class Scoring:
     """What the steps read about the question, decided once for all its candidates.
 
-    ``about_a_word``: the question asks what a word means (:func:`.prior.word_question`); ``focus``: the
+    ``about_a_word``: the question asks what a word means (:func:`.prior.word_question`), ``stems`` its words as
+    :func:`.prior.about_another_word` compares them (only then); ``focus``: the
     focus chapter (:func:`.focus.focus_chapter`) when no chapter is open or the open one is set aside;
     ``off_topic``: the question does not relate to the open chapter (:func:`.focus.chapter_relation`), which
     is then set aside as if none were open; ``floor``: the open chapter boosts only a candidate whose base
@@ -45,6 +46,7 @@ class Scoring:
     ctx: RetrievalContext
     references: Sequence[PassageRef] = ()
     about_a_word: bool = False
+    stems: frozenset[str] = frozenset()
     focus: ChapterRef | None = None
     off_topic: bool = False
     floor: float | None = None
@@ -83,7 +85,8 @@ def scoring(
     if policy.focus is not None and (ctx.chapter is None or off_topic) and not references and not word:
         focus = focus_chapter(allowed, bases)
     words_floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
-    return Scoring(ctx, references, about_a_word=word, focus=focus, off_topic=off_topic, floor=floor,
+    stems = word_stems(ctx.query, references) if word else frozenset()
+    return Scoring(ctx, references, about_a_word=word, stems=stems, focus=focus, off_topic=off_topic, floor=floor,
                    related_floor=words_floor)
 
 
@@ -133,7 +136,7 @@ def source_factor(candidate: Candidate, base: float, s: Scoring) -> Factor | Non
     # no chapter applies (none open, a named passage first, or the open one set aside): the whole library's
     # dictionary competes with the commentary (:data:`.prior.WIDE_PRIORS`)
     wide = s.off_topic or chapter_context(s.ctx, s.references) is None
-    value = source_prior(candidate, s.about_a_word, wide=wide) if policy.source_priors else 1.0
+    value = source_prior(candidate, s.about_a_word, wide=wide, stems=s.stems) if policy.source_priors else 1.0
     return Factor("source", value, "source_prior", FactorPart.POLICY)
 
 

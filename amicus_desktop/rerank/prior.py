@@ -96,13 +96,23 @@ _WORD_CUES = re.compile(
     r"translation|lexicon|etymology|strong'?s)\b",
     re.IGNORECASE,
 )
-#: what the cues above do not count: "what does it mean that the Word became flesh" asks about a statement, and
-#: "the Word" (John's title of Christ) is no question about a word
-_NOT_CUES = re.compile(r"\bit\s+means?\s+(?:that|to|for|when|if)\b|\bthe Word\b")
+#: what the cues above do not count: "what does it mean that the Word became flesh" asks about a statement,
+#: "the Word" (John's title of Christ) is no question about a word, nor is "the meaning of life"
+_NOT_CUES = re.compile(r"\bit\s+means?\s+(?:that|to|for|when|if)\b|\bthe Word\b"
+                       r"|(?i:\bmeaning\s+of\s+(?:life|it\s+all)\b)")
 #: "What is grace?", "What is the Logos?": a short definitional question
 _DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'’-]+\s*){1,3}\??\s*$", re.IGNORECASE)
-#: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword
-_TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
+#: Hebrew has no capitals, so a Strong's entry of a name says so in English: "KJV renders it: Ruth." (a common
+#: word's renderings start in lower case, or with Strong's "X" or "+")
+_NAME_RENDERING = re.compile(r"KJV renders it:\s+[A-Z][a-z]")
+#: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword (Hebrew headwords may give two
+#: spellings: "שׁלם שׁלום (shâlôm shâlôm, …")
+_TRANSLITERATION = re.compile(r"^[^()]+?\s+\(([^,()]+),")
+#: a word study's head: its first lines — the word, its meaning, how the WEB renders it; the verses it quotes follow
+_HEAD_LINES = 3
+_TOKEN = re.compile(r"\w+")
+#: words compared by their first letters, so that "forgiveness" meets "forgive" and "sins" meets "sin"
+_STEM = 5
 
 
 def material(candidate: Candidate) -> Material:
@@ -115,19 +125,20 @@ def material(candidate: Candidate) -> Material:
         return kind
     if kind is Material.LEXICON:
         text = candidate.text.lstrip()
-        if text[:1].isupper():  # Greek and Latin headwords of proper names are capitalised
+        if text[:1].isupper() or _NAME_RENDERING.search(text):  # Greek and Latin headwords of names are capitalised
             return Material.NAME
         if _NUMERAL.search(text[:300]):
             return Material.NUMBER
     return kind
 
 
-def transliteration(candidate: Candidate) -> str | None:
-    """A dictionary entry's transliterated headword, folded (``agape``), when its text gives one."""
+def transliterations(candidate: Candidate) -> frozenset[str]:
+    """A dictionary entry's transliterated headword, folded (``agape``; both spellings of a Hebrew headword that
+    gives two), when its text gives one."""
     if candidate.source_type != "lexicon_entry":
-        return None
+        return frozenset()
     m = _TRANSLITERATION.match(candidate.text.lstrip())
-    return fold(m.group(1)).replace("-", "") if m else None
+    return frozenset(fold(m.group(1)).replace("-", "").split()) if m else frozenset()
 
 
 def word_question(question: str, references: Sequence[PassageRef], candidates: Iterable[Candidate]) -> bool:
@@ -140,8 +151,30 @@ def word_question(question: str, references: Sequence[PassageRef], candidates: I
     # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
     # what a Greek word means
     return bool(folded) and any(
-        transliteration(c) in folded and material(c) is Material.LEXICON for c in candidates
+        transliterations(c) & folded and material(c) is Material.LEXICON for c in candidates
     )
+
+
+def _stem(word: str) -> str:
+    return fold(word)[:_STEM]
+
+
+def word_stems(question: str, references: Sequence[PassageRef] = ()) -> frozenset[str]:
+    """The question's keywords as :func:`about_another_word` compares them."""
+    return frozenset(_stem(k) for k in keywords(question, tuple(references)))
+
+
+def about_another_word(candidate: Candidate, stems: frozenset[str]) -> bool:
+    """Whether ``candidate`` is a word study whose head — the word, its meaning, how the WEB renders it — holds
+    none of the question's ``stems`` (:func:`word_stems`): it matched through the verses it quotes, and is about
+    another word (δύναμαι "to be able", quoting Ephesians 6:11, for "What is the armor of God?"). The book it is
+    studied in ("… in Ecclesiastes") is no word of its head."""
+    if not stems or material(candidate) is not Material.WORD_STUDY:
+        return False
+    head = candidate.text.lstrip().split("\n", _HEAD_LINES)[:_HEAD_LINES]
+    book = candidate.metadata.book_id or ""  # "… in Ecclesiastes": the book it is studied in is no word of its own
+    own = {t for line in head for t in _TOKEN.findall(line) if fold(t) not in book.split("-")}
+    return not any(_stem(t) in stems for t in own)
 
 
 def _without_references(question: str) -> str:
@@ -153,17 +186,20 @@ def _without_references(question: str) -> str:
     return " ".join([*out, question[end:]])
 
 
-def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False) -> float:
+def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False,
+                 stems: frozenset[str] = frozenset()) -> float:
     """The multiplier for ``candidate``'s kind of material under the question's intent (``wide``: no chapter
     applies to the question, :data:`WIDE_PRIORS`).
 
     A question about a word lifts the dictionary's penalty only for entries about *its* word: one that holds
     none of the question's words (a keyword score of 0 — hybrid and keyword modes measure it) is as
     unrelated as it would be to a topical question (φθάνω "to be beforehand" for "what does propitiation
-    mean?", when the library has no entry for the word).
+    mean?", when the library has no entry for the word), and so is a word study whose head holds none of the
+    question's ``stems`` (:func:`about_another_word`).
     """
     kind = material(candidate)
-    holds_none = candidate.lexical == 0.0 and Origin.WORD not in candidate.origins  # the bridge: the word's own
+    holds_none = Origin.WORD not in candidate.origins and (  # the bridge: the word's own
+        candidate.lexical == 0.0 or about_another_word(candidate, stems))
     if about_a_word and not (kind in _DICTIONARY and holds_none):
         return WORD_PRIORS[kind]
     return (WIDE_PRIORS if wide else TOPIC_PRIORS)[kind]

@@ -28,7 +28,7 @@ from ..core.names import Names
 from ..core.results import RetrievalResult
 from ..embedding.client import EmbedClient
 from ..retrieval import Retriever
-from ..store.library import LibraryStore
+from ..store.library import LibraryStore, library_location
 from ..store.scripture import StoreInfo
 from ..verses import VerseSearch, VerseSearchResult
 from ..verses.engine import not_indexed
@@ -89,7 +89,7 @@ class Library:
     def __init__(self, db_path: str | Path, proxy_url: str, token: str | None = None, *,
                  lanes: int = DEFAULT_LANES, notes_store: str | None = None,
                  embedder: EmbedClient | None = None) -> None:
-        self.db_path = Path(db_path)
+        self.db_path = library_location(db_path)  # a path, or a postgresql:// URL
         # embedder: the model in this process (serve --embed local), else the proxy at proxy_url
         self.embedder = embedder or EmbedClient(proxy_url, token)
         self.notes_store = notes_store

@@ -5,7 +5,8 @@ ask a library: what it holds (:attr:`~LibraryStore.info`), its meaning search (a
 :class:`~amicus_desktop.core.vectors.VectorIndex`, :meth:`~LibraryStore.vector_index`), its keyword index
 (:class:`FullText`), the chunks by rowid and id, the rows a filter allows and those covering a passage,
 and its catalogue (books, chapters, scholars, facets). :class:`~.scripture.ScriptureStore` (scripture.db
-through apsw and sqlite-vec) is the one implementation; :func:`open_library` opens one from where it is.
+through apsw and sqlite-vec) is one implementation, :class:`~.pg.library.PgLibrary` (a library exported into
+PostgreSQL) the other; :func:`open_library` opens one from where it is.
 
 Code outside ``store/`` names :class:`LibraryStore`, not the store, so a library on another engine is a new
 module implementing these methods plus a line in :func:`open_library` — not an edit of every consumer.
@@ -35,7 +36,7 @@ from .validate import StoreInfo
 from .values import ChunkRow
 from .verses import VerseIndex
 
-__all__ = ["FullText", "LibraryStore", "open_library"]
+__all__ = ["FullText", "LibraryStore", "library_location", "open_library"]
 
 
 class FullText(Protocol):
@@ -131,6 +132,11 @@ class LibraryStore(Protocol):
 
     def source_type_counts(self) -> dict[str, int]: ...
 
+    def replaced(self) -> bool:
+        """Whether the library was replaced since this store opened it, as far as the store can tell (a file's
+        replacement its reader sees by the file's identity; a database's, the store itself: :mod:`.pg`)."""
+        ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> LibraryStore: ...
@@ -139,10 +145,23 @@ class LibraryStore(Protocol):
 
 
 def open_library(location: str | Path) -> LibraryStore:
-    """The library at ``location`` (a scripture.db path), opened read-only and validated.
+    """The library at ``location`` — a scripture.db path, or a ``postgresql://`` URL of a library exported
+    there (:mod:`.pg`) — opened read-only and validated."""
+    from .pg import is_postgres_url
 
-    A backend on another engine adds its branch here (e.g. by the location's scheme).
-    """
+    if is_postgres_url(location):
+        from .pg.library import PgLibrary
+
+        assert isinstance(location, str)
+        return PgLibrary(location)
     from .scripture import ScriptureStore  # the implementation stands on this module's names
 
     return ScriptureStore(location)
+
+
+def library_location(location: str | Path) -> str | Path:
+    """``location`` as :func:`open_library` takes it: a ``postgresql://`` URL kept as text (a ``Path`` would
+    fold its ``//``), anything else a ``Path``."""
+    from .pg import is_postgres_url
+
+    return location if is_postgres_url(location) else Path(location)

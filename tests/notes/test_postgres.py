@@ -156,6 +156,28 @@ def test_an_exhausted_pool_answers_busy_without_hanging(pg_url: str, monkeypatch
         assert [n.text for n in ws.notes()] == ["one"]  # free again: it works
 
 
+def test_a_writer_waiting_on_a_lock_gives_up_busy_within_the_statement_timeout(
+        pg: PgServer, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another host (here an administrator's session) holds the workspaces table: a write waits for its lock only
+    as long as ``AMICUS_NOTES_STATEMENT_TIMEOUT``, answers busy, loses nothing, and works once the lock is gone."""
+    monkeypatch.setenv("AMICUS_NOTES_STATEMENT_TIMEOUT", "0.5")
+    with PgNotesStore(pg_url) as store:
+        ws = store.workspace("w")
+        ws.add("one")
+        database = pg_url.split("@/", 1)[1].split("?", 1)[0]
+        with pg.admin(database) as admin:
+            admin.execute("BEGIN")
+            admin.execute("LOCK TABLE workspaces IN ACCESS EXCLUSIVE MODE")
+            started = time.monotonic()
+            with pytest.raises(NotesError) as err:
+                ws.add("two")
+            waited = time.monotonic() - started
+            admin.execute("ROLLBACK")
+        assert err.value.code is NotesCode.NOTES_STORE_BUSY and 0.4 < waited < 5
+        ws.add("three")
+        assert sorted(n.text for n in ws.notes()) == ["one", "three"]
+
+
 def test_a_transaction_killed_mid_write_leaves_nothing_half_written(pg: PgServer, pg_url: str) -> None:
     with PgNotesStore(pg_url) as store:
         ws = store.workspace("w")

@@ -5,17 +5,28 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from amicus_desktop.core.names import Names
 from amicus_desktop.core.query import BoostWeights, RankingPolicy, RetrievalContext
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoredCandidate
+from amicus_desktop.present.factors import Subject, factor_sentence
 from amicus_desktop.rerank import apply_spread, chapter_context, order, rerank, score
-from amicus_desktop.rerank.prior import Material, material, source_prior, word_question
+from amicus_desktop.rerank.prior import (
+    Material,
+    about_another_word,
+    material,
+    source_prior,
+    transliterations,
+    word_question,
+    word_stems,
+)
 
 _ids = itertools.count()
 APP = RankingPolicy(spread=0.8, passage_first=True, source_priors=True)
@@ -174,6 +185,64 @@ def test_a_name_entry_counts_less_than_commentary_unless_the_question_is_about_a
     ctx = RetrievalContext(query="Paul's calling", policy=APP, weights=BoostWeights())
     results, _ = rerank([name, note], ctx)
     assert results[0].candidate is note and results[1].breakdown.source_prior < 1.0
+
+
+STUDY_OF_WE = ("Word study: ἡμεῖς (hēmeîs), Strong's Greek G2249, in Romans.\nMeaning (Strong): we (only used when "
+               "emphatic)\nUsed in 40 verses of Romans; the WEB renders it “we”.\n5:9 “Much more then, being now "
+               "justified by his blood, we will be saved from God’s wrath through him.”")
+STUDY_OF_WRATH = ("Word study: ὀργή (orgḗ), Strong's Greek G3709, in Romans.\nMeaning (Strong): properly, desire, "
+                  "i.e. (by analogy) violent passion (ire, or justifiable abhorrence)\nUsed in 10 verses of Romans; "
+                  "the WEB renders it “wrath”.\n1:18 “For the wrath of God is revealed from heaven…”")
+
+
+def test_a_word_question_counts_fully_only_the_word_studies_of_its_words() -> None:
+    """A word study's head (word, meaning, renderings) decides what word it is about; the verses it quotes do not."""
+    stems = word_stems("What is the wrath of God?")
+    we = replace(cand(0.3, "word_study", STUDY_OF_WE), lexical=0.8)
+    wrath = replace(cand(0.3, "word_study", STUDY_OF_WRATH), lexical=0.8)
+    assert about_another_word(we, stems) and not about_another_word(wrath, stems)
+    assert source_prior(wrath, about_a_word=True, stems=stems) == 1.0
+    assert source_prior(we, about_a_word=True, stems=stems) == source_prior(we, about_a_word=False) < 1.0
+    assert source_prior(we, about_a_word=True) == 1.0  # without the question's words nothing is decided
+    assert about_another_word(we, word_stems("sins forgiven")) and not about_another_word(
+        cand(0.3, "word_study", "Word study: ἄφεσις (áphesis)\nMeaning (Strong): freedom; (figuratively) pardon\n"
+             "the WEB renders it “forgiveness”."), word_stems("sins forgiven"))  # forgiv(en) meets forgiv(eness)
+    lexicon = replace(cand(0.3, "lexicon_entry", "ἡμεῖς (hēmeîs) — Strong's Greek G2249. we"), lexical=0.8)
+    assert not about_another_word(lexicon, stems)  # only word studies quote verses
+    ctx = RetrievalContext(query="What is the wrath of God?", policy=APP, weights=BoostWeights())
+    results, _ = rerank([we, wrath], ctx)
+    assert results[0].candidate is wrath and results[1].breakdown.source_prior < 1.0
+    source = next(f for f in results[1].breakdown.factors if f.name == "source")
+    why = factor_sentence(source, Subject(we, ctx, Names()), results[1].breakdown.final)
+    assert "a word your question does not ask about" in why
+
+
+RUTH = "רוּת (rûth, rooth) — Strong's Hebrew H7327. Probably for H7468. friend; Ruth a Moabitess. KJV renders it: Ruth."
+GIVE = ("נתן (nâthan, naw-than') — Strong's Hebrew H5414. A primitive root. to give used with great latitude of "
+        "application (put make etc.). KJV renders it: add apply appoint ascribe assign X avenge")
+
+
+def test_a_hebrew_name_is_a_name_and_asking_about_it_is_no_word_question() -> None:
+    """Hebrew has no capitals: a Strong's entry of a name is told by its English rendering. "Who was Ruth?" used to
+    count as a word question (רוּת's transliteration is "ruth"), so Strong's "friend" led the whole Bible's list."""
+    ruth, give = cand(0.3, "lexicon_entry", RUTH), cand(0.3, "lexicon_entry", GIVE)
+    assert material(ruth) is Material.NAME and material(give) is Material.LEXICON
+    assert not word_question("Who was Ruth?", (), [ruth])
+    nathan = cand(0.3, "lexicon_entry", GIVE.replace("(nâthan,", "(nathan,"))
+    assert word_question("nathan", (), [nathan])  # a common word's transliteration still is one
+    shalom = cand(0.3, "lexicon_entry", "שׁלם שׁלום (shâlôm shâlôm, {shaw-lome'} shaw-lome') — Strong's Hebrew "
+                  "H7965. From H7999. safe that is (figuratively) well happy friendly; also (abstractly) welfare")
+    assert transliterations(shalom) == {"shalom"} and word_question("shalom", (), [shalom])  # two spellings given
+    assert not word_question("What does Ecclesiastes say about the meaning of life?", (), [])
+    assert word_question("What is the meaning of agape?", (), [])
+
+
+def test_the_book_a_word_is_studied_in_is_no_word_of_its_head() -> None:
+    study = cand(0.3, "word_study", "Word study: נתן (nâthan), Strong's Hebrew H5414, in Ecclesiastes.\n"
+                 "Meaning (Strong): to give\nUsed in 20 verses of Ecclesiastes; the WEB renders it “given”.",
+                 book_id="ecclesiastes")
+    assert about_another_word(study, word_stems("What does Ecclesiastes say about wisdom?"))
+    assert not about_another_word(study, word_stems("What is given in Ecclesiastes?"))
 
 
 # -- the focus chapter ----------------------------------------------------------------------------------

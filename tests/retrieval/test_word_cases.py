@@ -10,7 +10,7 @@ import pytest
 
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.core.results import Origin, WarningCode
-from amicus_desktop.rerank.prior import Material, material
+from amicus_desktop.rerank.prior import Material, about_another_word, material, word_stems
 from tests.retrieval.test_reader_cases import ask, henry, on, rank_of
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1200)]
@@ -55,3 +55,19 @@ def test_no_strong_match_stays_quiet_over_romans_13_for_the_government_question(
     assert WarningCode.NO_STRONG_MATCH not in {w.code for w in result.warnings}
     nonsense = ask(demo_db, local_proxy.url, "What is the capital of France?")
     assert WarningCode.NO_STRONG_MATCH in {w.code for w in nonsense.warnings}
+
+
+def test_a_word_question_lowers_word_studies_of_other_words(demo_db: Path, local_proxy) -> None:
+    """"What is the wrath of God?" asks about a word, so the dictionary counts fully — but only entries about its
+    words: ἡμεῖς ("we") and ὑποτάσσω ("to subject") quote verses of Romans holding "wrath" and "God" and used to
+    stand 3rd and 4th; a word study whose head (the word, its meaning, its renderings) holds none of the question's
+    words counts as it would for a topical question, and Henry on Romans 1:18 (the wrath revealed) joins the top 5."""
+    result = ask(demo_db, local_proxy.url, "What is the wrath of God?")
+    assert own("G3709")(result.ranked[0])  # ὀργή, the word itself
+    studies = [r for r in result.ranked[:5] if material(r.candidate) is Material.WORD_STUDY]
+    assert studies and all(not about_another_word(r.candidate, word_stems("What is the wrath of God?"))
+                           for r in studies)
+    assert not {"wordstudy:G2249:romans", "wordstudy:G5293:romans"} & {r.chunk_id for r in result.ranked[:5]}
+    assert rank_of(result, lambda r: henry(r) and on("romans", 1, 18)(r)) <= 5
+    other = [r for r in result.ranked if about_another_word(r.candidate, word_stems("What is the wrath of God?"))]
+    assert all(r.breakdown.source_prior < 1.0 for r in other)

@@ -117,8 +117,7 @@ class StudyControl:
         if not self.dock.isVisible():
             reader = self._w.main_split.sizes()[0]
             self.dock.show()
-            self.room.opened(reader)
-            self._w.reader.keep_current_in_view()  # the text narrowed and flowed again: keep the verse in sight
+            self.room.opened(reader)  # its fit keeps the verse in sight once the text has narrowed
 
     def _open(self, ref: PassageRef) -> None:
         self._w.open_passage(ref.book_id, ref.chapter, ref.verse_start or 0, ref.verse_end or 0, peek=True)
