@@ -17,6 +17,7 @@ from ..core.names import Names
 from ..core.scholars import Scholar
 from ..core.scholars import resolve as resolve_scholar
 from . import conditions, values
+from .chunk_counts import ChunkCounts
 from .schema import BUILD_STATE, GROWING, SCHOLAR_COLUMNS
 from .validate import StoreInfo
 
@@ -36,9 +37,14 @@ class Catalogue:
     info: StoreInfo
     _scholars: dict[str, Scholar] | None
     _coverage: Coverage | None
+    _counts: ChunkCounts | None = None
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         raise NotImplementedError  # the store's
+
+    def _whole(self, sql: str) -> list[tuple[Any, ...]]:
+        """The rows of one of :func:`whole_statements` (from the cache while the library is unchanged)."""
+        return self._counts.rows(sql) if self._counts is not None else self.rows(sql)
 
     def books(self) -> list[BookRow]:
         """Books for the reader, in canonical order (empty without the optional ``books`` table)."""
@@ -66,10 +72,7 @@ class Catalogue:
     def book_ids(self) -> set[str]:
         """Every ``book_id`` the chunks or the reader know (as text, whatever the database stored)."""
         p = self.path
-        ids = {
-            values.text(p, r[0], "chunk_metadata.book_id")
-            for r in self.rows("SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL")
-        }
+        ids = {values.text(p, r[0], "chunk_metadata.book_id") for r in self._whole(CHUNK_BOOKS)}
         if self.info.has_books:
             ids |= {values.text(p, r[0], "books.book_id") for r in self.rows("SELECT book_id FROM books")}
         return ids
@@ -78,8 +81,7 @@ class Catalogue:
         """The books this library holds study material for (any chunk on the book), and whether a build is
         still adding books to it (``db_meta.build_state`` = ``growing``, written by ``build-db --resume``)."""
         if self._coverage is None:
-            sql = "SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL"
-            ids = {str(r[0]) for r in self.rows(sql)}
+            ids = {str(r[0]) for r in self._whole(CHUNK_BOOKS)}
             self._coverage = Coverage(tuple(b.book_id for b in BOOKS if b.book_id in ids), len(BOOKS),
                                       self.info.meta.get(BUILD_STATE) == GROWING)
         return self._coverage
@@ -89,6 +91,8 @@ class Catalogue:
         library's readers see each book once it is committed; only what this store keeps in memory is old)."""
         self._coverage = None
         self._scholars = None
+        if self._counts is not None:
+            self._counts.forget()
 
     def chapters_of(self, source_types: Sequence[str]) -> list[tuple[str, int]]:
         """Every (book id, chapter) some chunk of ``source_types`` lies in, in the library's order: books by their
@@ -109,12 +113,9 @@ class Catalogue:
     def facets(self) -> dict[str, list[tuple[str, int]]]:
         """Scholars and traditions present, with chunk counts, for the profile editor."""
         out: dict[str, list[tuple[str, int]]] = {}
-        for name in ("scholar_id", "tradition"):
-            col = conditions.column("m", name, self.info.loose_columns)
+        for name in FACETS:
             counts: dict[str, int] = {}
-            for v, n in self.rows(
-                f"SELECT {col}, count(*) FROM chunk_metadata m WHERE m.{name} IS NOT NULL GROUP BY 1 ORDER BY 1"
-            ):
+            for v, n in self._whole(_facet_sql(name, self.info.loose_columns)):
                 key = values.text(self.path, v, f"chunk_metadata.{name}")
                 counts[key] = counts.get(key, 0) + int(n)
             out[name] = sorted(counts.items())
@@ -145,10 +146,7 @@ class Catalogue:
         """
         if self._scholars is None:
             own = self.scholar_table()
-            ids = {
-                values.text(self.path, r[0], "chunk_metadata.scholar_id")
-                for r in self.rows("SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL")
-            }
+            ids = {values.text(self.path, r[0], "chunk_metadata.scholar_id") for r in self._whole(CHUNK_SCHOLARS)}
             self._scholars = {sid: resolve_scholar(sid, own) for sid in sorted(ids | set(own))}
         return dict(self._scholars)
 
@@ -157,5 +155,20 @@ class Catalogue:
         return Names({b.book_id: b.name for b in self.books()}, self.scholars())
 
     def source_type_counts(self) -> dict[str, int]:
-        rows = self.rows("SELECT source_type, count(*) FROM chunk_text GROUP BY source_type")
-        return {str(t): int(n) for t, n in rows}
+        return {str(t): int(n) for t, n in self._whole(SOURCE_TYPES)}
+
+
+FACETS = ("scholar_id", "tradition")
+CHUNK_BOOKS = "SELECT DISTINCT book_id FROM chunk_metadata WHERE book_id IS NOT NULL"
+CHUNK_SCHOLARS = "SELECT DISTINCT scholar_id FROM chunk_metadata WHERE scholar_id IS NOT NULL"
+SOURCE_TYPES = "SELECT source_type, count(*) FROM chunk_text GROUP BY source_type"
+
+
+def whole_statements(loose: Sequence[str]) -> tuple[str, ...]:
+    """The statements over every chunk whose rows :mod:`.chunk_counts` keeps per library state."""
+    return (*(_facet_sql(name, loose) for name in FACETS), CHUNK_BOOKS, CHUNK_SCHOLARS, SOURCE_TYPES)
+
+
+def _facet_sql(name: str, loose: Sequence[str]) -> str:
+    col = conditions.column("m", name, loose)
+    return f"SELECT {col}, count(*) FROM chunk_metadata m WHERE m.{name} IS NOT NULL GROUP BY 1 ORDER BY 1"

@@ -36,7 +36,8 @@ from ..core.vectors import VectorIndex
 if TYPE_CHECKING:
     from .verses import VerseIndex
 from . import conditions, fts, values
-from .catalogue import BookRow, Catalogue
+from .catalogue import BookRow, Catalogue, whole_statements
+from .chunk_counts import ChunkCounts, file_state
 from .errors import READ_ERRORS, db_error, invalid
 from .keyword import FullTextIndex
 from .schema import CHUNK_FROM, CHUNK_SELECT, EMBEDDINGS, VECTOR_COLUMN
@@ -77,6 +78,7 @@ class ScriptureStore(Catalogue):
         if not path.is_file():
             raise invalid(f"{path} is not a file. Choose a scripture.db file.")
         vec_version()  # EXTENSION_NOT_LOADED comes before anything about the file's content
+        state = file_state(path)
         header = self.header = check_header(path)
         try:
             con = connect_readonly(path, header)
@@ -86,13 +88,17 @@ class ScriptureStore(Catalogue):
             raise db_error(path, exc) from exc
         self._con = con
         try:
-            return validate(con, path, str(con.execute("select vec_version()").get))
+            info = validate(con, path, str(con.execute("select vec_version()").get))
         except READ_ERRORS as exc:
             self.close()
             raise db_error(path, exc) from exc
         except AmicusError:
             self.close()
             raise
+        if state is not None and file_state(path) != state:
+            state = None  # changed while it opened: its counts are read from it, never cached
+        self._counts = ChunkCounts(path, state, whole_statements(info.loose_columns), self.rows)
+        return info
 
     # -- the connection ----------------------------------------------------------------------
     @property

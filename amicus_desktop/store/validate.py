@@ -149,9 +149,10 @@ def validate(con: apsw.Connection, path: Path, vec_version: str) -> StoreInfo:
             f"{path.name}: the embeddings table does not declare distance_metric=cosine on its "
             f"{VECTOR_COLUMN!r} column, so 1 - distance would not be a cosine similarity. Rebuild it."
         )
-    # Touch the vec0 table and the text table so a broken module or page fails now, not mid-search.
-    con.execute(f"SELECT rowid FROM {EMBEDDINGS} LIMIT 1").fetchall()
+    # Touch the text table and the vec0 table so a broken module or page fails now, not mid-search: one vec0 row
+    # by its rowid (a scan's first row costs sqlite-vec a read of every chunk's rowids: 20 ms at 62k rows).
     max_rowid = con.execute("SELECT max(rowid) FROM chunk_text").get
+    con.execute(f"SELECT rowid FROM {EMBEDDINGS} WHERE rowid = ?", (max_rowid,)).fetchall()
     try:
         chunk_count = int(meta["chunk_count"])
     except (KeyError, ValueError):

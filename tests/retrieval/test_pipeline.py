@@ -7,13 +7,14 @@ import json
 import logging
 import shutil
 import socket
+import threading
 from pathlib import Path
 
 import pytest
 
 from amicus_desktop import paths
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.core.query import Profile, RetrievalContext
+from amicus_desktop.core.query import Profile, RetrievalContext, SearchMode
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.retrieval import Retriever, rerank_result, retrieve
 from tests.support.cli import query_json, run
@@ -153,3 +154,30 @@ def test_a_nul_byte_in_the_saved_database_path_is_db_not_found(amicus_home: Path
     with pytest.raises(AmicusError) as caught:
         asyncio.run(open_it())
     assert caught.value.code is ErrorCode.DB_NOT_FOUND and "NUL" in caught.value.message
+
+
+def test_the_indexes_open_while_the_question_is_embedded(db: Path, proxy: ScriptedProxy) -> None:
+    """The vector and keyword indexes are opened on the database thread while the proxy embeds the question
+    (not after, by the search): held at the proxy, the question finds both already open."""
+    held, release = threading.Event(), threading.Event()
+
+    def hold(_body: dict[str, object]) -> None:
+        held.set()
+        release.wait(10)
+        return None
+
+    async def go() -> tuple[tuple[bool, bool], int]:
+        retriever = Retriever(db, proxy.url)
+        try:
+            ctx = RetrievalContext("grace and peace", mode=SearchMode.HYBRID)
+            task = asyncio.ensure_future(retriever.retrieve(ctx))
+            assert await asyncio.to_thread(held.wait, 10)
+            opened = await retriever.run_db(lambda s: (bool(s._vector_indexes), s._full_text is not None))
+            release.set()
+            return opened, len((await task).results)
+        finally:
+            release.set()
+            await retriever.aclose()
+
+    proxy.behaviour = hold
+    assert asyncio.run(go()) == ((True, True), 10)

@@ -342,3 +342,16 @@ def test_the_dense_search_uses_the_index_when_there_is_one(coded_db: Path, monke
         exact = dict(dense.nearest(s, q, 20))  # sqlite-vec's scan
     assert all(abs(exact[r] - d) < 1e-6 for r, d in got if r in exact)
     assert len(set(exact) & {r for r, _ in got}) >= 19
+
+
+def test_sorted_unique_is_numpys_unique() -> None:
+    """The index's dedupe (which spares the first search numpy.ma's import) gives np.unique's values."""
+    from amicus_desktop.store.twostage import sorted_unique
+
+    rng = np.random.default_rng(5)
+    cases = [np.zeros(0, dtype=np.int64), np.array([7], dtype=np.int64), np.array([3, 3, 3], dtype=np.int64),
+             rng.integers(-50, 50, 400).astype(np.int64), rng.integers(0, 10**12, 2000).astype(np.int64),
+             np.array([[4, 1], [1, 9]], dtype=np.intp)]
+    for values in cases:
+        got = sorted_unique(values)
+        assert got.dtype == values.dtype and np.array_equal(got, np.unique(values))
