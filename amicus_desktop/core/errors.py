@@ -8,6 +8,7 @@ a subclass for one part's; the *code* is what callers branch on)::
           │  code ∈ ErrorCode (CONTRACT section 5):
           │    QUERY_INVALID                      no I/O happened
           │    DB_NOT_FOUND / EXTENSION_NOT_LOADED / DB_INVALID     the database
+          │    DB_UNAVAILABLE                     a library's database server cannot answer now: try again
           │    OFFLINE                            the proxy could not be reached (transport)
           │    EMBED_FAILED                       the proxy answered, but badly
           │    DIMENSION_MISMATCH / MODEL_MISMATCH                   the vector does not fit the DB
@@ -47,6 +48,9 @@ class ErrorCode(enum.StrEnum):
     DB_NOT_FOUND = "DB_NOT_FOUND"
     EXTENSION_NOT_LOADED = "EXTENSION_NOT_LOADED"
     DB_INVALID = "DB_INVALID"
+    #: project extension (CONTRACT section 4, the library on PostgreSQL): its server cannot answer now (restarting,
+    #: down, too many connections, a statement cancelled by its timeout) — try again; the next call connects again
+    DB_UNAVAILABLE = "DB_UNAVAILABLE"
     OFFLINE = "OFFLINE"
     EMBED_FAILED = "EMBED_FAILED"
     DIMENSION_MISMATCH = "DIMENSION_MISMATCH"
@@ -57,11 +61,12 @@ class ErrorCode(enum.StrEnum):
     @property
     def is_database(self) -> bool:
         """Whether the database (not the proxy, not the question) is what is unusable: missing,
-        without its extension, or invalid."""
+        without its extension, invalid, or (a database server) unavailable now."""
         return self in _DATABASE_CODES
 
 
-_DATABASE_CODES = frozenset({ErrorCode.DB_NOT_FOUND, ErrorCode.EXTENSION_NOT_LOADED, ErrorCode.DB_INVALID})
+_DATABASE_CODES = frozenset({ErrorCode.DB_NOT_FOUND, ErrorCode.EXTENSION_NOT_LOADED, ErrorCode.DB_INVALID,
+                             ErrorCode.DB_UNAVAILABLE})
 
 
 class AmicusError(Exception):

@@ -47,8 +47,10 @@ class ServiceCode(enum.StrEnum):
     NO_WORKSPACE = "NO_WORKSPACE"
 
 
-#: Seconds a client waits before asking again after ``NOTES_STORE_BUSY`` (503).
+#: Seconds a client waits before asking again after ``NOTES_STORE_BUSY`` or ``DB_UNAVAILABLE`` (503).
 NOTES_RETRY_AFTER = 1
+#: The codes whose 503 says when to ask again (a restarted database or a full pool is back in seconds).
+RETRY_CODES = frozenset({NotesCode.NOTES_STORE_BUSY, ErrorCode.DB_UNAVAILABLE})
 
 #: HTTP status of every code (CONTRACT section 9's table, then the plain HTTP refusals).
 STATUS: dict[str, int] = {
@@ -81,6 +83,7 @@ STATUS: dict[str, int] = {
     ServiceCode.OVERLAY_INVALID: 500,
     ErrorCode.OFFLINE: 503,
     ErrorCode.EMBED_FAILED: 503,
+    ErrorCode.DB_UNAVAILABLE: 503,
     # the request limits of the HTTP layer (amicus_desktop.http.limits, proxy.server.RequestLimits)
     "HEADERS_TOO_LARGE": 431,
     "HTTP_VERSION_NOT_SUPPORTED": 505,
@@ -107,11 +110,11 @@ class ServiceError(AmicusError):
     @classmethod
     def of(cls, err: AmicusError) -> ServiceError:
         """The engine's error as the service answers it (the same code and sentence; a service error as it is); a
-        busy notes store says when to ask again (``Retry-After``: a restarted database or a full pool is back in
-        seconds)."""
+        busy notes store or an unavailable library database says when to ask again (``Retry-After``: a restarted
+        database or a full pool is back in seconds)."""
         if isinstance(err, ServiceError):
             return err
-        if err.code == NotesCode.NOTES_STORE_BUSY:
+        if err.code in RETRY_CODES:
             return cls(err.code, err.message, {"Retry-After": str(NOTES_RETRY_AFTER)})
         return cls(err.code, err.message)
 

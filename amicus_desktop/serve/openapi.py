@@ -273,7 +273,7 @@ def _error_answers() -> dict[str, Any]:
     out = {}
     for status, codes in sorted(by_status.items()):
         answer = _answer("error.code: " + ", ".join(sorted(codes)), "Error")
-        if status == 429:
+        if status in (429, 503):  # 503: with NOTES_STORE_BUSY and DB_UNAVAILABLE
             answer["headers"]["Retry-After"] = {"schema": {"type": "integer"}, "description": "Seconds to wait."}
         if status == 401:
             answer["headers"]["WWW-Authenticate"] = {"schema": {"type": "string"}}

@@ -38,6 +38,10 @@ def test_the_service_answers_the_engines_error_with_its_code_and_status() -> Non
     refusal = ServiceError("UNAUTHORIZED", "who are you", {"WWW-Authenticate": "Bearer"})
     assert ServiceError.of(refusal) is refusal  # a service error as it is, its headers kept
     assert ServiceError.of(BackendError("bad", code="OFFLINE")).status == 503
+    away = ServiceError.of(AmicusError(ErrorCode.DB_UNAVAILABLE, "the library's database restarts"))
+    assert (away.status, away.headers) == (503, {"Retry-After": "1"})  # try again, unlike DB_NOT_FOUND's 404
+    assert AmicusError(ErrorCode.DB_UNAVAILABLE, "x").is_database
+    assert ServiceError.of(AmicusError(ErrorCode.DB_NOT_FOUND, "no library")).headers == {}
 
 
 def test_a_code_no_kind_of_error_has_is_refused() -> None:

@@ -3,8 +3,9 @@
 The same questions go to a service over the SQLite library and to one over its export (``export-db``): the same
 chunks in the same order with the same scores (meaning search's within 1e-5: pgvector's and sqlite-vec's float
 sums differ in the last bits), the same warnings and breakdowns. ``test_retrieve.py``'s settings run against the
-real study library and the real model on both backends. The URL's password is never printed or logged, and a
-database that holds no library yet, or cannot be reached (restarted, down), answers ``DB_NOT_FOUND`` until it
+real study library and the real model on both backends. The URL's password is never printed or logged; a
+database that holds no library yet answers ``DB_NOT_FOUND``, and one that cannot be reached now (restarted, down)
+or whose statement ran out of time (a table locked) answers ``503 DB_UNAVAILABLE`` with ``Retry-After``, until it
 can — no restart of the service. test_errors.py's rows run here too: its parameter table (imported, over the
 study library in PostgreSQL) and its library and proxy failures, the library in PostgreSQL.
 """
@@ -153,8 +154,8 @@ def test_retrieve_over_postgresql_answers_as_query_json_over_the_file(
 
 def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recovers(
         both: tuple[ServeProcess, ServeProcess, str], pg: PgServer) -> None:
-    """Every answer while PostgreSQL restarts or is down is 200 or the contract's ``DB_NOT_FOUND`` (no hang, no
-    500); once it is back every lane connects again by itself."""
+    """Every answer while PostgreSQL restarts or is down is 200 or the contract's ``503 DB_UNAVAILABLE`` with
+    ``Retry-After`` (no hang, no 404, no 500); once it is back every lane connects again by itself."""
     _lite, pg_serve, _url = both
     params = {"q": "grace", "mode": "keyword", "k": 3}
     assert pg_serve.get(params=params).status_code == 200
@@ -174,7 +175,9 @@ def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recove
         time.sleep(0.3)
         pg.stop()
         time.sleep(1.0)
+        t0 = time.monotonic()
         down = pg_serve.get(params=params)
+        down_seconds = time.monotonic() - t0
         deadline = time.monotonic() + 10
         while (health := pg_serve.get("/health")).status_code != 503:  # each lane looks again within a second
             assert time.monotonic() < deadline, health.text
@@ -185,13 +188,42 @@ def test_the_database_restarted_or_down_under_load_fails_with_a_code_then_recove
         stop.set()
         for t in workers:
             t.join(60)
-    body = expect_error(down, 404, "DB_NOT_FOUND")
+    body = expect_error(down, 503, "DB_UNAVAILABLE")
+    assert down.headers["Retry-After"] == "1" and down_seconds < 10, down_seconds  # (a socket refuses at once)
     assert "cannot be reached" in body["error"]["message"] and SECRET not in str(body)
     codes = {r.status_code for r in answers}
-    assert codes <= {200, 404} and 404 in codes, codes
-    assert all(r.json()["error"]["code"] == "DB_NOT_FOUND" for r in answers if r.status_code == 404)
+    assert codes <= {200, 503} and 503 in codes, codes
+    assert all(r.json()["error"]["code"] == "DB_UNAVAILABLE" and r.headers["Retry-After"] == "1"
+               for r in answers if r.status_code == 503)
     for _ in range(4):  # each lane: its next statement connects again
         assert pg_serve.get(params=params).status_code == 200
+
+
+def test_a_statement_that_waits_too_long_answers_unavailable_then_works(small_db: Path, tmp_path: Path,
+                                                                        pg: PgServer) -> None:
+    """A table the library reads held by an administrator (``LOCK TABLE … ACCESS EXCLUSIVE``): a search waits at
+    most ``$AMICUS_LIBRARY_STATEMENT_TIMEOUT`` seconds and answers ``503 DB_UNAVAILABLE`` with ``Retry-After`` (no
+    hang); once the lock is gone the same lane answers again."""
+    url = exported_library(small_db)
+    name = url.split("@/", 1)[1].split("?", 1)[0]
+    params = {"q": "grace", "mode": "keyword", "k": 3}
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = PgServeProcess(url, proxy.url, home=tmp_path / "home",
+                               env={"AMICUS_LIBRARY_STATEMENT_TIMEOUT": "0.5"})
+        try:
+            serve.start()
+            assert serve.get(params=params).status_code == 200
+            with pg.admin(name) as admin, admin.transaction():
+                admin.execute("LOCK TABLE amicus_library.fts_postings IN ACCESS EXCLUSIVE MODE")
+                t0 = time.monotonic()
+                held = serve.get(params={**params, "q": "grace and peace"}, timeout=30)
+                waited = time.monotonic() - t0
+            body = expect_error(held, 503, "DB_UNAVAILABLE")
+            assert held.headers["Retry-After"] == "1" and 0.4 < waited < 5, waited
+            assert "QueryCanceled" in body["error"]["message"]
+            assert serve.get(params=params).status_code == 200
+        finally:
+            serve.close()
 
 
 def test_the_mcp_tools_over_postgresql_name_the_library_it_was_exported_from(

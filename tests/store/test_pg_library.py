@@ -199,7 +199,7 @@ def test_a_failed_export_leaves_the_library_there_was(small_db: Path, tmp_path: 
 
     with pytest.raises(AmicusError) as err:
         export_library(small_db, pg_url, replace=True, progress=kill)
-    assert err.value.code is ErrorCode.DB_NOT_FOUND and "cannot be reached" in err.value.message
+    assert err.value.code is ErrorCode.DB_UNAVAILABLE and "cannot be reached" in err.value.message
     with pg.admin(name) as con:
         schemas = [r[0] for r in con.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'amicus%'")]
     assert schemas == [SCHEMA]
@@ -213,5 +213,10 @@ def test_a_library_that_is_not_there_is_db_not_found(pg_url: str, pg: PgServer) 
     assert err.value.code is ErrorCode.DB_NOT_FOUND and "export-db" in err.value.message
     nowhere = "postgresql://amicus_app:s3cret-pw@/nowhere?host=/nonexistent-folder"
     with pytest.raises(AmicusError) as err:
-        open_library(nowhere)
+        open_library(nowhere)  # no server there now: try again, not "no library"
+    assert err.value.code is ErrorCode.DB_UNAVAILABLE and "s3cret" not in err.value.message
+    no_database = pg_url.replace("@/", ":s3cret-pw@/").split("?", 1)
+    no_database[0] = no_database[0].rsplit("/", 1)[0] + "/no_such_database"
+    with pytest.raises(AmicusError) as err:  # a server that is there, without that database
+        open_library("?".join(no_database))
     assert err.value.code is ErrorCode.DB_NOT_FOUND and "s3cret" not in err.value.message

@@ -80,7 +80,7 @@ def export_library(source: str | Path, url: str, *, replace: bool = False,
             raise AmicusError(ErrorCode.DB_INVALID, f"{Path(source).name} is still being built (build-db --resume); "
                                                     "export it once its last book is in.")
         marker = source_marker(store)
-        con = connect(url)
+        con = connect(url, reader=False)
         try:
             with pg_errors(url):
                 _check_vector(con, url)

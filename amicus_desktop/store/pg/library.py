@@ -5,7 +5,7 @@ thread — the retriever's database thread, as the SQLite store's. The catalogue
 :class:`~amicus_desktop.store.catalogue.Catalogue`'s own statements where they are plain SQL (``?``
 placeholders read as psycopg's), the rest are written here. Every value still goes through
 :mod:`~amicus_desktop.store.values`. A connection that fails (the server restarted) is dropped: the call answers
-``DB_NOT_FOUND`` and the next one connects again.
+``DB_UNAVAILABLE`` and the next one connects again.
 
 Verse search (CONTRACT section 14) does not run here yet: :attr:`info` says the library has no verse index
 (``has_verses`` false), so the pipeline leaves out what needs one (a quoted verse's chapter, a rare word of the
@@ -74,7 +74,7 @@ class PgLibrary(Catalogue):
             with pg_errors(self.url):
                 return list(self._con.execute(sql, list(params)).fetchall())
         except AmicusError as exc:
-            if exc.code is ErrorCode.DB_NOT_FOUND:  # reached no more: connect again on the next call
+            if exc.code is ErrorCode.DB_UNAVAILABLE:  # reached no more, or cancelled: connect again next call
                 self._drop()
             raise
 

@@ -12,15 +12,20 @@ in PostgreSQL's types (``chunk_text``, ``chunk_metadata``, ``db_meta``, ``books`
 Terms are the tokens of :data:`~amicus_desktop.store.fts.FTS_TOKENIZE` (porter, unicode61, diacritics
 removed), made by SQLite's own tokenizer at export; they sort bytewise (``COLLATE "C"``) as FTS5's do.
 Another schema may live in the same database (the notes store's tables, for one): nothing here touches it.
-Failures become the contract's codes (:func:`pg_errors`): a database that cannot be reached is
-``DB_NOT_FOUND`` (the library is not there now; the next call connects again), one without pgvector
-``EXTENSION_NOT_LOADED``, anything else ``DB_INVALID``. A URL is shown only redacted (no password).
+Failures become the contract's codes (:func:`pg_errors`): a database that cannot be reached *now* (connection
+refused or cut, the server starting, restarting or shutting down, too many connections, a statement cancelled by
+its timeout) is ``DB_UNAVAILABLE`` (503 with ``Retry-After`` in the service: try again, the next call connects
+again); a database that is reached but holds no library, or that names no database or role of the server, is
+``DB_NOT_FOUND``; one without pgvector ``EXTENSION_NOT_LOADED``; anything else ``DB_INVALID``. Connecting waits
+at most :data:`CONNECT_TIMEOUT_ENV` seconds, and a reader's statement runs (or waits for a lock) at most
+:data:`STATEMENT_TIMEOUT_ENV` seconds. A URL is shown only redacted (no password).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -36,6 +41,14 @@ log = logging.getLogger("amicus.store")
 SCHEMA = "amicus_library"
 #: ``db_meta`` key: what the library was exported from (the SQLite library's content id and build id).
 EXPORTED_FROM = "exported_from"
+#: Seconds a connection attempt waits for the server before the call answers ``DB_UNAVAILABLE``.
+CONNECT_TIMEOUT_ENV = "AMICUS_LIBRARY_CONNECT_TIMEOUT"
+DEFAULT_CONNECT_TIMEOUT = 3
+#: Seconds one statement of a reader may run (or wait for a lock) before the database cancels it: ``DB_UNAVAILABLE``.
+STATEMENT_TIMEOUT_ENV = "AMICUS_LIBRARY_STATEMENT_TIMEOUT"
+DEFAULT_STATEMENT_TIMEOUT = 10.0
+#: libpq's words for a server that was reached and refused who or what was asked for (not "try again").
+_REFUSALS = ("does not exist", "authentication failed", "no pg_hba.conf entry", "permission denied")
 
 
 def layout(schema: str, dims: int) -> str:
@@ -77,16 +90,38 @@ def shown(url: str) -> str:
     return redact_url(url)
 
 
-def connect(url: str) -> psycopg.Connection[tuple[object, ...]]:
-    """A connection to ``url`` (autocommit: each read is its own statement), or ``DB_NOT_FOUND``."""
+def _setting(name: str, default: float, low: float) -> float:
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise AmicusError(ErrorCode.DB_INVALID, f"${name} must be a number of seconds.") from None
+    if value < low:
+        raise AmicusError(ErrorCode.DB_INVALID, f"${name} must be at least {low:g}.")
+    return value
+
+
+def connect(url: str, *, reader: bool = True) -> psycopg.Connection[tuple[object, ...]]:
+    """A connection to ``url`` (autocommit: each read is its own statement), or the code of why not (see the
+    module docstring). A ``reader``'s statements are cancelled after ``$AMICUS_LIBRARY_STATEMENT_TIMEOUT``
+    seconds; an export's (``reader=False``) run as long as they need."""
     try:
         import psycopg
     except ImportError as exc:
         raise AmicusError(ErrorCode.EXTENSION_NOT_LOADED,
                           "A library on PostgreSQL needs psycopg: pip install 'amicus-desktop[postgres]'.") from exc
-    with pg_errors(url):
-        return psycopg.connect(url, autocommit=True, connect_timeout=10,
-                               application_name="amicus-library")
+    timeout = max(1, round(_setting(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT, 1)))  # libpq: whole seconds
+    statement_ms = round(1000 * _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05)) if reader else 0
+    with pg_errors(url):  # (statement_timeout 0: none)
+        return psycopg.connect(url, autocommit=True, connect_timeout=timeout, application_name="amicus-library",
+                               options=f"-c statement_timeout={statement_ms}")
+
+
+def unavailable(url: str, why: str) -> AmicusError:
+    """``DB_UNAVAILABLE``: the library's database cannot answer now (``why``: the exception's class name)."""
+    return AmicusError(ErrorCode.DB_UNAVAILABLE,
+                       f"The library database at {shown(url)} cannot be reached now ({why}). Nothing is lost; "
+                       "try again in a moment (the next request connects again).")
 
 
 @contextlib.contextmanager
@@ -97,11 +132,19 @@ def pg_errors(url: str) -> Iterator[None]:
 
     try:
         yield
-    except (psycopg.OperationalError, pge.AdminShutdown, pge.QueryCanceled) as exc:
+    except (pge.OperatorIntervention, pge.TooManyConnections, pge.LockNotAvailable) as exc:
+        # cancelled by its timeout (QueryCanceled), the server shutting down or starting (AdminShutdown,
+        # CannotConnectNow…), no free connection: all are gone in a moment
         log.warning("library database unavailable", extra={"error": type(exc).__name__})
-        raise AmicusError(ErrorCode.DB_NOT_FOUND,
-                          f"The library database at {shown(url)} cannot be reached now ({type(exc).__name__}). "
-                          "Check that PostgreSQL is running; the next request connects again.") from None
+        raise unavailable(url, type(exc).__name__) from None
+    except psycopg.OperationalError as exc:
+        if exc.sqlstate is None and any(words in str(exc) for words in _REFUSALS):  # reached, and refused
+            log.warning("library database refused the connection", extra={"error": type(exc).__name__})
+            raise AmicusError(ErrorCode.DB_NOT_FOUND,
+                              f"The server at {shown(url)} has no such database or role, or refused the login. "
+                              "Check the URL (and the password) given with --db.") from None
+        log.warning("library database unavailable", extra={"error": type(exc).__name__})
+        raise unavailable(url, type(exc).__name__) from None
     except pge.UndefinedTable:
         raise AmicusError(ErrorCode.DB_NOT_FOUND,
                           f"The database at {shown(url)} holds no library (no schema {SCHEMA}). Export one with "
