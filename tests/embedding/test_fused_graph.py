@@ -1,15 +1,11 @@
 """The fused graph (embedding/fused_graph.py) gives the shipped file's vectors, on real texts, with the real model.
 
-Real texts: every fourth of the builder's own embedding texts for three short books (lexicon entries, word
-studies, panels, cross-reference notes), every 200th whole-Bible verse (what the verse vectors embed) and the
-demo golden set's questions (what a query embeds). ``research/measure/build_speed.py --graphs`` compares all
+Real texts (``real_texts``, tests/embedding/conftest.py): the builder's own embedding texts for three short books,
+whole-Bible verses and the demo golden set's questions. ``research/measure/build_speed.py --graphs`` compares all
 1,167 chunks of those books (docs/PERFORMANCE.md). The reference is the same backend running ``model.onnx`` as shipped.
 """
 
 from __future__ import annotations
-
-import json
-from pathlib import Path
 
 import numpy as np
 import onnx
@@ -21,35 +17,18 @@ from amicus_desktop.embedding.local import LocalMiniLMBackend, _packaged_model_p
 
 #: reading the whole Bible's text and embedding ≈ 450 texts twice: minutes on a busy machine
 pytestmark = pytest.mark.timeout(900)
-GOLDEN = Path(__file__).resolve().parents[2] / "resources" / "golden" / "demo.json"
 #: the same vectors "to float rounding": every text's cosine with its reference vector at least this.
 MIN_COSINE = 0.99999
 
 
 @pytest.fixture(scope="module")
-def real_texts() -> dict[str, list[str]]:
-    from amicus_desktop.corpus.build import collect_chunks, embedding_text
-    from amicus_desktop.corpus.library import Library
-    from amicus_desktop.corpus.sources.common import BibleText, Scope
-
-    library = Library()
-    whole = BibleText.whole(library)
-    _, records = collect_chunks(Scope.of(["jude", "philemon", "titus"]), library, whole=whole)
-    chunks = [embedding_text(r, whole.verses) for r in records[::4]]
-    verses = list(whole.verses.values())[::200]
-    queries = [q["query"] for q in json.loads(GOLDEN.read_text(encoding="utf-8"))["queries"]]
-    assert len(chunks) > 250 and len(verses) > 150 and len(queries) > 20
-    return {"chunks": chunks, "verses": verses, "queries": queries}
-
-
-@pytest.fixture(scope="module")
-def vectors(local_model: LocalMiniLMBackend,
+def vectors(default_vectors: dict[str, np.ndarray],
             real_texts: dict[str, list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """Per kind of text: (the fused graph's vectors, the shipped graph's)."""
     reference = LocalMiniLMBackend(fused=False)
     reference.load()
     assert reference.graph == "file"
-    return {kind: (local_model.embed(texts), reference.embed(texts)) for kind, texts in real_texts.items()}
+    return {kind: (default_vectors[kind], reference.embed(texts)) for kind, texts in real_texts.items()}
 
 
 def test_the_default_backend_runs_the_fused_graph(local_model: LocalMiniLMBackend) -> None:

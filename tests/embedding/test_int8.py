@@ -24,7 +24,6 @@ from tests.support.proxy import ProxyProcess
 
 #: reading the whole Bible's text and embedding ≈ 450 texts twice: minutes on a busy machine
 pytestmark = pytest.mark.timeout(900)
-GOLDEN = Path(__file__).resolve().parents[2] / "resources" / "golden" / "demo.json"
 #: what int8 keeps of the float model's vectors, per text (cosines of unit vectors; int8_compute.py measured 0.981
 #: lowest, 0.993 mean): a bound that fails if the quantisation breaks (per-matrix scales gave 0.877).
 MIN_COSINE = 0.97
@@ -37,22 +36,6 @@ def int8_model() -> LocalMiniLMBackend:
     assert isinstance(backend, LocalMiniLMBackend) and not backend.loaded
     backend.load()
     return backend
-
-
-@pytest.fixture(scope="module")
-def real_texts() -> dict[str, list[str]]:
-    from amicus_desktop.corpus.build import collect_chunks, embedding_text
-    from amicus_desktop.corpus.library import Library
-    from amicus_desktop.corpus.sources.common import BibleText, Scope
-
-    library = Library()
-    whole = BibleText.whole(library)
-    _, records = collect_chunks(Scope.of(["jude", "philemon", "titus"]), library, whole=whole)
-    chunks = [embedding_text(r, whole.verses) for r in records[::4]]
-    verses = list(whole.verses.values())[::200]
-    queries = [q["query"] for q in json.loads(GOLDEN.read_text(encoding="utf-8"))["queries"]]
-    assert len(chunks) > 250 and len(verses) > 150 and len(queries) > 20
-    return {"chunks": chunks, "verses": verses, "queries": queries}
 
 
 def test_its_own_name_and_model_id_opt_in_only(local_model: LocalMiniLMBackend,
@@ -68,11 +51,11 @@ def test_its_own_name_and_model_id_opt_in_only(local_model: LocalMiniLMBackend,
     assert local_model.graph == "fused"
 
 
-def test_vectors_are_unit_length_and_close_to_the_float_models(local_model: LocalMiniLMBackend,
-                                                               int8_model: LocalMiniLMBackend,
+def test_vectors_are_unit_length_and_close_to_the_float_models(int8_model: LocalMiniLMBackend,
+                                                               default_vectors: dict[str, np.ndarray],
                                                                real_texts: dict[str, list[str]]) -> None:
     for kind, texts in real_texts.items():
-        ours, floats = int8_model.embed(texts), local_model.embed(texts)
+        ours, floats = int8_model.embed(texts), default_vectors[kind]
         assert ours.dtype == np.float32 and ours.shape == floats.shape
         assert np.allclose(np.linalg.norm(ours, axis=1), 1.0, atol=1e-5), kind
         cos = (ours * floats).sum(axis=1)
