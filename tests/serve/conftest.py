@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,11 +11,32 @@ import httpx
 import pytest
 
 from tests.postgres_server import pg, pg_url  # noqa: F401  (fixtures: a real PostgreSQL for the notes store)
+from tests.support.scripted_proxy import ScriptedProxy, reply_json
 from tests.support.serve import ServeProcess
 
 
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def proxy_failures_in_turn(ask: Callable[..., httpx.Response], proxy: ScriptedProxy) -> None:
+    """The proxy's rows of the error table, asked of a service whose library answers: a model crash (503
+    ``EMBED_FAILED``, keyword search still answering), another model (409 ``MODEL_MISMATCH``), other dimensions (409
+    ``DIMENSION_MISMATCH``), then back and stopped (503 ``OFFLINE``, keyword search still answering). ``ask(mode)``
+    asks a new question in that mode (default dense)."""
+    proxy.behaviour = lambda body: reply_json(500, {"error": {"code": "BOOM", "message": "model crashed"}})
+    expect_error(ask(), 503, "EMBED_FAILED")
+    assert ask("keyword").status_code == 200
+    proxy.behaviour = None
+    proxy.model = "another-model"
+    expect_error(ask(), 409, "MODEL_MISMATCH")
+    proxy.model, proxy.dims = "test-model", 9
+    expect_error(ask(), 409, "DIMENSION_MISMATCH")
+    proxy.dims = 8
+    assert ask("hybrid").status_code == 200
+    proxy.stop()
+    expect_error(ask(), 503, "OFFLINE")
+    assert ask("keyword").status_code == 200
 
 
 def expect_error(response: httpx.Response, status: int, code: str) -> dict[str, Any]:

@@ -24,10 +24,10 @@ from amicus_desktop.serve.app import create_app
 from amicus_desktop.serve.library import Library
 from amicus_desktop.serve.params import RetrieveParams
 from amicus_desktop.serve.scope import Scope
-from tests.serve.conftest import expect_error, sha256
+from tests.serve.conftest import expect_error, proxy_failures_in_turn, sha256
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
 from tests.support.proxy import free_port
-from tests.support.scripted_proxy import ScriptedProxy, reply_json
+from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.serve import ServeProcess
 
 
@@ -143,20 +143,8 @@ def test_library_and_proxy_failures_then_recovery(tmp_path: Path) -> None:
         assert ask().status_code == 200
         before = sha256(library)
 
-        proxy.behaviour = lambda body: reply_json(500, {"error": {"code": "BOOM", "message": "model crashed"}})
-        expect_error(ask(), 503, "EMBED_FAILED")
-        assert ask("keyword").status_code == 200
-        proxy.behaviour = None
-        proxy.model = "another-model"
-        expect_error(ask(), 409, "MODEL_MISMATCH")
-        proxy.model, proxy.dims = "test-model", 9
-        expect_error(ask(), 409, "DIMENSION_MISMATCH")
-        proxy.dims = 8
-        assert ask("hybrid").status_code == 200
-        proxy.stop()
-        expect_error(ask(), 503, "OFFLINE")
+        proxy_failures_in_turn(ask, proxy)
         expect_error(ask("hybrid"), 503, "OFFLINE")
-        assert ask("keyword").status_code == 200
         assert serve.get("/health").json()["proxy"] == "offline"
         assert sha256(library) == before
     assert sorted(p.name for p in library.parent.iterdir()) == ["scripture.db"]  # nothing written beside it

@@ -25,11 +25,11 @@ import pytest
 from amicus_desktop.store.pg.export import export_library
 from amicus_desktop.store.sqlite import connect
 from tests.postgres_server import PgServer, exported_library
-from tests.serve.conftest import expect_error
+from tests.serve.conftest import expect_error, proxy_failures_in_turn
 from tests.serve.test_errors import test_400, test_413_query_too_long_and_2000_is_fine  # noqa: F401  (run here)
 from tests.serve.test_retrieve import SETTINGS
 from tests.support.cli import query_json
-from tests.support.scripted_proxy import ScriptedProxy, reply_json
+from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.serve import ServeProcess
 
 SECRET = "s3cret-pw"
@@ -283,19 +283,7 @@ def test_library_and_proxy_failures_then_recovery_over_postgresql(small_db: Path
             export_library(small_db, pg_url)  # replaces it: the service reads it at the next request
             assert ask().status_code == 200
 
-            proxy.behaviour = lambda body: reply_json(500, {"error": {"code": "BOOM", "message": "model crashed"}})
-            expect_error(ask(), 503, "EMBED_FAILED")
-            assert ask("keyword").status_code == 200
-            proxy.behaviour = None
-            proxy.model = "another-model"
-            expect_error(ask(), 409, "MODEL_MISMATCH")
-            proxy.model, proxy.dims = "test-model", 9
-            expect_error(ask(), 409, "DIMENSION_MISMATCH")
-            proxy.dims = 8
-            assert ask("hybrid").status_code == 200
-            proxy.stop()
-            expect_error(ask(), 503, "OFFLINE")
-            assert ask("keyword").status_code == 200
+            proxy_failures_in_turn(ask, proxy)
             assert SECRET not in serve.run_output() + serve.log_text()
         finally:
             serve.close()
