@@ -111,7 +111,7 @@ _TRANSLITERATION = re.compile(r"^[^()]+?\s+\(([^,()]+),")
 #: a word study's head: its first lines — the word, its meaning, how the WEB renders it; the verses it quotes follow
 _HEAD_LINES = 3
 _TOKEN = re.compile(r"\w+")
-#: words compared by their first letters, so that "forgiveness" meets "forgive" and "sins" meets "sin"
+#: words compared by their first five letters, so that "forgiveness" meets "forgive" and "wrathful" meets "wrath"
 _STEM = 5
 
 
