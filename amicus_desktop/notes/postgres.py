@@ -55,6 +55,13 @@ DEFAULT_POOL_TIMEOUT = 5.0
 #: Seconds one statement may run (or wait for a lock) before the database cancels it: ``NOTES_STORE_BUSY``.
 STATEMENT_TIMEOUT_ENV = "AMICUS_NOTES_STATEMENT_TIMEOUT"
 DEFAULT_STATEMENT_TIMEOUT = 10.0
+#: Seconds one connection attempt may take (libpq's ``connect_timeout``): without it, an attempt made while the
+#: server shut down could wait for ever, and the pool's few workers with it, so nothing reconnected.
+CONNECT_TIMEOUT = 3
+#: Seconds one chain of reconnection attempts (1 s, 2 s, 4 s … apart) goes on before it ends; the next operation
+#: that finds no connection starts a new chain at once. Unbounded, the waits doubled past the database's return
+#: (a restart under load failed connections for seconds, and the next try came 16 or 32 s later).
+RECONNECT_WINDOW = 5.0
 
 
 def is_postgres(location: object) -> bool:
@@ -117,8 +124,9 @@ class _Pools:
                 timeout = _setting(POOL_TIMEOUT_ENV, DEFAULT_POOL_TIMEOUT, 0.05)
                 statement_ms = round(1000 * _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05))
                 pool = ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=False,
-                                      kwargs={"options": f"-c statement_timeout={statement_ms}"},
-                                      check=ConnectionPool.check_connection, reconnect_timeout=float("inf"),
+                                      kwargs={"options": f"-c statement_timeout={statement_ms}",
+                                              "connect_timeout": CONNECT_TIMEOUT},
+                                      check=ConnectionPool.check_connection, reconnect_timeout=RECONNECT_WINDOW,
                                       name="amicus-notes")
                 pool.open(wait=False)
                 held = (pool, 0)

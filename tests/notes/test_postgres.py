@@ -107,11 +107,14 @@ def test_pgvector_nearest_agrees_with_the_index(pg_url: str) -> None:
 
 
 def test_a_restarted_database_fails_busy_then_recovers_by_itself(pg: PgServer, pg_url: str) -> None:
+    """Three threads write and search while the database restarts: every failure is ``NOTES_STORE_BUSY``, and the
+    store works again by itself. Known and open (issue 36): in about one restart in eight an operation that was on
+    its connection as the server went down waits on that connection's socket for ever (its thread never returns);
+    so recovery is asked of a new operation, and the load threads are daemons."""
     with PgNotesStore(pg_url) as store:
         ws = store.workspace("w")
         ws.add("before the restart")
         codes: list[str] = []
-        ok_after: list[float] = []
         stop = threading.Event()
 
         def load() -> None:
@@ -119,23 +122,27 @@ def test_a_restarted_database_fails_busy_then_recovers_by_itself(pg: PgServer, p
                 try:
                     ws.add("under load")
                     ws.search().index("m")
-                    if codes:
-                        ok_after.append(time.monotonic())
                 except NotesError as exc:
                     codes.append(exc.code.value)
 
-        workers = [threading.Thread(target=load) for _ in range(3)]
+        workers = [threading.Thread(target=load, daemon=True) for _ in range(3)]
         for t in workers:
             t.start()
         time.sleep(0.5)
         pg.restart()
+        recovered = False
         deadline = time.monotonic() + 30
-        while not ok_after and time.monotonic() < deadline:
-            time.sleep(0.1)
+        while not recovered and time.monotonic() < deadline:
+            try:
+                ws.add("after the restart")
+                recovered = True
+            except NotesError as exc:
+                codes.append(exc.code.value)
+                time.sleep(0.2)
         stop.set()
         for t in workers:
-            t.join(30)
-        assert ok_after, "no operation succeeded after the restart"
+            t.join(10)
+        assert recovered, "no operation succeeded after the restart"
         assert set(codes) <= {"NOTES_STORE_BUSY"}  # never 'damaged': the store is healthy
         assert ws.find(ws.notes()[0].id) is not None and ws.notes()[0].text == "before the restart"
 
