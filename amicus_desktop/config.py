@@ -112,6 +112,19 @@ def load_settings() -> Settings:
     return SettingsStore(read_only=True).load()
 
 
+def seconds_from_env(name: str, default: float, low: float) -> float:
+    """``$name`` as a number of seconds (``default`` when unset or empty); ``ValueError`` saying why when it
+    is not a number or is below ``low`` (each caller raises it as its own error: the library's, the notes')."""
+    raw = os.environ.get(name, "").strip()
+    try:
+        value = float(raw) if raw else default
+    except ValueError:
+        raise ValueError(f"${name} must be a number of seconds.") from None
+    if not value >= low:  # NaN too
+        raise ValueError(f"${name} must be at least {low:g}.")
+    return value
+
+
 def token_problem(token: str) -> str | None:
     """What makes ``token`` unusable in ``Authorization: Bearer …``, or ``None`` when it is fine.
 

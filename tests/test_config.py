@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from amicus_desktop import paths
-from amicus_desktop.config import load_settings, resolve_connection, token_problem
+from amicus_desktop.config import load_settings, resolve_connection, seconds_from_env, token_problem
+from amicus_desktop.core.errors import AmicusError, ErrorCode
 from amicus_desktop.settings import Settings, SettingsStore
 from tests.support.dbs import build_db, random_chunks
 from tests.support.scripted_proxy import ScriptedProxy
@@ -120,3 +121,29 @@ def test_blas_runs_one_thread_unless_the_user_says_otherwise() -> None:
     env["OPENBLAS_NUM_THREADS"] = "2"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "2"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [(None, 3.0), ("", 3.0), (" 0.5 ", 0.5), ("10", 10.0)])
+def test_seconds_from_the_environment(monkeypatch: pytest.MonkeyPatch, raw: str | None, expected: float) -> None:
+    if raw is None:
+        monkeypatch.delenv("AMICUS_TEST_SECONDS", raising=False)
+    else:
+        monkeypatch.setenv("AMICUS_TEST_SECONDS", raw)
+    assert seconds_from_env("AMICUS_TEST_SECONDS", 3.0, 0.05) == expected
+
+
+@pytest.mark.parametrize(("raw", "why"), [("soon", "must be a number of seconds"), ("0.01", "must be at least 0.05"),
+                                          ("nan", "must be at least 0.05"), ("-1", "must be at least 0.05")])
+def test_seconds_that_cannot_be_used_say_why(monkeypatch: pytest.MonkeyPatch, raw: str, why: str) -> None:
+    monkeypatch.setenv("AMICUS_TEST_SECONDS", raw)
+    with pytest.raises(ValueError, match=f"\\$AMICUS_TEST_SECONDS {why}"):
+        seconds_from_env("AMICUS_TEST_SECONDS", 3.0, 0.05)
+
+
+def test_a_library_timeout_that_is_not_a_number_is_db_invalid_before_any_connection(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from amicus_desktop.store.pg.schema import STATEMENT_TIMEOUT_ENV, connect
+    monkeypatch.setenv(STATEMENT_TIMEOUT_ENV, "a while")
+    with pytest.raises(AmicusError) as caught:
+        connect("postgresql://127.0.0.1:9/nowhere")  # port 9: nothing would answer, and nothing is asked
+    assert caught.value.code is ErrorCode.DB_INVALID and STATEMENT_TIMEOUT_ENV in caught.value.message

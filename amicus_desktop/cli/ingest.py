@@ -13,7 +13,8 @@ Exit 0 when every line was ingested, 1 when a line was skipped (the good ones ar
 command failed (``{"error": {"code", "message"}}`` with ``--json``: the contract's codes, ``WRITE_FAILED``
 for the disk, ``INGEST_FAILED`` for anything else SQLite or the tokenizer refused), 2 for usage (bad flags,
 a corpus — ``CORPUS_UNREADABLE`` — or golden file that cannot be read),
-130 when interrupted (Ctrl-C, SIGTERM, SIGHUP). On failure or interruption OUT is as it was.
+130 when interrupted (Ctrl-C, SIGTERM, SIGHUP: the run stops before its next batch, a second signal at once).
+On failure or interruption OUT is as it was.
 
 ``--compare-golden GOLDEN.json`` evaluates the golden set on OUT before and after (hybrid search, the
 app's default weights), saves both rankings as snapshots in the curator workbench's folder (or
@@ -29,6 +30,7 @@ import json
 import signal
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -78,15 +80,26 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, raised where the program is so the update cleans up as for Ctrl-C."""
+    """A second SIGTERM or SIGHUP: raised where the program is, so the update cleans up as for Ctrl-C."""
 
 
 @contextlib.contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def _signals_cancel(cancel: threading.Event) -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP set ``cancel``: the ingest stops before its next batch and the update
+    leaves the library as it was. A second one interrupts at once.
+
+    The first signal is not raised where the program happens to be: it could land inside the HTTP
+    client's or SQLite's own bookkeeping and leave it unable to close (one CI run's ingest never ended
+    after SIGHUP). Ctrl-C is taken over only where Python would have raised ``KeyboardInterrupt`` for it
+    (a job started in the background ignores it, and keeps ignoring it)."""
     def handler(signum: int, frame: FrameType | None) -> None:
-        raise Interrupted(signal.Signals(signum).name)
+        if cancel.is_set():
+            raise Interrupted(signal.Signals(signum).name)
+        cancel.set()
 
     wanted = [s for s in (signal.SIGTERM, getattr(signal, "SIGHUP", None)) if s is not None]
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        wanted.append(signal.SIGINT)
     old = {s: signal.signal(s, handler) for s in wanted}
     try:
         yield
@@ -115,17 +128,18 @@ def run(args: argparse.Namespace) -> int:
             return 2
     # our own drawing: its \r stays (everything else printed goes through output.safe_streams)
     printer = None if args.quiet or args.json else ProgressPrinter(output.raw(sys.stderr))
+    cancel = threading.Event()
     try:
-        with _signals_interrupt():
-            return _ingest(args, corpus, golden, printer)
-    except KeyboardInterrupt:
+        with _signals_cancel(cancel):
+            return _ingest(args, corpus, golden, printer, cancel)
+    except KeyboardInterrupt:  # a second signal
         if printer:
             printer.end()
         return _fail(args, "INTERRUPTED", f"interrupted; {args.db} is as it was", 130)
 
 
 def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
-            printer: ProgressPrinter | None) -> int:
+            printer: ProgressPrinter | None, cancel: threading.Event) -> int:
     from ..corpus.build import BuildCancelled
     from ..corpus.ingest import ingest
     from ..evaluate.relevance import proxy_for
@@ -141,12 +155,12 @@ def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
             stack.callback(embedder.close)
             before = _snapshot(out, proxy, golden, "before") if golden is not None else None
             report = ingest(corpus, out, embedder, source_name=args.corpus.name, progress=printer,
-                            batch=args.batch)
-            after = _snapshot(out, proxy, golden, "after") if golden is not None else None
+                            cancel=cancel, batch=args.batch)
+            after = _snapshot(out, proxy, golden, "after") if golden is not None and not cancel.is_set() else None
     except AmicusError as err:  # the library, the model, and the embedder's BackendError (one error tree)
         return _fail(args, err.code.value, err.message, 1, printer)
-    except BuildCancelled as exc:
-        return _fail(args, "INTERRUPTED", str(exc), 130, printer)
+    except BuildCancelled:
+        return _fail(args, "INTERRUPTED", f"interrupted; {out} is as it was", 130, printer)
     except OSError as exc:
         return _fail(args, "WRITE_FAILED", f"{out} could not be written ({exc.strerror or exc}); it is as it was",
                      1, printer)
@@ -160,6 +174,8 @@ def _ingest(args: argparse.Namespace, corpus: Corpus, golden: GoldenSet | None,
                      f"{out} is as it was", 1, printer)
     if printer:
         printer.end()
+    if cancel.is_set():  # the signal came as the update was being committed: it went in whole
+        print(f"ingest: interrupted as the update was finishing; {out} holds it", file=sys.stderr)
     result: dict[str, Any] = report.to_json()
     comparison = None
     if golden is not None and before is not None and after is not None:

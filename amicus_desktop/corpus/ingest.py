@@ -171,6 +171,8 @@ def ingest(
     new = NewLibrary(model_id, int(embedder.dims), corpus_name=f"Ingested corpus ({source_name})",
                      extra_meta={"builder": f"amicus-desktop ingest {__version__}"})
     stages: dict[str, float] = {}
+    if cancel is not None and cancel.is_set():  # before the copy is made
+        raise BuildCancelled("the ingest was cancelled")
     with LibraryUpdate(out, new) as lib:
         scholars = _scholars(corpus.documents, lib.scholar_rows())
         records = [_with_tradition(r, scholars) for r in records]

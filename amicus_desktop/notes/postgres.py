@@ -31,6 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import apsw
 
+from ..config import seconds_from_env
+from ..store.pg import is_postgres_url
 from .errors import NotesCode, NotesError
 from .model import check_workspace
 from .pgschema import LISTING_SETTING, WORKSPACE_SETTING, prepare
@@ -64,20 +66,11 @@ CONNECT_TIMEOUT = 3
 RECONNECT_WINDOW = 5.0
 
 
-def is_postgres(location: object) -> bool:
-    """Whether ``location`` names a PostgreSQL notes store (``postgresql://`` or ``postgres://``)."""
-    return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
-
-
 def _setting(name: str, default: float, low: float) -> float:
-    raw = os.environ.get(name, "").strip()
     try:
-        value = float(raw) if raw else default
-    except ValueError:
-        raise NotesError(NotesCode.NOTES_STORE_INVALID, f"${name} must be a number.") from None
-    if value < low:
-        raise NotesError(NotesCode.NOTES_STORE_INVALID, f"${name} must be at least {low:g}.")
-    return value
+        return seconds_from_env(name, default, low)
+    except ValueError as exc:
+        raise NotesError(NotesCode.NOTES_STORE_INVALID, str(exc)) from None
 
 
 def busy(why: str) -> NotesError:
@@ -217,7 +210,7 @@ class PgNotesStore:
 def open_store(location: str | Path | None = None) -> NotesStore | PgNotesStore:
     """The notes store at ``location``: a ``postgresql://`` URL opens :class:`PgNotesStore`, a path (or
     ``None``: the user's data folder) the SQLite :class:`~.store.NotesStore`."""
-    if is_postgres(location):
+    if is_postgres_url(location):
         assert isinstance(location, str)
         return PgNotesStore(location)
     return NotesStore(location)
@@ -236,7 +229,7 @@ def check_store(location: str | None) -> str | None:
     Only a PostgreSQL store is opened here (a missing pgvector, a superuser role, a newer layout stop the
     start); one that cannot be *reached* now is not a reason to refuse — requests answer 503 until it is.
     """
-    if not is_postgres(location):
+    if not is_postgres_url(location):
         return None
     assert isinstance(location, str)
     try:

@@ -14,6 +14,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -135,6 +136,17 @@ def _wait_for_copy(proc: subprocess.Popen[str], db: Path) -> Path:
     return tmp
 
 
+def _end(proc: subprocess.Popen[str]) -> str:
+    """``proc``'s stderr once it has ended; killed (and the test failed) when it has not within 60 s, so that a
+    hang costs this test alone."""
+    try:
+        return proc.communicate(timeout=60)[1]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_signal_mid_run_changes_nothing(library: tuple[Path, Path], proxy: ScriptedProxy,
                                           sig: signal.Signals) -> None:
@@ -144,7 +156,29 @@ def test_a_signal_mid_run_changes_nothing(library: tuple[Path, Path], proxy: Scr
     proc = _start(corpus, db, proxy)
     _wait_for_copy(proc, db)
     proc.send_signal(sig)
-    _out, err = proc.communicate(timeout=60)
+    err = _end(proc)
+    assert proc.returncode == 130, err
+    assert "INTERRUPTED" in err and "is as it was" in err
+    assert folder_state(db.parent) == before
+
+
+def test_a_second_signal_interrupts_at_once(library: tuple[Path, Path], proxy: ScriptedProxy) -> None:
+    """The first signal waits for the batch in flight (it is not raised inside the HTTP client); a second one
+    does not: here the proxy never answers the batch until the test ends."""
+    db, corpus = library
+    before = folder_state(db.parent)
+    release = threading.Event()
+    proxy.behaviour = lambda body: None if body.get("health") else (release.wait(120), None)[1]
+    try:
+        proc = _start(corpus, db, proxy)
+        _wait_for_copy(proc, db)
+        proc.send_signal(signal.SIGTERM)
+        time.sleep(1.0)
+        assert proc.poll() is None  # waiting for the batch, as asked
+        proc.send_signal(signal.SIGTERM)
+        err = _end(proc)
+    finally:
+        release.set()
     assert proc.returncode == 130, err
     assert "INTERRUPTED" in err and "is as it was" in err
     assert folder_state(db.parent) == before
@@ -156,7 +190,7 @@ def test_after_sigkill_the_next_run_clears_the_leftover(library: tuple[Path, Pat
     proc = _start(corpus, db, proxy)
     tmp = _wait_for_copy(proc, db)
     proc.kill()
-    proc.communicate(timeout=60)
+    _end(proc)
     assert tmp.exists()  # nothing can clean up after SIGKILL …
     proxy.behaviour = None
     code, out, err = run("ingest", str(corpus), "--db", str(db), "--proxy", proxy.url, "--quiet")

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ...config import seconds_from_env
 from ...core.errors import AmicusError, ErrorCode
 from ...http.urls import redact_url
 
@@ -91,14 +91,10 @@ def shown(url: str) -> str:
 
 
 def _setting(name: str, default: float, low: float) -> float:
-    raw = os.environ.get(name, "").strip()
     try:
-        value = float(raw) if raw else default
-    except ValueError:
-        raise AmicusError(ErrorCode.DB_INVALID, f"${name} must be a number of seconds.") from None
-    if value < low:
-        raise AmicusError(ErrorCode.DB_INVALID, f"${name} must be at least {low:g}.")
-    return value
+        return seconds_from_env(name, default, low)
+    except ValueError as exc:
+        raise AmicusError(ErrorCode.DB_INVALID, str(exc)) from None
 
 
 def connect(url: str, *, reader: bool = True) -> psycopg.Connection[tuple[object, ...]]:

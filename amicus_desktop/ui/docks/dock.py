@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QMenuBar, QWidget
 
 W = TypeVar("W", bound=QWidget)
@@ -59,7 +59,8 @@ class Dock(QDockWidget, Generic[W]):
     def widget_created(self, panel: W) -> None:
         """Called once, when the widget has been made and placed: connect it here."""
 
-    def _made_visible(self, visible: bool) -> None:
+    @Slot(bool)  # declared, not added to the class at connect time: PySide6 6.11 once failed to find that
+    def _made_visible(self, visible: bool) -> None:  # dynamic slot at emission ("Slot 'LabelDock::' not found")
         if visible and self._panel is None:
             _ = self.panel
 

@@ -44,3 +44,19 @@ def test_asking_for_the_panel_makes_it_and_an_eager_dock_makes_it_at_once(qtbot:
     assert eager.created and eager.widget() is eager.panel and eager.isHidden()
     assert not lazy.created
     assert lazy.panel is lazy.widget() and lazy.made == 1 and lazy.isHidden()  # made, still hidden
+
+
+def test_a_tabified_lazy_dock_is_made_when_its_tab_is_raised(qtbot: Any) -> None:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    first, second = LabelDock(window), LabelDock(window)
+    window.tabifyDockWidget(first, second)
+    first.show()
+    second.show()
+    first.raise_()
+    window.show()
+    wait_for(qtbot, lambda: first.created)
+    assert not second.created  # behind the other's tab: not shown, not made
+    second.raise_()
+    wait_for(qtbot, lambda: second.created)
+    assert second.widget() is second.panel and (first.made, second.made) == (1, 1)
