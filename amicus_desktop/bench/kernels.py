@@ -28,7 +28,8 @@ import numpy as np
 
 from ..store import codes
 from ..store.bit_vectors import BitVectors
-from ..store.hamming import smallest
+from ..store.hamming import PREFILTER_WORDS, CodeMatrix, prefilter_keep, smallest
+from ..store.rescore import cosine_distances
 from ..store.scripture import ScriptureStore
 from ..store.twostage import ShortLists, TwoStageIndex
 from .measuring import WARMUP, log, ms_since, stats
@@ -43,6 +44,8 @@ LISTS: tuple[tuple[str, ShortLists], ...] = (
     ("coarse 1,000 → refine 120", ShortLists(coarse_min=1000, coarse_per_row=25, refine_min=120, refine_per_row=3)),
     ("coarse 600 → refine 120", ShortLists(coarse_min=600, coarse_per_row=15, refine_min=120, refine_per_row=3)),
 )
+#: The shipped search as it was before the row layout and the float32 screen, for comparison in the same run.
+BEFORE = "as before: codes by column, every refined row in float64 (coarse 2,000 → refine 400)"
 #: Kernels slower than numpy's brute force itself, timed on the first questions only.
 SLOW = frozenset({"sqlite-vec bit[] KNN"})
 SLOW_QUESTIONS = 8
@@ -67,6 +70,18 @@ def _kernels(index: TwoStageIndex) -> dict[str, Kernel]:
         flat = faiss.IndexBinaryFlat(bits)
         flat.add(rows_u8)
         out["faiss IndexBinaryFlat"] = lambda qw, c: _found(flat.search(qw.view(np.uint8)[None, :], c)[1][0])
+        counting: Any = faiss.IndexBinaryFlat(bits)
+        counting.use_heap = False  # its counting selection instead of a heap of c rows
+        counting.add(rows_u8)
+        out["faiss IndexBinaryFlat, use_heap=False"] = lambda qw, c: _found(
+            counting.search(qw.view(np.uint8)[None, :], c)[1][0])
+        if index.codes.words > PREFILTER_WORDS:
+            head: Any = faiss.IndexBinaryFlat(PREFILTER_WORDS * 64)
+            head.use_heap = False
+            head.add(np.ascontiguousarray(rows_u8[:, : PREFILTER_WORDS * 8]))
+            out["faiss on the 512-bit head (use_heap=False), then whole codes"] = lambda qw, c: _head_then_whole(
+                index, _found(head.search(qw.view(np.uint8)[None, : PREFILTER_WORDS * 8], prefilter_keep(c))[1][0]),
+                qw, c)
     with contextlib.suppress(ImportError):
         from usearch.index import Index  # type: ignore[import-not-found, import-untyped, unused-ignore]
         from usearch.index import search as usearch_search
@@ -77,6 +92,30 @@ def _kernels(index: TwoStageIndex) -> dict[str, Kernel]:
     bit_index = BitVectors(rows_u8)
     out["sqlite-vec bit[] KNN"] = lambda qw, c: bit_index.nearest(qw.view(np.uint8), c)
     return out
+
+
+def _head_then_whole(index: TwoStageIndex, first: np.ndarray, qw: np.ndarray, count: int) -> np.ndarray:
+    """The ``count`` of rows ``first`` nearest ``qw`` on their whole codes (the index's second pass)."""
+    return np.asarray(first[smallest(index.codes.distances(qw, first), count, index.bits)])
+
+
+def _as_before(index: TwoStageIndex, k: int) -> Callable[[np.ndarray], list[tuple[int, float]]]:
+    """The search as it was until 2026-12-06 evening: every code word held by column (the pre-filter's
+    rows gathered a word at a time) and every refined row scored in float64 (no float32 screen)."""
+    columns = CodeMatrix(index.codes.columns(), np.empty((len(index.rowids), 0), dtype=np.uint64))
+
+    def search(q: np.ndarray) -> list[tuple[int, float]]:
+        cols = columns.short_list(_qwords(index, q), index.short_lists.coarse(k), index.prefilter)
+        refine = index.short_lists.refine(k)
+        row_bytes = np.ascontiguousarray(columns.head_t[:, cols].T)  # the refine's gather as it was
+        scores = index._asymmetric(q, cols, row_bytes)
+        chosen = np.sort(cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols)
+        dist = cosine_distances(q, index._read_columns(chosen))
+        ok = np.isfinite(dist)
+        found, dist = index.rowids[chosen[ok]], dist[ok]
+        return [(int(found[i]), float(dist[i])) for i in np.lexsort((found, dist))[:k]]
+
+    return search
 
 
 def _found(labels: np.ndarray) -> np.ndarray:
@@ -114,6 +153,7 @@ def kernel_table(store: ScriptureStore, mat: np.ndarray, rowids: np.ndarray, qs:
     searches: dict[str, Callable[[np.ndarray], list[tuple[int, float]]]] = {}
     for label, lists in LISTS:
         searches[label] = _listed(index, lists, k)
+    searches[BEFORE] = _as_before(index, k)
     if faiss_kernel is not None:
         searches["faiss coarse 1,000 → refine 200"] = lambda q: _with_lists(
             index, LISTS[2][1], lambda: _search_with(index, q, k, faiss_kernel))
