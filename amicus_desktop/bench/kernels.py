@@ -101,14 +101,18 @@ def _head_then_whole(index: TwoStageIndex, first: np.ndarray, qw: np.ndarray, co
 
 def _as_before(index: TwoStageIndex, k: int) -> Callable[[np.ndarray], list[tuple[int, float]]]:
     """The search as it was until 2026-12-06 evening: every code word held by column (the pre-filter's
-    rows gathered a word at a time) and every refined row scored in float64 (no float32 screen)."""
+    rows gathered a word at a time), the question projected twice (its code, the refine) and every refined
+    row scored in float64 (no float32 screen)."""
     columns = CodeMatrix(index.codes.columns(), np.empty((len(index.rowids), 0), dtype=np.uint64))
 
     def search(q: np.ndarray) -> list[tuple[int, float]]:
-        cols = columns.short_list(_qwords(index, q), index.short_lists.coarse(k), index.prefilter)
+        qcode = codes.encode(q[None, :], index.projection)[0]  # the question projected once for its code…
+        qwords = np.zeros(index.codes.words * 8, dtype=np.uint8)
+        qwords[: len(qcode)] = qcode
+        cols = columns.short_list(qwords.view(np.uint64), index.short_lists.coarse(k), index.prefilter)
         refine = index.short_lists.refine(k)
         row_bytes = np.ascontiguousarray(columns.head_t[:, cols].T)  # the refine's gather as it was
-        scores = index._asymmetric(q, cols, row_bytes)
+        scores = index._asymmetric(index.projection @ q, cols, row_bytes)  # … and once again for the refine
         chosen = np.sort(cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols)
         dist = cosine_distances(q, index._read_columns(chosen))
         ok = np.isfinite(dist)
@@ -128,16 +132,13 @@ def _search_with(index: TwoStageIndex, q: np.ndarray, k: int, coarse: Kernel) ->
     qwords = _qwords(index, q)
     cols = np.sort(np.asarray(coarse(qwords, index.short_lists.coarse(k)), dtype=np.int64))
     refine = index.short_lists.refine(k)
-    scores = index._asymmetric(q, cols)
+    scores = index._asymmetric(index.project(q), cols)
     chosen = cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols
     return index._exact(q, chosen, k)
 
 
 def _qwords(index: TwoStageIndex, q: np.ndarray) -> np.ndarray:
-    qcode = codes.encode(q[None, :].astype(np.float32), index.projection)[0]
-    qwords = np.zeros(index.codes_t.shape[0] * 8, dtype=np.uint8)
-    qwords[: len(qcode)] = qcode
-    return qwords.view(np.uint64)
+    return index.code_words(index.project(q.astype(np.float32)))
 
 
 def kernel_table(store: ScriptureStore, mat: np.ndarray, rowids: np.ndarray, qs: np.ndarray,

@@ -256,14 +256,12 @@ class TwoStageIndex:
             trace.ms["select"] = _ms(t)
         else:
             coarse = min(m, self.short_lists.coarse(n))
-            qcode = codes.encode(q[None, :], self.projection)[0]
-            qwords = np.zeros(self._words * 8, dtype=np.uint8)
-            qwords[: len(qcode)] = qcode
-            cols = self.coarse_list(qwords.view(np.uint64), positions, coarse)
+            projected = self.project(q)
+            cols = self.coarse_list(self.code_words(projected), positions, coarse)
             trace.coarse = len(cols)
             trace.ms["coarse"] = _ms(t)
             t = time.perf_counter()
-            scores = self._asymmetric(q, cols)
+            scores = self._asymmetric(projected, cols)
             chosen = cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols
             trace.ms["refine"] = _ms(t)
         trace.refined = len(chosen)
@@ -320,12 +318,25 @@ class TwoStageIndex:
             return self.codes.short_list(qwords, count, self.prefilter)
         return np.asarray(positions[smallest(self.hamming(qwords, positions), count, self.bits)])
 
-    def _asymmetric(self, q: np.ndarray, cols: np.ndarray, code_rows: np.ndarray | None = None) -> np.ndarray:
+    def project(self, q: np.ndarray) -> np.ndarray:
+        """``P q``, the question's projection (float32, one value a code bit), computed as
+        :func:`~.codes.encode` computes it: its signs are the question's code, and it weighs the refine."""
+        projected: np.ndarray = (q[None, :] @ self.projection.T)[0]
+        return projected
+
+    def code_words(self, projected: np.ndarray) -> np.ndarray:
+        """The question's code as uint64 words, from its projection (:meth:`project`)."""
+        qwords = np.zeros(self._words * 8, dtype=np.uint8)
+        qcode = np.packbits(projected > 0)
+        qwords[: len(qcode)] = qcode
+        return qwords.view(np.uint64)
+
+    def _asymmetric(self, projected: np.ndarray, cols: np.ndarray, code_rows: np.ndarray | None = None) -> np.ndarray:
         """``(P q) · sign(P x)`` for the rows at ``cols`` (their codes: ``code_rows``, else gathered here):
-        a finer estimate than Hamming."""
-        projected = np.zeros(self._words * 64, dtype=np.float32)
-        projected[: self.bits] = self.projection @ q
-        table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
+        a finer estimate than Hamming. ``projected``: ``P q`` (:meth:`project`)."""
+        padded = np.zeros(self._words * 64, dtype=np.float32)
+        padded[: self.bits] = projected
+        table = (padded.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
         row_bytes = (self.codes.take(cols) if code_rows is None else code_rows).view(np.uint8)
         index: npt.NDArray[np.integer[Any]] = row_bytes.astype(self._lut_type)
         np.add(index, self._lut_offsets, out=index)
