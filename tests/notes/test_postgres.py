@@ -113,8 +113,9 @@ def test_a_restarted_database_fails_busy_then_recovers_by_itself(
         pg: PgServer, pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Three threads write and search while the database restarts: every operation in flight ends — done or
     ``NOTES_STORE_BUSY`` — within a bound (a wait for an answer lasts at most the statement timeout and
-    ``ANSWER_GRACE`` more, then the connection is closed: before that, about one restart in eight left an operation
-    waiting on a silent socket for ever), and the store works again by itself."""
+    ``ANSWER_GRACE`` more, then the connection is closed: under the whole suite's load about one restart in eight
+    once left an operation waiting on a silent socket for ever — the frozen-server test below reproduces that
+    socket every time), and the store works again by itself."""
     monkeypatch.setenv("AMICUS_NOTES_STATEMENT_TIMEOUT", "2")
     with PgNotesStore(pg_url) as store:
         ws = store.workspace("w")
