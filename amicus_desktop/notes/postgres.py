@@ -12,7 +12,10 @@ policies (:mod:`.pgschema`), so the database itself refuses another workspace's 
 :data:`POOL_SIZE_ENV` connections (default :data:`DEFAULT_POOL_SIZE`); an operation waits at most
 :data:`POOL_TIMEOUT_ENV` seconds for one, and each statement runs at most :data:`STATEMENT_TIMEOUT_ENV` seconds
 (PostgreSQL's ``statement_timeout``, set on every connection: a writer waiting on a lock another host holds, or
-a database too loaded to answer, gives up rather than holding a request and a connection for ever). Failures
+a database too loaded to answer, gives up rather than holding a request and a connection for ever). A server
+that does not answer at all (gone, frozen, a socket left silent by a restart) is given that long and
+:data:`~amicus_desktop.store.pg.deadline.ANSWER_GRACE` more on each wait, then the connection is closed
+(:mod:`amicus_desktop.store.pg.deadline`): no operation waits for ever. Failures
 become the store's codes: a database that cannot be reached, was restarted, has no free connection or ran out
 of time is ``NOTES_STORE_BUSY`` (503, try again: the pool reconnects by itself); anything else
 ``NOTES_STORE_INVALID``.
@@ -33,6 +36,7 @@ import apsw
 
 from ..config import seconds_from_env
 from ..store.pg import is_postgres_url
+from ..store.pg.deadline import answer_within, connection_class, tcp_options
 from .errors import NotesCode, NotesError
 from .model import check_workspace
 from .pgschema import LISTING_SETTING, WORKSPACE_SETTING, prepare
@@ -115,10 +119,12 @@ class _Pools:
             if held is None:
                 size = int(_setting(POOL_SIZE_ENV, DEFAULT_POOL_SIZE, 1))
                 timeout = _setting(POOL_TIMEOUT_ENV, DEFAULT_POOL_TIMEOUT, 0.05)
-                statement_ms = round(1000 * _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05))
+                statement = _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05)
+                answer = answer_within(statement)
                 pool = ConnectionPool(url, min_size=1, max_size=size, timeout=timeout, open=False,
-                                      kwargs={"options": f"-c statement_timeout={statement_ms}",
-                                              "connect_timeout": CONNECT_TIMEOUT},
+                                      connection_class=connection_class(answer),
+                                      kwargs={"options": f"-c statement_timeout={round(1000 * statement)}",
+                                              "connect_timeout": CONNECT_TIMEOUT, **tcp_options(answer)},
                                       check=ConnectionPool.check_connection, reconnect_timeout=RECONNECT_WINDOW,
                                       name="amicus-notes")
                 pool.open(wait=False)

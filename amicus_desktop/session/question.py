@@ -104,6 +104,11 @@ class Question:
         self.reask: Callable[[], object] = lambda: None
 
     @property
+    def in_flight(self) -> bool:
+        """Whether a question is being asked now (from the moment it is asked, before its task has started)."""
+        return self._task is not None and not self._task.done()
+
+    @property
     def ranked_for(self) -> ChapterRef | None:
         """The chapter the answer on screen is ranked for (``None``: no answer, or none was open)."""
         ctx = self.view.result.context if self.view is not None else None

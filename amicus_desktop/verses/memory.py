@@ -77,6 +77,11 @@ class VerseMemory:
         return memory
 
     @classmethod
+    def cached(cls, store: LibraryStore) -> VerseMemory | None:
+        """The store's memory if it has been read (``None``: the next :meth:`for_store` reads it)."""
+        return _MEMORIES.get(store)
+
+    @classmethod
     def _build(cls, store: LibraryStore) -> VerseMemory:
         index = store.verse_index()
         chapter = index.keys.chapter_codes()[1:]

@@ -12,7 +12,9 @@ study library in PostgreSQL) and its library and proxy failures, the library in 
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+from amicus_desktop.store.pg.deadline import ANSWER_GRACE
 from amicus_desktop.store.pg.export import export_library
 from amicus_desktop.store.sqlite import connect
 from tests.postgres_server import PgServer, exported_library
@@ -222,6 +225,48 @@ def test_a_statement_that_waits_too_long_answers_unavailable_then_works(small_db
             assert held.headers["Retry-After"] == "1" and 0.4 < waited < 5, waited
             assert "QueryCanceled" in body["error"]["message"]
             assert serve.get(params=params).status_code == 200
+        finally:
+            serve.close()
+
+
+def _library_backends(pg: PgServer, name: str) -> set[int]:
+    with pg.admin() as con:
+        rows = con.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND application_name = "
+                           "'amicus-library'", [name]).fetchall()
+    return {int(r[0]) for r in rows}
+
+
+def test_a_lane_whose_server_never_answers_answers_unavailable_then_connects_again(
+        small_db: Path, tmp_path: Path, pg: PgServer) -> None:
+    """The service's server processes are frozen (SIGSTOP: each lane's socket stays open and never answers, as a
+    host gone without a word): a search answers ``503 DB_UNAVAILABLE`` once the statement timeout and
+    ``ANSWER_GRACE`` have passed — never a hang — and the lane's next search connects anew."""
+    url = exported_library(small_db)
+    name = url.split("@/", 1)[1].split("?", 1)[0]
+    params = {"q": "grace", "mode": "keyword", "k": 3}
+    before = _library_backends(pg, name)
+    with ScriptedProxy(dims=8, model="test-model") as proxy:
+        serve = PgServeProcess(url, proxy.url, home=tmp_path / "home", env={"AMICUS_LIBRARY_STATEMENT_TIMEOUT": "1"})
+        try:
+            serve.start()
+            assert serve.get(params=params).status_code == 200
+            frozen = _library_backends(pg, name) - before
+            assert frozen
+            for pid in frozen:
+                os.kill(pid, signal.SIGSTOP)
+            try:
+                t0 = time.monotonic()
+                silent = serve.get(params={**params, "q": "grace and peace"}, timeout=60)
+                waited = time.monotonic() - t0
+            finally:
+                for pid in frozen:
+                    os.kill(pid, signal.SIGCONT)
+            expect_error(silent, 503, "DB_UNAVAILABLE")
+            assert silent.headers["Retry-After"] == "1"
+            assert 1 + ANSWER_GRACE - 0.5 < waited < 1 + ANSWER_GRACE + 10, waited
+            for _ in range(4):  # every lane: its next statement connects again
+                assert serve.get(params=params).status_code == 200
+            assert not frozen & _library_backends(pg, name)
         finally:
             serve.close()
 

@@ -7,6 +7,7 @@ contract and fails on cue; the real local proxy answers the question that needs 
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from amicus_desktop.connectivity import ProxyState
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.session import DbStatus, EngineState
 from amicus_desktop.settings import SettingsStore
+from amicus_desktop.verses.memory import VerseMemory
 from tests.support.dbs import demo_like_chunks
 from tests.support.proxy import ProxyProcess, free_port
 from tests.support.scripted_proxy import ScriptedProxy
@@ -102,3 +104,31 @@ async def test_a_real_question_through_the_real_proxy(
     assert again is not None
     await again
     assert session.question.view is not None and session.question.view.result.trace.embedding_cached
+
+
+async def test_verse_search_memory_is_read_after_the_first_answer_not_before_it(
+    small_db: Path, proxy: ScriptedProxy, open_session: OpenSession
+) -> None:
+    """The question asked at launch (``--query``, a quick reader) does not queue behind verse search's memory on
+    the database thread: the memory is read once that question has its answer. Here the proxy holds the
+    question's embedding until the test has looked."""
+    release = threading.Event()
+    proxy.behaviour = lambda body: None if body.get("health") else (release.wait(10), None)[1]
+    session = open_session(small_db, proxy.url, chapter="rom 9")
+    session.start()
+    await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None)
+    engine = session.engine
+    assert engine is not None
+    try:
+        task = session.ask("grace")
+        assert task is not None
+        await asyncio.sleep(0.5)  # time enough for a warm-up that did not wait
+        assert await engine.run_db(VerseMemory.cached) is None
+    finally:
+        release.set()
+    await task
+    assert session.question.view is not None
+    deadline = time.monotonic() + 10
+    while await engine.run_db(VerseMemory.cached) is None:
+        assert time.monotonic() < deadline, "verse search's memory was never read"
+        await asyncio.sleep(0.05)

@@ -18,7 +18,9 @@ its timeout) is ``DB_UNAVAILABLE`` (503 with ``Retry-After`` in the service: try
 again); a database that is reached but holds no library, or that names no database or role of the server, is
 ``DB_NOT_FOUND``; one without pgvector ``EXTENSION_NOT_LOADED``; anything else ``DB_INVALID``. Connecting waits
 at most :data:`CONNECT_TIMEOUT_ENV` seconds, and a reader's statement runs (or waits for a lock) at most
-:data:`STATEMENT_TIMEOUT_ENV` seconds. A URL is shown only redacted (no password).
+:data:`STATEMENT_TIMEOUT_ENV` seconds; a reader waits for a server that does not answer at all (gone, frozen) that
+long and :data:`.deadline.ANSWER_GRACE` more, then its connection is closed (:mod:`.deadline`). A URL is shown
+only redacted (no password).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import TYPE_CHECKING
 from ...config import seconds_from_env
 from ...core.errors import AmicusError, ErrorCode
 from ...http.urls import redact_url
+from .deadline import answer_within, connection_class, tcp_options
 
 if TYPE_CHECKING:
     import psycopg
@@ -107,10 +110,17 @@ def connect(url: str, *, reader: bool = True) -> psycopg.Connection[tuple[object
         raise AmicusError(ErrorCode.EXTENSION_NOT_LOADED,
                           "A library on PostgreSQL needs psycopg: pip install 'amicus-desktop[postgres]'.") from exc
     timeout = max(1, round(_setting(CONNECT_TIMEOUT_ENV, DEFAULT_CONNECT_TIMEOUT, 1)))  # libpq: whole seconds
-    statement_ms = round(1000 * _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05)) if reader else 0
-    with pg_errors(url):  # (statement_timeout 0: none)
-        return psycopg.connect(url, autocommit=True, connect_timeout=timeout, application_name="amicus-library",
-                               options=f"-c statement_timeout={statement_ms}")
+    if not reader:  # an export: statement_timeout 0 (none), and its COPY may be silent a long while
+        with pg_errors(url):
+            return psycopg.connect(url, autocommit=True, connect_timeout=timeout, application_name="amicus-library",
+                                   options="-c statement_timeout=0")
+    statement = _setting(STATEMENT_TIMEOUT_ENV, DEFAULT_STATEMENT_TIMEOUT, 0.05)
+    answer = answer_within(statement)  # a server silent that long is taken for gone (.deadline)
+    with pg_errors(url):
+        return connection_class(answer).connect(url, autocommit=True, connect_timeout=timeout,
+                                                application_name="amicus-library",
+                                                options=f"-c statement_timeout={round(1000 * statement)}",
+                                                **tcp_options(answer))
 
 
 def unavailable(url: str, why: str) -> AmicusError:
