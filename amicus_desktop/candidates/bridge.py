@@ -21,7 +21,7 @@ import numpy as np
 from ..core.references import PassageRef
 from ..store.library import LibraryStore
 from ..store.values import ChunkRow
-from ..understand.query import fold
+from ..understand.spelling import same_word
 from . import dense
 
 #: commentary notes the bridge adds, nearest the word's gloss first
@@ -34,24 +34,28 @@ _COMMENTARY = frozenset({"section_panel", "chapter_panel"})
 _NUMBER = re.compile(r"\b([GH]\d+)\b")
 #: "ἀγάπη (agápē, ag-ah'-pay) — …": the transliteration after a Strong's headword
 _TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
+#: Hebrew has no capitals, so a Strong's entry of a name says so in English: "KJV renders it: Ruth." (a common
+#: word's renderings start in lower case, or with Strong's "X" or "+")
+NAME_RENDERING = re.compile(r"KJV renders it:\s+[A-Z][a-z]")
 #: "5:42 “But I know you …”": a verse line of a word study
 _VERSE_LINE = re.compile(r"^(\d+):(\d+)\s", re.MULTILINE)
 
 
 def word_numbers(rows: Iterable[ChunkRow], keywords: Sequence[str]) -> list[str]:
     """The Strong's numbers a question's ``keywords`` name: the lexicon entries whose transliteration is one of
-    them. Proper names (a capitalised headword) are never a word's meaning, and an English word is not a
-    transliteration ("love", "flesh" ask about a topic; measured: reading them as the words the KJV renders
-    with them cost topical questions 0.02–0.05)."""
-    folded = {fold(k) for k in keywords}
+    them. Proper names (a capitalised headword, a capitalised KJV rendering: "'Abrâhâm") are never a word's
+    meaning, and an English word is not a transliteration ("love", "flesh" ask about a topic; measured: reading
+    them as the words the KJV renders with them cost topical questions 0.02–0.05). A transliteration is compared
+    as spelt any way ("hesed" names Strong's "chêsêd": :func:`~amicus_desktop.understand.spelling.same_word`)."""
     named: set[str] = set()
     for chunk_id, source_type, _source, text, _meta in rows:
         number = _NUMBER.search(chunk_id)
         head = text.lstrip()
-        if source_type != "lexicon_entry" or number is None or head[:1].isupper():
+        if source_type != "lexicon_entry" or number is None or head[:1].isupper() or NAME_RENDERING.search(head):
             continue
         translit = _TRANSLITERATION.match(head)
-        if translit and fold(translit.group(1)).replace("-", "") in folded:
+        # a Hebrew headword may give two spellings ("shâlôm shâlôm"): either names it
+        if translit and any(same_word(t, k) for t in translit.group(1).replace("-", "").split() for k in keywords):
             named.add(number.group(1))
     return sorted(named)
 

@@ -16,13 +16,26 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..core.query import Filters
 from ..store.library import FullText, LibraryStore
+from ..understand.spelling import MIN_KEY, sound_key
 
 #: FTS5's bm25() constants (its defaults; we do not pass others).
 K1 = 1.2
+#: a word held by at most this many chunks is rare enough (a name, a transliteration) to be looked for in its other
+#: spellings too, in a library without the Bible's text (:func:`rare_words`); a common word's sound-alikes are other
+#: words ("seal", "zeal")
+RARE_CHUNKS = 100
+#: how alike (difflib's ratio) two spellings of one word look at least: "hese"/"chese" 0.89, "melchizedek"/
+#: "melchisedec" 0.82; "mari"/"marri" (Mary, married) 0.67 are two words
+SPELLING_RATIO = 0.8
+#: the letters a word's key (:func:`~amicus_desktop.understand.spelling.sound_key`) may start with, by the letters
+#: its spellings may start with ("hesed" is spelt "chesed" too)
+_FIRST_LETTERS = {"h": "hck", "k": "kcq", "s": "szt", "f": "fp", "i": "iy"}
+#: a word and its other spellings in the index (:meth:`KeywordIndex.variants`)
+Variants = Mapping[str, Sequence[str]]
 
 
 class KeywordIndex:
@@ -42,27 +55,53 @@ class KeywordIndex:
         return self._index.where
 
     # -- searching ----------------------------------------------------------------------------
-    def search(self, words: Sequence[str], n: int, filters: Filters = Filters()) -> list[tuple[int, float]]:
-        """The ``n`` best chunks holding any of ``words`` that ``filters`` allow: ``(rowid, lexical)``, best first."""
-        norm = self.normaliser(words)
+    def search(self, words: Sequence[str], n: int, filters: Filters = Filters(),
+               variants: Variants | None = None) -> list[tuple[int, float]]:
+        """The ``n`` best chunks holding any of ``words`` (or of their ``variants``, :meth:`variants`) that
+        ``filters`` allow: ``(rowid, lexical)``, best first."""
+        norm = self.normaliser(words, variants)
         if not words or norm == 0.0:
             return []
-        return [(r, _clip(-s / norm)) for r, s in self._index.search(words, n, filters)]
+        return [(r, _clip(-s / norm)) for r, s in self._index.search(_spelt(words, variants), n, filters)]
 
-    def scores(self, words: Sequence[str], rowids: Sequence[int]) -> dict[int, float]:
-        """The lexical score of each of ``rowids`` (0.0 for a chunk holding none of ``words``)."""
+    def scores(self, words: Sequence[str], rowids: Sequence[int],
+               variants: Variants | None = None) -> dict[int, float]:
+        """The lexical score of each of ``rowids`` (0.0 for a chunk holding none of ``words`` or their ``variants``)."""
         out = dict.fromkeys((int(r) for r in rowids), 0.0)
-        norm = self.normaliser(words)
+        norm = self.normaliser(words, variants)
         if not words or not out or norm == 0.0:
             return out
-        for r, s in self._index.bm25_of(words, out):
+        for r, s in self._index.bm25_of(_spelt(words, variants), out):
             out[r] = _clip(-s / norm)
         return out
 
-    def best_among(self, words: Sequence[str], rowids: Sequence[int], n: int) -> list[tuple[int, float]]:
+    def best_among(self, words: Sequence[str], rowids: Sequence[int], n: int,
+                   variants: Variants | None = None) -> list[tuple[int, float]]:
         """The ``n`` best of ``rowids`` by lexical score (ties, and chunks without the words, by rowid)."""
-        scored = self.scores(words, rowids)
+        scored = self.scores(words, rowids, variants)
         return sorted(scored.items(), key=lambda item: (-item[1], item[0]))[:n]
+
+    def variants(self, words: Sequence[str]) -> dict[str, tuple[str, ...]]:
+        """The other spellings the index holds of each of ``words`` — rare words only (a name, a transliteration:
+        the caller chooses them, :func:`amicus_desktop.candidates.quoted.rare_words`; a common word's sound-alikes
+        are other words): the index's words with the same
+        :func:`~amicus_desktop.understand.spelling.sound_key` that look alike (:data:`SPELLING_RATIO`)
+        ("Melchizedek": Henry's "Melchizedec", the KJV's "Melchisedec"; "hesed": Strong's "chêsêd"). Only words
+        that have some."""
+        out: dict[str, tuple[str, ...]] = {}
+        for word in dict.fromkeys(words):
+            stem = self._index.stem(word)
+            key = sound_key(stem)
+            if len(key) < MIN_KEY:
+                continue
+            found = [term for first in _FIRST_LETTERS.get(key[0], key[0])
+                     for term in self._index.terms(first, max(1, len(stem) - 2), len(stem) + 2)
+                     if term != stem and sound_key(term) == key
+                     and difflib.SequenceMatcher(None, stem, term).ratio() >= SPELLING_RATIO]
+            spelt = [t if self._index.stem(t) == t else self._index.written_form(t) for t in sorted(found)]
+            if spelt := [s for s in spelt if s]:
+                out[word] = tuple(spelt)
+        return out
 
     # -- statistics ------------------------------------------------------------------------------
     def doc_freq(self, word: str) -> int:
@@ -78,9 +117,15 @@ class KeywordIndex:
         n = self.doc_freq(word)
         return max(1e-6, math.log((self.total - n + 0.5) / (n + 0.5)))
 
-    def normaliser(self, words: Sequence[str]) -> float:
-        """The most any chunk could score for ``words``: ``Σ idf × (k1 + 1)`` over the words the index knows."""
-        return sum(self.idf(w) * (K1 + 1) for w in dict.fromkeys(words) if self.doc_freq(w) > 0)
+    def normaliser(self, words: Sequence[str], variants: Variants | None = None) -> float:
+        """The most any chunk could score for ``words``: ``Σ idf × (k1 + 1)`` over the words the index knows — a word
+        with ``variants`` counted once, at its own idf (or, when the index does not know it as written, its
+        rarest other spelling's): a rare misprint of a word does not lower every chunk that spells it right."""
+        total = 0.0
+        for w in dict.fromkeys(words):
+            spellings = (w,) if self.doc_freq(w) > 0 else (variants or {}).get(w, ())
+            total += max((self.idf(s) for s in spellings if self.doc_freq(s) > 0), default=0.0) * (K1 + 1)
+        return total
 
     # -- spelling ----------------------------------------------------------------------------------
     def unknown(self, words: Sequence[str]) -> list[str]:
@@ -106,6 +151,11 @@ class KeywordIndex:
             return None
         top = max(best, key=lambda t: (round(difflib.SequenceMatcher(None, stem, t).ratio(), 2), freq[t]))
         return self._index.written_form(top) or top
+
+
+def _spelt(words: Sequence[str], variants: Variants | None) -> list[str]:
+    """``words`` and each one's ``variants``, each once, in order."""
+    return list(dict.fromkeys(s for w in words for s in (w, *(variants or {}).get(w, ()))))
 
 
 def _clip(value: float) -> float:

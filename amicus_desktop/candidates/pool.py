@@ -42,7 +42,7 @@ from ..understand.query import QueryPlan
 from . import dense
 from .bridge import bridge
 from .lexical import KeywordIndex
-from .quoted import QUOTE_POOL, chapters_of, named_in_chapter, quoted_verses
+from .quoted import QUOTE_POOL, chapters_of, named_in_chapter, quoted_verses, rare_words
 
 
 @dataclass
@@ -85,9 +85,12 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
 
     t0 = time.perf_counter()
     index: KeywordIndex | None = None
+    variants: dict[str, tuple[str, ...]] = {}
     if mode is not SearchMode.SEMANTIC:
         index = KeywordIndex.for_store(store)
-        for rowid, score in index.search(plan.keywords, ctx.candidates, ctx.filters):
+        if ctx.policy.spelling_variants:  # the app's policy: a rare word's other spellings count as the word
+            variants = index.variants(rare_words(store, plan.keywords))
+        for rowid, score in index.search(plan.keywords, ctx.candidates, ctx.filters, variants):
             lexical[rowid] = score
             add(rowid, Origin.KEYWORD)
     timings["keyword"] = (time.perf_counter() - t0) * 1000
@@ -105,7 +108,7 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
                 add(rowid, Origin.REFERENCE)
         else:
             assert index is not None
-            for rowid, score in index.best_among(plan.keywords, rowids, REFERENCE_POOL):
+            for rowid, score in index.best_among(plan.keywords, rowids, REFERENCE_POOL, variants):
                 lexical[rowid] = score
                 add(rowid, Origin.REFERENCE)
     timings["references"] = (time.perf_counter() - t0) * 1000
@@ -147,7 +150,7 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
         assert index is not None
         lacking = [r for r in everyone if r not in lexical]
         if lacking:
-            lexical.update(index.scores(plan.keywords, lacking))
+            lexical.update(index.scores(plan.keywords, lacking, variants))
 
     rows = store.fetch(everyone)
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from ..core.references import ChapterRef, PassageRef
 from ..store.library import LibraryStore
 from ..understand.query import STOP_WORDS, QueryPlan
+from .lexical import RARE_CHUNKS, KeywordIndex
 
 _WORD = re.compile(r"[^\W_]+")
 #: a question's first this many word pairs are looked for as phrases
@@ -73,6 +74,19 @@ def quoted_verses(store: LibraryStore, plan: QueryPlan, *, share: float = QUOTE_
 def chapters_of(verses: Sequence[PassageRef]) -> tuple[ChapterRef, ...]:
     """The chapters of ``verses``, each once, in their order."""
     return tuple(dict.fromkeys(v.chapter_ref for v in verses))
+
+
+def rare_words(store: LibraryStore, words: Sequence[str], *, rare: int = RARE_VERSES,
+               rare_chunks: int = RARE_CHUNKS) -> tuple[str, ...]:
+    """(DB thread) The words of ``words`` that name someone or something rather than a topic: in at most ``rare``
+    verses of the Bible (none counts: "hesed", a misspelt name) — or, in a library without the Bible's text, in at
+    most ``rare_chunks`` of its chunks."""
+    index = store.verse_index() if store.info.has_verses else None
+    translation = index.default if index is not None else None
+    if index is None or translation is None:
+        keywords = KeywordIndex.for_store(store)
+        return tuple(w for w in words if keywords.doc_freq(w) <= rare_chunks)
+    return tuple(w for w in words if index.doc_count(translation, w) <= rare)
 
 
 def named_in_chapter(store: LibraryStore, plan: QueryPlan, chapter: ChapterRef | None, *, rare: int = RARE_VERSES,

@@ -36,10 +36,12 @@ CONTRACT = Preset("contract", SearchMode.SEMANTIC, Fusion(), BoostWeights(), DEF
 #: question's intent, with no chapter open the chapter the library's commentary centres on boosted ×1.2, and
 #: the open chapter applied only to a question that relates to it (its commentary evidence at least 0.8 of the
 #: best chapter's; otherwise ranked as with none open), and the keyword half looking for a full question's topic
-#: words, not the words that frame it. Every value is chosen by the relevance benchmark
+#: words, not the words that frame it, and a rare word's other spellings, and a book named alone read as its
+#: introductions. Every value is chosen by the relevance benchmark
 #: (docs/RELEVANCE.md).
 APP = Preset("app", SearchMode.HYBRID, Fusion(), BoostWeights(per_scholar_cap=3), DEFAULT_K, DEFAULT_CANDIDATES,
              RankingPolicy(spread=0.85, passage_first=True, source_priors=True, focus=1.2, chapter_relation=0.8,
-                           word_bridge=True, topic_words=True))
+                           word_bridge=True, topic_words=True, spelling_variants=True,
+                           named_books=True))
 
 PRESETS: dict[str, Preset] = {p.name: p for p in (APP, CONTRACT)}

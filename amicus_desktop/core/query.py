@@ -245,6 +245,13 @@ class RankingPolicy:
     #: the keyword search looks for a full question's topic words, without the words that frame it ("What does the
     #: Bible say about", "How should Christians", "look like": :data:`amicus_desktop.understand.query.FRAMING_WORDS`)
     topic_words: bool = False
+    #: the keyword search looks for a rare word's other spellings in the library too (Henry's "Melchizedec" for
+    #: "Melchizedek", Strong's "chêsêd" for "hesed": :meth:`amicus_desktop.candidates.lexical.KeywordIndex.variants`)
+    spelling_variants: bool = False
+    #: a book named alone ("Who wrote Hebrews?") is read as a passage named: its introductions (its commentary tied
+    #: to no chapter) get the reference boost, and the focus chapter is looked for in it
+    #: (:func:`amicus_desktop.understand.books.named_books`)
+    named_books: bool = False
 
     @property
     def is_contract(self) -> bool:

@@ -177,8 +177,11 @@ def _tradition(f: Factor, s: Subject) -> str:
 @words("reference")
 def _reference(f: Factor, s: Subject) -> str:
     refs = s.references
+    meta = s.candidate.metadata
+    if f.value != 1.0 and meta.book_id and not any(r.covers(meta) for r in refs):  # a book named alone
+        return f"it introduces {s.names.book(meta.book_id)}, the book your question names"
     if f.value != 1.0:
-        return f"it covers {_refs_text(refs, s.candidate.metadata, s.names)}, named in your question"
+        return f"it covers {_refs_text(refs, meta, s.names)}, named in your question"
     if not refs:
         return "your question names no passage"
     return f"it does not cover {_refs_text(refs, None, s.names)}, named in your question"

@@ -22,9 +22,10 @@ from ..core.breakdown import Factor, FactorPart
 from ..core.query import RetrievalContext
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate
+from ..understand.books import named_books
 from .chapter import chapter_boost
 from .focus import chapter_relation, focus_chapter
-from .prior import source_prior, word_question, word_stems
+from .prior import Material, material, source_prior, word_question, word_stems
 from .reference import reference_boost
 from .scholar import scholar_boost
 from .tradition import tradition_boost
@@ -40,7 +41,9 @@ class Scoring:
     focus chapter (:func:`.focus.focus_chapter`) when no chapter is open or the open one is set aside;
     ``off_topic``: the question does not relate to the open chapter (:func:`.focus.chapter_relation`), which
     is then set aside as if none were open; ``floor``: the open chapter boosts only a candidate whose base
-    reaches it; ``related_floor``: the similarity an overlay's boost term needs (:func:`.vocabulary.related_floor`).
+    reaches it; ``related_floor``: the similarity an overlay's boost term needs (:func:`.vocabulary.related_floor`);
+    ``books``: the books the question names by name alone (:func:`~amicus_desktop.understand.books.named_books`,
+    under the app's ``named_books`` rule), whose introductions count as a named passage.
     """
 
     ctx: RetrievalContext
@@ -51,6 +54,7 @@ class Scoring:
     off_topic: bool = False
     floor: float | None = None
     related_floor: float = 0.0
+    books: frozenset[str] = frozenset()
 
 
 #: a step: (candidate, its base score, the question's scoring) → its factor, or ``None`` when it has no part
@@ -81,13 +85,15 @@ def scoring(
     floor = None
     if chapter is not None and not off_topic and policy.chapter_floor is not None:
         floor = policy.chapter_floor * max((bases[c.chunk_id] for c in allowed), default=0.0)
+    books = frozenset(named_books(ctx.query)) if policy.named_books else frozenset()
     focus = None
     if policy.focus is not None and (ctx.chapter is None or off_topic) and not references and not word:
-        focus = focus_chapter(allowed, bases)
+        # a question naming a book centres in that book, if anywhere ("Who wrote Hebrews?" not on Psalm 119)
+        focus = focus_chapter([c for c in allowed if not books or c.metadata.book_id in books], bases)
     words_floor = related_floor((c.similarity for c in allowed), ctx.governance, policy.is_contract)
     stems = word_stems(ctx.query, references) if word else frozenset()
     return Scoring(ctx, references, about_a_word=word, stems=stems, focus=focus, off_topic=off_topic, floor=floor,
-                   related_floor=words_floor)
+                   related_floor=words_floor, books=books)
 
 
 def chapter_factor(candidate: Candidate, base: float, s: Scoring) -> Factor:
@@ -123,8 +129,13 @@ def tradition_factor(candidate: Candidate, base: float, s: Scoring) -> Factor:
 
 
 def reference_factor(candidate: Candidate, base: float, s: Scoring) -> Factor:
-    """Section 6: a passage the question names."""
-    value = reference_boost(candidate.metadata, s.references, s.ctx.weights.reference)
+    """Section 6: a passage the question names — under the app's policy also a book named alone, whose
+    introductions (its commentary tied to no chapter) answer a question about it."""
+    meta = candidate.metadata
+    value = reference_boost(meta, s.references, s.ctx.weights.reference)
+    if (value == 1.0 and meta.book_id in s.books and meta.chapter_num is None
+            and material(candidate) is Material.COMMENTARY):
+        value = s.ctx.weights.reference
     return Factor("reference", value, "reference_boost", FactorPart.SEARCH)
 
 

@@ -17,11 +17,13 @@ import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from ..candidates.bridge import NAME_RENDERING
 from ..core.query import USER_NOTE
 from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
 from ..understand.query import fold, keywords
 from ..understand.references import reference_spans
+from ..understand.spelling import same_word
 
 
 class Material(enum.StrEnum):
@@ -102,9 +104,6 @@ _NOT_CUES = re.compile(r"\bit\s+means?\s+(?:that|to|for|when|if)\b|\bthe Word\b"
                        r"|(?i:\bmeaning\s+of\s+(?:life|it\s+all)\b)")
 #: "What is grace?", "What is the Logos?": a short definitional question
 _DEFINITION = re.compile(r"^\s*what\s+(?:is|are|was)\s+(?:an?\s+|the\s+)?(?:[\w'’-]+\s*){1,3}\??\s*$", re.IGNORECASE)
-#: Hebrew has no capitals, so a Strong's entry of a name says so in English: "KJV renders it: Ruth." (a common
-#: word's renderings start in lower case, or with Strong's "X" or "+")
-_NAME_RENDERING = re.compile(r"KJV renders it:\s+[A-Z][a-z]")
 #: "(Abbâ, ab-bah')" — a Strong's entry's transliteration, after its headword (Hebrew headwords may give two
 #: spellings: "שׁלם שׁלום (shâlôm shâlôm, …")
 _TRANSLITERATION = re.compile(r"^[^()]+?\s+\(([^,()]+),")
@@ -125,7 +124,7 @@ def material(candidate: Candidate) -> Material:
         return kind
     if kind is Material.LEXICON:
         text = candidate.text.lstrip()
-        if text[:1].isupper() or _NAME_RENDERING.search(text):  # Greek and Latin headwords of names are capitalised
+        if text[:1].isupper() or NAME_RENDERING.search(text):  # Greek and Latin headwords of names are capitalised
             return Material.NAME
         if _NUMERAL.search(text[:300]):
             return Material.NUMBER
@@ -143,15 +142,17 @@ def transliterations(candidate: Candidate) -> frozenset[str]:
 
 def word_question(question: str, references: Sequence[PassageRef], candidates: Iterable[Candidate]) -> bool:
     """Whether the question asks about a word: a cue ("mean", "Greek") or a question word that is a
-    dictionary headword's transliteration in the pool ("agape", "logos")."""
+    dictionary headword's transliteration in the pool ("agape", "logos"; spelt any way: "hesed" for "chêsêd",
+    :func:`~amicus_desktop.understand.spelling.same_word`)."""
     if _WORD_CUES.search(_NOT_CUES.sub(" ", question)) or _DEFINITION.match(question):
         # "What does John 3:16 mean?" asks what a passage means: with the references cut out, no word is left
         return not references or bool(keywords(_without_references(question)))
     folded = {fold(k) for k in keywords(question, tuple(references))}
     # a proper name's transliteration is the English name itself ("Esau"): asking about Esau is not asking
-    # what a Greek word means
+    # what a Greek word means; a transliteration is compared as spelt any way ("hesed" is Strong's "chêsêd")
     return bool(folded) and any(
-        transliterations(c) & folded and material(c) is Material.LEXICON for c in candidates
+        material(c) is Material.LEXICON and any(same_word(t, k) for t in transliterations(c) for k in folded)
+        for c in candidates
     )
 
 

@@ -44,6 +44,37 @@ _STORY = re.compile(r"(?<![\w'])(" + "|".join(sorted(map(re.escape, STORIES), ke
                     + r")(?![\w'])", re.IGNORECASE)
 
 
+#: book names that are common words too ("Acts of kindness", "Numbers in the Bible"): not a book's name when they
+#: open the question
+_WORDS_AS_NAMES = frozenset({"acts", "numbers", "judges", "revelation", "lamentations", "proverbs", "psalms", "job"})
+#: a book's full name, written with a capital, not followed by a chapter ("Hebrews", "1 John", "Song of Solomon";
+#: not "Hebrews 7", which is a reference) nor by an epithet ("John the Baptist")
+_BOOK_NAME = re.compile(r"(?<![\w])(" + "|".join(re.escape(b.name) for b in sorted(BOOKS, key=lambda b: -len(b.name)))
+                        + r")(?!\w)(?!\s*\d)(?!\s+the\s)")
+_BY_NAME = {b.name: b.book_id for b in BOOKS}
+#: "the Hebrews", "the Romans", "the Judges" are people; "the Psalms" is still the book
+_THE = re.compile(r"\bthe\s+$", re.IGNORECASE)
+_BOOKS_AFTER_THE = frozenset({"psalms", "proverbs", "lamentations", "song-of-solomon"})
+
+
+def named_books(question: str) -> tuple[str, ...]:
+    """The books ``question`` names by their full name alone, with a capital and no chapter ("Who wrote Hebrews?",
+    "What is 1 John about?"), in the question's order: a question about the book, which its introductions answer.
+    A name that is also a common word ("Acts", "Numbers") does not count as the question's first word, nor a name
+    after "the" ("the Hebrews in Egypt" are a people; "the Psalms" are still the book), nor one before "the" ("John
+    the Baptist" is a person)."""
+    found: dict[str, None] = {}
+    for m in _BOOK_NAME.finditer(question):
+        book_id = _BY_NAME[m.group(1)]
+        before = question[:m.start()]
+        if book_id in _WORDS_AS_NAMES and not before.strip(" \"'“‘("):
+            continue
+        if _THE.search(before) and book_id not in _BOOKS_AFTER_THE:
+            continue
+        found.setdefault(book_id, None)
+    return tuple(found)
+
+
 def books_needed(question: str, references: tuple[PassageRef, ...] = ()) -> tuple[str, ...]:
     """The book ids ``question`` names or needs, in canonical order (``references``: those found in it)."""
     found = {r.book_id for r in references}

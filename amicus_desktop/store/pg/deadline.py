@@ -62,6 +62,8 @@ def _make(answer_seconds: float) -> type[psycopg.Connection[Any]]:
     from psycopg import errors as pge
     from psycopg.abc import RV, PQGen
 
+    wait_timeout = pge._WaitTimeout  # what Connection.wait(timeout=) raises (looked up here: a rename fails loudly)
+
     class DeadlineConnection(psycopg.Connection[Any]):
         """A connection that gives up on a server silent for ``answer_seconds`` (see :mod:`.deadline`)."""
 
@@ -70,7 +72,7 @@ def _make(answer_seconds: float) -> type[psycopg.Connection[Any]]:
                 return super().wait(gen, interval, timeout)
             try:
                 return super().wait(gen, interval, answer_seconds)
-            except pge._WaitTimeout:  # psycopg's own wait timeout: the connection is mid-protocol, drop it
+            except wait_timeout:  # psycopg's own wait timeout: the connection is mid-protocol, drop it
                 self.pgconn.finish()
                 raise psycopg.OperationalError(
                     f"the database did not answer within {answer_seconds:g} s; the connection was closed") from None
