@@ -108,13 +108,14 @@ def _as_before(index: TwoStageIndex, k: int) -> Callable[[np.ndarray], list[tupl
     rows gathered a word at a time), the question projected twice (its code, the refine) and every refined
     row scored in float64 (no float32 screen)."""
     columns = CodeMatrix(index.codes.columns(), np.empty((len(index.rowids), 0), dtype=np.uint64))
+    lists = index.short_lists  # the shipped lists (the other ways set theirs on the index before each search)
 
     def search(q: np.ndarray) -> list[tuple[int, float]]:
         qcode = codes.encode(q[None, :], index.projection)[0]  # the question projected once for its code…
         qwords = np.zeros(index.codes.words * 8, dtype=np.uint8)
         qwords[: len(qcode)] = qcode
-        cols = columns.short_list(qwords.view(np.uint64), index.short_lists.coarse(k), index.prefilter)
-        refine = index.short_lists.refine(k)
+        cols = columns.short_list(qwords.view(np.uint64), lists.coarse(k), index.prefilter)
+        refine = lists.refine(k)
         row_bytes = np.ascontiguousarray(columns.head_t[:, cols].T)  # the refine's gather as it was
         scores = index._asymmetric(index.projection @ q, cols, row_bytes)  # … and once again for the refine
         chosen = np.sort(cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols)
