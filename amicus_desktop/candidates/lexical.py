@@ -92,11 +92,11 @@ class KeywordIndex:
         for word in dict.fromkeys(words):
             stem = self._index.stem(word)
             key = sound_key(stem)
-            if len(key) < MIN_KEY:
+            if len(sound_key(word)) < MIN_KEY:  # the word's, not its stem's ("phoebe" is "phoeb")
                 continue
             found = [term for first in _FIRST_LETTERS.get(key[0], key[0])
                      for term in self._index.terms(first, max(1, len(stem) - 2), len(stem) + 2)
-                     if term != stem and sound_key(term) == key
+                     if term != stem and sound_key(term).rstrip("e") == key.rstrip("e")  # the stemmer's silent e
                      and difflib.SequenceMatcher(None, stem, term).ratio() >= SPELLING_RATIO]
             spelt = [t if self._index.stem(t) == t else self._index.written_form(t) for t in sorted(found)]
             if spelt := [s for s in spelt if s]:
