@@ -71,6 +71,8 @@ _SECTIONS = ("floats", "projection", "rowids", "codes")
 #: Whether the exact stage can ask the OS to fetch its rows ahead (``posix_fadvise``: Linux and the
 #: BSDs; elsewhere the rows are read one after the other).
 PREFETCH = hasattr(os, "posix_fadvise")
+#: Whether a row is read with one ``preadv`` (Linux, the BSDs, macOS) instead of a seek and a read.
+PREADV = hasattr(os, "preadv")
 
 
 def path_for(db_path: str | os.PathLike[str]) -> Path:
@@ -255,6 +257,12 @@ class CodesFile:
                 fd = fh.fileno()
                 for pos in rows:
                     os.posix_fadvise(fd, base + pos * size, size, os.POSIX_FADV_WILLNEED)
+            if PREADV:  # one system call a row (≈ 2 µs), not a seek and a read
+                fd = fh.fileno()
+                for i, pos in enumerate(rows):
+                    if os.preadv(fd, [view[i * size : (i + 1) * size]], base + pos * size) != size:
+                        raise ValueError(f"{self.path.name}: row {pos} ends early")
+                return out
             for i, pos in enumerate(rows):
                 fh.seek(base + pos * size)
                 if fh.readinto(view[i * size : (i + 1) * size]) != size:

@@ -14,7 +14,8 @@ that. When ``build-db`` wrote the two-stage file beside the database
    :meth:`ShortLists.refine`;
 3. **exact**: reads those rows' float32 vectors from the file (~3 µs a row, where a SQLite table
    row costs ~12 µs and a ``vec0`` rowid look-up ~0.3 ms) and returns the ``n`` nearest by exact
-   cosine distance ``1 - cos``.
+   cosine distance ``1 - cos`` (float64; a float32 screen first leaves out the rows rounding cannot
+   bring into the ``n`` nearest, :mod:`.rescore`, so the answer is the same as scoring them all).
 
 The distances returned are always exact; only the membership of the top ``n`` is approximate,
 and the short lists are sized from measured recall (docs/PERFORMANCE.md) so that it is the exact
@@ -43,8 +44,8 @@ import numpy.typing as npt
 
 from ..core.errors import AmicusError, ErrorCode
 from . import codes
-from .hamming import distances as hamming_distances
-from .hamming import short_list, smallest
+from .hamming import CodeMatrix, smallest
+from .rescore import cosine_distances, nearest_rows
 from .scripture import ScriptureStore
 
 __all__ = ["MODES", "MODE_ENV", "SearchTrace", "ShortLists", "TwoStageIndex", "configured_mode", "smallest",
@@ -105,23 +106,23 @@ class TwoStageIndex:
         self,
         file: codes.CodesFile,
         rowids: np.ndarray,
-        codes_t: np.ndarray,
+        code_matrix: CodeMatrix,
         projection: np.ndarray,
         short_lists: ShortLists,
         file_rows: np.ndarray | None = None,
     ) -> None:
         self.file = file
-        #: Rowids of the coded rows, ascending (int64); column i of ``codes_t`` is row ``rowids[i]``.
+        #: Rowids of the coded rows, ascending (int64); row i of ``codes`` (column i) is row ``rowids[i]``.
         self.rowids = rowids
-        #: The codes as 64-bit words, one column per row (``words × rows``), for the column-block scan.
-        self.codes_t = codes_t
+        #: The codes as 64-bit words, laid out for the coarse pass (:class:`~.hamming.CodeMatrix`).
+        self.codes = code_matrix
         #: Row number in the file of column i (``None``: the same as i, the builder's order).
         self.file_rows = file_rows
         self.projection = projection
         self.dims = int(projection.shape[1])
         self.bits = int(projection.shape[0])
         self.short_lists = short_lists
-        self._words = codes_t.shape[0]
+        self._words = code_matrix.words
         #: Whether an unfiltered coarse pass may pre-filter on the codes' first bits (:mod:`.hamming`).
         self.prefilter = True
         # the table's index of (code byte, value): uint16 while it fits (codes up to 2,048 bits), which
@@ -191,18 +192,17 @@ class TwoStageIndex:
         if problem is not None:
             raise ValueError(problem)
         rowids = np.empty(file.rows, dtype=np.int64)
-        codes_t = np.empty((file.bits // 64, file.rows), dtype=np.uint64)
+        matrix = CodeMatrix.empty(file.rows, file.bits // 64)
         for start, block_rowids, block in file.code_blocks():
-            stop = start + len(block_rowids)
-            rowids[start:stop] = block_rowids
-            codes_t[:, start:stop] = block.view(np.uint64).T
+            rowids[start : start + len(block_rowids)] = block_rowids
+            matrix.put(start, block.view(np.uint64))
         file_rows = None
-        if len(rowids) and np.any(np.diff(rowids) <= 0):  # not the builder's order: sort the columns
+        if len(rowids) and np.any(np.diff(rowids) <= 0):  # not the builder's order: sort the rows
             file_rows = np.argsort(rowids, kind="stable")
-            rowids, codes_t = rowids[file_rows], np.ascontiguousarray(codes_t[:, file_rows])
+            rowids, matrix = rowids[file_rows], matrix.reordered(file_rows)
             if np.any(np.diff(rowids) == 0):
                 raise ValueError(f"{name} lists a rowid twice")
-        index = cls(file, rowids, codes_t, file.projection(), short_lists, file_rows)
+        index = cls(file, rowids, matrix, file.projection(), short_lists, file_rows)
         index._spot_check(store)
         return index
 
@@ -224,7 +224,7 @@ class TwoStageIndex:
             if vector is None or vector.tobytes() != row.tobytes():
                 raise ValueError(f"row {rowid}: the float copy differs from the embeddings table")
             code = codes.encode(row[None, :], self.projection)[0]
-            if not np.array_equal(code.view(np.uint64), self.codes_t[:, i]):
+            if not np.array_equal(code.view(np.uint64), self.codes.take(np.array([i]))[0]):
                 raise ValueError(f"row {rowid}: the stored code is not the vector's code")
 
     # -- searching -----------------------------------------------------------------------------
@@ -256,14 +256,12 @@ class TwoStageIndex:
             trace.ms["select"] = _ms(t)
         else:
             coarse = min(m, self.short_lists.coarse(n))
-            qcode = codes.encode(q[None, :], self.projection)[0]
-            qwords = np.zeros(self._words * 8, dtype=np.uint8)
-            qwords[: len(qcode)] = qcode
-            cols = self.coarse_list(qwords.view(np.uint64), positions, coarse)
+            projected = self.project(q)
+            cols = self.coarse_list(self.code_words(projected), positions, coarse)
             trace.coarse = len(cols)
             trace.ms["coarse"] = _ms(t)
             t = time.perf_counter()
-            scores = self._asymmetric(q, cols)
+            scores = self._asymmetric(projected, cols)
             chosen = cols[np.argpartition(-scores, refine - 1)[:refine]] if refine < len(cols) else cols
             trace.ms["refine"] = _ms(t)
         trace.refined = len(chosen)
@@ -283,7 +281,7 @@ class TwoStageIndex:
             return {}
         cols = self._positions(ids)
         assert cols is not None
-        dist = _cosine_distances(q, self._read_columns(cols))
+        dist = cosine_distances(q, self._read_columns(cols))
         return {int(r): float(d) for r, d in zip(self.rowids[cols], dist, strict=True) if np.isfinite(d)}
 
     # -- stages --------------------------------------------------------------------------------
@@ -305,26 +303,41 @@ class TwoStageIndex:
         pos = pos[pos < len(self.rowids)]
         return pos[self.rowids[pos] == wanted[: len(pos)]] if len(pos) else pos
 
+    @property
+    def codes_t(self) -> np.ndarray:
+        """Every code as ``words × rows`` uint64, column i row ``rowids[i]`` (a copy: for comparisons)."""
+        return self.codes.columns()
+
     def hamming(self, qwords: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
         """Hamming distance from the query's code to each allowed row's code (uint16, column order)."""
-        if positions is not None and len(positions) * 4 < len(self.rowids):
-            # a small filter: gather its columns first
-            return hamming_distances(np.ascontiguousarray(self.codes_t[:, positions]), qwords)
-        out = hamming_distances(self.codes_t, qwords)
-        return out if positions is None else np.asarray(out[positions])
+        return self.codes.distances(qwords, positions)
 
     def coarse_list(self, qwords: np.ndarray, positions: np.ndarray | None, count: int) -> np.ndarray:
         """Columns of the ``count`` allowed rows whose codes are nearest ``qwords``."""
         if positions is None:
-            return short_list(self.codes_t, qwords, count, self.prefilter)
+            return self.codes.short_list(qwords, count, self.prefilter)
         return np.asarray(positions[smallest(self.hamming(qwords, positions), count, self.bits)])
 
-    def _asymmetric(self, q: np.ndarray, cols: np.ndarray) -> np.ndarray:
-        """``(P q) · sign(P x)`` for the rows at ``cols``: a finer estimate than Hamming."""
-        projected = np.zeros(self._words * 64, dtype=np.float32)
-        projected[: self.bits] = self.projection @ q
-        table = (projected.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
-        row_bytes = np.ascontiguousarray(self.codes_t[:, cols].T).view(np.uint8)
+    def project(self, q: np.ndarray) -> np.ndarray:
+        """``P q``, the question's projection (float32, one value a code bit), computed as
+        :func:`~.codes.encode` computes it: its signs are the question's code, and it weighs the refine."""
+        projected: np.ndarray = (q[None, :] @ self.projection.T)[0]
+        return projected
+
+    def code_words(self, projected: np.ndarray) -> np.ndarray:
+        """The question's code as uint64 words, from its projection (:meth:`project`)."""
+        qwords = np.zeros(self._words * 8, dtype=np.uint8)
+        qcode = np.packbits(projected > 0)
+        qwords[: len(qcode)] = qcode
+        return qwords.view(np.uint64)
+
+    def _asymmetric(self, projected: np.ndarray, cols: np.ndarray, code_rows: np.ndarray | None = None) -> np.ndarray:
+        """``(P q) · sign(P x)`` for the rows at ``cols`` (their codes: ``code_rows``, else gathered here):
+        a finer estimate than Hamming. ``projected``: ``P q`` (:meth:`project`)."""
+        padded = np.zeros(self._words * 64, dtype=np.float32)
+        padded[: self.bits] = projected
+        table = (padded.reshape(-1, 8) @ _BYTE_SIGNS.T).ravel()  # (code byte, value) → partial sum
+        row_bytes = (self.codes.take(cols) if code_rows is None else code_rows).view(np.uint8)
         index: npt.NDArray[np.integer[Any]] = row_bytes.astype(self._lut_type)
         np.add(index, self._lut_offsets, out=index)
         scores: np.ndarray = np.take(table, index).sum(axis=1)
@@ -333,9 +346,11 @@ class TwoStageIndex:
     def _exact(self, q: np.ndarray, cols: np.ndarray, n: int) -> list[tuple[int, float]]:
         """The ``n`` nearest of the rows at ``cols`` by exact cosine distance, ties by rowid."""
         cols = np.sort(cols)
-        dist = _cosine_distances(q, self._read_columns(cols))
+        rows = self._read_columns(cols)
+        near = nearest_rows(q, rows, n)  # every row that can be among the n nearest (float32 screen)
+        dist = cosine_distances(q, rows[near])
         ok = np.isfinite(dist)
-        found, dist = self.rowids[cols[ok]], dist[ok]
+        found, dist = self.rowids[cols[near][ok]], dist[ok]
         order = np.lexsort((found, dist))[:n]
         return [(int(found[i]), float(dist[i])) for i in order]
 
@@ -367,15 +382,6 @@ def sorted_unique(values: np.ndarray) -> np.ndarray:
     keep[0] = True
     np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
     return ordered[keep]
-
-
-def _cosine_distances(q: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``1 - cos(q, row)`` in float64 (NaN for a zero row, as sqlite-vec gives no distance)."""
-    r = rows.astype(np.float64)
-    q64 = q.astype(np.float64)
-    norms = np.linalg.norm(r, axis=1) * np.linalg.norm(q64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return 1.0 - (r @ q64) / np.where(norms > 0, norms, np.nan)
 
 
 def _ms(t0: float) -> float:

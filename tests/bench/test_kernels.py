@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from amicus_desktop.bench.kernels import LISTS, kernel_table, kernels_table
+from amicus_desktop.bench.kernels import BEFORE, LISTS, kernel_table, kernels_table
 from amicus_desktop.store import ScriptureStore
 from tests.support.coded import N, questions
 from tests.support.coded import coded_db as coded_db  # the fixture
@@ -20,7 +20,8 @@ def test_every_way_is_timed_against_numpy_in_the_same_run(coded_db: Path, vector
         table = kernel_table(store, unit, np.arange(1, N + 1, dtype=np.int64), questions(8), 10)
     ways = table["ways"]
     assert table["numpy"]["n"] == 5 and table["numpy"]["p50"] > 0
-    assert {label for label, _ in LISTS} <= set(ways)
+    assert {label for label, _ in LISTS} | {BEFORE} <= set(ways)
+    assert ways[BEFORE]["recall"] == ways[LISTS[0][0]]["recall"]  # the search as it was: the same answers
     assert {"index (512-bit pre-filter, then whole codes)", "numpy bitwise_count, packed uint64 rows",
             "sqlite-vec bit[] KNN"} <= set(ways)
     for name, way in ways.items():

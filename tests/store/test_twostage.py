@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from amicus_desktop.core.errors import AmicusError, ErrorCode
-from amicus_desktop.store import ScriptureStore, codes, hamming, twostage
+from amicus_desktop.store import ScriptureStore, codes, hamming, rescore, twostage
 from amicus_desktop.store.sqlite import connect
 from amicus_desktop.store.twostage import ShortLists, TwoStageIndex
 from tests.support.coded import DIMS, N, chunks_for, questions
@@ -71,16 +71,18 @@ def test_distances_are_exact_and_recall_is_high(store: ScriptureStore, vectors: 
     index = TwoStageIndex.open(store, mode="on", short_lists=SMALL)
     assert index is not None and index.bits == codes.code_bits(DIMS) == 1536
     index.prefilter = prefilter
-    passes: list[int | None] = []  # the words each Hamming pass ranked by (None: whole codes)
-    kernel = hamming.distances
+    passes: list[int | str | None] = []  # the words each column pass ranked by (None: all; "rows": a row pass)
+    kernel, rows_kernel = hamming.distances, hamming.row_distances
     monkeypatch.setattr(hamming, "distances", lambda c, q, words=None: passes.append(words) or kernel(c, q, words))
+    monkeypatch.setattr(hamming, "row_distances", lambda c, q: passes.append("rows") or rows_kernel(c, q))
     recalls = []
     for q in questions():
         qwords = codes.encode(q[None, :].astype(np.float32), index.projection)[0].view(np.uint64)
         whole = set(hamming.smallest(kernel(index.codes_t, qwords), 600, 1536).tolist())
         passes.clear()
         coarse = set(index.coarse_list(qwords, None, 600).tolist())
-        assert passes == ([hamming.PREFILTER_WORDS, None] if prefilter else [None])
+        # pre-filtering, the index holds the first 512 bits by column and the rest by row
+        assert passes == ([hamming.PREFILTER_WORDS, "rows"] if prefilter else [None])
         assert len(coarse) == 600 and (len(coarse & whole) >= 540 if prefilter else coarse == whole)
         got, trace = index.trace_search(q, 20)
         assert (trace.coarse, trace.refined) == (600, 150) and not trace.exact_only
@@ -342,6 +344,47 @@ def test_the_dense_search_uses_the_index_when_there_is_one(coded_db: Path, monke
         exact = dict(dense.nearest(s, q, 20))  # sqlite-vec's scan
     assert all(abs(exact[r] - d) < 1e-6 for r, d in got if r in exact)
     assert len(set(exact) & {r for r, _ in got}) >= 19
+
+
+def test_the_row_layout_answers_as_the_column_layout(coded_db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus big enough to pre-filter holds its codes' first 512 bits by column and the rest by row
+    (hamming.CodeMatrix): the same short lists and answers as every word by column, filtered or not."""
+    with ScriptureStore(coded_db) as s:
+        columns = TwoStageIndex.open(s, mode="on", short_lists=SMALL)
+        # 3,000 rows: the pre-filter's layout, and it keeps 2 × 600 rows on the first 512 bits
+        monkeypatch.setattr(hamming, "PREFILTER_MIN", 0)
+        monkeypatch.setattr(hamming, "PREFILTER_PER_ROW", 2)
+        monkeypatch.setattr(hamming, "PREFILTER_FACTOR", 2)
+        rows = TwoStageIndex.open(s, mode="on", short_lists=SMALL)
+    assert columns is not None and rows is not None
+    assert (columns.codes.split, rows.codes.split) == (24, hamming.PREFILTER_WORDS)
+    assert np.array_equal(columns.codes_t, rows.codes_t)
+    picks = np.array([0, 5, 17, N - 1])
+    assert np.array_equal(rows.codes.take(picks), columns.codes.take(picks))
+    for prefilter in (False, True):
+        columns.prefilter = rows.prefilter = prefilter
+        for q in questions(6):
+            qwords = codes.encode(q[None, :].astype(np.float32), rows.projection)[0].view(np.uint64)
+            assert np.array_equal(rows.hamming(qwords, None), columns.hamming(qwords, None))
+            assert np.array_equal(rows.coarse_list(qwords, None, 600), columns.coarse_list(qwords, None, 600))
+            for allowed in (None, np.arange(1, N + 1, 2, dtype=np.int64), np.arange(1, N + 1, 9, dtype=np.int64)):
+                assert rows.search(q, 20, allowed) == columns.search(q, 20, allowed)
+
+
+def test_the_exact_stage_is_every_rows_float64_top(store: ScriptureStore, vectors: np.ndarray) -> None:
+    """The float32 screen (store/rescore.py) leaves the exact stage's answer as scoring every row in float64
+    (the exact stage before the screen), and that is numpy's brute force over those rows."""
+    index = TwoStageIndex.open(store, mode="on")
+    assert index is not None
+    cols = np.arange(5, N, 7)  # 428 rows, as many as a refine list
+    for n in (1, 10, 40):
+        for q in questions(6).astype(np.float32):
+            every = rescore.cosine_distances(q, index._read_columns(cols))
+            order = np.lexsort((index.rowids[cols], every))[:n]
+            got = index._exact(q, cols, n)
+            assert [r for r, _ in got] == index.rowids[cols][order].tolist()
+            assert np.allclose([d for _, d in got], every[order], rtol=0, atol=1e-15)
+            assert [r for r, _ in got] == [r for r, _ in brute(vectors, q, index.rowids[cols])[:n]]
 
 
 def test_sorted_unique_is_numpys_unique() -> None:
