@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import difflib
 import math
+import weakref
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from ..core.query import Filters
@@ -36,6 +38,10 @@ SPELLING_RATIO = 0.8
 _FIRST_LETTERS = {"h": "hck", "k": "kcq", "s": "szt", "f": "fp", "i": "iy"}
 #: a word and its other spellings in the index (:meth:`KeywordIndex.variants`)
 Variants = Mapping[str, Sequence[str]]
+#: per index, per first letter: its terms by sound key (the final *e* the stemmer keeps or drops aside), read once
+_BY_KEY: weakref.WeakKeyDictionary[FullText, dict[str, dict[str, tuple[str, ...]]]] = weakref.WeakKeyDictionary()
+#: the longest term read for it
+_LONGEST = 64
 
 
 class KeywordIndex:
@@ -92,11 +98,11 @@ class KeywordIndex:
         for word in dict.fromkeys(words):
             stem = self._index.stem(word)
             key = sound_key(stem)
-            if len(key) < MIN_KEY:
+            if len(sound_key(word)) < MIN_KEY:  # the word's, not its stem's ("phoebe" is "phoeb")
                 continue
             found = [term for first in _FIRST_LETTERS.get(key[0], key[0])
-                     for term in self._index.terms(first, max(1, len(stem) - 2), len(stem) + 2)
-                     if term != stem and sound_key(term) == key
+                     for term in self._by_key(first).get(key.rstrip("e"), ())
+                     if term != stem and abs(len(term) - len(stem)) <= 2
                      and difflib.SequenceMatcher(None, stem, term).ratio() >= SPELLING_RATIO]
             spelt = [t if self._index.stem(t) == t else self._index.written_form(t) for t in sorted(found)]
             if spelt := [s for s in spelt if s]:
@@ -116,6 +122,17 @@ class KeywordIndex:
         """FTS5's idf: ``log((N - n + 0.5) / (n + 0.5))``, at least 1e-6."""
         n = self.doc_freq(word)
         return max(1e-6, math.log((self.total - n + 0.5) / (n + 0.5)))
+
+    def _by_key(self, first: str) -> dict[str, tuple[str, ...]]:
+        """The index's terms starting with ``first`` by their sound key without a final *e* (the stemmer keeps
+        or drops it: "phoeb", "phebe"), read once per index and letter."""
+        per_letter = _BY_KEY.setdefault(self._index, {})
+        if first not in per_letter:
+            groups: defaultdict[str, list[str]] = defaultdict(list)
+            for term in self._index.terms(first, 1, _LONGEST):
+                groups[sound_key(term).rstrip("e")].append(term)
+            per_letter[first] = {k: tuple(v) for k, v in groups.items()}
+        return per_letter[first]
 
     def normaliser(self, words: Sequence[str], variants: Variants | None = None) -> float:
         """The most any chunk could score for ``words``: ``Σ idf × (k1 + 1)`` over the words the index knows — a word

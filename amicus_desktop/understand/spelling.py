@@ -4,9 +4,10 @@ The library spells the same Hebrew or Greek word or name several ways: Strong's 
 reader types *hesed*; the WEB has *Melchizedek*, the KJV *Melchisedec*, Matthew Henry *Melchizedec*; Strong's
 writes תּוֹרָה *tôwrâh* where a reader types *torah*. :func:`sound_key` maps each spelling to one key by the
 conventions transliterations differ in — diacritics, *ch*/*kh*/*h* for ח, *c*/*k*/*q*, *z*/*s*, *ph*/*f*, *th*/*t*,
-*ow*/*o*, *iy*/*y*/*i*, doubled letters — so that two spellings of one word meet. It is for rare words only (names,
-transliterations): common English words with one key ("seal", "zeal") are kept apart by the callers, which
-compare keys only for a word that is rare in the library or a dictionary headword's transliteration. Pure.
+*ow*/*o*, *iy*/*y*/*i*, *ae*/*oe*/*e*, doubled letters — so that two spellings of one word meet. It is for rare
+words only (names, transliterations): common English words with one key ("seal", "zeal") are kept apart by the
+callers, which compare keys only for a word that is rare in the library or a dictionary headword's transliteration.
+Pure.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(a), b) fo
     (r"tz|ts|z", "s"),  # Melchisedec; tzedakah, tsedaqah
     (r"ow", "o"),  # towrah, torah
     (r"iy|y", "i"),  # chaggiyth
+    (r"ae|oe", "e"),  # Greek names in Latin letters: Zacchaeus, Zaccheus; Phoebe, Phebe; Judaea, Judea
     (r"(.)\1+", r"\1"),  # shabbath, shabat
 ))
 _NOT_LETTER = re.compile(r"[^a-z]")

@@ -60,3 +60,9 @@ def test_a_book_named_alone_leads_with_its_introduction(demo_db: Path, local_pro
     assert "it introduces Romans, the book your question names" in why
     people = ask(demo_db, local_proxy.url, "John the Baptist")  # a person, not the book
     assert all(f.value == 1.0 for r in people.ranked for f in r.breakdown.factors if f.name == "reference")
+
+
+def test_a_name_henry_spells_otherwise_scores_by_its_words(demo_db: Path, local_proxy) -> None:
+    result = ask(demo_db, local_proxy.url, "Who was Phoebe?")  # the WEB's spelling; Henry writes "Phebe"
+    note = next(r for r in result.ranked if henry(r) and on("romans", 16, 1)(r))
+    assert note.rank <= 3 and note.candidate.lexical and note.candidate.lexical > 0.3

@@ -47,3 +47,8 @@ def test_other_words_stay_apart(a: str, b: str) -> None:
 ])
 def test_a_book_named_alone(question: str, books: tuple[str, ...]) -> None:
     assert named_books(question) == books
+
+
+@pytest.mark.parametrize(("a", "b"), [("Zacchaeus", "Zaccheus"), ("Phoebe", "Phebe"), ("Judaea", "Judea")])
+def test_a_greek_names_latin_diphthong_is_its_plain_vowel(a: str, b: str) -> None:
+    assert same_word(a, b)
