@@ -51,7 +51,8 @@ class Kind(enum.Enum):
 
 
 class KnobValueError(ValueError):
-    """A value that is not of its knob's kind, said as argparse says it (``invalid int value: 'ten'``)."""
+    """A value that is not of its knob's kind, said as a command line's parser says it
+    (``invalid int value: 'ten'``)."""
 
 
 #: the most and the least a boost may be in the settings and the spin boxes that edit them (the contract
@@ -63,7 +64,7 @@ SETTINGS_BOOST = (0.1, 10.0)
 class Knob:
     """One setting of a search request, and its name on every face (``None``: not on that face)."""
 
-    #: the request's key, and the flag's argparse dest
+    #: the request's key, and the flag's dest
     name: str
     kind: Kind
     #: the contract's default (what ``query`` uses without ``--preset``); ``()`` for a repeatable one
