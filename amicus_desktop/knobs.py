@@ -55,6 +55,9 @@ class KnobValueError(ValueError):
     (``invalid int value: 'ten'``)."""
 
 
+#: the field where an object keeps the knobs it has no part for, as ``(name, value)`` pairs (:meth:`Knob.put`)
+OTHERS = "other_knobs"
+
 #: the most and the least a boost may be in the settings and the spin boxes that edit them (the contract
 #: allows (0, 100]: a reader's dial stays in a range where each step still means something)
 SETTINGS_BOOST = (0.1, 10.0)
@@ -140,19 +143,30 @@ class Knob:
             return value
         return text
 
+    def held(self, obj: Any) -> bool:
+        """Whether ``obj`` has a place for this knob: the field its :attr:`target` starts with, or
+        ``other_knobs``, where an :class:`~amicus_desktop.evaluate.run.EvalConfig` keeps the knobs it has no
+        part for."""
+        return self.target is not None and (hasattr(obj, self.target.partition(".")[0]) or hasattr(obj, OTHERS))
+
     def read(self, obj: Any) -> Any:
-        """The value at :attr:`target` in ``obj`` (an enum as its value)."""
+        """The value at :attr:`target` in ``obj`` (an enum as its value; in ``other_knobs``: its default unset)."""
         assert self.target is not None
+        if not hasattr(obj, self.target.partition(".")[0]) and hasattr(obj, OTHERS):
+            return dict(getattr(obj, OTHERS)).get(self.name, self.default)
         for part in self.target.split("."):
             obj = getattr(obj, part)
         return obj.value if isinstance(obj, enum.Enum) else obj
 
     def put(self, obj: Any, value: Any) -> Any:
-        """``obj`` (a frozen dataclass) with ``value`` at :attr:`target`."""
+        """``obj`` (a frozen dataclass) with ``value`` at :attr:`target` (or in its ``other_knobs``)."""
         assert self.target is not None
+        head, _, rest = self.target.partition(".")
+        if not hasattr(obj, head) and hasattr(obj, OTHERS):
+            others = {**dict(getattr(obj, OTHERS)), self.name: value}
+            return replace(obj, **{OTHERS: tuple(sorted(others.items()))})
         if self.enum is not None and value is not None:
             value = self.enum(value)
-        head, _, rest = self.target.partition(".")
         if rest:
             value = replace(getattr(obj, head), **{rest: value})
         return replace(obj, **{head: value})
@@ -294,8 +308,9 @@ def knob(name: str) -> Knob:
 def preset_values(preset: Any) -> dict[str, Any]:
     """The knob values a :class:`~amicus_desktop.core.preset.Preset` (or an EvalConfig) holds."""
     out = {}
+    others = dict(getattr(preset, OTHERS, ()))
     for k in KNOBS:
-        if k.target is not None and hasattr(preset, k.target.partition(".")[0]):
+        if k.target is not None and (hasattr(preset, k.target.partition(".")[0]) or k.name in others):
             out[k.name] = k.read(preset)
     return out
 
