@@ -77,6 +77,8 @@ class Knob:
     flag: str | None = None
     #: the ``GET /retrieve`` parameter, which the MCP tools write their arguments as
     param: str | None = None
+    #: the MCP tools that take it as an argument of that name (:mod:`amicus_desktop.mcp.knob_args`)
+    tools: tuple[str, ...] = ()
     #: the overlay's ``retrieval_policy`` key (``weights.chapter`` for one of its weights)
     overlay: str | None = None
     #: the :class:`~amicus_desktop.settings.Settings` field
@@ -218,19 +220,20 @@ FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
 #: The table. Its order is the service's parameter order and the weight search's.
 KNOBS: tuple[Knob, ...] = (
     Knob("k", Kind.WHOLE, DEFAULT_K, "results to return, {lo}..{hi} (default {default})", flag="--k",
-         param="k", overlay="k", setting="k", target="k", lo=1, hi=MAX_K),
+         param="k", tools=("search_library",), overlay="k", setting="k", target="k", lo=1, hi=MAX_K),
     Knob("min_similarity", Kind.NUMBER, None, "reject candidates whose similarity is below X (semantic and "
          "hybrid)", flag="--min-similarity", param="threshold", overlay="min_similarity", target="min_similarity",
          lo=0.0, hi=1.0, param_range=(0.0, 1.0), metavar="X"),
     Knob("mode", Kind.CHOICE, SearchMode.SEMANTIC.value, "semantic (embed and search by meaning, the default), "
          "hybrid (meaning and words), keyword (words only; needs no embed proxy)", flag="--mode", param="mode",
-         overlay="mode", setting="search_mode", target="mode", choices=tuple(m.value for m in SearchMode),
-         aliases={"dense": SearchMode.SEMANTIC.value}, enum=SearchMode, compare=True),
+         tools=("search_library", "get_context"), overlay="mode", setting="search_mode", target="mode",
+         choices=tuple(m.value for m in SearchMode), aliases={"dense": SearchMode.SEMANTIC.value}, enum=SearchMode,
+         compare=True),
     Knob("candidates", Kind.WHOLE, DEFAULT_CANDIDATES, "rows each search returns for re-ranking, k..{hi} "
          "(default {default})", flag="--candidates", param="candidates", overlay="candidates",
          setting="candidates", target="candidates", lo=1, hi=MAX_CANDIDATES, compare=True),
     Knob("chapter", Kind.TEXT, None, f"current chapter for the ×{_W.chapter:g} boost, e.g. romans:9",
-         flag="--chapter", param="chapter", metavar="BOOK:CHAPTER"),
+         flag="--chapter", param="chapter", tools=("search_library", "get_context"), metavar="BOOK:CHAPTER"),
     Knob("prefer_scholar", Kind.TEXT, (), f"boost this scholar ×{_W.scholar:g}",
          flag="--prefer-scholar", param="prefer.scholar", repeatable=True, metavar="ID"),
     Knob("prefer_tradition", Kind.TEXT, (), f"boost this tradition ×{_W.tradition:g}",
