@@ -1,10 +1,12 @@
 """Every setting a search request can carry, in one table: what each is called on every face, its type, its
-range, its default and its help (docs/HACKING.md, "How to add a knob").
+range, its default and its help (README.md, "How to add a knob").
 
 The faces are generated from :data:`KNOBS`: ``query``'s and ``context``'s flags and ``eval``'s
 (:mod:`amicus_desktop.cli.search_args`), ``GET /retrieve``'s and the MCP tools' parameters and their checks
-(:mod:`amicus_desktop.serve.params`), the OpenAPI descriptions (:mod:`amicus_desktop.serve.openapi`),
-``eval --compare``'s keys, the weight search's space (:mod:`amicus_desktop.evaluate.tuning.space`), an
+(:mod:`amicus_desktop.serve.params`), the MCP tools' signatures (:mod:`amicus_desktop.mcp.knob_args`), the
+OpenAPI descriptions (:mod:`amicus_desktop.serve.openapi`), ``eval --compare``'s keys and an evaluation's
+configuration (:class:`~amicus_desktop.evaluate.run.EvalConfig`), the weight search's space
+(:mod:`amicus_desktop.evaluate.tuning.space`), an
 overlay's ``retrieval_policy`` keys (:meth:`amicus_desktop.overlays.Overlay.flag_defaults`) and the
 settings dialog's ranges. :class:`~amicus_desktop.retrieval.request.SearchRequest` holds one value per knob.
 
@@ -13,8 +15,9 @@ The table sits beside the settings, below every package that reads it (it import
 A knob with a ``target`` is a field of :class:`~amicus_desktop.core.query.RetrievalContext` (``k``) or of one
 of its parts (``weights.chapter``): the same path reads and sets it on an
 :class:`~amicus_desktop.evaluate.run.EvalConfig` and a :class:`~amicus_desktop.core.preset.Preset`, which
-name their parts alike. Knobs without one (the chapter, the filters, the pins) are read by
-:meth:`~amicus_desktop.retrieval.request.SearchRequest.context` itself. Ranges are checked where they always were
+name their parts alike (an EvalConfig keeps a knob it has no part for in ``other_knobs``). Knobs without one
+(the chapter, the filters, the pins) are read by :meth:`~amicus_desktop.retrieval.request.SearchRequest.context`
+itself. Ranges are checked where they always were
 (:func:`~amicus_desktop.retrieval.validate_request`); here they are described.
 """
 
