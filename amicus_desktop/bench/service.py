@@ -22,11 +22,9 @@ generator), and the peak RSS of the service process.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import itertools
-import json
 import os
 import random
 import subprocess
@@ -43,7 +41,6 @@ import numpy as np
 from ..core.query import RetrievalContext
 from ..retrieval import Retriever
 from ..store.library import open_library
-from ..store.pg import is_postgres_url
 from . import questions, synth
 from .processes import start_server, stop_server
 from .tables import fmt_ms, markdown_table
@@ -318,27 +315,7 @@ def service_table(report: dict[str, Any]) -> str:
     return markdown_table(header, rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.service")
-    p.add_argument("--db", required=True, help="a scripture.db, or a library on PostgreSQL (postgresql://…)")
-    p.add_argument("--proxy", metavar="URL", help="an embed proxy already running (default: start the benchmark's "
-                                                  "synthetic one)")
-    p.add_argument("--real-proxy", action="store_true", help="start the project's proxy and local model instead")
-    p.add_argument("--clients", default=",".join(map(str, DEFAULT_CLIENTS)))
-    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="measured per run")
-    p.add_argument("--warmup", type=float, default=WARMUP_SECONDS, help="seconds of load before measuring")
-    p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
-    p.add_argument("--replicas", type=int, default=1,
-                   help="services on the same library, the clients dealt out among them (default 1)")
-    args = p.parse_args(argv)
-    levels = parse_levels(args.clients)
-    db: Path | str = args.db if is_postgres_url(args.db) else Path(args.db)
-    result = measure(db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
-                     warmup=args.warmup, replicas=args.replicas)
-    with contextlib.suppress(BrokenPipeError):
-        print(json.dumps(result), flush=True)
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import service_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(service_main())

@@ -10,7 +10,7 @@ steps apply live beside them (:mod:`.chapter`, :mod:`.scholar`, :mod:`.prior`, :
 
 A new factor is a step here and its line in :data:`STEPS`, its sentence in
 :mod:`amicus_desktop.present.factors` and its key in ``resources/schemas/bundle.schema.json``
-(docs/ARCHITECTURE.md, "How to add a factor").
+(README.md, "How to add a factor").
 """
 
 from __future__ import annotations

@@ -120,7 +120,7 @@ def test_the_log_holds_no_note(service: tuple[ServeProcess, ScriptedProxy]) -> N
 def test_a_damaged_notes_store_is_notes_store_invalid_as_in_the_cli(small_db: Path, tmp_path: Path) -> None:
     """Issue #31 item 4: one error tree — the service answers a damaged store with its code (500), as ``query
     --workspace`` prints it (tests/cli/test_query.py) and the window names it in its banner
-    (tests/ui/test_notes_ui.py)."""
+    (tests/ui/test_notes_pane.py)."""
     home = tmp_path / "home"
     store = home / "data" / "notes" / "notes.sqlite"
     store.parent.mkdir(parents=True)

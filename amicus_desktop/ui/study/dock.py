@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 #: the dock's width when it opens (in a wide window; a quarter of a narrow one, at least MIN_WIDTH)
 WIDTH = 420
-#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_dock.py)
 MIN_WIDTH = 220
 #: the text's width the dock makes room for, taking it from the results column, then from its own width
 TEXT_BESIDE = 360
