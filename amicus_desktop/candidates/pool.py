@@ -42,7 +42,7 @@ from ..understand.query import QueryPlan
 from . import dense
 from .bridge import bridge
 from .lexical import KeywordIndex
-from .quoted import QUOTE_POOL, chapters_of, named_in_chapter, quoted_in_chapter, quoted_verses, rare_words
+from .quoted import QUOTE_POOL, chapters_of, named_in_chapter, quoted_verses, rare_words
 
 
 @dataclass
@@ -115,10 +115,9 @@ def gather(store: LibraryStore, plan: QueryPlan, ctx: RetrievalContext, vector: 
 
     # the app's policy: the verses the question quotes, and the notes on them nearest the question
     quoted = quoted_verses(store, plan) if ctx.policy.chapter_relation is not None else ()
-    # and the open chapter's verses the question quotes ("Who is my neighbor?" in Luke 10) or, failing that, those
-    # holding a rare word of it (Melchizedek in Hebrews 7)
+    # and the open chapter's verses holding a rare word of the question (Melchizedek in Hebrews 7)
     if ctx.policy.chapter_relation is not None and ctx.chapter is not None and ctx.chapter not in chapters_of(quoted):
-        quoted = (*quoted, *(quoted_in_chapter(store, plan, ctx.chapter) or named_in_chapter(store, plan, ctx.chapter)))
+        quoted = (*quoted, *named_in_chapter(store, plan, ctx.chapter))
     if QUOTE_POOL and vector is not None:
         for ref in quoted:
             near = dense.nearest_among(store, vector, store.covering(ref, ctx.filters), QUOTE_POOL, two_stage=two_stage)

@@ -71,26 +71,6 @@ def quoted_verses(store: LibraryStore, plan: QueryPlan, *, share: float = QUOTE_
     return tuple(PassageRef(b, c, v, v) for b, c, v in (index.keys[r] for r in held))  # rowids: the Bible's order
 
 
-def quoted_in_chapter(store: LibraryStore, plan: QueryPlan, chapter: ChapterRef | None, *,
-                      most: int = QUOTE_VERSES) -> tuple[PassageRef, ...]:
-    """(DB thread) The verses of the open ``chapter`` a short question quotes: one word pair, too common in the Bible
-    to place a question asked with no chapter (:func:`quoted_verses` asks for :data:`QUOTE_PAIRS`), places it in the
-    open chapter when at most ``most`` of its verses hold it as a phrase — "Who is my neighbor?" (the pair "my
-    neighbor") with Luke 10 open is Luke 10:29. A longer question is quoted by :func:`quoted_verses` or not at all."""
-    pairs = word_pairs(plan)
-    if chapter is None or len(pairs) != 1 or not store.info.has_verses:
-        return ()
-    index = store.verse_index()
-    translation = index.default
-    if translation is None:
-        return ()
-    rowids = index.rowid_of.span(chapter.book_id, chapter.chapter, 1, sys.maxsize)
-    held = sorted(index.phrase_scores(translation, pairs, rowids)) if rowids else []
-    if not held or len(held) > most:
-        return ()
-    return tuple(PassageRef(b, c, v, v) for b, c, v in (index.keys[r] for r in held))
-
-
 def chapters_of(verses: Sequence[PassageRef]) -> tuple[ChapterRef, ...]:
     """The chapters of ``verses``, each once, in their order."""
     return tuple(dict.fromkeys(v.chapter_ref for v in verses))

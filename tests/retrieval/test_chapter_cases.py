@@ -121,16 +121,3 @@ def test_a_rare_name_in_the_open_chapter_relates_it(demo_db: Path, local_proxy) 
     assert ROMANS_8 not in government.quoted
     faith = ask(demo_db, local_proxy.url, "What is faith?", ROMANS_8)  # "faith": in hundreds of verses
     assert ROMANS_8 not in faith.quoted
-
-
-def test_a_short_question_quoting_the_open_chapter_relates_to_it(demo_db: Path, local_proxy) -> None:
-    """"Who is my neighbor?" with Luke 10 open (on the whole Bible) set Luke 10 aside: one word pair ("my neighbor")
-    is too common to quote a verse of the whole Bible, yet it is Luke 10:29 word for word. In the open chapter one
-    pair is enough when few of its verses hold it: "What is truth?" with John 18 open quotes John 18:38 (before:
-    nothing), and Henry on it leads with the chapter's boost. A longer phrase many verses hold still quotes none."""
-    john_18 = ChapterRef("john", 18)
-    result = ask(demo_db, local_proxy.url, "What is truth?", john_18)
-    assert john_18 in result.quoted
-    first = result.ranked[0]
-    assert henry(first) and on("john", 18, 38)(first) and first.breakdown.chapter_boost == 1.5
-    assert ask(demo_db, local_proxy.url, "the love of God", ROMANS_8).quoted == ()
