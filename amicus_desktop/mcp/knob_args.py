@@ -41,10 +41,11 @@ def argument_type(knob: Knob) -> Any:
     return base | None
 
 
-def takes_knobs(tool: str, after: str) -> Callable[[F], F]:
+def takes_knobs(tool: str, after: str, first: tuple[str, ...] = ()) -> Callable[[F], F]:
     """Decorate ``tool``'s function (its knobs in ``**knobs``) with the signature and description that publish
-    them: inserted after its parameter ``after``."""
-    knobs = tool_knobs(tool)
+    them: inserted after its parameter ``after``, the knobs named in ``first`` (by ``param``) in that order before
+    the rest (the order a tool published them in before they were generated), the rest in the table's."""
+    knobs = sorted(tool_knobs(tool), key=lambda k: first.index(str(k.param)) if k.param in first else len(first))
     for knob in knobs:
         assert knob.param is not None and knob.param.isidentifier(), (tool, knob.name)
 

@@ -101,7 +101,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
         return await box.answer("search_library", arguments, (detail, max_tokens, cursor), make)
 
     @server.tool(annotations=READ_ONLY)
-    @takes_knobs("get_context", after="budget")  # mode, chapter: their rows of the knob table
+    @takes_knobs("get_context", after="budget", first=("chapter",))  # chapter, mode: their rows of the knob table
     async def get_context(query: str, budget: int = DEFAULT_BUDGET, detail: Detail | None = None,
                           max_tokens: MaxTokens | None = None, **knobs: Any) -> CallToolResult:
         """The passages that answer a question as one block to quote from, within a token budget.

@@ -43,3 +43,13 @@ def test_a_new_rows_knob_becomes_an_argument_with_its_help(monkeypatch: Any) -> 
     assert "k: results to return" not in tool.__doc__  # described by hand already
     assert knob_items({"k": 3, "mode": None, "min_score": 0.5, "book": ["rom", "gen"]}) == [
         ("k", "3"), ("min_score", "0.5"), ("book", "rom"), ("book", "gen")]
+
+
+def test_a_tool_may_keep_the_order_it_published_its_knobs_in() -> None:
+    @takes_knobs("get_context", after="budget", first=("chapter",))
+    async def tool(query: str, budget: int = 8000, detail: str | None = None, **knobs: Any) -> str:
+        """Context. chapter: the open one. mode: how."""
+        return query
+
+    assert list(inspect.signature(tool).parameters) == ["query", "budget", "chapter", "mode", "detail"]
+    assert tool.__doc__ == "Context. chapter: the open one. mode: how."  # each described already
