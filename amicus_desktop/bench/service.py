@@ -1,6 +1,6 @@
 """The service row of ``amicus-desktop bench``: ``serve`` under N concurrent clients, beside ``query`` in-process.
 
-``python -m amicus_desktop.bench.service --db PATH [--proxy URL | --real-proxy] [--clients 1,8,32]
+``python -m amicus_desktop.bench.service --db PATH|postgresql://… [--proxy URL | --real-proxy] [--clients 1,8,32]
 [--seconds S]`` prints one JSON object (the last line of stdout). For the library it
 
 1. starts ``amicus-desktop serve`` on a free loopback port (rate limit off) in its own process, against
@@ -40,7 +40,7 @@ import numpy as np
 
 from ..core.query import RetrievalContext
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from . import questions, synth
 from .processes import start_server, stop_server
 from .tables import fmt_ms, markdown_table
@@ -207,14 +207,14 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
     }
 
 
-def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
+def measure(db: Path | str, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
             *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS, replicas: int = 1,
             proxy_args: Sequence[str] = (), serve_args: Sequence[str] = (), in_process: bool = True) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring); ``replicas`` services on the
     same library, the clients dealt out among them in turn (docs/DEPLOY.md's replicas, here on one machine);
     ``proxy_args``/``serve_args``: more flags for the real proxy and the service (:mod:`.embed_paths`);
     ``in_process``: also the in-process rows."""
-    with ScriptureStore(db) as store:
+    with open_library(db) as store:  # a file, or a library on PostgreSQL (its URL)
         info = store.info
     out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
                            "k": K, "warmup_s": warmup, "replicas": replicas}
@@ -269,7 +269,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
     return out
 
 
-async def _in_process(db: Path, proxy_url: str, levels: list[tuple[int, float]], seconds: float,
+async def _in_process(db: Path | str, proxy_url: str, levels: list[tuple[int, float]], seconds: float,
                       pids: dict[str, int], warmup: float) -> list[dict[str, Any]]:
     retriever = Retriever(db, proxy_url)
     rows = []
@@ -300,8 +300,8 @@ def service_table(report: dict[str, Any]) -> str:
               "in the service p50: embed / search / total", "CPU ms per answer: service / proxy / load",
               "peak RSS MB"]
     rows = []
-    for m in report["results"]:
-        sv = m.get("service")
+    for m, backend, sv in ((m, backend, m.get(skey)) for m in report["results"]
+                           for backend, skey in (("", "service"), (" on PostgreSQL", "service_pg"))):
         if not sv:
             continue
         replicas = sv.get("replicas", 1)
@@ -312,7 +312,7 @@ def service_table(report: dict[str, Any]) -> str:
                 errors = ", ".join(f"{c} {n}" for c, n in sorted(row["errors"].items())) or "0"
                 rss = row.get("service_peak_rss_mb") if key == "service" else sv.get("in_process_peak_rss_mb")
                 rows.append([
-                    m["label"], kind, level_name(row["clients"], row.get("think_s", 0.0)),
+                    m["label"] + backend, kind, level_name(row["clients"], row.get("think_s", 0.0)),
                     f"{row['throughput']:.1f}",
                     " / ".join(fmt_ms(lat.get(q)) for q in ("p50", "p95", "p99")), errors,
                     " / ".join(fmt_ms(st[s].get("p50")) for s in ("embed", "search", "total")),

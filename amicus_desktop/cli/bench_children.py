@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from ..bench import embed_paths, notes, proxy, questions, service, synth, verses, worker
+from ..store.pg import is_postgres_url
 
 
 def proxy_main(argv: list[str] | None = None) -> int:
@@ -59,7 +60,7 @@ def worker_main(argv: list[str] | None = None) -> int:
 
 def service_main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.service")
-    p.add_argument("--db", type=Path, required=True)
+    p.add_argument("--db", required=True, help="a scripture.db, or a library on PostgreSQL (postgresql://…)")
     p.add_argument("--proxy", metavar="URL", help="an embed proxy already running (default: start the benchmark's "
                                                   "synthetic one)")
     p.add_argument("--real-proxy", action="store_true", help="start the project's proxy and local model instead")
@@ -71,7 +72,8 @@ def service_main(argv: list[str] | None = None) -> int:
                    help="services on the same library, the clients dealt out among them (default 1)")
     args = p.parse_args(argv)
     levels = service.parse_levels(args.clients)
-    result = service.measure(args.db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
+    db: Path | str = args.db if is_postgres_url(args.db) else Path(args.db)
+    result = service.measure(db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
                      warmup=args.warmup, replicas=args.replicas)
     with contextlib.suppress(BrokenPipeError):
         print(json.dumps(result), flush=True)

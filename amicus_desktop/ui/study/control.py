@@ -14,6 +14,7 @@ Keys: Ctrl+Shift+X the selected verse's cross-references; F8 / Shift+F8 open the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,6 +30,7 @@ from ...store.library import LibraryStore
 from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
+from ...study.xref_index import index_library
 from .. import shortcuts
 from .dock import StudyDock, StudyPanel, TextRoom
 from .margin import ReaderMarks, anchor_positions
@@ -128,7 +130,20 @@ class StudyControl:
         pane = self.panel.xrefs
         self._reveal(pane)
         pane.show_loading(verse)
-        self._on_db(lambda store: cross_references(tables_of(store), verse), pane.show_result)
+        engine = self._w.session.engine
+
+        async def indexed() -> None:
+            # the index is made (a minute or two the first time on the whole Bible) on a thread and connection of
+            # its own, so the DB thread stays free for the chapters and questions meanwhile; then the lookup there
+            # finds it current (tests/ui/study/test_xrefs_wait.py)
+            if engine is not None:
+                try:
+                    await asyncio.to_thread(index_library, engine.db_path)
+                except Exception as exc:  # not a scripture.db: the lookup below says why in the pane
+                    log.info("cross-reference index not made ahead", extra={"error": type(exc).__name__})
+            self._on_db(lambda store: cross_references(tables_of(store), verse), pane.show_result)
+
+        self._w.tasks.spawn(indexed())
 
     def xrefs_of_selection(self) -> None:
         verses = self._w.reader.selected_verses()
