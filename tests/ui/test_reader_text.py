@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from amicus_desktop.ui.reader_text import Page, page_html
+from amicus_desktop.ui.study.margin import anchor_positions
 
 
 def test_a_verse_only_one_translation_has_is_shown_as_missing_in_the_other(qapp: Any) -> None:
@@ -30,21 +31,13 @@ def _orphaned_numbers(qapp: Any, page: Page, width: int) -> list[int]:
         return block.blockNumber(), block.layout().lineForTextPosition(position - block.position()).lineNumber()
 
     out = []
-    block = doc.begin()
-    while block.isValid():
-        it = block.begin()
-        while not it.atEnd():
-            fragment = it.fragment()
-            for name in fragment.charFormat().anchorNames():
-                if name[:1] in "vb" and name[1:].isdigit():
-                    number = fragment.position()
-                    first = number + len(name) - 1
-                    while first < len(text) and not text[first].isalpha():
-                        first += 1
-                    if line(number) != line(first):
-                        out.append(int(name[1:]))
-            it += 1
-        block = block.next()
+    for prefix in "vb":  # the reader's verses, and the translation's beside
+        for verse, number in anchor_positions(doc, prefix).items():
+            first = number + len(str(verse))
+            while first < len(text) and not text[first].isalpha():
+                first += 1
+            if line(number) != line(first):
+                out.append(verse)
     return out
 
 
