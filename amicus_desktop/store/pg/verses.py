@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import fts
 from ..verse_keys import RowidOf, VerseKeys
-from ..verses import K1, Translation
+from ..verses import K1, Translation, best_score
 
 if TYPE_CHECKING:
     from .library import PgLibrary
@@ -150,14 +150,8 @@ class PgVerseIndex:
         return len(self._hits(translation, self._tokens(word)))
 
     def normaliser(self, translation: Translation, words: Sequence[str]) -> float:
-        """As :meth:`~amicus_desktop.store.verses.VerseIndex.normaliser`: ``Σ idf × (k1 + 1)`` over known words."""
-        total = self.count
-        out = 0.0
-        for w in dict.fromkeys(words):
-            n = self.doc_count(translation, w)
-            if n:
-                out += max(1e-6, math.log((total - n + 0.5) / (n + 0.5))) * (K1 + 1)
-        return out
+        """As :meth:`~amicus_desktop.store.verses.VerseIndex.normaliser` (:func:`~..verses.best_score`)."""
+        return best_score(lambda w: self.doc_count(translation, w), self.count, words)
 
     def _bm25(self, translation: Translation, words: Sequence[str]) -> dict[int, float]:
         """FTS5's ``bm25()`` of every verse matching ``"w1" OR "w2" …`` (each word a phrase)."""
