@@ -20,7 +20,6 @@ steer: ``AMICUS_HOME`` (:mod:`amicus_desktop.paths`), ``AMICUS_SQLITE_VEC_PATH``
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -144,10 +143,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     ``scripts/dev.sh`` asks this rather than reading the variables itself (never the token).
     """
-    parser = argparse.ArgumentParser(prog="python -m amicus_desktop.config",
-                                     description="Print the database path or proxy URL in use.")
-    parser.add_argument("name", choices=("db_path", "proxy_url"))
-    name = parser.parse_args(argv).name
+    args = list(sys.argv[1:] if argv is None else argv)
+    if len(args) != 1 or args[0] not in ("db_path", "proxy_url"):
+        print("usage: python -m amicus_desktop.config {db_path,proxy_url}\n"
+              "Print the database path or proxy URL in use.", file=sys.stderr)
+        return 2
+    name = args[0]
     connection = resolve_connection(settings=load_settings())
     print(connection.db_path.value if name == "db_path" else connection.proxy_url.value)
     return 0

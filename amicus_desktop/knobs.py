@@ -1,10 +1,12 @@
 """Every setting a search request can carry, in one table: what each is called on every face, its type, its
-range, its default and its help (docs/HACKING.md, "How to add a knob").
+range, its default and its help (README.md, "How to add a knob").
 
 The faces are generated from :data:`KNOBS`: ``query``'s and ``context``'s flags and ``eval``'s
 (:mod:`amicus_desktop.cli.search_args`), ``GET /retrieve``'s and the MCP tools' parameters and their checks
-(:mod:`amicus_desktop.serve.params`), the OpenAPI descriptions (:mod:`amicus_desktop.serve.openapi`),
-``eval --compare``'s keys, the weight search's space (:mod:`amicus_desktop.evaluate.tuning.space`), an
+(:mod:`amicus_desktop.serve.params`), the MCP tools' signatures (:mod:`amicus_desktop.mcp.knob_args`), the
+OpenAPI descriptions (:mod:`amicus_desktop.serve.openapi`), ``eval --compare``'s keys and an evaluation's
+configuration (:class:`~amicus_desktop.evaluate.run.EvalConfig`), the weight search's space
+(:mod:`amicus_desktop.evaluate.tuning.space`), an
 overlay's ``retrieval_policy`` keys (:meth:`amicus_desktop.overlays.Overlay.flag_defaults`) and the
 settings dialog's ranges. :class:`~amicus_desktop.retrieval.request.SearchRequest` holds one value per knob.
 
@@ -13,8 +15,9 @@ The table sits beside the settings, below every package that reads it (it import
 A knob with a ``target`` is a field of :class:`~amicus_desktop.core.query.RetrievalContext` (``k``) or of one
 of its parts (``weights.chapter``): the same path reads and sets it on an
 :class:`~amicus_desktop.evaluate.run.EvalConfig` and a :class:`~amicus_desktop.core.preset.Preset`, which
-name their parts alike. Knobs without one (the chapter, the filters, the pins) are read by
-:meth:`~amicus_desktop.retrieval.request.SearchRequest.context` itself. Ranges are checked where they always were
+name their parts alike (an EvalConfig keeps a knob it has no part for in ``other_knobs``). Knobs without one
+(the chapter, the filters, the pins) are read by :meth:`~amicus_desktop.retrieval.request.SearchRequest.context`
+itself. Ranges are checked where they always were
 (:func:`~amicus_desktop.retrieval.validate_request`); here they are described.
 """
 
@@ -51,8 +54,12 @@ class Kind(enum.Enum):
 
 
 class KnobValueError(ValueError):
-    """A value that is not of its knob's kind, said as argparse says it (``invalid int value: 'ten'``)."""
+    """A value that is not of its knob's kind, said as a command line's parser says it
+    (``invalid int value: 'ten'``)."""
 
+
+#: the field where an object keeps the knobs it has no part for, as ``(name, value)`` pairs (:meth:`Knob.put`)
+OTHERS = "other_knobs"
 
 #: the most and the least a boost may be in the settings and the spin boxes that edit them (the contract
 #: allows (0, 100]: a reader's dial stays in a range where each step still means something)
@@ -63,7 +70,7 @@ SETTINGS_BOOST = (0.1, 10.0)
 class Knob:
     """One setting of a search request, and its name on every face (``None``: not on that face)."""
 
-    #: the request's key, and the flag's argparse dest
+    #: the request's key, and the flag's dest
     name: str
     kind: Kind
     #: the contract's default (what ``query`` uses without ``--preset``); ``()`` for a repeatable one
@@ -73,6 +80,8 @@ class Knob:
     flag: str | None = None
     #: the ``GET /retrieve`` parameter, which the MCP tools write their arguments as
     param: str | None = None
+    #: the MCP tools that take it as an argument of that name (:mod:`amicus_desktop.mcp.knob_args`)
+    tools: tuple[str, ...] = ()
     #: the overlay's ``retrieval_policy`` key (``weights.chapter`` for one of its weights)
     overlay: str | None = None
     #: the :class:`~amicus_desktop.settings.Settings` field
@@ -139,19 +148,30 @@ class Knob:
             return value
         return text
 
+    def held(self, obj: Any) -> bool:
+        """Whether ``obj`` has a place for this knob: the field its :attr:`target` starts with, or
+        ``other_knobs``, where an :class:`~amicus_desktop.evaluate.run.EvalConfig` keeps the knobs it has no
+        part for."""
+        return self.target is not None and (hasattr(obj, self.target.partition(".")[0]) or hasattr(obj, OTHERS))
+
     def read(self, obj: Any) -> Any:
-        """The value at :attr:`target` in ``obj`` (an enum as its value)."""
+        """The value at :attr:`target` in ``obj`` (an enum as its value; in ``other_knobs``: its default unset)."""
         assert self.target is not None
+        if not hasattr(obj, self.target.partition(".")[0]) and hasattr(obj, OTHERS):
+            return dict(getattr(obj, OTHERS)).get(self.name, self.default)
         for part in self.target.split("."):
             obj = getattr(obj, part)
         return obj.value if isinstance(obj, enum.Enum) else obj
 
     def put(self, obj: Any, value: Any) -> Any:
-        """``obj`` (a frozen dataclass) with ``value`` at :attr:`target`."""
+        """``obj`` (a frozen dataclass) with ``value`` at :attr:`target` (or in its ``other_knobs``)."""
         assert self.target is not None
+        head, _, rest = self.target.partition(".")
+        if not hasattr(obj, head) and hasattr(obj, OTHERS):
+            others = {**dict(getattr(obj, OTHERS)), self.name: value}
+            return replace(obj, **{OTHERS: tuple(sorted(others.items()))})
         if self.enum is not None and value is not None:
             value = self.enum(value)
-        head, _, rest = self.target.partition(".")
         if rest:
             value = replace(getattr(obj, head), **{rest: value})
         return replace(obj, **{head: value})
@@ -203,19 +223,20 @@ FILTER_SOURCE_TYPES = (*SOURCE_TYPES, USER_NOTE)
 #: The table. Its order is the service's parameter order and the weight search's.
 KNOBS: tuple[Knob, ...] = (
     Knob("k", Kind.WHOLE, DEFAULT_K, "results to return, {lo}..{hi} (default {default})", flag="--k",
-         param="k", overlay="k", setting="k", target="k", lo=1, hi=MAX_K),
+         param="k", tools=("search_library",), overlay="k", setting="k", target="k", lo=1, hi=MAX_K),
     Knob("min_similarity", Kind.NUMBER, None, "reject candidates whose similarity is below X (semantic and "
          "hybrid)", flag="--min-similarity", param="threshold", overlay="min_similarity", target="min_similarity",
          lo=0.0, hi=1.0, param_range=(0.0, 1.0), metavar="X"),
     Knob("mode", Kind.CHOICE, SearchMode.SEMANTIC.value, "semantic (embed and search by meaning, the default), "
          "hybrid (meaning and words), keyword (words only; needs no embed proxy)", flag="--mode", param="mode",
-         overlay="mode", setting="search_mode", target="mode", choices=tuple(m.value for m in SearchMode),
-         aliases={"dense": SearchMode.SEMANTIC.value}, enum=SearchMode, compare=True),
+         tools=("search_library", "get_context"), overlay="mode", setting="search_mode", target="mode",
+         choices=tuple(m.value for m in SearchMode), aliases={"dense": SearchMode.SEMANTIC.value}, enum=SearchMode,
+         compare=True),
     Knob("candidates", Kind.WHOLE, DEFAULT_CANDIDATES, "rows each search returns for re-ranking, k..{hi} "
          "(default {default})", flag="--candidates", param="candidates", overlay="candidates",
          setting="candidates", target="candidates", lo=1, hi=MAX_CANDIDATES, compare=True),
     Knob("chapter", Kind.TEXT, None, f"current chapter for the ×{_W.chapter:g} boost, e.g. romans:9",
-         flag="--chapter", param="chapter", metavar="BOOK:CHAPTER"),
+         flag="--chapter", param="chapter", tools=("search_library", "get_context"), metavar="BOOK:CHAPTER"),
     Knob("prefer_scholar", Kind.TEXT, (), f"boost this scholar ×{_W.scholar:g}",
          flag="--prefer-scholar", param="prefer.scholar", repeatable=True, metavar="ID"),
     Knob("prefer_tradition", Kind.TEXT, (), f"boost this tradition ×{_W.tradition:g}",
@@ -293,8 +314,9 @@ def knob(name: str) -> Knob:
 def preset_values(preset: Any) -> dict[str, Any]:
     """The knob values a :class:`~amicus_desktop.core.preset.Preset` (or an EvalConfig) holds."""
     out = {}
+    others = dict(getattr(preset, OTHERS, ()))
     for k in KNOBS:
-        if k.target is not None and hasattr(preset, k.target.partition(".")[0]):
+        if k.target is not None and (hasattr(preset, k.target.partition(".")[0]) or k.name in others):
             out[k.name] = k.read(preset)
     return out
 

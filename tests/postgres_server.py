@@ -23,6 +23,8 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
+from tests.support.serve import ServeProcess
+
 APP_ROLE = "amicus_app"
 
 
@@ -146,3 +148,16 @@ def exported_library(db: Path) -> str:
         export_library(db, url)
         _EXPORTED[key] = url
     return _EXPORTED[key]
+
+
+class PgServeProcess(ServeProcess):
+    """``serve --db URL``: :class:`ServeProcess` keeps its library as a path, which would fold the URL's ``//``."""
+
+    def __init__(self, url: str, proxy_url: str, *args: str, **kw: Any) -> None:
+        super().__init__(Path("unused"), proxy_url, *args, **kw)
+        self.library_url = url
+
+    def command(self) -> list[str]:
+        cmd = super().command()
+        cmd[cmd.index("--db") + 1] = self.library_url
+        return cmd

@@ -204,3 +204,19 @@ def test_every_known_upward_import_still_exists() -> None:
     """An entry of :data:`KNOWN_UPWARD` whose import is gone is removed from the list."""
     present = {(source, target) for _, source, target in package_imports(PACKAGE)}
     assert KNOWN_UPWARD <= present
+
+
+#: the sub-commands that start the service and the MCP server: the only modules of ``cli/`` that import them
+LAUNCHERS = frozenset({"cli/serve.py", "cli/mcp.py"})
+
+
+def test_flags_are_read_in_cli_alone_and_the_faces_keep_apart() -> None:
+    """Issue 31: no argparse outside ``cli/`` (a request is typed data, not a Namespace); ``serve/`` and ``mcp/``
+    import nothing of ``cli/``, and ``cli/`` imports them only in the sub-commands that start them."""
+    offenders = [f"{path.relative_to(PACKAGE)}: imports argparse" for path in PACKAGE.rglob("*.py")
+                 if path.relative_to(PACKAGE).parts[0] != "cli" and "argparse" in imported_modules(path)]
+    for rel, source, target in package_imports(PACKAGE):
+        if (source in ("serve", "mcp") and target == "cli") or (
+                source == "cli" and target in ("serve", "mcp") and rel not in LAUNCHERS):
+            offenders.append(f"{rel} imports {target}")
+    assert offenders == []

@@ -15,9 +15,6 @@ which says where the work is whatever else the machine runs) and then the whole 
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -49,25 +46,7 @@ def run(db: Path, paths: list[str], levels: list[tuple[int, float]], seconds: fl
     return {"db": str(db), "results": results}
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.embed_paths")
-    p.add_argument("--db", type=Path, required=True, help="a library built with the local model")
-    p.add_argument("--paths", default=",".join(DEFAULT_PATHS),
-                   help=f"comma-separated, in order, from {', '.join(PATHS)} (default: all three)")
-    p.add_argument("--clients", default=DEFAULT_CLIENTS, help="N or N@T per run, comma-separated")
-    p.add_argument("--seconds", type=float, default=service.DEFAULT_SECONDS, help="measured per run")
-    p.add_argument("--warmup", type=float, default=service.WARMUP_SECONDS, help="seconds of load before measuring")
-    args = p.parse_args(argv)
-    paths = [x.strip() for x in args.paths.split(",") if x.strip()]
-    unknown = [x for x in paths if x not in PATHS]
-    if unknown or not paths:
-        p.error(f"--paths: choose from {', '.join(PATHS)}")
-    report = run(args.db, paths, service.parse_levels(args.clients), args.seconds, args.warmup)
-    with contextlib.suppress(BrokenPipeError):
-        print(service.service_table(report))
-        print(json.dumps(report), flush=True)
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import embed_paths_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(embed_paths_main())

@@ -17,15 +17,11 @@ first question of a process (the workspace read whole), saving a note, and the n
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import dataclasses
 import hashlib
 import json
 import re
-import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -168,31 +164,10 @@ async def measure(db: Path, notes_path: Path, seed: int, queries: int) -> dict[s
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.notes")
-    p.add_argument("--db", type=Path, required=True)
-    p.add_argument("--notes", type=int, required=True)
-    p.add_argument("--out-dir", type=Path, required=True)
-    p.add_argument("--queries", type=int, default=len(questions.QUESTIONS))
-    p.add_argument("--seed", type=int, default=0)
-    args = p.parse_args(argv)
-    key = hashlib.sha256(f"{args.db.resolve()}|{args.db.stat().st_size}|{args.notes}|{args.seed}|1".encode())
-    path = args.out_dir / f"notes-{args.notes}-{key.hexdigest()[:12]}" / "notes.sqlite"
-    build = {"cached": path.exists()}
-    if not path.exists():
-        print(f"building a notes store of {args.notes:,} notes …", file=sys.stderr, flush=True)
-        build.update(build_store(path, args.db, args.notes, args.seed))
-    with tempfile.TemporaryDirectory(dir=args.out_dir) as scratch:  # measuring adds notes: not to the cached store
-        working = Path(scratch) / "notes.sqlite"
-        shutil.copyfile(path, working)
-        report = asyncio.run(measure(args.db, working, args.seed, args.queries))
-    report.update({"notes": args.notes, "build": build, "budget_added_p95_ms": ADDED_P95_BUDGET})
-    print(json.dumps(report))
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import notes_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(notes_main())
 
 
 def run_notes_bench(db: Path, notes: int, out_dir: Path, *, queries: int, seed: int = 0) -> dict[str, Any]:

@@ -14,14 +14,13 @@ behaviour.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import signal
 import sys
 from typing import Any
 
-from .synth import model_id, query_vector
+from .synth import query_vector
 
 
 class BenchProxy:
@@ -93,16 +92,7 @@ async def serve(dims: int, model: str, port: int, seed: int) -> None:
         await stop.wait()
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.proxy")
-    p.add_argument("--dims", type=int, required=True)
-    p.add_argument("--model", help="model id to report (default: the synthetic DB's for --dims)")
-    p.add_argument("--port", type=int, default=0)
-    p.add_argument("--seed", type=int, default=0, help="seed of the synthetic database (its clusters)")
-    args = p.parse_args(argv)
-    asyncio.run(serve(args.dims, args.model or model_id(args.dims), args.port, args.seed))
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import proxy_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(proxy_main())

@@ -56,6 +56,8 @@ class BenchConfig:
     service_seconds: float | None = None
     #: services on the same library for the service rows (docs/DEPLOY.md's replicas, on this machine)
     service_replicas: int = 1
+    #: with ``real_db`` and ``service``: the service rows again over that library exported into this PostgreSQL
+    postgres: str | None = None
     log: Callable[[str], None] = field(default=lambda msg: print(msg, file=sys.stderr, flush=True))
 
 
@@ -193,7 +195,8 @@ def _real_copy(src: Path, out_dir: Path, log: Callable[[str], None]) -> tuple[Pa
     return copy, {"build_s": None, "cached": False, "codes_s": add_two_stage(copy)}
 
 
-def _measure_service(cfg: BenchConfig, path: Path, env: dict[str, str], label: str, *, real: bool) -> dict[str, Any]:
+def _measure_service(cfg: BenchConfig, path: Path | str, env: dict[str, str], label: str, *,
+                     real: bool) -> dict[str, Any]:
     """The service rows of one library: ``serve`` under 1, 8, 32… clients, beside the engine in-process."""
     from . import service  # not at import time: ``python -m amicus_desktop.bench.service`` runs it
 
@@ -220,6 +223,12 @@ def _measure_real(cfg: BenchConfig, out_dir: Path, env: dict[str, str], gbps: fl
     cfg.log(_summary(m))
     if cfg.service:
         m["service"] = _measure_service(cfg, path, env, m["label"], real=True)
+        if cfg.postgres:
+            from ..store.pg.export import export_library
+
+            cfg.log(f"{Path(cfg.real_db).name}: exported into PostgreSQL (export-db; nothing written when it is there)")
+            export_library(Path(cfg.real_db), cfg.postgres)
+            m["service_pg"] = _measure_service(cfg, cfg.postgres, env, m["label"] + " on PostgreSQL", real=True)
     return m
 
 

@@ -1,6 +1,6 @@
 """The service row of ``amicus-desktop bench``: ``serve`` under N concurrent clients, beside ``query`` in-process.
 
-``python -m amicus_desktop.bench.service --db PATH [--proxy URL | --real-proxy] [--clients 1,8,32]
+``python -m amicus_desktop.bench.service --db PATH|postgresql://… [--proxy URL | --real-proxy] [--clients 1,8,32]
 [--seconds S]`` prints one JSON object (the last line of stdout). For the library it
 
 1. starts ``amicus-desktop serve`` on a free loopback port (rate limit off) in its own process, against
@@ -22,11 +22,9 @@ generator), and the peak RSS of the service process.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import itertools
-import json
 import os
 import random
 import subprocess
@@ -42,7 +40,7 @@ import numpy as np
 
 from ..core.query import RetrievalContext
 from ..retrieval import Retriever
-from ..store.scripture import ScriptureStore
+from ..store.library import open_library
 from . import questions, synth
 from .processes import start_server, stop_server
 from .tables import fmt_ms, markdown_table
@@ -203,14 +201,14 @@ async def _level(clients: int, think: float, seconds: float, start: Any, pids: d
     }
 
 
-def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
+def measure(db: Path | str, proxy_url: str | None, levels: list[tuple[int, float]], seconds: float, lanes: int | None,
             *, real_proxy: bool = False, warmup: float = WARMUP_SECONDS, replicas: int = 1,
             proxy_args: Sequence[str] = (), serve_args: Sequence[str] = (), in_process: bool = True) -> dict[str, Any]:
     """The service and in-process rows for ``db`` (see the module docstring); ``replicas`` services on the
     same library, the clients dealt out among them in turn (docs/DEPLOY.md's replicas, here on one machine);
     ``proxy_args``/``serve_args``: more flags for the real proxy and the service (:mod:`.embed_paths`);
     ``in_process``: also the in-process rows."""
-    with ScriptureStore(db) as store:
+    with open_library(db) as store:  # a file, or a library on PostgreSQL (its URL)
         info = store.info
     out: dict[str, Any] = {"db": str(db), "n": info.chunk_count, "dims": info.dims, "model": info.model_id,
                            "k": K, "warmup_s": warmup, "replicas": replicas}
@@ -265,7 +263,7 @@ def measure(db: Path, proxy_url: str | None, levels: list[tuple[int, float]], se
     return out
 
 
-async def _in_process(db: Path, proxy_url: str, levels: list[tuple[int, float]], seconds: float,
+async def _in_process(db: Path | str, proxy_url: str, levels: list[tuple[int, float]], seconds: float,
                       pids: dict[str, int], warmup: float) -> list[dict[str, Any]]:
     retriever = Retriever(db, proxy_url)
     rows = []
@@ -296,8 +294,8 @@ def service_table(report: dict[str, Any]) -> str:
               "in the service p50: embed / search / total", "CPU ms per answer: service / proxy / load",
               "peak RSS MB"]
     rows = []
-    for m in report["results"]:
-        sv = m.get("service")
+    for m, backend, sv in ((m, backend, m.get(skey)) for m in report["results"]
+                           for backend, skey in (("", "service"), (" on PostgreSQL", "service_pg"))):
         if not sv:
             continue
         replicas = sv.get("replicas", 1)
@@ -308,7 +306,7 @@ def service_table(report: dict[str, Any]) -> str:
                 errors = ", ".join(f"{c} {n}" for c, n in sorted(row["errors"].items())) or "0"
                 rss = row.get("service_peak_rss_mb") if key == "service" else sv.get("in_process_peak_rss_mb")
                 rows.append([
-                    m["label"], kind, level_name(row["clients"], row.get("think_s", 0.0)),
+                    m["label"] + backend, kind, level_name(row["clients"], row.get("think_s", 0.0)),
                     f"{row['throughput']:.1f}",
                     " / ".join(fmt_ms(lat.get(q)) for q in ("p50", "p95", "p99")), errors,
                     " / ".join(fmt_ms(st[s].get("p50")) for s in ("embed", "search", "total")),
@@ -317,26 +315,7 @@ def service_table(report: dict[str, Any]) -> str:
     return markdown_table(header, rows)
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.service")
-    p.add_argument("--db", type=Path, required=True)
-    p.add_argument("--proxy", metavar="URL", help="an embed proxy already running (default: start the benchmark's "
-                                                  "synthetic one)")
-    p.add_argument("--real-proxy", action="store_true", help="start the project's proxy and local model instead")
-    p.add_argument("--clients", default=",".join(map(str, DEFAULT_CLIENTS)))
-    p.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, help="measured per run")
-    p.add_argument("--warmup", type=float, default=WARMUP_SECONDS, help="seconds of load before measuring")
-    p.add_argument("--lanes", type=int, help="the service's --lanes (default: its own default)")
-    p.add_argument("--replicas", type=int, default=1,
-                   help="services on the same library, the clients dealt out among them (default 1)")
-    args = p.parse_args(argv)
-    levels = parse_levels(args.clients)
-    result = measure(args.db, args.proxy, levels, args.seconds, args.lanes, real_proxy=args.real_proxy,
-                     warmup=args.warmup, replicas=args.replicas)
-    with contextlib.suppress(BrokenPipeError):
-        print(json.dumps(result), flush=True)
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import service_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(service_main())

@@ -15,9 +15,7 @@ search's ``search`` (the verse searches, the commentary notes, the lexicon, scor
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import hashlib
 import json
 import subprocess
@@ -155,23 +153,7 @@ def run_child(path: Path, queries: int, env: dict[str, str]) -> dict[str, Any]:
     return report
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.verses")
-    p.add_argument("--path", type=Path, required=True)
-    p.add_argument("--queries", type=int, default=40)
-    p.add_argument("--table", action="store_true", help="print the table instead of JSON")
-    p.add_argument("--build-full-scale", action="store_true",
-                   help="first build PATH: the whole Bible's text, notes and tags with random vectors (timing only)")
-    args = p.parse_args(argv)
-    if args.build_full_scale and not args.path.exists():
-        from ..embedding import get_backend
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import verses_main
 
-        print(json.dumps(build_full_scale(args.path, get_backend("local").model_id)), file=sys.stderr)
-    report = measure(args.path, args.queries)
-    with contextlib.suppress(BrokenPipeError):
-        print(table(report) if args.table else json.dumps(report), flush=True)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(verses_main())

@@ -11,9 +11,7 @@ each in a fresh process so that
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import contextlib
 import json
 import os
 import sys
@@ -175,32 +173,7 @@ def _same_vectors(path: Path, mat: np.ndarray) -> bool:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m amicus_desktop.bench.worker")
-    p.add_argument("action", choices=("build", "measure", "measure-real", "bandwidth", "kernels"))
-    p.add_argument("--path", type=Path)
-    p.add_argument("--n", type=int)
-    p.add_argument("--dims", type=int)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--queries", type=int, default=40)
-    p.add_argument("--real-proxy", action="store_true")
-    p.add_argument("--mib", type=int, default=512)
-    args = p.parse_args(argv)
-    if args.action == "bandwidth":
-        result = do_bandwidth(args.mib)
-    elif args.action == "build":
-        result = do_build(args.path, args.n, args.dims, args.seed)
-    elif args.action == "kernels":
-        result = do_kernels(args.path, args.n, args.dims, args.seed, args.queries)
-    elif args.action == "measure-real":
-        result = do_measure_real(args.path, args.queries)
-    else:
-        result = do_measure(args.path, args.n, args.dims, args.seed, args.queries, args.real_proxy)
-    result["blas_threads_env"] = os.environ.get("OPENBLAS_NUM_THREADS")
-    with contextlib.suppress(BrokenPipeError):
-        print(json.dumps(result), flush=True)
-    return 0
+if __name__ == "__main__":  # its command line is read in cli/ (cli/bench_children.py)
+    from amicus_desktop.cli.bench_children import worker_main
 
-
-if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(worker_main())

@@ -37,6 +37,15 @@ _TRANSLITERATION = re.compile(r"^\S+\s+\(([^,()]+),")
 #: Hebrew has no capitals, so a Strong's entry of a name says so in English: "KJV renders it: Ruth." (a common
 #: word's renderings start in lower case, or with Strong's "X" or "+")
 NAME_RENDERING = re.compile(r"KJV renders it:\s+[A-Z][a-z]")
+#: … or its gloss does, where the rendering is not capitalised ("son of kindness; Ben Chesed an Israelite. KJV renders
+#: it: the son of Hesed."; "; Medeba a place"): a capitalised name after the gloss's semicolon, then what it names
+NAME_GLOSS = re.compile(r";\s+(?:[A-Z][\w'’-]*\s+)+(?:an?|the)\s+"
+                        r"(?:Israelite|Levite|place|city|son|daughter|name|king)\b")
+
+
+def names_someone(entry: str) -> bool:
+    """Whether the Strong's entry ``entry`` (its text) is a name's, by its rendering or its gloss."""
+    return bool(NAME_RENDERING.search(entry) or NAME_GLOSS.search(entry.split("KJV renders it:", 1)[0]))
 #: "5:42 “But I know you …”": a verse line of a word study
 _VERSE_LINE = re.compile(r"^(\d+):(\d+)\s", re.MULTILINE)
 
@@ -51,7 +60,7 @@ def word_numbers(rows: Iterable[ChunkRow], keywords: Sequence[str]) -> list[str]
     for chunk_id, source_type, _source, text, _meta in rows:
         number = _NUMBER.search(chunk_id)
         head = text.lstrip()
-        if source_type != "lexicon_entry" or number is None or head[:1].isupper() or NAME_RENDERING.search(head):
+        if source_type != "lexicon_entry" or number is None or head[:1].isupper() or names_someone(head):
             continue
         translit = _TRANSLITERATION.match(head)
         # a Hebrew headword may give two spellings ("shâlôm shâlôm"): either names it

@@ -33,6 +33,9 @@ QUOTE_SHARE = 0.6
 QUOTE_VERSES = 3
 #: the fewest word pairs a quote has (three words): one pair ("the sabbath", "born again") is a topic's name
 QUOTE_PAIRS = 2
+#: the fewest words of a question a verse holds word for word, stop-words and all, to be quoted by a question with
+#: fewer pairs than :data:`QUOTE_PAIRS` of other words ("Who is my neighbor?", "What is truth?" is too short)
+QUOTE_WORDS = 4
 #: how many of the chunks covering a quoted verse, nearest the question, join the pool
 QUOTE_POOL = 5
 #: a word of the question that stands in at most this many verses of the Bible names someone or something
@@ -42,24 +45,41 @@ RARE_VERSES = 40
 NAMED_VERSES = 6
 
 
-def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
-    """The question's consecutive word pairs with at least one word that is not a stop-word ("so loved",
-    "the world"; not "of the", which says little and which thousands of verses hold), references left out."""
+def _words(plan: QueryPlan) -> list[str]:
+    """The question's words in order, lower-cased, references left out."""
     text = plan.text
     for ref in plan.references:
         if ref.text:
             text = text.replace(ref.text, " ")
-    words = _WORD.findall(text.lower())
-    pairs = [(a, b) for a, b in itertools.pairwise(words) if a not in STOP_WORDS or b not in STOP_WORDS]
+    return _WORD.findall(text.lower())
+
+
+def word_pairs(plan: QueryPlan, most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
+    """The question's consecutive word pairs with at least one word that is not a stop-word ("so loved",
+    "the world"; not "of the", which says little and which thousands of verses hold), references left out."""
+    pairs = [(a, b) for a, b in itertools.pairwise(_words(plan)) if a not in STOP_WORDS or b not in STOP_WORDS]
     return list(dict.fromkeys(pairs))[:most]
+
+
+def whole_question_pairs(plan: QueryPlan, fewest: int = QUOTE_WORDS,
+                         most: int = PHRASE_PAIRS) -> list[tuple[str, str]]:
+    """Every consecutive word pair of a short question of ``fewest`` words or more, stop-words and all ("who is",
+    "is my", "my neighbor"): a verse holding all of them holds the question word for word; none when the
+    question is shorter or longer than ``most`` pairs."""
+    words = _words(plan)
+    pairs = list(itertools.pairwise(words))
+    return pairs if fewest <= len(words) and len(pairs) <= most and any(w not in STOP_WORDS for w in words) else []
 
 
 def quoted_verses(store: LibraryStore, plan: QueryPlan, *, share: float = QUOTE_SHARE,
                   most: int = QUOTE_VERSES) -> tuple[PassageRef, ...]:
     """(DB thread) The verses ``plan``'s question quotes, in Bible order; none when no verse, or more than
-    ``most`` verses, hold ``share`` of its word pairs as phrases."""
+    ``most`` verses, hold ``share`` of its word pairs as phrases — or, for a question of mostly stop-words ("Who
+    is my neighbor?"), all of its pairs (:func:`whole_question_pairs`)."""
     pairs = word_pairs(plan)
-    if len(pairs) < QUOTE_PAIRS or not store.info.has_verses:
+    if len(pairs) < QUOTE_PAIRS:
+        pairs, share = whole_question_pairs(plan), 1.0 - 1e-9
+    if not pairs or not store.info.has_verses:
         return ()
     index = store.verse_index()
     translation = index.default

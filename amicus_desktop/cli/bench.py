@@ -76,6 +76,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                    help="--service: seconds measured per run, after a 2 s warm-up (default 15)")
     p.add_argument("--replicas", type=positive_int_arg, default=1, metavar="N",
                    help="--service: N services on the same library, the clients dealt out among them (default 1)")
+    p.add_argument("--postgres", metavar="URL",
+                   help="--service with --real-db: also the service over that library exported into this PostgreSQL "
+                        "database (export-db, written only when it is not there), beside the file's rows")
     p.add_argument("--embed-paths", action="store_true",
                    help="instead: 'serve' with the real local model three ways side by side — the proxy with one "
                         "model call per request (before), the proxy batching concurrent requests, the model in "
@@ -99,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         sizes=args.sizes, dims=args.dims, queries=args.queries, out_dir=args.out_dir,
         keep=args.keep, seed=args.seed, real_proxy=args.real_proxy, real_db=args.real_db,
         service=args.service, service_clients=args.clients.split(",") if args.clients else (),
-        service_seconds=args.service_seconds, service_replicas=args.replicas,
+        service_seconds=args.service_seconds, service_replicas=args.replicas, postgres=args.postgres,
     )
     try:
         report = run_benchmark(cfg)

@@ -37,7 +37,7 @@ from pathlib import Path
 from .. import paths
 from ..core.errors import AmicusError
 from ..core.preset import PRESETS
-from ..core.query import NO_BOOSTS, BoostWeights, Profile, RetrievalContext
+from ..core.query import NO_BOOSTS, BoostWeights, Profile
 from ..core.text import echo
 from ..evaluate import EvalConfig, EvalReport, GoldenError, evaluate, interchange, load, tuning
 from ..evaluate import history as history_io
@@ -46,7 +46,6 @@ from ..evaluate.agreement import agreement
 from ..evaluate.gaps import queue
 from ..evaluate.golden import GoldenSet
 from ..evaluate.lineup import describe
-from ..evaluate.metrics import K as EVAL_K
 from ..evaluate.replay import library_of
 from ..files import FileWriteError, check_target
 from ..knobs import BY_KEY, BY_NAME, Kind, Knob, KnobValueError
@@ -171,8 +170,7 @@ def check_config(config: EvalConfig, where: str = "") -> None:
     """``ValueError`` when ``config`` breaks a rule of the flags: :func:`~amicus_desktop.retrieval.validate_request`
     on the retrieval each question makes (its top 10, so at least 10 candidates), as for ``query``."""
     try:
-        validate_request(RetrievalContext(query="", k=EVAL_K, candidates=config.candidates, weights=config.weights,
-                                          mode=config.mode, fusion=config.fusion, workspace=config.workspace))
+        validate_request(config.retrieval())  # k: the top 10 the metrics score, unless it sets another
     except ValueError as exc:
         raise ValueError(f"{where}{exc}") from None
 

@@ -42,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import logs
-    from ..serve.params import WORKSPACE_ID
+    from ..notes.model import WORKSPACE_ID
 
     if args.workspace is not None and not WORKSPACE_ID.fullmatch(args.workspace):
         args.parser.error("--workspace must be 1–64 characters of a-z, 0-9 and '-'")

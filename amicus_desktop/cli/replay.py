@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from ..core.errors import AmicusError
-from ..retrieval import Retriever
-from ..serve.errors import ServiceError
-from ..serve.params import parse
+from ..knobs import BY_PARAM
+from ..retrieval import Retriever, validate_query
+from ..retrieval.request import RequestError, SearchRequest
 from ..store.content_id import library_id
 from .common import connection_from_args
 
@@ -117,12 +117,17 @@ def compare(trace: Trace, ranking: list[tuple[str, float]], model: str, library:
 
 async def ask_again(trace: Trace, db: Path, proxy: str, token: str | None) -> tuple[list[tuple[str, float]], str, str]:
     """The trace's question asked again on ``db``: its ranking, the model and the library's content id."""
-    params = parse([("q", trace.query), *trace.pairs])
+    validate_query(trace.query)
+    unknown = [name for name, _ in trace.pairs if name not in BY_PARAM]
+    if unknown:
+        raise RequestError(f"the trace names parameters no search takes: {', '.join(sorted(set(unknown)))}")
+    request = SearchRequest.from_pairs(trace.query, [(BY_PARAM[name], value) for name, value in trace.pairs])
+    request.check()
     retriever = Retriever(db, proxy, token)
     try:
         await retriever.open()
         book_ids, lib = await retriever.run_db(lambda store: (store.book_ids(), library_id(store)))
-        result = await retriever.retrieve(params.context(book_ids))
+        result = await retriever.retrieve(request.context(book_ids))
         return [(r.candidate.chunk_id, r.score) for r in result.results], result.model.id, lib
     finally:
         await retriever.aclose()
@@ -157,9 +162,11 @@ def run_replay(args: Any) -> int:
     db, proxy, token = connection_from_args(args)
     try:
         ranking, model, lib = asyncio.run(ask_again(trace, db, proxy, token))
-    except (AmicusError, ServiceError) as err:
-        code = err.code.value if isinstance(err, AmicusError) else err.code
-        print(f"error: {code}: {err.message}", file=sys.stderr)
+    except AmicusError as err:
+        print(f"error: {err.code}: {err.message}", file=sys.stderr)
+        return 1
+    except RequestError as err:
+        print(f"error: BAD_REQUEST: {err.named(lambda knob: knob.param)}", file=sys.stderr)
         return 1
     comparison = compare(trace, ranking, model, lib)
     print(json.dumps(comparison.to_json(), ensure_ascii=False) if args.json else format_comparison(comparison))

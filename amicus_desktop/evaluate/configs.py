@@ -26,13 +26,16 @@ from ..knobs import KNOBS, Kind, Knob, KnobValueError, preset_values
 from .run import EvalConfig
 
 _SCALARS = (bool, int, float, str, type(None))
+#: the policy's fields that are knobs (``spread``, ``focus``): kept with the knobs, not with the policy's rules
+POLICY_KNOBS = frozenset(k.target.removeprefix("policy.") for k in KNOBS
+                         if k.target is not None and k.target.startswith("policy."))
 
 
 def to_json(config: EvalConfig) -> dict[str, Any]:
     """``config`` as plain JSON (see the module's docstring)."""
     knobs = preset_values(config)
     policy = {f.name: getattr(config.policy, f.name) for f in dataclasses.fields(RankingPolicy)
-              if f.name not in ("spread", "focus")}  # those two are knobs
+              if f.name not in POLICY_KNOBS}
     out: dict[str, Any] = {"knobs": knobs, "policy": policy, "overlay": None, "label": config.label}
     g = config.governance
     if g is not None:
@@ -54,7 +57,7 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
 def _fits(knob: Knob, value: Any) -> bool:
     """Whether ``value`` is of ``knob``'s kind (``None`` where the knob may be off: a cap, an optional number)."""
     if value is None:
-        return knob.kind in (Kind.CAP, Kind.TEXT) or knob.default is None or knob.name in ("spread", "focus")
+        return knob.kind in (Kind.CAP, Kind.TEXT) or knob.default is None or (knob.target or "").startswith("policy.")
     if isinstance(value, bool):
         return False
     if knob.kind in (Kind.WHOLE, Kind.CAP):
@@ -75,7 +78,7 @@ def from_json(data: Any) -> EvalConfig:
     if not isinstance(knobs, dict):
         raise ValueError("knobs: expected an object")
     for knob in KNOBS:
-        if knob.target is None or knob.name not in knobs or not hasattr(config, knob.target.partition(".")[0]):
+        if knob.name not in knobs or not knob.held(config):
             continue
         value = knobs[knob.name]
         if not _fits(knob, value):
@@ -88,7 +91,7 @@ def from_json(data: Any) -> EvalConfig:
     if not isinstance(policy, dict):
         raise ValueError("policy: expected an object")
     known = {f.name for f in dataclasses.fields(RankingPolicy)}
-    rules = {k: v for k, v in policy.items() if k in known and k not in ("spread", "focus")}
+    rules = {k: v for k, v in policy.items() if k in known and k not in POLICY_KNOBS}
     if not all(isinstance(v, _SCALARS) for v in rules.values()):
         raise ValueError("policy: expected plain values")
     config = dataclasses.replace(config, policy=dataclasses.replace(config.policy, **rules))

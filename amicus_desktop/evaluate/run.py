@@ -20,6 +20,7 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..bundle.warnings import strength
 from ..core.errors import AmicusError, ErrorCode
@@ -35,7 +36,9 @@ from ..core.query import (
     RetrievalContext,
     SearchMode,
 )
+from ..core.references import ChapterRef
 from ..core.results import RetrievalResult
+from ..knobs import BY_NAME, words
 from ..retrieval import Retriever
 from ..store.library import LibraryStore
 from ..understand import PassageError, parse_passage
@@ -47,7 +50,15 @@ METRICS = ("ndcg@10", "mrr@10", "recall@10")
 
 @dataclass(frozen=True)
 class EvalConfig:
-    """One configuration to evaluate."""
+    """One configuration to evaluate.
+
+    Its parts are a :class:`~amicus_desktop.core.preset.Preset`'s (``mode``, ``weights``, ``fusion``,
+    ``candidates``, ``policy``), so every knob whose place is in one of them (``weights.chapter``,
+    ``policy.focus``) is read and set here by its row of :data:`~amicus_desktop.knobs.KNOBS`; a knob whose
+    place is a field of the :class:`~amicus_desktop.core.query.RetrievalContext` itself that this class does
+    not name (``k``, ``min_similarity``, a new knob's) is held in :attr:`other_knobs` and set on each
+    question's context by the same row — so a new knob needs no line here (README, "How to add a knob").
+    """
 
     mode: SearchMode = SearchMode.SEMANTIC
     weights: BoostWeights = BoostWeights()
@@ -61,6 +72,9 @@ class EvalConfig:
     #: which join each question's own profile
     governance: Governance | None = None
     preferred: Profile = field(default_factory=Profile)
+    #: ``(knob name, value)`` of the knobs set that have no part here, by name (:meth:`Knob.put
+    #: <amicus_desktop.knobs.Knob.put>` keeps them; unset, a question gets the knob's default)
+    other_knobs: tuple[tuple[str, Any], ...] = ()
 
     @classmethod
     def of(cls, preset: Preset, label: str = "") -> EvalConfig:
@@ -77,23 +91,34 @@ class EvalConfig:
         )
         fusion = f", {self.fusion.method.value} α {self.fusion.alpha:g}" if self.mode is SearchMode.HYBRID else ""
         overlay = f", overlay {self.governance.role_id}" if self.governance else ""
-        return f"{self.mode.value}{fusion}, {boosts}{overlay}"
+        others = "".join(f", {BY_NAME[name].key} {words(value)}" for name, value in self.other_knobs)
+        return f"{self.mode.value}{fusion}, {boosts}{overlay}{others}"
 
-    def context(self, q: GoldenQuery, book_ids: Sequence[str]) -> RetrievalContext:
-        chapter = parse_passage(q.chapter, book_ids, check_bounds=False).chapter_ref if q.chapter else None
-        return RetrievalContext(
-            query=q.query,
-            profile=Profile.of([*q.scholars, *self.preferred.preferred_scholars],
-                               [*q.traditions, *self.preferred.preferred_traditions]),
+    def retrieval(self, query: str = "", *, profile: Profile | None = None, chapter: ChapterRef | None = None,
+                  mode: SearchMode | None = None) -> RetrievalContext:
+        """The retrieval this configuration makes of ``query`` (``mode``: the question's own, else the
+        configuration's), every knob it holds in place."""
+        ctx = RetrievalContext(
+            query=query,
+            profile=Profile() if profile is None else profile,
             chapter=chapter,
             candidates=self.candidates,
             weights=self.weights,
-            mode=q.mode or self.mode,
+            mode=mode or self.mode,
             fusion=self.fusion,
             policy=self.policy,
             workspace=self.workspace,
             governance=self.governance,
         )
+        for name, value in self.other_knobs:
+            ctx = BY_NAME[name].put(ctx, value)
+        return ctx
+
+    def context(self, q: GoldenQuery, book_ids: Sequence[str]) -> RetrievalContext:
+        chapter = parse_passage(q.chapter, book_ids, check_bounds=False).chapter_ref if q.chapter else None
+        profile = Profile.of([*q.scholars, *self.preferred.preferred_scholars],
+                             [*q.traditions, *self.preferred.preferred_traditions])
+        return self.retrieval(q.query, profile=profile, chapter=chapter, mode=q.mode)
 
 
 @dataclass(frozen=True)

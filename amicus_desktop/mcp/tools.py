@@ -24,11 +24,11 @@ from ..serve.params import DEFAULT_K as SEARCH_K
 from ..serve.params import parse
 from ..serve.passage import read_passage as passage_of
 from ..serve.reading import parse_verses_params
+from .knob_args import knob_items, takes_knobs
 from .server import READ_ONLY, LibraryServer, Toolbox
 from .shapes import PASSAGE
 from .sizing import Detail, MaxTokens, Ranked, estimate, preview, sizing, text_hash
 
-Mode = Literal["dense", "hybrid", "keyword"]
 VerseMode = Literal["semantic", "dense", "hybrid", "keyword"]
 #: the kinds of ``filters``: the service's ``filter.*`` parameters (:data:`amicus_desktop.knobs.KNOBS`)
 FILTER_KINDS = tuple(name.removeprefix("filter.") for name in BY_PARAM if name.startswith("filter."))
@@ -68,9 +68,10 @@ def register(server: LibraryServer, box: Toolbox) -> None:
         return await library.retrieve(parse(items), scope)
 
     @server.tool(annotations=READ_ONLY)
-    async def search_library(query: str, k: int | None = None, mode: Mode | None = None, chapter: str | None = None,
-                             filters: dict[str, list[str]] | None = None, detail: Detail | None = None,
-                             max_tokens: MaxTokens | None = None, cursor: str | None = None) -> CallToolResult:
+    @takes_knobs("search_library", after="query")  # k, mode, chapter: their rows of the knob table
+    async def search_library(query: str, filters: dict[str, list[str]] | None = None, detail: Detail | None = None,
+                             max_tokens: MaxTokens | None = None, cursor: str | None = None,
+                             **knobs: Any) -> CallToolResult:
         """Find the passages of the library that answer a question, best first, with why.
 
         query: the question, in words ("Why did God choose Jacob over Esau?"); a reference in it
@@ -86,8 +87,8 @@ def register(server: LibraryServer, box: Toolbox) -> None:
         Returns a numbered list (title, citation, score); the structured content is the full answer.
         """
         async def make() -> Ranked:
-            answer = await retrieve([*_items(query, k=k, mode=mode, chapter=chapter), *_filter_items(filters)])
-            used = answer.result.context.k if answer.result.context is not None else (k or SEARCH_K)
+            answer = await retrieve([("q", query), *knob_items(knobs), *_filter_items(filters)])
+            used = answer.result.context.k if answer.result.context is not None else (knobs["k"] or SEARCH_K)
             body = retrieve_body(answer.result, answer.names, k=used, trace_id="")
             del body["trace_id"]  # an HTTP trace id; a tool call has none
             results = body.pop("results")
@@ -96,13 +97,13 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             body["library"] = await box.provenance(body["model"])
             return Ranked(body, results)
 
-        arguments = {"query": query, "k": k, "mode": mode, "chapter": chapter, "filters": filters}
+        arguments = {"query": query, **knobs, "filters": filters}
         return await box.answer("search_library", arguments, (detail, max_tokens, cursor), make)
 
     @server.tool(annotations=READ_ONLY)
-    async def get_context(query: str, budget: int = DEFAULT_BUDGET, chapter: str | None = None,
-                          mode: Mode | None = None, detail: Detail | None = None,
-                          max_tokens: MaxTokens | None = None) -> CallToolResult:
+    @takes_knobs("get_context", after="budget", first=("chapter",))  # chapter, mode: their rows of the knob table
+    async def get_context(query: str, budget: int = DEFAULT_BUDGET, detail: Detail | None = None,
+                          max_tokens: MaxTokens | None = None, **knobs: Any) -> CallToolResult:
         """The passages that answer a question as one block to quote from, within a token budget.
 
         Each chunk opens with a citation line; chunks are grouped by source and in Bible order; the
@@ -118,7 +119,8 @@ def register(server: LibraryServer, box: Toolbox) -> None:
             size = sizing(detail, max_tokens, None)
             overlay = box.scope.overlay
             overlay_k = overlay is not None and "k" in overlay.retrieval_policy
-            answer = await retrieve(_items(query, k=None if overlay_k else DEFAULT_K, mode=mode, chapter=chapter))
+            own_k = [] if overlay_k else [("k", str(DEFAULT_K))]
+            answer = await retrieve([("q", query), *own_k, *knob_items(knobs)])
             by_id = {r.candidate.chunk_id: r for r in answer.result.results}
             fitted, notes = budget, tuple[str, ...]()
             while True:
@@ -136,7 +138,7 @@ def register(server: LibraryServer, box: Toolbox) -> None:
                        "preview": preview(by_id[cid].candidate.text)} for cid in block.included]
             return Ranked(body, chunks, notes)
 
-        arguments = {"query": query, "budget": budget, "chapter": chapter, "mode": mode}
+        arguments = {"query": query, "budget": budget, **knobs}
         return await box.answer("get_context", arguments, (detail, max_tokens, None), make)
 
     @server.tool(annotations=READ_ONLY)

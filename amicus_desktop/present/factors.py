@@ -18,7 +18,7 @@ from ..core.names import Names
 from ..core.query import RetrievalContext, SearchMode
 from ..core.references import ChapterRef, PassageRef
 from ..core.results import Candidate, ChunkMetadata, RetrievedChunk
-from ..rerank.prior import Material, about_another_word, material, word_stems
+from ..rerank.prior import Material, about_another_word, material, verse_exposition, word_stems
 from ..rerank.vocabulary import RELATED_SHARE, first_term
 from .formats import BASE_NAMES, fmt_boost, fmt_score, ordinal
 
@@ -191,6 +191,8 @@ def _reference(f: Factor, s: Subject) -> str:
 def _source(f: Factor, s: Subject) -> str:
     kind = MATERIAL_NAMES[material(s.candidate)]
     if f.value != 1.0:
+        if material(s.candidate) is Material.COMMENTARY and verse_exposition(s.candidate):
+            return f"{kind} on one verse, and no chapter applies: notes on a whole passage come first"
         if s.ctx is not None and about_another_word(s.candidate, word_stems(s.ctx.query, s.references)):
             return f"{kind} of a word your question does not ask about (it quotes verses that use your words)"
         return f"{kind}, and your question is not about a word: commentary comes first"

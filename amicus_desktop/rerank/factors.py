@@ -10,7 +10,7 @@ steps apply live beside them (:mod:`.chapter`, :mod:`.scholar`, :mod:`.prior`, :
 
 A new factor is a step here and its line in :data:`STEPS`, its sentence in
 :mod:`amicus_desktop.present.factors` and its key in ``resources/schemas/bundle.schema.json``
-(docs/ARCHITECTURE.md, "How to add a factor").
+(README.md, "How to add a factor").
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..core.results import Candidate
 from ..understand.books import named_books
 from .chapter import chapter_boost
 from .focus import chapter_relation, focus_chapter
-from .prior import Material, material, source_prior, word_question, word_stems
+from .prior import VERSE_NOTE_PRIOR, Material, material, source_prior, verse_exposition, word_question, word_stems
 from .reference import reference_boost
 from .scholar import scholar_boost
 from .tradition import tradition_boost
@@ -148,6 +148,8 @@ def source_factor(candidate: Candidate, base: float, s: Scoring) -> Factor | Non
     # dictionary competes with the commentary (:data:`.prior.WIDE_PRIORS`)
     wide = s.off_topic or chapter_context(s.ctx, s.references) is None
     value = source_prior(candidate, s.about_a_word, wide=wide, stems=s.stems) if policy.source_priors else 1.0
+    if policy.source_priors and wide and not s.references and not s.about_a_word and verse_exposition(candidate):
+        value *= VERSE_NOTE_PRIOR  # a topical question over the whole library: notes on a passage first
     return Factor("source", value, "source_prior", FactorPart.POLICY)
 
 

@@ -17,7 +17,7 @@ import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from ..candidates.bridge import NAME_RENDERING
+from ..candidates.bridge import names_someone
 from ..core.query import USER_NOTE
 from ..core.references import PassageRef
 from ..core.results import Candidate, Origin
@@ -114,6 +114,15 @@ _TOKEN = re.compile(r"\w+")
 _STEM = 5
 
 
+#: a note on one verse expounds that verse (Spurgeon on the Psalms, Henry on Proverbs proverb by proverb) — unless
+#: it is headed by its subject ("Comforter: …", "24:51 heaven: …") or continues such a note ("(2) As a dispensation")
+_HEADED = re.compile(r"^\s*(?:\d+:\d+\s+)?[^\W\d][\w'’ ,-]{0,40}:\s")
+_CONTINUED = re.compile(r"^\s*\(\d+\)")
+#: what such a note weighs when no chapter applies to a topical question naming no passage (docs/RELEVANCE.md,
+#: "Notes on one verse")
+VERSE_NOTE_PRIOR = 0.8
+
+
 def material(candidate: Candidate) -> Material:
     """The kind of material ``candidate`` is."""
     kind = _KIND.get(candidate.source_type, Material.OTHER)
@@ -124,7 +133,7 @@ def material(candidate: Candidate) -> Material:
         return kind
     if kind is Material.LEXICON:
         text = candidate.text.lstrip()
-        if text[:1].isupper() or NAME_RENDERING.search(text):  # Greek and Latin headwords of names are capitalised
+        if text[:1].isupper() or names_someone(text):  # Greek and Latin headwords of names are capitalised
             return Material.NAME
         if _NUMERAL.search(text[:300]):
             return Material.NUMBER
@@ -204,3 +213,14 @@ def source_prior(candidate: Candidate, about_a_word: bool, wide: bool = False,
     if about_a_word and not (kind in _DICTIONARY and holds_none):
         return WORD_PRIORS[kind]
     return (WIDE_PRIORS if wide else TOPIC_PRIORS)[kind]
+
+
+def verse_exposition(candidate: Candidate) -> bool:
+    """Whether ``candidate`` is a commentary note on one verse that expounds it (:data:`VERSE_NOTE_PRIOR`): a
+    ``note`` panel whose verses are one, not headed by a subject nor continuing a headed note."""
+    meta = candidate.metadata
+    if material(candidate) is not Material.COMMENTARY or meta.panel_type != "note" or meta.verse_start is None:
+        return False
+    if (meta.verse_end or meta.verse_start) != meta.verse_start:
+        return False
+    return not (_HEADED.match(candidate.text) or _CONTINUED.match(candidate.text))

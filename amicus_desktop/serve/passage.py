@@ -12,8 +12,7 @@ from typing import Any
 
 from ..core.references import PassageRef
 from ..store.library import LibraryStore
-from ..store.study import tables_of, verse_text
-from ..store.verses import Translation
+from ..store.verse_reader import Translation
 from ..understand import PassageError, parse_passage
 from .errors import ServiceCode, ServiceError, bad_request
 from .library import Facts
@@ -75,9 +74,9 @@ def read_passage(store: LibraryStore, facts: Facts, reference: str, translation:
     chosen = translation_of(store, translation)
     heading = ref.label(facts.names.book(ref.book_id))
     rows = store.chapter(ref.book_id, ref.chapter)
-    if chosen is not None and chosen.verse_table != "verses":  # another translation: its own table
-        texts = ((n, verse_text(tables_of(store), chosen.verse_table, ref.book_id, ref.chapter, n)) for n, _ in rows)
-        rows = [(n, t) for n, t in texts if t is not None]
+    if chosen is not None and chosen.verse_table != "verses":  # another translation: its own text
+        held = dict(store.verse_index().chapter(chosen, ref.book_id, ref.chapter))
+        rows = [(n, held[n]) for n, _ in rows if n in held]
     if ref.verse_start is not None:
         end = ref.verse_end if ref.verse_end is not None else ref.verse_start
         rows = [(n, t) for n, t in rows if ref.verse_start <= n <= end]

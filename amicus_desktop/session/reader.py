@@ -10,17 +10,23 @@ and loads a chapter's verses through an :class:`~.engine.Engine`. The book list 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..core.references import ChapterRef, PassageRef
 from ..store.library import LibraryStore
 from ..store.verses import Translation
-from ..understand import PassageError, parse_passage
+from ..understand import PassageError, parse_passage, resolve_book_name
 from .engine import Engine
 from .events import Event
 from .library import Library
 from .reading_history import ReadingHistory
+
+#: a book and a number or range with no chapter: "Jude 3", "3 John 4", "Phm 6-9" (a verse in a one-chapter book)
+_VERSES_ONLY = re.compile(
+    r"^\s*(?P<book>(?:[1-3]\s*)?[^\W\d_][^\d:]*?)\s*(?P<verses>\d+(?:\s*[-\u2013\u2014]\s*\d+)?)\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -141,7 +147,8 @@ class Reader:
         such book, a book the database has no text of, or a chapter or verse past the end.
         """
         books = self._library.books
-        passage = parse_passage(text or "", [b.book_id for b in books])
+        passage = parse_passage(self._written_out(text or ""), [b.book_id for b in books])
+        passage = replace(passage, text=(text or "").strip())
         book = self._library.book(passage.book_id)
         name = self._library.names.book(passage.book_id)
         if book is None:
@@ -152,6 +159,21 @@ class Reader:
                 "chapter", f"{name} has {book.chapters} chapter{'s' * (book.chapters != 1)}.", passage.book_id
             )
         return passage
+
+    def _written_out(self, text: str) -> str:
+        """``text`` with the chapter a reader leaves out written in: a book named alone ("Obadiah", "3 John",
+        "Genesis") is its first chapter, and a one-chapter book's number is a verse ("Jude 3", "Phm 6-9",
+        "3 John 4" → chapter 1, as every Bible writes them); anything else as typed."""
+        ids = [b.book_id for b in self._library.books]
+        alone = resolve_book_name(text, ids) if not any(c.isdigit() for c in text.strip()[1:]) else None
+        if alone is not None:
+            return f"{alone} 1"
+        m = _VERSES_ONLY.match(text)
+        book_id = resolve_book_name(m.group("book"), ids) if m else None
+        book = self._library.book(book_id) if book_id else None
+        if m is not None and book is not None and book.chapters == 1:
+            return f"{book_id} 1:{m.group('verses')}"
+        return text
 
     def find(self, text: str) -> PassageRef | None:
         """:meth:`resolve`, or ``None`` when ``text`` is not a passage of this database."""

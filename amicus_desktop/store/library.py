@@ -10,8 +10,9 @@ PostgreSQL) the other; :func:`open_library` opens one from where it is.
 
 Code outside ``store/`` names :class:`LibraryStore`, not the store, so a library on another engine is a new
 module implementing these methods plus a line in :func:`open_library` — not an edit of every consumer.
-The study aids and verse search still read scripture.db's own tables (``store/study.py``,
-``store/verses.py``, ``store/word_strongs.py``) and name the SQLite store; see "How to add a vector
+Verse search reads a :class:`~.verse_reader.VerseReader` (``store/verses.py`` on SQLite, ``store/pg/verses.py``
+on PostgreSQL); the study aids still read scripture.db's own tables (``store/study.py``, ``store/word_strongs.py``)
+and name the SQLite store; see "How to add a vector
 backend" in docs/SEARCH.md. Implementations are used on one thread (the retriever's database thread)
 and raise only :class:`~amicus_desktop.core.errors.AmicusError` with the contract's codes.
 """
@@ -34,7 +35,7 @@ from ..core.vectors import VectorIndex
 from .catalogue import BookRow
 from .validate import StoreInfo
 from .values import ChunkRow
-from .verses import VerseIndex
+from .verse_reader import VerseReader
 
 __all__ = ["FullText", "LibraryStore", "library_location", "open_library"]
 
@@ -89,8 +90,8 @@ class LibraryStore(Protocol):
 
     def vector_bytes(self) -> int | None: ...
 
-    def verse_index(self) -> VerseIndex:
-        """Verse search's view of the library (scripture.db's verse tables: SQLite's shape today)."""
+    def verse_index(self) -> VerseReader:
+        """Verse search's view of the library (:class:`~.verse_reader.VerseReader`)."""
         ...
 
     # -- chunks --------------------------------------------------------------------------------

@@ -177,7 +177,7 @@ class PassagePanel(QWidget):
         if self._verses is None or not self._verses.verses:
             return ""
         lines = " ".join(
-            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{self._mark(t)}"
+            f"<sup style='color:{muted}; font-size:small'>{n}</sup>&nbsp;{self._mark(t)}"
             for n, t in self._verses.verses
         )
         label = f"{ref} ({self._verses.translation})" if self._verses.translation else ref

@@ -163,7 +163,10 @@ class ReaderNav(QWidget):
         return next((b for b in self._books if b.book_id == book_id), None)
 
     def show_chapter(self, ref: ChapterRef | None) -> None:
-        """Show ``ref`` as where the reader is (``None`` leaves the controls as they are)."""
+        """Show ``ref`` as where the reader is (``None`` leaves the controls as they are); a move elsewhere puts
+        away what the *Go to* box said of a reference that went nowhere."""
+        if ref is not None and ref != self._ref:
+            self.goto_error.hide()
         self._ref = ref
         self._sync()
 

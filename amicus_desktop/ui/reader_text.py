@@ -59,7 +59,7 @@ def page_html(page: Page, pal: QPalette) -> str:
             if mark is not None and page.verses:
                 out.append(f"<a href='mark:{kind}:{verse}' title='{html.escape(mark[1], quote=True)}' "
                            f"style='text-decoration:none; color:{pen}; font-weight:600'>{html.escape(mark[0])}</a>"
-                           "&#8202;")
+                           "&nbsp;")
         return "".join(out)
 
     def verse(n: int, text: str, anchor: str) -> str:
@@ -67,7 +67,7 @@ def page_html(page: Page, pal: QPalette) -> str:
         if page.focus[0] <= n <= page.focus[1]:
             body = f"<span style='background-color:{shade}'>{body}</span>"
         return f"{marks(n) if anchor == 'v' else ''}<a name='{anchor}{n}'></a>" \
-               f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{body}"
+               f"<sup style='color:{muted}; font-size:small'>{n}</sup>&nbsp;{body}"
 
     parts = [f"<h2 style='font-weight:600; margin-bottom:14px'>{marks(0)}{html.escape(page.title)}</h2>"]
     if page.note:
@@ -75,7 +75,7 @@ def page_html(page: Page, pal: QPalette) -> str:
     if page.parallel:
         parts.append(_table(page, verse, muted))
     elif page.verses:
-        parts.append("<p style='line-height:160%'>" + " &nbsp;".join(verse(n, t, "v") for n, t in page.verses) + "</p>")
+        parts.append("<p style='line-height:160%'>" + "&nbsp; ".join(verse(n, t, "v") for n, t in page.verses) + "</p>")
     return "".join(parts)
 
 
@@ -93,10 +93,10 @@ def _table(page: Page, verse: Callable[[int, str, str], str], muted: str) -> str
             said = html.escape(note or f"(not in the {name})")
             if text is None:
                 number = "" if row.moved else f"<a name='{anchor}{n}'></a><sup style='color:{muted}; " \
-                                               f"font-size:small'>{n}</sup>&#8202;"
+                                               f"font-size:small'>{n}</sup>&nbsp;"
                 cells.append(f"{number}<span style='color:{muted}; font-style:italic'>{said}</span>")
             elif row.moved:  # the words of verse n the other translation has elsewhere: no anchor of their own
-                cells.append(f"<sup style='color:{muted}; font-size:small'>{n}</sup>&#8202;{html.escape(text)}")
+                cells.append(f"<sup style='color:{muted}; font-size:small'>{n}</sup>&nbsp;{html.escape(text)}")
             else:
                 cells.append(verse(n, text, anchor))
         rows.append(f"<tr><td valign='top' style='padding:4px 10px 4px 0; line-height:150%'>{cells[0]}</td>"

@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-from PySide6.QtWidgets import QApplication
 
 from ..connectivity import ProxyState
 from ..files import FileWriteError, check_target, write_atomic
@@ -61,8 +60,10 @@ async def take_screenshot(window: MainWindow, session: Session, out: Path, query
                 done, _pending = await asyncio.wait([task], timeout=max(0.1, left()))
                 if not done:
                     log.warning("screenshot: the question did not finish in time")
+    # The loop paints and lays out while this waits. Never QApplication.processEvents() here: inside a task it
+    # would run other tasks' wake-ups re-entrantly, qasync drops them ("Cannot enter into task …") and a task
+    # left waiting for ever keeps the session, and so the process, from ending.
     await asyncio.sleep(SETTLE)
-    QApplication.processEvents()
     pixmap = window.grab()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)

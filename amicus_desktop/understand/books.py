@@ -14,6 +14,7 @@ import re
 
 from ..core.books import BOOKS, BY_ID
 from ..core.references import PassageRef
+from .query import fold, keywords
 
 #: book names that are also common words or names of people: counted only when a chapter follows
 _AMBIGUOUS = frozenset({"acts", "numbers", "judges", "job", "mark", "1-kings", "2-kings", "revelation",
@@ -57,12 +58,49 @@ _THE = re.compile(r"\bthe\s+$", re.IGNORECASE)
 _BOOKS_AFTER_THE = frozenset({"psalms", "proverbs", "lamentations", "song-of-solomon"})
 
 
+#: books named after a person who is also a subject of questions ("Why did Mark leave Paul?", "What did John teach
+#: about love?", "Where was Jonah?"): the name is the book's only where the question is about the book
+PEOPLE = frozenset({"joshua", "ruth", "ezra", "nehemiah", "esther", "job", "isaiah", "jeremiah", "ezekiel", "daniel",
+                    "hosea", "joel", "amos", "obadiah", "jonah", "micah", "nahum", "habakkuk", "zephaniah", "haggai",
+                    "zechariah", "malachi", "matthew", "mark", "luke", "john", "titus", "philemon", "james", "jude"})
+#: "the book of Daniel", "the Gospel of John", "the Gospel according to Mark", "the letter to Philemon", "the epistle
+#: of James", "the prophecy of Jonah": the name that follows is the book's
+_BOOK_BEFORE = re.compile(r"\b(?:book|gospel|letter|epistle|prophecy)\s+(?:of|to|according\s+to)\s+$", re.IGNORECASE)
+#: "John's Gospel", "Mark's account", "James's letter"
+_BOOK_AFTER = re.compile(r"^['’]s?\s+(?:gospel|letter|epistle|book|account|prophecy)\b", re.IGNORECASE)
+#: words of a question about a book rather than about its people ("Who wrote Luke?", "What is the theme of Jonah?",
+#: "When was Daniel written?", "Summarize Ruth"): the question's other keywords (:func:`~.query.keywords`) are all
+#: among them
+BOOK_WORDS = frozenset("""
+    wrote write written writer writers author authors authorship date dated theme themes purpose purposes message
+    book books gospel gospels letter letters epistle epistles summary summarize summarise outline structure overview
+    background introduction main point key central audience recipients occasion genre chapters composed composition
+    canon canonical prophecy
+    """.split())
+#: "Who was Mark?", "Who is John?": a question of a name alone asks about the person
+_WHO = re.compile(r"^\W*who\s+(?:was|is|were)\b", re.IGNORECASE)
+_NAME_WORDS = frozenset(fold(w) for b in BOOKS for w in b.name.split() if not w.isdigit())
+
+
+def about_the_book(question: str, start: int, end: int) -> bool:
+    """Whether the book name at ``question[start:end]`` names the book, not a person who shares its name: a book
+    phrase around it ("the Gospel of John", "John's Gospel") or a question whose other words are all
+    :data:`BOOK_WORDS` ("Who wrote Mark?", "What is Jonah about?" — but not "Who was Mark?")."""
+    if _BOOK_BEFORE.search(question[:start]) or _BOOK_AFTER.match(question[end:]):
+        return True
+    others = [w for w in keywords(question) if fold(w) not in _NAME_WORDS]
+    if others:
+        return all(fold(w) in BOOK_WORDS for w in others)
+    return not _WHO.match(question)
+
+
 def named_books(question: str) -> tuple[str, ...]:
     """The books ``question`` names by their full name alone, with a capital and no chapter ("Who wrote Hebrews?",
     "What is 1 John about?"), in the question's order: a question about the book, which its introductions answer.
     A name that is also a common word ("Acts", "Numbers") does not count as the question's first word, nor a name
     after "the" ("the Hebrews in Egypt" are a people; "the Psalms" are still the book), nor one before "the" ("John
-    the Baptist" is a person)."""
+    the Baptist" is a person), nor a person's name that a book bears (:data:`PEOPLE`) unless the question is about
+    the book (:func:`about_the_book`: "Who wrote the Gospel of John?", not "What did John teach about love?")."""
     found: dict[str, None] = {}
     for m in _BOOK_NAME.finditer(question):
         book_id = _BY_NAME[m.group(1)]
@@ -70,6 +108,8 @@ def named_books(question: str) -> tuple[str, ...]:
         if book_id in _WORDS_AS_NAMES and not before.strip(" \"'“‘("):
             continue
         if _THE.search(before) and book_id not in _BOOKS_AFTER_THE:
+            continue
+        if book_id in PEOPLE and not about_the_book(question, m.start(), m.end()):
             continue
         found.setdefault(book_id, None)
     return tuple(found)

@@ -31,7 +31,7 @@ from ..candidates.lexical import KeywordIndex
 from ..candidates.quoted import word_pairs
 from ..core.references import PassageRef
 from ..store.library import LibraryStore
-from ..store.verses import Translation, VerseIndex
+from ..store.verse_reader import Translation, VerseReader
 from ..understand.query import QueryPlan
 from .memory import VerseMemory
 from .model import VerseWeights
@@ -240,7 +240,7 @@ def _best_number(memory: VerseMemory, position: int, number_score: np.ndarray) -
     return str(memory.numbers[int(best)])
 
 
-def _passage(index: VerseIndex, ref: PassageRef) -> set[int]:
+def _passage(index: VerseReader, ref: PassageRef) -> set[int]:
     start = ref.verse_start if ref.verse_start is not None else 1
     end = ref.verse_end if ref.verse_end is not None else ref.verse_start if ref.verse_start is not None else 10**6
     return set(index.rowid_of.span(ref.book_id, ref.chapter, start, end))

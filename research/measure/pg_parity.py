@@ -9,7 +9,9 @@ Exports LIBRARY into PostgreSQL (``--url``; without it a private PostgreSQL 18 +
    and of pgvector — how many questions have the same ids in the same order, and the largest score difference;
 2. the time of one exact meaning search and one BM25 search per question on each backend (p50 / p95);
 3. nDCG@10 per kind of question of each configuration (dense, BM25, hybrid, the contract's hybrid with boosts,
-   the app preset) on both backends, side by side, with the relative difference.
+   the app preset) on both backends, side by side, with the relative difference;
+4. verse search (``--verses``, resources/golden/verses.json): per kind and mode, how many questions rank the same
+   verses on both backends, the largest score difference, and nDCG@10 on each.
 
 The numbers are recorded in docs/PERFORMANCE.md and docs/DEPLOY.md ("The library on PostgreSQL").
 """
@@ -36,15 +38,19 @@ from amicus_desktop.core.query import NO_BOOSTS, Fusion, SearchMode  # noqa: E40
 from amicus_desktop.embedding import get_backend  # noqa: E402
 from amicus_desktop.embedding.in_process import InProcessEmbedClient  # noqa: E402
 from amicus_desktop.evaluate.golden import GoldenSet, load  # noqa: E402
+from amicus_desktop.evaluate.metrics import ndcg  # noqa: E402
 from amicus_desktop.evaluate.relevance import APP_ROW, BM25, DENSE, HYBRID_CAP  # noqa: E402
 from amicus_desktop.evaluate.run import EvalConfig, EvalReport, evaluate  # noqa: E402
+from amicus_desktop.evaluate.verses import kind as verse_kind  # noqa: E402
 from amicus_desktop.retrieval import Retriever  # noqa: E402
 from amicus_desktop.store.library import open_library  # noqa: E402
 from amicus_desktop.store.pg.export import export_library  # noqa: E402
 from amicus_desktop.understand.query import plan  # noqa: E402
+from amicus_desktop.verses import VerseQuery, VerseSearch, VerseSearchResult  # noqa: E402
 
 HYBRID = EvalConfig(SearchMode.HYBRID, NO_BOOSTS, Fusion(), label="hybrid, no boosts, no cap")
 CONFIGS = (DENSE, BM25, HYBRID, HYBRID_CAP, APP_ROW)
+VERSE_MODES = (SearchMode.HYBRID, SearchMode.KEYWORD, SearchMode.SEMANTIC)
 
 
 def private_server(folder: Path) -> str:
@@ -129,18 +135,59 @@ def by_kind(report: EvalReport, golden: GoldenSet) -> dict[str, float]:
     return {k: statistics.fmean(v) for k, v in out.items()}
 
 
+async def verse_rankings(location: str | Path, golden: GoldenSet) -> dict[tuple[str, str], VerseSearchResult]:
+    client = InProcessEmbedClient(get_backend("local"))
+    client.load()
+    retriever = Retriever(location, "http://127.0.0.1:9", embed_client=client)
+    engine = VerseSearch(retriever)
+    try:
+        return {(q.id, mode.value): await engine.search(VerseQuery(q.query, mode, k=10))
+                for q in golden.queries for mode in VERSE_MODES}
+    finally:
+        await retriever.aclose()
+
+
+def verse_parity(db: Path, url: str) -> None:
+    golden = load(ROOT / "resources" / "golden" / "verses.json")
+    lite, pg = asyncio.run(verse_rankings(db, golden)), asyncio.run(verse_rankings(url, golden))
+    kinds = {q.id: verse_kind(q) for q in golden.queries}
+    judged = {q.id: q.judgments for q in golden.queries}
+    print("\nverse search, verse golden set: | kind | mode | same ranked verses | largest score difference | "
+          "nDCG@10 SQLite / PostgreSQL |")
+    for k in sorted(set(kinds.values())):
+        for mode in VERSE_MODES:
+            keys = [key for key in lite if kinds[key[0]] == k and key[1] == mode.value]
+            same, worst, na, nb = 0, 0.0, [], []
+            for key in keys:
+                a, b = lite[key], pg[key]
+                ra, rb = [v for h in a.results for v in h.ranked], [v for h in b.results for v in h.ranked]
+                same += ra == rb
+                if ra == rb:
+                    sa = [s for h in a.results for _, _, s in h.verses]
+                    sb = [s for h in b.results for _, _, s in h.verses]
+                    worst = max([worst, *(abs(x - y) for x, y in zip(sa, sb, strict=True))])
+                na.append(ndcg(ra[:10], judged[key[0]], 10))
+                nb.append(ndcg(rb[:10], judged[key[0]], 10))
+            print(f"| {k} ({len(keys)}) | {mode.value} | {same}/{len(keys)} | {worst:.1e} | "
+                  f"{statistics.fmean(na):.4f} / {statistics.fmean(nb):.4f} |")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("library", type=Path)
     parser.add_argument("--url", help="a postgresql:// database with pgvector (default: a private one)")
     parser.add_argument("--golden", type=Path, default=ROOT / "resources" / "golden" / "demo.json")
     parser.add_argument("--no-rankings", action="store_true", help="skip the golden set's rankings (a large library)")
+    parser.add_argument("--verses", action="store_true", help="also verse search's parity on the verse golden set")
     args = parser.parse_args()
     golden = load(args.golden)
     with tempfile.TemporaryDirectory(prefix="amicus-parity-") as folder:
         url = args.url or private_server(Path(folder))
         report = export_library(args.library, url, replace=True)
-        print(f"exported {report.chunks:,} chunks, {report.terms:,} terms in {report.seconds:.1f} s")
+        print(f"exported {report.chunks:,} chunks, {report.terms:,} terms, {report.verses:,} verse rows "
+              f"in {report.seconds:.1f} s")
+        if args.verses:
+            verse_parity(args.library, url)
         same, n, worst = exact_parity(args.library, url, golden)
         print(f"exact meaning search, top 40 of {n} golden questions: {same}/{n} the same ids in the same order; "
               f"largest score difference {worst:.2e}")

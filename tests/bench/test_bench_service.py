@@ -58,3 +58,28 @@ def test_replicas_share_the_clients(tmp_path: Path) -> None:
     assert out["replicas"] == 2 and row["requests"] > 0 and row["errors"] == {}
     assert set(row["cpu_ms_per_request"]) == {"service", "proxy", "load generator"}
     assert "| HTTP, 2 services |" in service_table({"results": [{"label": "300 × 16", "service": out}]})
+
+
+def test_the_service_rows_over_a_library_in_postgresql(tmp_path: Path) -> None:
+    """``--db postgresql://…``: the same rows over the library exported into the suite's PostgreSQL (the table shows
+    them as the library's on PostgreSQL)."""
+    from tests.postgres_server import exported_library
+
+    db = tmp_path / synth.db_name(300, 16, 2)
+    synth.build(db, 300, 16, 2)
+    url = exported_library(db)
+    proc = subprocess.run(
+        [sys.executable, "-m", "amicus_desktop.bench.service", "--db", url, "--clients", "2",
+         "--seconds", "2", "--warmup", "1"],
+        capture_output=True, text=True, timeout=240, cwd=ROOT, check=False,
+        env={**os.environ, "AMICUS_HOME": str(tmp_path / "home")},
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout.splitlines()[-1])
+    assert out["n"] == 300 and out["db"] == url
+    for kind in ("service", "in_process"):
+        (row,) = out[kind]
+        assert row["requests"] > 0 and row["errors"] == {}
+    table = service_table({"results": [{"label": "300 × 16", "service": out, "service_pg": out}]})
+    rows = [line for line in table.splitlines() if "300 × 16" in line]
+    assert len(rows) == 4 and sum("300 × 16 on PostgreSQL" in line for line in rows) == 2

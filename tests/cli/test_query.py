@@ -237,7 +237,7 @@ def test_query_invalid(corpus, proxy: ScriptedProxy) -> None:
 
 def test_a_damaged_notes_store_is_notes_store_invalid(tmp_path: Path, proxy: ScriptedProxy) -> None:
     """Issue #31 item 4: one error tree — ``--workspace`` over a damaged store prints its code, as the service answers
-    it (tests/serve/test_scope.py) and the window names it in its banner (tests/ui/test_notes_ui.py)."""
+    it (tests/serve/test_scope.py) and the window names it in its banner (tests/ui/test_notes_pane.py)."""
     from amicus_desktop import paths
 
     db = build_db(tmp_path / "scripture.db", random_chunks(40, 16, seed=3))

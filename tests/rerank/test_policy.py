@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from amicus_desktop.core.names import Names
+from amicus_desktop.core.preset import APP as APP_PRESET
 from amicus_desktop.core.query import BoostWeights, RankingPolicy, RetrievalContext
 from amicus_desktop.core.references import ChapterRef, PassageRef
 from amicus_desktop.core.results import Candidate, ChunkMetadata, ScoredCandidate
@@ -24,6 +25,7 @@ from amicus_desktop.rerank.prior import (
     material,
     source_prior,
     transliterations,
+    verse_exposition,
     word_question,
     word_stems,
 )
@@ -295,3 +297,50 @@ def test_a_word_study_of_a_name_counts_less_than_one_of_a_word() -> None:
     assert material(name) is Material.NAME_STUDY and material(word) is Material.WORD_STUDY
     assert material(cand(0.3, "word_study", "Word study in Romans 9.")) is Material.WORD_STUDY  # no headword
     assert source_prior(name, about_a_word=False) < source_prior(word, about_a_word=False)
+
+
+BEN_CHESED = ("בּן־חסד (ben-chesed, ben-kheh'-sed) — Strong's Hebrew H1136. From H1121 and H2617. son of kindness; Ben "
+              "Chesed an Israelite. KJV renders it: the son of Hesed.")
+CHESED = ("חסד (chêsêd, kheh'-sed) — Strong's Hebrew H2617. From H2616. kindness; by implication (towards God) piety; "
+          "rarely (by opprobrium) reproof or (subjectively) beauty. KJV renders it: favour good deed (-liness -ness) "
+          "kindly (loving-) kindness merciful (kindness) mercy pity reproach wicked thing.")
+
+
+def test_a_name_told_by_its_gloss_is_a_name_and_the_word_leads() -> None:
+    """Issue 33, on the whole Bible: "hesed" led with H1136 "son of kindness" (Ben Chesed, a man), whose rendering
+    "the son of Hesed" starts in lower case and holds the question's word; חסד's own entry was second. The gloss
+    names him ("; Ben Chesed an Israelite"), as it names places ("; Medeba a place in Palestine")."""
+    ben, chesed = cand(0.3, "lexicon_entry", BEN_CHESED), cand(0.3, "lexicon_entry", CHESED)
+    medeba = cand(0.3, "lexicon_entry", "מידבא (mêydebâ', may-deb-aw') — Strong's Hebrew H4311. From H4325 and H1679. "
+                  "water of quiet; Medeba a place in Palestine.")
+    assert material(ben) is Material.NAME and material(medeba) is Material.NAME
+    assert material(chesed) is Material.LEXICON  # "(loving-) kindness merciful": no name
+    assert word_question("hesed", (), [ben, chesed])
+    assert source_prior(ben, about_a_word=True) < source_prior(chesed, about_a_word=True)
+
+
+def test_a_note_expounding_one_verse_gives_way_when_no_chapter_applies() -> None:
+    """Issue 33 item 7: on the whole Bible Spurgeon's and Henry's verse-by-verse notes held a third of a full
+    question's top 10. With no chapter applying and no passage named, a note on one verse weighs ×0.8 — not one
+    headed by its subject ("Comforter: …"), nor its continuation ("(2) …"), nor any under an open chapter."""
+    spurgeon = cand(0.3, text="Sing unto the Lord, O ye saints of his.", scholar_id="charles-spurgeon",
+                    book_id="psalms", chapter_num=30, verse_start=4, verse_end=4, panel_type="note")
+    passage = cand(0.3, text="The saints sing.", scholar_id="matthew-henry", book_id="psalms", chapter_num=30,
+                   verse_start=1, verse_end=5, panel_type="note")
+    headed = cand(0.3, text="Comforter: G. Parakletos, one called alongside to help.", scholar_id="c-i-scofield",
+                  book_id="john", chapter_num=14, verse_start=16, verse_end=16, panel_type="note")
+    continued = replace(headed, text="(2) As a dispensation, grace begins with the death of Christ.")
+    assert verse_exposition(spurgeon) and not verse_exposition(passage)
+    assert not verse_exposition(headed) and not verse_exposition(continued)
+    app = APP_PRESET.policy
+    ctx = RetrievalContext(query="Why do God's people sing to him?", policy=app)
+    results, _ = rerank([spurgeon, passage, headed], ctx)
+    by_id = {r.chunk_id: r for r in results}
+    assert by_id[spurgeon.chunk_id].breakdown.source_prior == pytest.approx(0.8)
+    assert by_id[passage.chunk_id].breakdown.source_prior == by_id[headed.chunk_id].breakdown.source_prior == 1.0
+    source = next(f for f in by_id[spurgeon.chunk_id].breakdown.factors if f.name == "source")
+    why = factor_sentence(source, Subject(spurgeon, ctx, Names()), by_id[spurgeon.chunk_id].breakdown.final)
+    assert "on one verse, and no chapter applies" in why
+    opened = RetrievalContext(query="Why do God's people sing to him?", policy=app, chapter=ChapterRef("psalms", 30))
+    results, _ = rerank([spurgeon, passage], opened)
+    assert all(r.breakdown.source_prior == 1.0 for r in results)  # the open chapter applies: its verses count

@@ -1,7 +1,8 @@
 """Issue 33, found on the whole Bible: a name or transliteration spelt another way than the library spells it, and
 a book named alone. On the real demo library (John and Romans) through the real embed proxy, with the app's own
 retrieval: "Nikodemus" finds what is written of Nicodemus, "kharis" is χάρις (Strong's "cháris"), "Who wrote
-Romans?" leads with the introduction to Romans."""
+Romans?" leads with the introduction to Romans, and "What did John teach about love?" is about the apostle, not the
+book John."""
 
 from __future__ import annotations
 
@@ -60,6 +61,21 @@ def test_a_book_named_alone_leads_with_its_introduction(demo_db: Path, local_pro
     assert "it introduces Romans, the book your question names" in why
     people = ask(demo_db, local_proxy.url, "John the Baptist")  # a person, not the book
     assert all(f.value == 1.0 for r in people.ranked for f in r.breakdown.factors if f.name == "reference")
+
+
+def test_a_person_named_like_a_book_is_not_the_book(demo_db: Path, local_proxy) -> None:
+    def intro(r) -> bool:  # type: ignore[no-untyped-def]
+        return r.candidate.metadata.book_id == "john" and r.candidate.metadata.chapter_num is None
+
+    def boosted(r) -> bool:  # type: ignore[no-untyped-def]
+        return any(f.name == "reference" and f.value != 1.0 for f in r.breakdown.factors)
+
+    person = ask(demo_db, local_proxy.url, "What did John teach about love?")
+    # before: the introduction to John had the named book's ×1.25 and was 3rd, the focus kept inside John
+    assert not any(boosted(r) for r in person.ranked)
+    assert rank_of(person, intro) > 5
+    book = ask(demo_db, local_proxy.url, "Who wrote the Gospel of John?")  # the book: still its introductions
+    assert intro(book.ranked[0]) and boosted(book.ranked[0])
 
 
 def test_a_name_henry_spells_otherwise_scores_by_its_words(demo_db: Path, local_proxy) -> None:

@@ -12,6 +12,7 @@ study library in PostgreSQL) and its library and proxy failures, the library in 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -27,11 +28,11 @@ import pytest
 from amicus_desktop.store.pg.deadline import ANSWER_GRACE
 from amicus_desktop.store.pg.export import export_library
 from amicus_desktop.store.sqlite import connect
-from tests.postgres_server import PgServer, exported_library
+from tests.postgres_server import PgServeProcess, PgServer, exported_library
 from tests.serve.conftest import expect_error, proxy_failures_in_turn
 from tests.serve.test_errors import test_400, test_413_query_too_long_and_2000_is_fine  # noqa: F401  (run here)
 from tests.serve.test_retrieve import SETTINGS
-from tests.support.cli import query_json
+from tests.support.cli import query_json, run
 from tests.support.scripted_proxy import ScriptedProxy
 from tests.support.serve import ServeProcess
 
@@ -42,19 +43,6 @@ QUESTIONS: list[dict[str, Any]] = [
     {"q": "justified by faith", "k": 6, "mode": "hybrid", "chapter": "romans:3", "filter.book": ["rom", "john"]},
     {"q": "love one another", "mode": "hybrid", "filter.source_type": ["section_panel"]},
 ]
-
-
-class PgServeProcess(ServeProcess):
-    """``serve --db URL``: :class:`ServeProcess` keeps its library as a path, which would fold the URL's ``//``."""
-
-    def __init__(self, url: str, proxy_url: str, *args: str, **kw: Any) -> None:
-        super().__init__(Path("unused"), proxy_url, *args, **kw)
-        self.library_url = url
-
-    def command(self) -> list[str]:
-        cmd = super().command()
-        cmd[cmd.index("--db") + 1] = self.library_url
-        return cmd
 
 
 def _with_password(url: str) -> str:
@@ -288,11 +276,21 @@ def test_the_mcp_tools_over_postgresql_name_the_library_it_was_exported_from(
     async def check(session: Any) -> None:
         tools = await Tools(session).start()
         seen["found"] = await tools.ok("search_library", {"query": question, "k": 4, "mode": "keyword"})
+        seen["verses"] = await tools.ok("search_verses", {"query": "the children being not yet born", "k": 5,
+                                                          "mode": "keyword"})
+        await tools.refused("search_verses", {"query": "grace", "mode": "semantic"}, "VERSES_NOT_INDEXED")
 
     over_http(f"{served_pg.url}/mcp", "no-token-needed", check)
     found = seen["found"]
     assert [r["id"] for r in found["results"]] == [r["chunk_id"] for r in expected["results"]]
-    assert found["library"]["id"] == wanted_id
+    assert found["library"]["id"] == wanted_id == seen["verses"]["library"]["id"]
+    code, out, _ = run("verses", "the children being not yet born", "--db", str(study_db), "--proxy", local_proxy.url,
+                       "--k", "5", "--mode", "keyword", "--json")
+    assert code == 0
+    lite = json.loads(out)["results"]
+    got = seen["verses"]["results"]
+    assert [r["reference"] for r in got] == [r["reference"] for r in lite] and got
+    assert [r["score"] for r in got] == pytest.approx([r["score"] for r in lite], abs=1e-5)
 
 
 # -- the error table over PostgreSQL --------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """``GET /passage`` and ``GET /verses`` (CONTRACT section 9, project extensions): the Bible text over HTTP, as
 the MCP tool ``read_passage`` and ``amicus-desktop verses --json`` answer it, behind the service's tokens and
-workspaces; and an ETag that follows the library when its file is replaced."""
+workspaces; and an ETag that follows the library when its file is replaced. The verse search's tests run over the
+verse library's file and over its export into PostgreSQL alike."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from tests.postgres_server import PgServeProcess, exported_library
 from tests.serve.conftest import expect_error
 from tests.support.cli import run
 from tests.support.dbs import BOOKS, build_db, demo_like_chunks, verses
@@ -23,13 +25,16 @@ from tests.support.serve import ServeProcess
 ALICE = {"Authorization": "Bearer tok-alice-0123456789"}
 
 
-@pytest.fixture(scope="module")
-def verse_service(verse_db: Path, local_proxy: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
-    """``serve`` over the real verse library, with a token scoped to the workspace ``alice``."""
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def verse_service(request: pytest.FixtureRequest, verse_db: Path, local_proxy: Any,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServeProcess]:
+    """``serve`` over the real verse library — its file, then its export into PostgreSQL (``export-db``; skipped
+    only where the suite's PostgreSQL cannot start) — with a token scoped to the workspace ``alice``."""
     clients = tmp_path_factory.mktemp("clients") / "clients.json"
     clients.write_text(json.dumps({"clients": [{"token": ALICE["Authorization"][7:], "workspaces": ["alice"]}]}),
                        encoding="utf-8")
-    serve = ServeProcess(verse_db, local_proxy.url, "--clients", str(clients))
+    serve = (ServeProcess(verse_db, local_proxy.url, "--clients", str(clients)) if request.param == "sqlite" else
+             PgServeProcess(exported_library(verse_db), local_proxy.url, "--clients", str(clients)))
     try:
         yield serve.start()
     finally:

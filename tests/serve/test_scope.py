@@ -1,6 +1,7 @@
 """The service's workspaces (CONTRACT sections 9 and 11): ``workspace=`` searches that workspace's notes,
 a token may use only its own workspaces (403), and no answer, error or log line of another request holds
-a note of a workspace it was not scoped to."""
+a note of a workspace it was not scoped to. Each runs with the notes in SQLite, in PostgreSQL, and with the
+library in PostgreSQL beside them."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 
 from amicus_desktop.notes import Note, NotesStore, parse_ref
 from amicus_desktop.notes.postgres import PgNotesStore
+from amicus_desktop.store.pg.export import export_library
+from tests.postgres_server import PgServeProcess
 from tests.serve.conftest import expect_error
 from tests.support.scripted_proxy import ScriptedProxy, text_vector
 from tests.support.serve import ServeProcess
@@ -32,16 +35,23 @@ def write(serve: ServeProcess, workspace: str, text: str, ref: str | None = None
         return note
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+@pytest.fixture(params=["sqlite", "postgresql", "postgresql-library"])
 def service(small_db: Path, tmp_path: Path,
             request: pytest.FixtureRequest) -> Iterator[tuple[ServeProcess, ScriptedProxy]]:
-    """``serve`` with its notes in the SQLite file of its home, or in PostgreSQL (``--notes-store``)."""
+    """``serve`` with its notes in the SQLite file of its home, or in PostgreSQL (``--notes-store``), or with the
+    library too in that PostgreSQL database (``export-db`` into it, ``--db``: one database, two schemas)."""
     clients = tmp_path / "clients.json"
     clients.write_text(json.dumps({"clients": [{"token": "tok-alice", "workspaces": ["alice"]},
                                                {"token": "tok-bob", "workspaces": ["bob"]}]}), encoding="utf-8")
-    notes = ["--notes-store", request.getfixturevalue("pg_url")] if request.param == "postgresql" else []
+    url = request.getfixturevalue("pg_url") if request.param != "sqlite" else ""
+    notes = ["--notes-store", url] if url else []
     with ScriptedProxy(dims=8, model="test-model") as proxy:
-        serve = ServeProcess(small_db, proxy.url, "--clients", str(clients), *notes, home=tmp_path / "home")
+        home = tmp_path / "home"
+        if request.param == "postgresql-library":
+            export_library(small_db, url)
+            serve: ServeProcess = PgServeProcess(url, proxy.url, "--clients", str(clients), *notes, home=home)
+        else:
+            serve = ServeProcess(small_db, proxy.url, "--clients", str(clients), *notes, home=home)
         serve.notes_store = notes[1] if notes else None  # type: ignore[attr-defined]  (for write())
         try:
             yield serve.start(), proxy
@@ -110,7 +120,7 @@ def test_the_log_holds_no_note(service: tuple[ServeProcess, ScriptedProxy]) -> N
 def test_a_damaged_notes_store_is_notes_store_invalid_as_in_the_cli(small_db: Path, tmp_path: Path) -> None:
     """Issue #31 item 4: one error tree — the service answers a damaged store with its code (500), as ``query
     --workspace`` prints it (tests/cli/test_query.py) and the window names it in its banner
-    (tests/ui/test_notes_ui.py)."""
+    (tests/ui/test_notes_pane.py)."""
     home = tmp_path / "home"
     store = home / "data" / "notes" / "notes.sqlite"
     store.parent.mkdir(parents=True)

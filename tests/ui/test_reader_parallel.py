@@ -11,7 +11,6 @@ from typing import Any
 from amicus_desktop import paths
 from amicus_desktop.core.references import ChapterRef
 from amicus_desktop.settings import FILE_NAME
-from amicus_desktop.ui.highlight import tip
 from tests.support.proxy import free_port
 
 from .conftest import wait_for
@@ -63,10 +62,3 @@ def test_the_webs_doxology_sits_beside_the_kjvs_place_for_it(harness: Any, qtbot
     wait_for(qtbot, lambda: window.session.reader.loaded_chapter == ChapterRef("romans", 16)
              and window.reader.showing_parallel)
     wait_for(qtbot, lambda: window.reader.text.toPlainText().count("(in the WEB at the end of Romans 14:23)") == 3)
-
-
-def test_a_snippets_tooltip_marks_the_searched_words() -> None:
-    assert tip("Grace and peace to you.", ["grace"], "Romans 1:7 · Section note · c1") == (
-        "<qt><b>Grace</b> and peace to you.<br>Romans 1:7 · Section note · c1</qt>")
-    assert tip("Grace & peace\nto you.", ["peace"]) == "<qt>Grace &amp; <b>peace</b><br>to you.</qt>"
-    assert tip("Grace and peace.", ["love"], "c1") == "Grace and peace.\nc1"  # nothing to mark: plain, as before

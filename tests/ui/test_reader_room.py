@@ -13,8 +13,6 @@ from PySide6.QtGui import QGuiApplication, QKeySequence, QTextCursor
 
 from amicus_desktop.core.query import SearchMode
 from amicus_desktop.core.references import ChapterRef, PassageRef
-from amicus_desktop.ui.highlight import marked, spans
-from amicus_desktop.ui.reader_text import Page, page_html
 from amicus_desktop.ui.shortcuts import BY_ID, sequences
 from tests.support.proxy import free_port
 
@@ -165,13 +163,6 @@ def test_web_and_kjv_side_by_side_verse_by_verse(window: Any, qtbot: Any) -> Non
     wait_for(qtbot, lambda: not reader.showing_parallel and s.reader.text is not None and not s.reader.text.parallel)
 
 
-def test_a_verse_only_one_translation_has_is_shown_as_missing_in_the_other(qapp: Any) -> None:
-    page = Page("3 John 1", "", [(14, "I hope to see you soon. Peace be to you.")], "WEB",
-                [(14, "But I trust I shall shortly see thee"), (15, "Peace be to thee.")], "KJV")
-    document = page_html(page, qapp.palette())
-    assert "(not in the WEB)" in document and "name='v15'" in document and "name='b15'" in document
-
-
 def test_the_searched_words_are_marked_in_the_passage_and_the_verses(window: Any, qtbot: Any) -> None:
     s = window.session
     s.set_mode(SearchMode.KEYWORD)  # searching by words works offline
@@ -189,14 +180,6 @@ def test_the_searched_words_are_marked_in_the_passage_and_the_verses(window: Any
     if s.verses.view is not None and s.verses.view.result.results:
         wait_for(qtbot, lambda: "Esau" in verses.why.toPlainText() or "Jacob" in verses.why.toPlainText()
                  or verses.why.toHtml().count("font-weight:600") >= 1)
-
-
-def test_words_are_matched_by_their_stems() -> None:
-    text = "Jacob have I loved, but Esau have I hated. He that loveth; justified, justifieth."
-    found = [text[a:b] for a, b in spans(text, ["love", "esau", "justification"])]
-    assert found == ["loved", "Esau", "loveth", "justified", "justifieth"]
-    assert marked("a <b> Esau", ["esau"], "[", "]") == "a &lt;b&gt; [Esau]"
-    assert spans(text, []) == [] and spans(text, ["grace"]) == []
 
 
 def test_the_reader_offers_hooks_for_study_panes(window: Any, qtbot: Any) -> None:

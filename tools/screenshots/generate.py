@@ -17,16 +17,13 @@ import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+from shotkit import OUT, ROOT, drive, opened, reach, save_with_dialog
+
 QUESTION = "Why did God choose Jacob and not Esau?"
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 def cli_shot(name: str, *args: str, env: dict[str, str] | None = None, out: Path = OUT) -> None:
@@ -103,62 +100,44 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
                       bundle_only: bool = False) -> None:
     """States reached by user actions, driven in-process with the real window."""
     os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop import paths
     from amicus_desktop.core.query import Profile
     from amicus_desktop.core.references import ChapterRef
-    from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
     from amicus_desktop.ui.shortcuts import ShortcutsDialog
 
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
-
-    async def reach(session: Session, cond: Callable[[], bool], timeout: float = 20.0) -> None:
-        if not await session.until(cond, timeout):
-            raise TimeoutError("state not reached")
-
     async def settle(window: MainWindow, name: str) -> None:
         await asyncio.sleep(0.4)
-        QApplication.processEvents()
         window.grab().save(str(out / name))
         print(f"{name}: ok")
 
     async def bundle_states(size: tuple[int, int], suffix: str) -> None:
         """The retrieval bundle: the no-strong-match state, *How this was searched*, the export dialog."""
-        session = Session(SettingsStore(read_only=True),
-                          Overrides(db_path=str(db), proxy_url=proxy.url, chapter="romans:3"))
-        window = MainWindow(session, restore=False)
-        window.resize(*size)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None)
-        for question in ("grase and fath", "How is a person justified before God?"):
-            window.ask.edit.setText(question)
-            await session.ask(question)
-            if question == "grase and fath":
-                await settle(window, f"no-strong-match{suffix}.png")
-        window.results.searched.set_expanded(True)
-        await settle(window, f"diagnostics{suffix}.png")
-        window.results.searched.set_expanded(False)
-        folder = Path(tempfile.mkdtemp(prefix="amicus-exports-"))
-        (folder / "romans-9-election.json").write_text("{}\n", encoding="utf-8")
-        window.exporter.export_results()
-        dialog = window.exporter.dialog
-        dialog.setDirectory(str(folder))
-        dialog.selectNameFilter(dialog.nameFilters()[1])
-        dialog.selectFile("justified-before-god.csv")
-        dialog.resize(880, 500) if not suffix else dialog.resize(760, 440)
-        await asyncio.sleep(0.4)
-        QApplication.processEvents()
-        save_with_dialog(window, dialog, out / f"export{suffix}.png")
-        print(f"export{suffix}.png: ok")
-        dialog.reject()
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy.url, "romans:3", settings=SettingsStore(read_only=True), restore=False,
+                          prepare=lambda window: window.resize(*size)) as (session, window):
+            await reach(session, lambda: session.can_ask)
+            for question in ("grase and fath", "How is a person justified before God?"):
+                window.ask.edit.setText(question)
+                await session.ask(question)
+                if question == "grase and fath":
+                    await settle(window, f"no-strong-match{suffix}.png")
+            window.results.searched.set_expanded(True)
+            await settle(window, f"diagnostics{suffix}.png")
+            window.results.searched.set_expanded(False)
+            folder = Path(tempfile.mkdtemp(prefix="amicus-exports-"))
+            (folder / "romans-9-election.json").write_text("{}\n", encoding="utf-8")
+            window.exporter.export_results()
+            dialog = window.exporter.dialog
+            dialog.setDirectory(str(folder))
+            dialog.selectNameFilter(dialog.nameFilters()[1])
+            dialog.selectFile("justified-before-god.csv")
+            dialog.resize(880, 500) if not suffix else dialog.resize(760, 440)
+            await asyncio.sleep(0.4)
+            save_with_dialog(window, dialog, out / f"export{suffix}.png")
+            print(f"export{suffix}.png: ok")
+            dialog.reject()
 
     async def run() -> None:
         if bundle_only:
@@ -171,97 +150,67 @@ def interactive_shots(db: Path, proxy: object, out: Path, *, build_dialog: bool 
             print("shortcuts.png: ok")
             dialog.close()
             return
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy.url, chapter="romans:9"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.can_ask and session.reader.loaded_chapter is not None)
-        window.ask.edit.setText(QUESTION)
-        await session.ask(QUESTION)
-        # the Rejected tab, with a scholar-capped chunk selected
-        window.results.tabs.setCurrentIndex(1)
-        model = window.results.rejected_model
-        capped = next((r for r in range(model.rowCount()) if "scholar cap" in model.index(r, model.REASON).data()), 0)
-        row = window.results.rejected_proxy.mapFromSource(model.index(capped, 0)).row()
-        window.results.rejected_view.selectRow(row)
-        await settle(window, "rejected.png")
-        # a profile change, with the profile panel open and the rank moves shown
-        window.results.tabs.setCurrentIndex(0)
-        window.profile_dock.toggle()
-        scholars = [s for s, _n in session.library.facets.get("scholar_id", [])]
-        preferred = [s for s in ("c-i-scofield", "matthew-henry") if s in scholars][:1] or scholars[:1]
-        session.set_profile(Profile.of(preferred, []))
-        await settle(window, "profile-rerank.png")
-        window.profile_dock.toggle()
-        session.set_profile(Profile())
-        # a chapter change re-ranks
-        session.set_chapter(ChapterRef("romans", 11))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 11))
-        await settle(window, "chapter-rerank.png")
-        # the proxy goes away: results stay, marked
-        proxy.kill()  # type: ignore[attr-defined]
-        session.connection.retry_now()
-        await reach(session, lambda: session.connection.state.state.value == "offline")
-        await settle(window, "offline-after-results.png")
-        window.resize(1000, 650)  # the banner under the results, in a laptop-sized window
-        await settle(window, "offline-after-results-1000x650.png")
-        window.resize(*DEFAULT_SIZE)
-        proxy.start()  # type: ignore[attr-defined]
-        await reach(session, lambda: session.can_ask)
-        for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
-            await bundle_states(size, suffix)
-        dialog = ShortcutsDialog(window)
-        dialog.show()
-        await asyncio.sleep(0.3)
-        dialog.grab().save(str(out / "shortcuts.png"))
-        print("shortcuts.png: ok")
-        dialog.close()
-        if build_dialog:
-            from amicus_desktop.ui.build_dialog import BuildDialog
+        async with opened(db, proxy.url, "romans:9") as (session, window):
+            await reach(session, lambda: session.can_ask)
+            window.ask.edit.setText(QUESTION)
+            await session.ask(QUESTION)
+            # the Rejected tab, with a scholar-capped chunk selected
+            window.results.tabs.setCurrentIndex(1)
+            model = window.results.rejected_model
+            capped = next((r for r in range(model.rowCount())
+                           if "scholar cap" in model.index(r, model.REASON).data()), 0)
+            row = window.results.rejected_proxy.mapFromSource(model.index(capped, 0)).row()
+            window.results.rejected_view.selectRow(row)
+            await settle(window, "rejected.png")
+            # a profile change, with the profile panel open and the rank moves shown
+            window.results.tabs.setCurrentIndex(0)
+            window.profile_dock.toggle()
+            scholars = [s for s, _n in session.library.facets.get("scholar_id", [])]
+            preferred = [s for s in ("c-i-scofield", "matthew-henry") if s in scholars][:1] or scholars[:1]
+            session.set_profile(Profile.of(preferred, []))
+            await settle(window, "profile-rerank.png")
+            window.profile_dock.toggle()
+            session.set_profile(Profile())
+            # a chapter change re-ranks
+            session.set_chapter(ChapterRef("romans", 11))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 11))
+            await settle(window, "chapter-rerank.png")
+            # the proxy goes away: results stay, marked
+            proxy.kill()  # type: ignore[attr-defined]
+            session.connection.retry_now()
+            await reach(session, lambda: session.connection.state.state.value == "offline")
+            await settle(window, "offline-after-results.png")
+            window.resize(1000, 650)  # the banner under the results, in a laptop-sized window
+            await settle(window, "offline-after-results-1000x650.png")
+            window.resize(*DEFAULT_SIZE)
+            proxy.start()  # type: ignore[attr-defined]
+            await reach(session, lambda: session.can_ask)
+            for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
+                await bundle_states(size, suffix)
+            dialog = ShortcutsDialog(window)
+            dialog.show()
+            await asyncio.sleep(0.3)
+            dialog.grab().save(str(out / "shortcuts.png"))
+            print("shortcuts.png: ok")
+            dialog.close()
+            if build_dialog:
+                from amicus_desktop.ui.build_dialog import BuildDialog
 
-            build = BuildDialog(paths.default_db_path(), parent=window)
-            build.show()
-            task = build.start()
-            # The dialog reads its worker's progress on a timer; look at it the same way.
-            for _ in range(180 * 20):
-                if "Embedding" in build.stage.text() and build.bar.value() > 0:
-                    break
-                await asyncio.sleep(0.05)
-            await asyncio.sleep(1.5)
-            build.grab().save(str(out / "build-demo.png"))
-            print("build-demo.png: ok")
-            build.cancel_button.click()
-            await asyncio.wait([task], timeout=60)
-        window.close()
-        await session.aclose()
+                build = BuildDialog(paths.default_db_path(), parent=window)
+                build.show()
+                task = build.start()
+                # The dialog reads its worker's progress on a timer; look at it the same way.
+                for _ in range(180 * 20):
+                    if "Embedding" in build.stage.text() and build.bar.value() > 0:
+                        break
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(1.5)
+                build.grab().save(str(out / "build-demo.png"))
+                print("build-demo.png: ok")
+                build.cancel_button.click()
+                await asyncio.wait([task], timeout=60)
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
-
-
-def save_with_dialog(window: object, dialog: object, path: Path) -> None:
-    """The window dimmed behind ``dialog``, framed with its title (offscreen windows have no frame)."""
-    from PySide6.QtCore import QRect, Qt
-    from PySide6.QtGui import QColor, QPainter
-    from PySide6.QtWidgets import QWidget
-
-    assert isinstance(window, QWidget) and isinstance(dialog, QWidget)
-    shot = window.grab()
-    inner = dialog.grab()
-    bar = 30
-    x, y = (shot.width() - inner.width()) // 2, max(0, (shot.height() - inner.height() - bar) // 2)
-    p = QPainter(shot)
-    p.fillRect(shot.rect(), QColor(0, 0, 0, 60))
-    p.fillRect(QRect(x - 1, y - 1, inner.width() + 2, inner.height() + bar + 2), QColor(90, 90, 90))
-    p.fillRect(QRect(x, y, inner.width(), bar), QColor(225, 225, 225))
-    font = window.font()
-    font.setBold(True)
-    p.setFont(font)
-    p.setPen(QColor(30, 30, 30))
-    p.drawText(QRect(x, y, inner.width(), bar), Qt.AlignmentFlag.AlignCenter, dialog.windowTitle())
-    p.drawPixmap(x, y + bar, inner)
-    p.end()
-    shot.save(str(path))
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -8,11 +8,10 @@ Each state is reached in-process through the real window and session, against th
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -22,77 +21,58 @@ def main() -> int:
 def shots(db: Path, proxy_url: str, out: Path) -> None:
 
     from amicus_desktop.core.references import ChapterRef
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.main_window import MainWindow
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
-
-    async def ask(window: MainWindow, session: Session, question: str) -> None:
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
-        await asyncio.sleep(0.3)
 
     def select(window: MainWindow, row: int) -> None:
         window.results.results_view.selectRow(row)
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:3"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        await reach(session, lambda: session.can_ask)
-        # a passage named in the question comes before the open chapter; the breakdown of a Romans 3 chunk says so
-        await ask(window, session, "predestination and free will in Romans 9")
-        view = session.question.view
-        assert view is not None
-        row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_suspended), 0)
-        select(window, row)
-        await save(window, out, "answers-passage-first.png")
-        # a topic asked with no chapter open: full list, commentary first, the focus chapter in the breakdown
-        session.set_chapter(None)
-        await ask(window, session, "the raising of Lazarus")
-        select(window, 0)
-        await save(window, out, "answers-topic.png")
-        # a deliberate move re-ranks, says so and which key undoes it
-        session.set_chapter(ChapterRef("romans", 3))
-        await ask(window, session, "How is a person justified before God?")
-        session.set_chapter(ChapterRef("romans", 5))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
-        await save(window, out, "answers-reranked.png")
-        # one shared word is not a strong match: the warning is inside the Results tab, the tab bar stays put
-        await ask(window, session, "Noah's ark")
-        await save(window, out, "answers-no-strong-match.png")
-        # one question asked of the whole library: the header's toggle off, and the header says so
-        session.set_chapter(ChapterRef("romans", 8))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 8))
-        await ask(window, session, "How should Christians treat the government?")
-        session.set_whole_library(True)
-        select(window, 0)
-        await save(window, out, "answers-whole-library.png")
-        # a pin shown where it applies: pinned for John 3, first in a question asked there
-        session.set_chapter(ChapterRef("john", 3))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("john", 3))
-        await ask(window, session, "What does it mean to be born again?")
-        view = session.question.view
-        assert view is not None
-        chosen = next((r for r in view.result.ranked if r.candidate.metadata.book_id == "john"), view.result.ranked[0])
-        task = session.pin(chosen.chunk_id, "passage")
-        assert task is not None
-        await task
-        await ask(window, session, "Who can enter the kingdom of God?")
-        select(window, 0)
-        await save(window, out, "answers-pinned-for-passage.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy_url, "romans:3") as (session, window):
+            await reach(session, lambda: session.can_ask)
+            # a passage named in the question comes before the open chapter; the breakdown of a Romans 3 chunk says so
+            await ask(window, session, "predestination and free will in Romans 9")
+            view = session.question.view
+            assert view is not None
+            row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_suspended), 0)
+            select(window, row)
+            await save(window, out, "answers-passage-first.png")
+            # a topic asked with no chapter open: full list, commentary first, the focus chapter in the breakdown
+            session.set_chapter(None)
+            await ask(window, session, "the raising of Lazarus")
+            select(window, 0)
+            await save(window, out, "answers-topic.png")
+            # a deliberate move re-ranks, says so and which key undoes it
+            session.set_chapter(ChapterRef("romans", 3))
+            await ask(window, session, "How is a person justified before God?")
+            session.set_chapter(ChapterRef("romans", 5))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
+            await save(window, out, "answers-reranked.png")
+            # one shared word is not a strong match: the warning is inside the Results tab, the tab bar stays put
+            await ask(window, session, "Noah's ark")
+            await save(window, out, "answers-no-strong-match.png")
+            # one question asked of the whole library: the header's toggle off, and the header says so
+            session.set_chapter(ChapterRef("romans", 8))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 8))
+            await ask(window, session, "How should Christians treat the government?")
+            session.set_whole_library(True)
+            select(window, 0)
+            await save(window, out, "answers-whole-library.png")
+            # a pin shown where it applies: pinned for John 3, first in a question asked there
+            session.set_chapter(ChapterRef("john", 3))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("john", 3))
+            await ask(window, session, "What does it mean to be born again?")
+            view = session.question.view
+            assert view is not None
+            chosen = next((r for r in view.result.ranked if r.candidate.metadata.book_id == "john"),
+                          view.result.ranked[0])
+            task = session.pin(chosen.chunk_id, "passage")
+            assert task is not None
+            await task
+            await ask(window, session, "Who can enter the kingdom of God?")
+            select(window, 0)
+            await save(window, out, "answers-pinned-for-passage.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

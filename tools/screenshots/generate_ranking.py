@@ -8,11 +8,10 @@ Each state is reached in-process through the real window and session, against th
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -22,44 +21,24 @@ def main() -> int:
 def shots(db: Path, proxy_url: str, out: Path) -> None:
 
     from amicus_desktop.core.references import ChapterRef
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
-
-    async def ask(window: MainWindow, session: Session, question: str) -> None:
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
-        await asyncio.sleep(0.3)
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:8"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter == ChapterRef("romans", 8))
-        await reach(session, lambda: session.can_ask)
-        # a question not about the open chapter: Romans 8 set aside, and a Romans 8 result's breakdown says why
-        await ask(window, session, "What does it mean to be born again?")
-        view = session.question.view
-        assert view is not None
-        row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_off_topic), 0)
-        window.results.results_view.selectRow(row)
-        await save(window, out, "answers-chapter-off-topic.png")
-        # a word asked bare: its own entries, then the commentary where it is used
-        await ask(window, session, "agape")
-        window.results.results_view.selectRow(0)
-        await save(window, out, "answers-word.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy_url, "romans:8") as (session, window):
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 8))
+            await reach(session, lambda: session.can_ask)
+            # a question not about the open chapter: Romans 8 set aside, and a Romans 8 result's breakdown says why
+            await ask(window, session, "What does it mean to be born again?")
+            view = session.question.view
+            assert view is not None
+            row = next((r.rank - 1 for r in view.result.ranked if r.breakdown.chapter_off_topic), 0)
+            window.results.results_view.selectRow(row)
+            await save(window, out, "answers-chapter-off-topic.png")
+            # a word asked bare: its own entries, then the commentary where it is used
+            await ask(window, session, "agape")
+            window.results.results_view.selectRow(0)
+            await save(window, out, "answers-word.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -24,82 +24,56 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from amicus_desktop.core.query import Filters, SearchMode
     from amicus_desktop.core.references import ChapterRef
     from amicus_desktop.present.states import ACTION_LABELS, KEYWORD
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
-
-    async def ask(window: MainWindow, session: Session, question: str) -> None:
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
-
-    async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        await reach(session, lambda: session.connection.state.checks > 0)
-        return session, window
 
     async def run() -> None:
-        session, window = await open_window(proxy_url, "romans:3")
-        session.set_mode(SearchMode.HYBRID)
-        await ask(window, session, "How is a person justified before God?")
-        await save(window, out, "search-justified.png")
-        session.set_chapter(ChapterRef("romans", 5))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
-        await ask(window, session, "love")
-        await save(window, out, "search-love.png")
-        # references in the question become chips
-        session.set_chapter(ChapterRef("romans", 9))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 9))
-        await ask(window, session, "What does Rom 9:6-13 say about Jacob and Esau?")
-        await save(window, out, "search-chips.png")
-        # the filter bar, open, with two kinds active
-        window.filter_bar.set_open(True)
-        task = session.set_filters(Filters.of(source_types=["section_panel", "chapter_panel"], books=["romans"]))
-        if task is not None:
-            await task
-        await save(window, out, "search-filters.png")
-        window.filter_bar.set_open(False)
-        task = session.set_filters(Filters())
-        if task is not None:
-            await task
-        # a pinned result, first
-        third = session.question.view.result.results[3].chunk_id if session.question.view else None
-        if third is not None:
-            task = session.toggle_pin(third)
+        async with opened(db, proxy_url, "romans:3") as (session, window):
+            await reach(session, lambda: session.connection.state.checks > 0)
+            session.set_mode(SearchMode.HYBRID)
+            await ask(window, session, "How is a person justified before God?")
+            await save(window, out, "search-justified.png")
+            session.set_chapter(ChapterRef("romans", 5))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 5))
+            await ask(window, session, "love")
+            await save(window, out, "search-love.png")
+            # references in the question become chips
+            session.set_chapter(ChapterRef("romans", 9))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 9))
+            await ask(window, session, "What does Rom 9:6-13 say about Jacob and Esau?")
+            await save(window, out, "search-chips.png")
+            # the filter bar, open, with two kinds active
+            window.filter_bar.set_open(True)
+            task = session.set_filters(Filters.of(source_types=["section_panel", "chapter_panel"], books=["romans"]))
             if task is not None:
                 await task
-            window.results.results_view.selectRow(0)
-            await save(window, out, "search-pinned.png")
-            task = session.clear_pins()
+            await save(window, out, "search-filters.png")
+            window.filter_bar.set_open(False)
+            task = session.set_filters(Filters())
             if task is not None:
                 await task
-        window.close()
-        await session.aclose()
+            # a pinned result, first
+            third = session.question.view.result.results[3].chunk_id if session.question.view else None
+            if third is not None:
+                task = session.toggle_pin(third)
+                if task is not None:
+                    await task
+                window.results.results_view.selectRow(0)
+                await save(window, out, "search-pinned.png")
+                task = session.clear_pins()
+                if task is not None:
+                    await task
 
         # offline: the banner offers keyword search; choosing it shows in the switch and the banner
-        session, window = await open_window(offline_url, "romans:9")
-        await reach(session, lambda: session.connection.state.state.value == "offline")
-        window.ask.edit.setText("potter clay mercy")
-        await save(window, out, "search-offline.png")
-        button = window.banner.button(ACTION_LABELS[KEYWORD])
-        assert button is not None, "no 'Search by words instead' button"
-        button.click()
-        await ask(window, session, "potter clay mercy")
-        await save(window, out, "search-offline-keyword.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, offline_url, "romans:9") as (session, window):
+            await reach(session, lambda: session.connection.state.state.value == "offline")
+            window.ask.edit.setText("potter clay mercy")
+            await save(window, out, "search-offline.png")
+            button = window.banner.button(ACTION_LABELS[KEYWORD])
+            assert button is not None, "no 'Search by words instead' button"
+            button.click()
+            await ask(window, session, "potter clay mercy")
+            await save(window, out, "search-offline-keyword.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -28,78 +28,55 @@ def main() -> int:
 
 def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
     from PySide6.QtGui import QGuiApplication, QTextCursor
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.query import SearchMode
     from amicus_desktop.core.references import ChapterRef, PassageRef
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
+    from amicus_desktop.session import Session
     from amicus_desktop.ui.main_window import MainWindow
 
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
-
-    async def ask(window: MainWindow, session: Session, question: str) -> None:
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
+    async def ask_verses(window: MainWindow, session: Session, question: str) -> None:
+        await ask(window, session, question, settle=0)
         await reach(session, lambda: not session.verses.busy and session.verses.view is not None)
 
-    async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        await reach(session, lambda: session.connection.state.checks > 0)
-        return session, window
-
     async def run() -> None:
-        session, window = await open_window(proxy_url, "john:3")
-        session.set_mode(SearchMode.HYBRID)
-        await ask(window, session, "God so loved the world")
-        window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
-        await save(window, out, "verses.png")
-        # the KJV in the reader, a verse opened from the tab (highlighted), the tab searched in the KJV
-        session.set_translation("kjv")
-        await reach(session, lambda: not session.verses.busy and session.verses.view is not None
-                    and session.verses.view.result.translation == "kjv")
-        session.open_passage(PassageRef("john", 3, 16, 16))
-        await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "KJV"
-                    and session.reader.loaded_chapter == ChapterRef("john", 3))
-        await save(window, out, "verses-kjv.png", prepare=lambda: window.reader.set_focus(session.reader.focus))
-        # verses selected in the reader and copied with their reference
-        session.set_translation("web")
-        await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "WEB")
-        await asyncio.sleep(0.3)
-        QApplication.processEvents()
-        anchors = dict((n, p) for p, n in window.reader._anchors())
-        cursor = window.reader.text.textCursor()
-        cursor.setPosition(anchors[16])
-        cursor.setPosition(anchors[18] - 1, QTextCursor.MoveMode.KeepAnchor)
-        window.reader.text.setTextCursor(cursor)
-        assert window.reader.copy_verses(), "nothing was copied"
-        print("clipboard:", QGuiApplication.clipboard().text().replace("\n", " / "))
-        window.ask.edit.clear()
-        window.ask.edit.paste()  # what was copied, pasted where it can be seen: "… — John 3:16-17 (WEB)"
-        await save(window, out, "verses-copied.png", prepare=window.reader.text.ensureCursorVisible)
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy_url, "john:3") as (session, window):
+            await reach(session, lambda: session.connection.state.checks > 0)
+            session.set_mode(SearchMode.HYBRID)
+            await ask_verses(window, session, "God so loved the world")
+            window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
+            await save(window, out, "verses.png")
+            # the KJV in the reader, a verse opened from the tab (highlighted), the tab searched in the KJV
+            session.set_translation("kjv")
+            await reach(session, lambda: not session.verses.busy and session.verses.view is not None
+                        and session.verses.view.result.translation == "kjv")
+            session.open_passage(PassageRef("john", 3, 16, 16))
+            await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "KJV"
+                        and session.reader.loaded_chapter == ChapterRef("john", 3))
+            await save(window, out, "verses-kjv.png", prepare=lambda: window.reader.set_focus(session.reader.focus))
+            # verses selected in the reader and copied with their reference
+            session.set_translation("web")
+            await reach(session, lambda: session.reader.text is not None and session.reader.text.translation == "WEB")
+            await asyncio.sleep(0.3)
+            anchors = dict((n, p) for p, n in window.reader._anchors())
+            cursor = window.reader.text.textCursor()
+            cursor.setPosition(anchors[16])
+            cursor.setPosition(anchors[18] - 1, QTextCursor.MoveMode.KeepAnchor)
+            window.reader.text.setTextCursor(cursor)
+            assert window.reader.copy_verses(), "nothing was copied"
+            print("clipboard:", QGuiApplication.clipboard().text().replace("\n", " / "))
+            window.ask.edit.clear()
+            window.ask.edit.paste()  # what was copied, pasted where it can be seen: "… — John 3:16-17 (WEB)"
+            await save(window, out, "verses-copied.png", prepare=window.reader.text.ensureCursorVisible)
 
         # offline: keyword verse search still works when chosen
-        session, window = await open_window(offline_url, "romans:8")
-        await reach(session, lambda: session.connection.state.state.value == "offline")
-        session.set_mode(SearchMode.KEYWORD)
-        await ask(window, session, "nothing separate us from the love of God")
-        window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
-        await save(window, out, "verses-keyword-offline.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, offline_url, "romans:8") as (session, window):
+            await reach(session, lambda: session.connection.state.state.value == "offline")
+            session.set_mode(SearchMode.KEYWORD)
+            await ask_verses(window, session, "nothing separate us from the love of God")
+            window.results.tabs.setCurrentIndex(window.results.VERSES_TAB)
+            await save(window, out, "verses-keyword-offline.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -30,61 +30,45 @@ def main() -> int:
 def shots(db: Path, proxy_url: str, out: Path) -> None:
     from amicus_desktop import paths
     from amicus_desktop.core.results import WarningCode
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
     from amicus_desktop.store.sqlite import growing_marker
-    from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.growth import Phase
     from amicus_desktop.ui.layout import window_settings
-    from amicus_desktop.ui.main_window import MainWindow
 
     own = paths.default_db_path()
     own.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy(db, own)
     growing_marker(own).touch()
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(proxy_url=proxy_url, chapter="genesis:1"))
-        window = MainWindow(session, qsettings=window_settings())
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        await reach(session, lambda: window.growth.phase is Phase.RUNNING)
-        await asyncio.sleep(0.5)
-        # The first launch: Genesis reads at once; the status bar says the rest is being prepared
-        await save(window, out, "growth-first-launch.png")
-        real = window.growth.progress
-        window.growth._line(json.dumps({"stage": "book 11/55: Acts", "done": 9120, "total": 54180, "rate": 19.2,
-                                        "eta": 2346.0, "books_done": 12}))
-        await asyncio.sleep(0.2)
-        await save(window, out, "growth-progress.png")
-        window.growth.widget.button.click()  # Pause
-        await asyncio.sleep(0.3)
-        await save(window, out, "growth-paused.png")
-        window.growth.widget.button.click()  # Continue, the progress where it really is (2 books), not the line fed
-        await reach(session, lambda: window.growth.phase is Phase.RUNNING)
-        window.growth.progress = real
-        window.growth._set(Phase.RUNNING)
-        # A question that needs a book still being prepared: the warning names it and counts the books searchable
-        await reach(session, lambda: session.can_ask)
-        question = "What happened to Noah's ark?"
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
-        view = session.question.view
-        assert view is not None
-        warning = next(w for w in view.result.warnings if w.code is WarningCode.BOOKS_NOT_SEARCHABLE)
-        assert "Genesis is still being prepared" in warning.message, warning.message
-        await asyncio.sleep(0.3)
-        await save(window, out, "growth-partial-warning.png")
-        window.close()
-        await session.aclose()
+        async with opened(None, proxy_url, "genesis:1", qsettings=window_settings()) as (session, window):
+            await reach(session, lambda: window.growth.phase is Phase.RUNNING)
+            await asyncio.sleep(0.5)
+            # The first launch: Genesis reads at once; the status bar says the rest is being prepared
+            await save(window, out, "growth-first-launch.png")
+            real = window.growth.progress
+            window.growth._line(json.dumps({"stage": "book 11/55: Acts", "done": 9120, "total": 54180, "rate": 19.2,
+                                            "eta": 2346.0, "books_done": 12}))
+            await asyncio.sleep(0.2)
+            await save(window, out, "growth-progress.png")
+            window.growth.widget.button.click()  # Pause
+            await asyncio.sleep(0.3)
+            await save(window, out, "growth-paused.png")
+            window.growth.widget.button.click()  # Continue, the progress where it really is (2 books), not the line fed
+            await reach(session, lambda: window.growth.phase is Phase.RUNNING)
+            window.growth.progress = real
+            window.growth._set(Phase.RUNNING)
+            # A question that needs a book still being prepared: the warning names it and counts the books searchable
+            await reach(session, lambda: session.can_ask)
+            question = "What happened to Noah's ark?"
+            await ask(window, session, question, settle=0)
+            view = session.question.view
+            assert view is not None
+            warning = next(w for w in view.result.warnings if w.code is WarningCode.BOOKS_NOT_SEARCHABLE)
+            assert "Genesis is still being prepared" in warning.message, warning.message
+            await asyncio.sleep(0.3)
+            await save(window, out, "growth-partial-warning.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

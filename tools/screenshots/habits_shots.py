@@ -17,7 +17,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -25,19 +25,12 @@ def main() -> int:
 
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.query import SearchMode
     from amicus_desktop.core.references import ChapterRef, PassageRef
     from amicus_desktop.notes import NotesStore
     from amicus_desktop.notes.marks import MarkKind
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
 
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
     with NotesStore() as store:
         marks = store.workspace("personal").marks()
         marks.add(MarkKind.HIGHLIGHT, PassageRef("romans", 8, 28, 28), colour="yellow", labels=["promises"])
@@ -46,42 +39,34 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         marks.add(MarkKind.BOOKMARK, PassageRef("romans", 3, 21, 26), labels=["sermon 12"])
 
     async def run_() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:8"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        bar = window.filter_bar
-        window.study_control.refresh_marks()
-        await reach(session, lambda: any(a.text().startswith("Labelled “promises”")
-                                         for a in bar.marked.menu_.actions()))
-        session.set_mode(SearchMode.KEYWORD)
-        window.ask.edit.setText("love that nothing can separate")
-        entry = next(a for a in bar.marked.menu_.actions() if a.text().startswith("Labelled “promises”"))
-        entry.trigger()
-        bar.set_open(True)
-        asked = session.ask("love that nothing can separate")
-        if asked is not None:
-            await asked
-        await reach(session, lambda: session.question.view is not None and not session.question.busy, timeout=60)
-        await asyncio.sleep(0.5)
-        QApplication.processEvents()
-        await save(window, out, "search-my-passages.png")
+        async with opened(db, proxy_url, "romans:8") as (session, window):
+            bar = window.filter_bar
+            window.study_control.refresh_marks()
+            await reach(session, lambda: any(a.text().startswith("Labelled “promises”")
+                                             for a in bar.marked.menu_.actions()))
+            session.set_mode(SearchMode.KEYWORD)
+            window.ask.edit.setText("love that nothing can separate")
+            entry = next(a for a in bar.marked.menu_.actions() if a.text().startswith("Labelled “promises”"))
+            entry.trigger()
+            bar.set_open(True)
+            asked = session.ask("love that nothing can separate")
+            if asked is not None:
+                await asked
+            await reach(session, lambda: session.question.view is not None and not session.question.busy, timeout=60)
+            await asyncio.sleep(0.5)
+            await save(window, out, "search-my-passages.png")
 
-        bar.clear()
-        session.set_filters(bar.filters)
-        bar.set_open(False)
-        session.set_chapter(ChapterRef("romans", 14))
-        await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 14))
-        window.reader_control.toggle_parallel()
-        await reach(session, lambda: window.reader.showing_parallel)
+            bar.clear()
+            session.set_filters(bar.filters)
+            bar.set_open(False)
+            session.set_chapter(ChapterRef("romans", 14))
+            await reach(session, lambda: session.reader.loaded_chapter == ChapterRef("romans", 14))
+            window.reader_control.toggle_parallel()
+            await reach(session, lambda: window.reader.showing_parallel)
 
-        await save(window, out, "reader-parallel-doxology.png", prepare=lambda: window.reader.centre_verse(23))
-        window.close()
-        await session.aclose()
+            await save(window, out, "reader-parallel-doxology.png", prepare=lambda: window.reader.centre_verse(23))
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run_())
+    drive(run_)
 
 
 if __name__ == "__main__":

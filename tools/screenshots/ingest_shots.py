@@ -18,12 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from shotkit import OUT, ROOT, ask, drive, opened, reach, save_with_dialog
 
 MY_NOTES = [
     {"source_id": "my-notes:romans-8", "title": "My notes on Romans", "source_type": "section_panel",
@@ -61,52 +58,35 @@ def main() -> int:
 
 
 def shoot(library: Path, corpus: Path, proxy_url: str) -> None:
-    from docs.screenshots.generate import save_with_dialog
-    from PySide6.QtWidgets import QApplication
 
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
     from amicus_desktop.ui.ingest_dialog import IngestDialog
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(library), proxy_url=proxy_url, chapter="romans:8"))
-        window = MainWindow(session, restore=False)
-        window.resize(*DEFAULT_SIZE)
-        window.show()
-        session.start()
-        if not await session.until(lambda: session.can_ask and session.reader.loaded_chapter is not None, 30):
-            raise TimeoutError("the window did not get ready")
-        question = "Can anything separate us from the love of God?"
-        window.ask.edit.setText(question)
-        await session.ask(question)
-        window.menus.ingest_action.trigger()
-        dialog = window.dialogs.ingest_dialog
-        assert isinstance(dialog, IngestDialog)
-        dialog.corpus_edit.setText(str(corpus))
-        dialog.start()
-        for _ in range(120 * 20):  # the dialog reads its worker's outcome on the loop: look the same way
-            if dialog.report is not None or dialog.error is not None:
-                break
-            await asyncio.sleep(0.05)
-        assert dialog.report is not None, dialog.error
-        for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
-            window.resize(*size)
-            dialog.resize(640, min(560, size[1] - 80))
-            await asyncio.sleep(0.5)
-            QApplication.processEvents()
-            save_with_dialog(window, dialog, OUT / f"ingest-report{suffix}.png")
-            print(f"ingest-report{suffix}.png: ok")
-        dialog.close_button.click()
-        window.close()
-        await session.aclose()
+        async with opened(library, proxy_url, "romans:8", restore=False,
+                          prepare=lambda window: window.resize(*DEFAULT_SIZE)) as (session, window):
+            await reach(session, lambda: session.can_ask)
+            question = "Can anything separate us from the love of God?"
+            await ask(window, session, question, settle=0)
+            window.menus.ingest_action.trigger()
+            dialog = window.dialogs.ingest_dialog
+            assert isinstance(dialog, IngestDialog)
+            dialog.corpus_edit.setText(str(corpus))
+            dialog.start()
+            for _ in range(120 * 20):  # the dialog reads its worker's outcome on the loop: look the same way
+                if dialog.report is not None or dialog.error is not None:
+                    break
+                await asyncio.sleep(0.05)
+            assert dialog.report is not None, dialog.error
+            for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
+                window.resize(*size)
+                dialog.resize(640, min(560, size[1] - 80))
+                await asyncio.sleep(0.5)
+                save_with_dialog(window, dialog, OUT / f"ingest-report{suffix}.png")
+                print(f"ingest-report{suffix}.png: ok")
+            dialog.close_button.click()
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -22,39 +22,22 @@ def main() -> int:
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
     from amicus_desktop.core.results import WarningCode
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="genesis:6"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
-        await reach(session, lambda: session.can_ask)
-        await asyncio.sleep(0.5)
-        # Genesis in a library built for Romans and John: the text is there, the study material is not
-        await save(window, out, "library-genesis-text.png")
-        question = "What happened to Noah's ark?"
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None, "asking is not possible now"
-        await task
-        view = session.question.view
-        assert view is not None
-        assert WarningCode.BOOKS_NOT_SEARCHABLE in {w.code for w in view.result.warnings}
-        await asyncio.sleep(0.3)
-        await save(window, out, "library-partial-warning.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy_url, "genesis:6") as (session, window):
+            await reach(session, lambda: session.can_ask)
+            await asyncio.sleep(0.5)
+            # Genesis in a library built for Romans and John: the text is there, the study material is not
+            await save(window, out, "library-genesis-text.png")
+            question = "What happened to Noah's ark?"
+            await ask(window, session, question, settle=0)
+            view = session.question.view
+            assert view is not None
+            assert WarningCode.BOOKS_NOT_SEARCHABLE in {w.code for w in view.result.warnings}
+            await asyncio.sleep(0.3)
+            await save(window, out, "library-partial-warning.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 
 def main() -> int:
@@ -26,38 +26,22 @@ def main() -> int:
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
     import apsw
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop import paths
     from amicus_desktop.notes import NotesStore
     from amicus_desktop.notes import store as notes_store
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
 
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
     notes = paths.notes_path()
     notes.parent.mkdir(parents=True, exist_ok=True)
 
     async def shot(name: str) -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy_url, chapter="romans:9"))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.can_ask)
-        question = "the potter has a right over the clay"
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None
-        await task
-        await reach(session, lambda: window.notice_banner.isVisible())
-        await asyncio.sleep(0.3)
-        QApplication.processEvents()
-        await save(window, out, name)
-        window.close()
-        await session.aclose()
+        async with opened(db, proxy_url, "romans:9") as (session, window):
+            await reach(session, lambda: session.can_ask)
+            question = "the potter has a right over the clay"
+            await ask(window, session, question, settle=0)
+            await reach(session, lambda: window.notice_banner.isVisible())
+            await asyncio.sleep(0.3)
+            await save(window, out, name)
 
     async def go() -> None:
         notes.write_bytes(b"this is not a notes store " * 200)
@@ -74,8 +58,7 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
         finally:
             holder.close()
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(go())
+    drive(go)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shotkit import reach, run, save
+from shotkit import ask, drive, opened, reach, run, save
 
 NOTES = (
     ("Romans 9:11-13", "**Election before birth.** Not of works, but of him that calleth — before the twins "
@@ -43,18 +43,12 @@ def main() -> int:
 
 
 def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.query import SearchMode
     from amicus_desktop.notes import NotesStore, parse_ref
-    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.session import Session
     from amicus_desktop.session.notes import EditorState
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import MainWindow
 
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
     with NotesStore() as store:
         ws = store.workspace("personal")
         for ref, text in NOTES:
@@ -62,91 +56,79 @@ def shots(db: Path, proxy_url: str, offline_url: str, out: Path) -> None:
 
     async def settle(seconds: float = 0.4) -> None:
         await asyncio.sleep(seconds)
-        QApplication.processEvents()
 
-    async def open_window(proxy: str, chapter: str) -> tuple[Session, MainWindow]:
-        session = Session(SettingsStore(), Overrides(db_path=str(db), proxy_url=proxy, chapter=chapter))
-        window = MainWindow(session)
-        window.show()
-        session.start()
-        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
+    async def ready(session: Session) -> None:
+        """The proxy checked once and the notes desk on the open chapter."""
         await reach(session, lambda: session.connection.state.checks > 0)
         await reach(session, lambda: session.notebook.desk.chapter is not None)
-        return session, window
 
     async def run() -> None:
-        session, window = await open_window(proxy_url, "romans:9")
-        control, pane = window.notes_control, window.notes_control.pane
-        await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded: the proxy is up
-        await settle(0.6)
-        pane.select(session.notebook.desk.chapter.notes[1].id)  # type: ignore[union-attr]
-        await save(window, out, "notes-pane.png")
-        def verse_10_on_top() -> None:  # the marks on verses 11–13 in view, under the verse before them
-            y = window.reader.verse_rect_y(10)
-            bar = window.reader.text.verticalScrollBar()
-            if y is not None:
-                bar.setValue(bar.value() + y - 20)
+        async with opened(db, proxy_url, "romans:9") as (session, window):
+            await ready(session)
+            control, pane = window.notes_control, window.notes_control.pane
+            await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded: the proxy is up
+            await settle(0.6)
+            pane.select(session.notebook.desk.chapter.notes[1].id)  # type: ignore[union-attr]
+            await save(window, out, "notes-pane.png")
+            def verse_10_on_top() -> None:  # the marks on verses 11–13 in view, under the verse before them
+                y = window.reader.verse_rect_y(10)
+                bar = window.reader.text.verticalScrollBar()
+                if y is not None:
+                    bar.setValue(bar.value() + y - 20)
 
-        await save(window, out, "notes-margin.png", part=lambda: window.reader, prepare=verse_10_on_top)
-        # writing a note: the editor, autosaved
-        control.edit(session.notebook.desk.chapter.notes[2])  # type: ignore[union-attr]
-        await reach(session, lambda: session.notebook.editor.is_open)
-        await settle()
-        pane.editor.moveCursor(pane.editor.textCursor().MoveOperation.End)
-        pane.editor.insertPlainText("\n\n- Bring the clay from the children's class.")
-        await reach(session, lambda: session.notebook.editor.status.state is EditorState.SAVED
-                    and "children" in session.notebook.editor.draft, timeout=10)
-        await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded a few s after
-        await save(window, out, "notes-editing.png")
-        await session.notebook.editor.close()
-        # the whole list, searched
-        control.find()
-        pane.search.setText("potter")
-        await reach(session, lambda: session.notebook.desk.listing.query == "potter")
-        await save(window, out, "notes-list-search.png")
-        # a question: the reader's note among the results, marked and titled as theirs
-        control.focus()
-        session.set_mode(SearchMode.HYBRID)
-        question = "the potter has a right over the clay"
-        window.ask.edit.setText(question)
-        task = session.ask(question)
-        assert task is not None
-        await task
-        view = session.question.view
-        assert view is not None
-        mine = [r for r in view.result.results if r.candidate.source_type == "user_note"]
-        assert mine, "the reader's note is not among the results"
-        row = window.results.results_model.row_of(mine[0].chunk_id)
-        window.results.results_view.selectRow(row)
-        await save(window, out, "notes-in-results.png")
-        # another workspace: nothing of the first one's notes
-        window.menus.workspace_menu.new_workspace("Study group")
-        await reach(session, lambda: session.question.view is not None and not session.question.busy
-                    and session.question.view.result.context.workspace == "study-group")  # type: ignore[union-attr]
-        await save(window, out, "notes-workspace.png")
-        window.close()
-        await session.aclose()
+            await save(window, out, "notes-margin.png", part=lambda: window.reader, prepare=verse_10_on_top)
+            # writing a note: the editor, autosaved
+            control.edit(session.notebook.desk.chapter.notes[2])  # type: ignore[union-attr]
+            await reach(session, lambda: session.notebook.editor.is_open)
+            await settle()
+            pane.editor.moveCursor(pane.editor.textCursor().MoveOperation.End)
+            pane.editor.insertPlainText("\n\n- Bring the clay from the children's class.")
+            await reach(session, lambda: session.notebook.editor.status.state is EditorState.SAVED
+                        and "children" in session.notebook.editor.draft, timeout=10)
+            await reach(session, lambda: session.notebook.desk.pending == 0, timeout=20)  # embedded a few s after
+            await save(window, out, "notes-editing.png")
+            await session.notebook.editor.close()
+            # the whole list, searched
+            control.find()
+            pane.search.setText("potter")
+            await reach(session, lambda: session.notebook.desk.listing.query == "potter")
+            await save(window, out, "notes-list-search.png")
+            # a question: the reader's note among the results, marked and titled as theirs
+            control.focus()
+            session.set_mode(SearchMode.HYBRID)
+            question = "the potter has a right over the clay"
+            window.ask.edit.setText(question)
+            task = session.ask(question)
+            assert task is not None
+            await task
+            view = session.question.view
+            assert view is not None
+            mine = [r for r in view.result.results if r.candidate.source_type == "user_note"]
+            assert mine, "the reader's note is not among the results"
+            row = window.results.results_model.row_of(mine[0].chunk_id)
+            window.results.results_view.selectRow(row)
+            await save(window, out, "notes-in-results.png")
+            # another workspace: nothing of the first one's notes
+            window.menus.workspace_menu.new_workspace("Study group")
+            await reach(session, lambda: session.question.view is not None and not session.question.busy
+                        and session.question.view.result.context.workspace == "study-group")  # type: ignore[union-attr]
+            await save(window, out, "notes-workspace.png")
 
         # the proxy away: notes written meanwhile are pending and searched by words
-        session, window = await open_window(offline_url, "romans:9")
-        await reach(session, lambda: session.connection.state.state.value == "offline")
-        switching = session.notebook.switch("personal")  # the app reopened in the workspace it was left in
-        if switching is not None:
-            await switching
-        with NotesStore() as store:
-            store.workspace("personal").add("Written on the train: mercy, not merit.", parse_ref("Romans 9:16"))
-        await reach(session, lambda: session.notebook.desk.pending > 0)
-        session.set_mode(SearchMode.KEYWORD)
-        window.ask.edit.setText("mercy not merit")
-        task = session.ask("mercy not merit")
-        assert task is not None
-        await task
-        await save(window, out, "notes-pending.png")
-        window.close()
-        await session.aclose()
+        async with opened(db, offline_url, "romans:9") as (session, window):
+            await ready(session)
+            await reach(session, lambda: session.connection.state.state.value == "offline")
+            switching = session.notebook.switch("personal")  # the app reopened in the workspace it was left in
+            if switching is not None:
+                await switching
+            with NotesStore() as store:
+                store.workspace("personal").add("Written on the train: mercy, not merit.", parse_ref("Romans 9:16"))
+            await reach(session, lambda: session.notebook.desk.pending > 0)
+            session.set_mode(SearchMode.KEYWORD)
+            await ask(window, session, "mercy not merit", settle=0)
+            await save(window, out, "notes-pending.png")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

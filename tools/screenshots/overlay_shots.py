@@ -21,12 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+from shotkit import OUT, ROOT, ask, drive, opened, reach
+
 QUESTION = "What does the new covenant promise?"
 
 
@@ -46,16 +44,9 @@ def main() -> int:
 
 def shoot(library: Path, proxy_url: str, overlay: Path) -> None:
     from PySide6.QtCore import QItemSelectionModel
-    from PySide6.QtWidgets import QApplication
 
-    from amicus_desktop.session import Overrides, Session
-    from amicus_desktop.settings import SettingsStore
-    from amicus_desktop.ui.app import make_application, qt_event_loop
-    from amicus_desktop.ui.main_window import DEFAULT_SIZE, MainWindow
+    from amicus_desktop.ui.main_window import DEFAULT_SIZE
     from amicus_desktop.ui.results.models import ChunkRole
-
-    app = make_application()
-    app.setQuitOnLastWindowClosed(False)
 
     def select(view: object, proxy: object, chunk_id: str) -> None:
         for row in range(proxy.rowCount()):  # type: ignore[attr-defined]
@@ -69,44 +60,35 @@ def shoot(library: Path, proxy_url: str, overlay: Path) -> None:
     async def settle() -> None:
         for _ in range(10):
             await asyncio.sleep(0.05)
-            QApplication.processEvents()
 
     async def run() -> None:
-        session = Session(SettingsStore(), Overrides(db_path=str(library), proxy_url=proxy_url, chapter="jeremiah:31"))
-        window = MainWindow(session, restore=False)
-        window.resize(*DEFAULT_SIZE)
-        window.show()
-        session.start()
-        if not await session.until(lambda: session.can_ask and session.reader.loaded_chapter is not None, 30):
-            raise TimeoutError("the window did not get ready")
-        window.profile_dock.toggle()
-        window.profile_dock.import_from(overlay)
-        if not await session.until(lambda: session.prefs.overlay is not None, 10):
-            raise TimeoutError("the overlay was not imported")
-        window.ask.edit.setText(QUESTION)
-        await session.ask(QUESTION)
-        panel, results = window.profile_dock.panel, window.results
-        for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
-            window.resize(*size)
-            panel.tabs.setCurrentWidget(panel.forbidden)
-            results.tabs.setCurrentIndex(1)
-            await settle()
-            select(results.rejected_view, results.rejected_proxy, "sample:word:covenant")
-            await settle()
-            window.grab().save(str(OUT / f"overlay-forbid{suffix}.png"))
-            print(f"overlay-forbid{suffix}.png: ok")
-            panel.tabs.setCurrentWidget(panel.vocabulary)
-            results.tabs.setCurrentIndex(0)
-            await settle()
-            select(results.results_view, results.results_proxy, "sample:romans:9:16")
-            await settle()
-            window.grab().save(str(OUT / f"overlay-words{suffix}.png"))
-            print(f"overlay-words{suffix}.png: ok")
-        window.close()
-        await session.aclose()
+        async with opened(library, proxy_url, "jeremiah:31", restore=False,
+                          prepare=lambda window: window.resize(*DEFAULT_SIZE)) as (session, window):
+            await reach(session, lambda: session.can_ask)
+            window.profile_dock.toggle()
+            window.profile_dock.import_from(overlay)
+            if not await session.until(lambda: session.prefs.overlay is not None, 10):
+                raise TimeoutError("the overlay was not imported")
+            await ask(window, session, QUESTION, settle=0)
+            panel, results = window.profile_dock.panel, window.results
+            for size, suffix in ((DEFAULT_SIZE, ""), ((1000, 650), "-1000x650")):
+                window.resize(*size)
+                panel.tabs.setCurrentWidget(panel.forbidden)
+                results.tabs.setCurrentIndex(1)
+                await settle()
+                select(results.rejected_view, results.rejected_proxy, "sample:word:covenant")
+                await settle()
+                window.grab().save(str(OUT / f"overlay-forbid{suffix}.png"))
+                print(f"overlay-forbid{suffix}.png: ok")
+                panel.tabs.setCurrentWidget(panel.vocabulary)
+                results.tabs.setCurrentIndex(0)
+                await settle()
+                select(results.results_view, results.results_proxy, "sample:romans:9:16")
+                await settle()
+                window.grab().save(str(OUT / f"overlay-words{suffix}.png"))
+                print(f"overlay-words{suffix}.png: ok")
 
-    with qt_event_loop(app) as loop:
-        loop.run_until_complete(run())
+    drive(run)
 
 
 if __name__ == "__main__":

@@ -33,7 +33,6 @@ SIZES = {"": None, "-small": (1000, 650)}
 
 
 def shots(db: Path, proxy_url: str, out: Path) -> None:
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.session import Overrides, Session
     from amicus_desktop.settings import SettingsStore
@@ -50,7 +49,6 @@ def shots(db: Path, proxy_url: str, out: Path) -> None:
     async def grab(window: MainWindow, name: str, size: tuple[int, int] | None, keep_scroll: bool = False) -> None:
         window.resize(*(size or DEFAULT_SIZE))
         await asyncio.sleep(0.1 if keep_scroll else 0.5)
-        QApplication.processEvents()
         window.grab().save(str(out / name))
         print(f"{name}: ok")
 
@@ -132,7 +130,6 @@ async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
     """The settings dialog with the values in use, and F1 (only once, at the default size)."""
     if suffix:
         return
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.ui.settings_dialog import SettingsDialog
     from amicus_desktop.ui.shortcuts import ShortcutsDialog
@@ -141,7 +138,6 @@ async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
     dialog = SettingsDialog(prefs.settings, parent=window, in_use=prefs.in_use())
     dialog.show()
     await asyncio.sleep(0.3)
-    QApplication.processEvents()
     dialog.grab().save(str(OUT_DIR[0] / "settings-in-use.png"))
     print("settings-in-use.png: ok")
     dialog.close()
@@ -149,7 +145,6 @@ async def dialogs(window: Any, session: Any, suffix: str, size: Any, grab: Any) 
     help_dialog.resize(640, 720)
     help_dialog.show()
     await asyncio.sleep(0.3)
-    QApplication.processEvents()
     help_dialog.grab().save(str(OUT_DIR[0] / "shortcuts.png"))
     print("shortcuts.png: ok")
     help_dialog.close()

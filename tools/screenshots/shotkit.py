@@ -1,7 +1,9 @@
 """What the screenshot scripts share: the environment (offscreen Qt, a fresh ``AMICUS_HOME``), the
 command line (``--db``, ``--out``), the demo library's check and the real local embed proxy, started for the
 run. A script passes its ``shots(db, proxy_url, out)`` — or ``shots(db, proxy_url, offline_url, out)`` with
-``offline=True``, a closed port for its offline states — to :func:`run`.
+``offline=True``, a closed port for its offline states — to :func:`run`; inside, :func:`drive` runs its
+coroutine on the Qt event loop, :func:`opened` opens a window on a library as a reader would, :func:`ask`
+asks a question through it and :func:`save` saves the window at both sizes.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +46,57 @@ def run(doc: str, shots: Callable[..., None], *, offline: bool = False) -> int:
         extra: tuple[Any, ...] = (f"http://127.0.0.1:{free_port()}",) if offline else ()
         shots(db, proxy.url, *extra, args.out)
     return 0
+
+
+def drive(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Make the Qt application (kept alive when its last window closes, as each shot closes its window) and run
+    ``main()`` on its event loop to the end."""
+    from amicus_desktop.ui.app import make_application, qt_event_loop
+
+    app = make_application()
+    app.setQuitOnLastWindowClosed(False)
+    with qt_event_loop(app) as loop:
+        loop.run_until_complete(main())
+
+
+@asynccontextmanager
+async def opened(db: Path | None, proxy_url: str, chapter: str | None, *, settings: Any = None,
+                 prepare: Callable[[Any], object] | None = None,
+                 **window_options: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """A :class:`~amicus_desktop.session.Session` and its main window on ``db`` (the app's own library when
+    ``None``) through ``proxy_url``, ``chapter`` open, once the library is ready and the chapter loaded; the
+    window is closed and the session ended on the way out. ``settings`` replaces the reader's saved settings
+    (``SettingsStore(read_only=True)``), ``prepare(window)`` runs before the window is shown and ``window_options``
+    go to the window (``restore=False``, ``qsettings=…``)."""
+    from amicus_desktop.session import Overrides, Session
+    from amicus_desktop.settings import SettingsStore
+    from amicus_desktop.ui.main_window import MainWindow
+
+    overrides = Overrides(db_path=None if db is None else str(db), proxy_url=proxy_url, chapter=chapter)
+    session = Session(settings or SettingsStore(), overrides)
+    window = MainWindow(session, **window_options)
+    try:
+        if prepare is not None:
+            prepare(window)
+        window.show()
+        session.start()
+        await reach(session, lambda: session.library.ready and session.reader.loaded_chapter is not None)
+        yield session, window
+    finally:
+        window.close()
+        await session.aclose()
+
+
+async def ask(window: Any, session: Any, question: str, *, settle: float = 0.3) -> None:
+    """Type ``question`` into the ask box and ask it, as a reader's Enter does; wait for its answer and ``settle``
+    seconds more (the panes lay themselves out)."""
+    import asyncio
+
+    window.ask.edit.setText(question)
+    task = session.ask(question)
+    assert task is not None, "asking is not possible now"
+    await task
+    await asyncio.sleep(settle)
 
 
 async def reach(session: Any, cond: Callable[[], bool], timeout: float = 30.0) -> None:
@@ -84,3 +138,28 @@ async def save(window: Any, out: Path, name: str, *, prepare: Callable[[], objec
         (part() if part is not None else window).grab().save(str(path))
         print(f"{path.name}: ok")
     window.resize(*DEFAULT_SIZE)
+
+
+def save_with_dialog(window: object, dialog: object, path: Path) -> None:
+    """The window dimmed behind ``dialog``, framed with its title (offscreen windows have no frame)."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QPainter
+    from PySide6.QtWidgets import QWidget
+
+    assert isinstance(window, QWidget) and isinstance(dialog, QWidget)
+    shot = window.grab()
+    inner = dialog.grab()
+    bar = 30
+    x, y = (shot.width() - inner.width()) // 2, max(0, (shot.height() - inner.height() - bar) // 2)
+    p = QPainter(shot)
+    p.fillRect(shot.rect(), QColor(0, 0, 0, 60))
+    p.fillRect(QRect(x - 1, y - 1, inner.width() + 2, inner.height() + bar + 2), QColor(90, 90, 90))
+    p.fillRect(QRect(x, y, inner.width(), bar), QColor(225, 225, 225))
+    font = window.font()
+    font.setBold(True)
+    p.setFont(font)
+    p.setPen(QColor(30, 30, 30))
+    p.drawText(QRect(x, y, inner.width(), bar), Qt.AlignmentFlag.AlignCenter, dialog.windowTitle())
+    p.drawPixmap(x, y + bar, inner)
+    p.end()
+    shot.save(str(path))

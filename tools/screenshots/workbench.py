@@ -44,7 +44,6 @@ def main() -> int:
     os.environ["AMICUS_HOME"] = tempfile.mkdtemp(prefix="amicus-shot-")
 
     from PySide6.QtCore import Qt
-    from PySide6.QtWidgets import QApplication
 
     from amicus_desktop.core.query import BoostWeights
     from amicus_desktop.evaluate import golden as golden_io
@@ -93,7 +92,6 @@ def main() -> int:
             if then is not None:
                 then()
             await asyncio.sleep(0.4)
-            QApplication.processEvents()
             path = args.out / f"workbench-{name}{suffix}.png"
             window.grab().save(str(path))
             print(f"{path.name}: ok")

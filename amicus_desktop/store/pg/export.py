@@ -30,11 +30,14 @@ from ...core.query import Filters
 from .. import content_id, fts
 from ..schema import BUILD_STATE, EMBEDDINGS, GROWING, VECTOR_COLUMN
 from ..scripture import ScriptureStore
+from .export_verses import write_verses
 from .schema import EXPORTED_FROM, SCHEMA, connect, indexes, layout, pg_errors
 
 if TYPE_CHECKING:
     import psycopg
 
+#: The tables' layout: a library exported in an older one is written again (it lacks the verse tables).
+LAYOUT = "layout 2"
 #: Chunks read from SQLite at a time.
 _BATCH = 2000
 
@@ -59,7 +62,7 @@ def vector_text(vector: np.ndarray) -> str:
 
 def source_marker(store: ScriptureStore) -> str:
     """What tells one SQLite library from another: its content id and build id."""
-    return f"{content_id.library_id(store)}|{store.info.meta.get('build_id', '')}"
+    return f"{content_id.library_id(store)}|{store.info.meta.get('build_id', '')}|{LAYOUT}"
 
 
 def exported_marker(con: psycopg.Connection[Any]) -> str | None:
@@ -150,6 +153,7 @@ def _write(store: ScriptureStore, con: psycopg.Connection[Any], marker: str,
     verses = _copy(con, f"{new}.verses (book_id, chapter_num, verse_num, text)",
                    store.rows("SELECT book_id, chapter_num, verse_num, text FROM verses") if store.info.has_verses
                    else [])
+    progress(f"{write_verses(store, con, new, _copy, vector_text):,} verse texts")
     _copy(con, f"{new}.scholars (scholar_id, name, tradition, work)",
           [(s.scholar_id, s.name, s.tradition, s.work) for s in store.scholar_table().values()])
     con.execute(indexes(new))

@@ -7,9 +7,9 @@ placeholders read as psycopg's), the rest are written here. Every value still go
 :mod:`~amicus_desktop.store.values`. A connection that fails (the server restarted) is dropped: the call answers
 ``DB_UNAVAILABLE`` and the next one connects again.
 
-Verse search (CONTRACT section 14) does not run here yet: :attr:`info` says the library has no verse index
-(``has_verses`` false), so the pipeline leaves out what needs one (a quoted verse's chapter, a rare word of the
-open chapter), and :meth:`verse_index` is ``VERSES_NOT_INDEXED``. The chapter text (:meth:`chapter`) is there.
+Verse search (CONTRACT section 14) reads :class:`~.verses.PgVerseIndex` (:meth:`verse_index`), over the verse
+tables ``export-db`` writes. A library exported before they were (no ``verse_keys``) says it has no verses
+(``has_verses`` false): the pipeline leaves out what needs them and verse search is ``VERSES_NOT_INDEXED``.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ from .schema import SCHEMA, connect, pg_errors, shown
 if TYPE_CHECKING:
     import psycopg
 
-    from ..verses import VerseIndex
+    from ..verse_reader import VerseReader
     from .fulltext import PgFullText
+    from .verses import PgVerseIndex
 
 _CHUNK_SELECT = ("t.rowid, t.chunk_id, t.source_type, t.source_id, t.text, m.scholar_id, m.tradition, m.book_id, "
                  "m.chapter_num, m.verse_start, m.verse_end, m.panel_type")
@@ -59,6 +60,7 @@ class PgLibrary(Catalogue):
         self._coverage = None
         self._full_text: PgFullText | None = None
         self._vectors: VectorIndex | None = None
+        self._verses: PgVerseIndex | None = None
         self._checked = time.monotonic()
         self.info = self._validate()
         self._schema_oid = self._current_schema()
@@ -125,13 +127,14 @@ class PgLibrary(Catalogue):
             ((books, scholars, verses),) = self.query(
                 "SELECT (SELECT count(*) FROM books), (SELECT count(*) FROM scholars), (SELECT count(*) FROM verses)")
             version = self.query("SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+            ((keyed,),) = self.query("SELECT to_regclass('verse_keys') IS NOT NULL")
         except AmicusError:
             self.close()
             raise
         optional = tuple(name for name, n in (("books", books), ("verses", verses), ("scholars", scholars)) if n)
         return StoreInfo(path=self.path, model_id=meta["embedding_model"], dims=dims,
                          schema_version=meta["schema_version"], chunk_count=int(chunks), meta=meta,
-                         has_books=bool(books), has_verses=False, has_scholars=bool(scholars),
+                         has_books=bool(books), has_verses=bool(verses and keyed), has_scholars=bool(scholars),
                          fts_table="fts_postings", vec_version=f"pgvector {version[0][0] if version else '?'}",
                          optional_tables=optional)
 
@@ -173,9 +176,17 @@ class PgLibrary(Catalogue):
         ((size,),) = self.query("SELECT pg_total_relation_size('embeddings')")
         return int(size or 0)
 
-    def verse_index(self) -> VerseIndex:
-        raise AmicusError(ErrorCode.VERSES_NOT_INDEXED,
-                          "Verse search does not run on a library on PostgreSQL yet; serve it from its scripture.db.")
+    def verse_index(self) -> VerseReader:
+        """Verse search's view of the library (:class:`~.verses.PgVerseIndex`), read on first use."""
+        from .verses import PgVerseIndex
+
+        if not self.info.has_verses:
+            raise AmicusError(ErrorCode.VERSES_NOT_INDEXED,
+                              "This library holds no Bible verses to search (export it again with "
+                              "'amicus-desktop export-db' to add them).")
+        if self._verses is None:
+            self._verses = PgVerseIndex(self)
+        return self._verses
 
     # -- chunks ---------------------------------------------------------------------------------
     def fetch(self, rowids: Iterable[int]) -> dict[int, values.ChunkRow]:
@@ -254,6 +265,7 @@ class PgLibrary(Catalogue):
         self._drop()
         self._full_text = None
         self._vectors = None
+        self._verses = None
 
     def __enter__(self) -> PgLibrary:
         return self

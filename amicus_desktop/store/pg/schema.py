@@ -7,7 +7,12 @@ in PostgreSQL's types (``chunk_text``, ``chunk_metadata``, ``db_meta``, ``books`
 * ``fts_docs(rowid, tokens)`` — how many tokens each chunk's text has (FTS5's ``docsize``);
 * ``fts_terms(term, docs)`` — how many chunks hold each term (FTS5's ``doc`` of ``fts5vocab``);
 * ``fts_postings(term, rowid, tf)`` — how often each term stands in each chunk;
-* ``fts_stats(rows, tokens)`` — the number of chunks and of tokens (FTS5's averages record).
+* ``fts_stats(rows, tokens)`` — the number of chunks and of tokens (FTS5's averages record);
+* verse search's tables (:mod:`.verses`): ``verse_keys``, ``translations`` (``position``: SQLite's order),
+  ``verse_texts(translation_id, rowid, text)`` (every translation's text, the default's too),
+  ``verse_embeddings``, ``verse_strongs`` and each translation's word index with token positions
+  (``verse_fts_docs``, ``verse_fts_postings(translation_id, term, rowid, positions)``, ``verse_fts_stats``),
+  so phrases match as FTS5's do.
 
 Terms are the tokens of :data:`~amicus_desktop.store.fts.FTS_TOKENIZE` (porter, unicode61, diacritics
 removed), made by SQLite's own tokenizer at export; they sort bytewise (``COLLATE "C"``) as FTS5's do.
@@ -75,6 +80,20 @@ CREATE TABLE {s}.fts_terms (term text COLLATE "C" PRIMARY KEY, docs integer NOT 
 CREATE TABLE {s}.fts_postings (term text COLLATE "C" NOT NULL, rowid bigint NOT NULL, tf integer NOT NULL,
   PRIMARY KEY (term, rowid));
 CREATE TABLE {s}.fts_stats (rows bigint NOT NULL, tokens bigint NOT NULL);
+CREATE TABLE {s}.verse_keys (rowid integer PRIMARY KEY, book_id text NOT NULL, chapter_num integer NOT NULL,
+  verse_num integer NOT NULL);
+CREATE TABLE {s}.translations (translation_id text PRIMARY KEY, name text NOT NULL, abbreviation text NOT NULL,
+  verse_table text NOT NULL, is_default boolean NOT NULL, position integer NOT NULL);
+CREATE TABLE {s}.verse_texts (translation_id text NOT NULL, rowid integer NOT NULL, text text NOT NULL,
+  PRIMARY KEY (translation_id, rowid));
+CREATE TABLE {s}.verse_embeddings (rowid integer PRIMARY KEY, embedding vector({int(dims)}) NOT NULL);
+CREATE TABLE {s}.verse_strongs (strongs text COLLATE "C" NOT NULL, verse_rowid integer NOT NULL,
+  PRIMARY KEY (strongs, verse_rowid));
+CREATE TABLE {s}.verse_fts_docs (translation_id text NOT NULL, rowid integer NOT NULL, tokens integer NOT NULL,
+  PRIMARY KEY (translation_id, rowid));
+CREATE TABLE {s}.verse_fts_postings (translation_id text NOT NULL, term text COLLATE "C" NOT NULL,
+  rowid integer NOT NULL, positions integer[] NOT NULL, PRIMARY KEY (translation_id, term, rowid));
+CREATE TABLE {s}.verse_fts_stats (translation_id text PRIMARY KEY, rows bigint NOT NULL, tokens bigint NOT NULL);
 """
 
 
@@ -85,6 +104,7 @@ CREATE INDEX ON {schema}.chunk_metadata (book_id, chapter_num);
 CREATE INDEX ON {schema}.chunk_text (source_type);
 ANALYZE {schema}.chunk_text; ANALYZE {schema}.chunk_metadata; ANALYZE {schema}.embeddings;
 ANALYZE {schema}.fts_postings; ANALYZE {schema}.fts_docs;
+ANALYZE {schema}.verse_fts_postings; ANALYZE {schema}.verse_fts_docs; ANALYZE {schema}.verse_texts;
 """
 
 

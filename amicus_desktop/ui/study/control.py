@@ -14,6 +14,7 @@ Keys: Ctrl+Shift+X the selected verse's cross-references; F8 / Shift+F8 open the
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -29,6 +30,7 @@ from ...store.library import LibraryStore
 from ...store.study import tables_of
 from ...store.word_strongs import WORD
 from ...study import cross_references, numbers_at, strongs_study
+from ...study.xref_index import index_library
 from .. import shortcuts
 from .dock import StudyDock, StudyPanel, TextRoom
 from .margin import ReaderMarks, anchor_positions
@@ -128,7 +130,20 @@ class StudyControl:
         pane = self.panel.xrefs
         self._reveal(pane)
         pane.show_loading(verse)
-        self._on_db(lambda store: cross_references(tables_of(store), verse), pane.show_result)
+        engine = self._w.session.engine
+
+        async def indexed() -> None:
+            # the index is made (a minute or two the first time on the whole Bible) on a thread and connection of
+            # its own, so the DB thread stays free for the chapters and questions meanwhile; then the lookup there
+            # finds it current (tests/ui/study/test_xrefs_wait.py)
+            if engine is not None:
+                try:
+                    await asyncio.to_thread(index_library, engine.db_path)
+                except Exception as exc:  # not a scripture.db: the lookup below says why in the pane
+                    log.info("cross-reference index not made ahead", extra={"error": type(exc).__name__})
+            self._on_db(lambda store: cross_references(tables_of(store), verse), pane.show_result)
+
+        self._w.tasks.spawn(indexed())
 
     def xrefs_of_selection(self) -> None:
         verses = self._w.reader.selected_verses()
@@ -219,7 +234,7 @@ class StudyControl:
 
     def add_mark(self, kind: MarkKind, ref: PassageRef, colour: str | None = None) -> None:
         def done(mark: Mark) -> None:
-            self._w.show_status(f"{mark.kind.value.capitalize()} on {mark.ref.label()}.")
+            self._w.show_status(f"{mark.kind.value.capitalize()} on {self._label(mark.ref)}.")
             self.refresh_marks()
         self._on_marks(lambda ws: ws.marks().add(kind, ref, colour=colour), done)
 
@@ -230,14 +245,14 @@ class StudyControl:
         mark = next((m for m in self.panel.marks.marks if m.id == mark_id), None)
         if mark is None:
             return
-        text, ok = QInputDialog.getText(self._w, "Labels", f"Labels of {mark.ref.label()} (separated by commas):",
+        text, ok = QInputDialog.getText(self._w, "Labels", f"Labels of {self._label(mark.ref)} (separated by commas):",
                                         text=", ".join(mark.labels))
         if ok:
             labels = [x for x in text.split(",") if x.strip()]
             self._on_marks(lambda ws: ws.marks().edit(mark_id, labels=labels), lambda _m: self.refresh_marks())
 
     def label_passage(self, ref: PassageRef) -> None:
-        text, ok = QInputDialog.getText(self._w, "Label", f"Label {ref.label()} as (separated by commas):")
+        text, ok = QInputDialog.getText(self._w, "Label", f"Label {self._label(ref)} as (separated by commas):")
         labels = [x for x in text.split(",") if x.strip()]
         if ok and labels:
             self._on_marks(lambda ws: ws.marks().add(MarkKind.BOOKMARK, ref, labels=labels),
@@ -258,18 +273,22 @@ class StudyControl:
         first = PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[0])
         span = PassageRef(chapter.book_id, chapter.chapter, verses[0], verses[-1])
         menu.addSeparator()
-        menu.addAction(f"Cross-references of {first.label()}", lambda: self.show_xrefs(first))
+        menu.addAction(f"Cross-references of {self._label(first)}", lambda: self.show_xrefs(first))
         column = self._w.reader.column_at()  # the KJV may be the translation beside
         if text is not None and self._w.reader.translation_of(column).upper() == "KJV" and len(verses) == 1:
             found = self.word_under_cursor(verses[0], column)
             if found is not None:
                 word, index = found
                 menu.addAction(f"Strong's number of “{word}”", lambda: self.strongs_of_word(first, index))
-        menu.addAction(f"Bookmark {span.label()}", lambda: self.add_mark(MarkKind.BOOKMARK, span))
-        colours = menu.addMenu(f"Highlight {span.label()}")
+        menu.addAction(f"Bookmark {self._label(span)}", lambda: self.add_mark(MarkKind.BOOKMARK, span))
+        colours = menu.addMenu(f"Highlight {self._label(span)}")
         for colour in COLOURS:
             colours.addAction(colour.capitalize(), self._highlighter(span, colour))
-        menu.addAction(f"Label {span.label()}…", lambda: self.label_passage(span))
+        menu.addAction(f"Label {self._label(span)}…", lambda: self.label_passage(span))
+
+    def _label(self, ref: PassageRef) -> str:
+        """``ref`` named as the open library names its book ("Song of Solomon 2:1")."""
+        return self._w.session.library.names.passage(ref)
 
     def _highlighter(self, span: PassageRef, colour: str) -> Callable[[], None]:
         return lambda: self.add_mark(MarkKind.HIGHLIGHT, span, colour)

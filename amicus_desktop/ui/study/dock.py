@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, QTimer
 from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 
+from ...core.names import DEFAULT_NAMES, NamesSource
 from ..docks.dock import Dock
 from .marks_pane import MarksPane
 from .strongs_panel import StrongsPanel
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 #: the dock's width when it opens (in a wide window; a quarter of a narrow one, at least MIN_WIDTH)
 WIDTH = 420
-#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_ui.py)
+#: the narrowest the dock gets: beside the text and the results in a 1000-px window (tests/ui/test_study_dock.py)
 MIN_WIDTH = 220
 #: the text's width the dock makes room for, taking it from the results column, then from its own width
 TEXT_BESIDE = 360
@@ -32,11 +33,11 @@ TEXT_BESIDE = 360
 class StudyPanel(QWidget):
     """The three panes in tabs."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, names: NamesSource = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
-        self.xrefs = XrefsPane()
-        self.strongs = StrongsPanel()
-        self.marks = MarksPane()
+        self.xrefs = XrefsPane(names=names)
+        self.strongs = StrongsPanel(names=names)
+        self.marks = MarksPane(names=names)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.xrefs, "Cross-references")
@@ -58,11 +59,13 @@ class StudyDock(Dock[StudyPanel]):
 
     def __init__(self, window: MainWindow, made: Callable[[StudyPanel], None]) -> None:
         self._made = made
+        self._library = window.session.library
         super().__init__("Study", "study_dock", window, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setMinimumWidth(MIN_WIDTH)
 
     def create_widget(self) -> StudyPanel:
-        return StudyPanel()
+        library = self._library
+        return StudyPanel(names=lambda: library.names)
 
     def widget_created(self, panel: StudyPanel) -> None:
         self._made(panel)

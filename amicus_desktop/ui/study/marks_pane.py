@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.names import DEFAULT_NAMES, NamesSource
 from ...notes.marks import Mark, MarkKind
 
 #: a highlight colour's shade (light enough for black text, dark enough to see on white)
@@ -37,8 +38,9 @@ class MarksPane(QWidget):
     removeRequested = Signal(str)  # mark id
     labelRequested = Signal(str)  # mark id: edit its labels
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, names: NamesSource = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
+        self._names = names  # the open library's: "Song of Solomon 2:1", not the id read as words
         self.marks: list[Mark] = []
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search labels and passages")
@@ -98,7 +100,7 @@ class MarksPane(QWidget):
         for m in self.marks:
             if label and label not in {x.casefold() for x in m.labels}:
                 continue
-            haystack = " ".join((*m.labels, m.ref.label(), m.kind.value, m.colour or "")).casefold()
+            haystack = " ".join((*m.labels, self._names().passage(m.ref), m.kind.value, m.colour or "")).casefold()
             if needle and needle not in haystack:
                 continue
             out.append(m)
@@ -110,7 +112,7 @@ class MarksPane(QWidget):
         for m in shown:
             glyph = "⚑ " if m.kind is MarkKind.BOOKMARK else ""
             labels = f"  —  {', '.join(m.labels)}" if m.labels else ""
-            item = QListWidgetItem(f"{glyph}{m.ref.label()}{labels}")
+            item = QListWidgetItem(f"{glyph}{self._names().passage(m.ref)}{labels}")
             if m.kind is MarkKind.HIGHLIGHT:
                 item.setIcon(swatch(m.colour))
             item.setData(MARK_ROLE, m)

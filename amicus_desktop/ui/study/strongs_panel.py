@@ -15,6 +15,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from ...core.books import BY_ID
+from ...core.names import DEFAULT_NAMES, NamesSource
 from ...core.references import PassageRef
 from ...study import ConcordanceLine, StrongsStudy
 from ..theme import blend, muted_text, scaled_font, serif_font
@@ -39,8 +40,9 @@ class StrongsPanel(QWidget):
     passageRequested = Signal(object)  # PassageRef
     bookChanged = Signal(str, str)  # number, book id ("" for every book)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, names: NamesSource = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
+        self._names = names  # the open library's: "Song of Solomon 2:1", not the id read as words
         self.study: StrongsStudy | None = None
         self.lemma = QLabel()
         self.lemma.setFont(scaled_font(serif_font(), 1.8))
@@ -139,7 +141,7 @@ class StrongsPanel(QWidget):
             r = line.ref
             link = f"passage:{r.book_id}/{r.chapter}/{r.verse_start}"
             rows.append(f"<p style='margin:2px 0'><a href='{link}' style='text-decoration:none'>"
-                        f"<b>{html.escape(r.label())}</b></a> {marked(line, mark)}</p>")
+                        f"<b>{html.escape(self._names().passage(r))}</b></a> {marked(line, mark)}</p>")
         if study.notice:
             rows.insert(0, f"<p style='color:{muted}; font-style:italic'>{html.escape(study.notice)}</p>")
         if len(study.concordance) > SHOWN:

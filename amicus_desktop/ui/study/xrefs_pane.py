@@ -14,6 +14,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from ...core.names import DEFAULT_NAMES, NamesSource
 from ...core.references import PassageRef
 from ...study import CrossReference, CrossReferences, XrefSource
 from ..theme import muted_text
@@ -34,8 +35,9 @@ class XrefsPane(QWidget):
     #: the source filter changed (``""``: all)
     filterChanged = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, names: NamesSource = lambda: DEFAULT_NAMES) -> None:
         super().__init__(parent)
+        self._names = names  # the open library's: "Song of Solomon 2:1", not the id read as words
         self.result: CrossReferences | None = None
         self._opened = -1  # the row last opened (F8 goes on from there)
         self.title = QLabel("Cross-references")
@@ -84,13 +86,13 @@ class XrefsPane(QWidget):
         self.notice.show()
 
     def show_loading(self, verse: PassageRef) -> None:
-        self.title.setText(f"Cross-references of {verse.label()}")
+        self.title.setText(f"Cross-references of {self._names().passage(verse)}")
         self.show_message("Reading the library's notes… (once per library: up to a minute or two for the whole "
                           "Bible; a book added later takes a second)")
 
     def show_result(self, result: CrossReferences) -> None:
         self.result = result
-        self.title.setText(f"Cross-references of {result.verse.label()}")
+        self.title.setText(f"Cross-references of {self._names().passage(result.verse)}")
         self._refill()
 
     def items(self) -> list[CrossReference]:
@@ -111,7 +113,7 @@ class XrefsPane(QWidget):
         for x in shown:
             item = QListWidgetItem()
             item.setData(REF_ROLE, x.ref)
-            item.setText(f"{x.ref.label()}  —  {source_words(x)}\n{x.text[:220]}")
+            item.setText(f"{self._names().passage(x.ref)}  —  {source_words(x)}\n{x.text[:220]}")
             tip = "".join(f"<div><b>{html.escape(e.source.label)}</b>: {html.escape(e.detail)}</div>"
                           for e in x.evidence)
             item.setToolTip(f"<div style='color:{muted}'>score {x.score:.2f}</div>{tip}")
@@ -120,7 +122,7 @@ class XrefsPane(QWidget):
         words = result.notice
         if empty:
             which = f" from {self.wanted.label}" if self.wanted else ""
-            words = (f"No cross-references{which} for {result.verse.label()}. " + words).strip()
+            words = (f"No cross-references{which} for {self._names().passage(result.verse)}. " + words).strip()
         self.notice.setText(words)
         self.notice.setVisible(bool(words))
         if shown:
