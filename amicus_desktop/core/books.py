@@ -100,9 +100,11 @@ def book_id_for(name: str) -> str:
 
 
 def book_words(book_id: str) -> str:
-    """A ``book_id`` read as words, for when nothing names the book: ``"1-corinthians"`` →
-    ``"1 Corinthians"``. The one fallback every book name and reference uses."""
-    return book_id.replace("-", " ").title()
+    """A book's name for when nothing else names it: the canon's (``"song-of-solomon"`` → ``"Song of
+    Solomon"``), or an unknown id read as words (``"1-maccabees"`` → ``"1 Maccabees"``). The one fallback every
+    book name and reference uses."""
+    known = BY_ID.get(book_id)
+    return known.name if known is not None else book_id.replace("-", " ").title()
 
 
 BOOKS: tuple[Book, ...] = tuple(

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from .books import BY_ID, book_words
+from .books import book_words
 from .references import ChapterRef, PassageRef, reference_text
 from .results import ChunkMetadata
 from .scholars import Scholar, resolve
@@ -29,10 +29,7 @@ class Names:
 
     def book(self, book_id: str) -> str:
         """``"Romans"``, ``"Song of Solomon"``; an unknown id read as words."""
-        if book_id in self.books:
-            return self.books[book_id]
-        known = BY_ID.get(book_id)
-        return known.name if known else book_words(book_id)
+        return self.books.get(book_id) or book_words(book_id)
 
     def scholar(self, scholar_id: str) -> Scholar:
         return resolve(scholar_id, self.scholars)

@@ -38,6 +38,9 @@ class StatusBar(QStatusBar):
         self.addPermanentWidget(self.model_status, 1)
         self.addPermanentWidget(self.chunks_status)
         self.addPermanentWidget(self.timing_status)
+        # a passing sentence is drawn left of the first lasting label; the model's name, stretched over the rest,
+        # left it no room (it was shown nowhere): while one shows, the model's name gives way
+        self.messageChanged.connect(lambda text: self.model_status.setVisible(not text))
 
     def add_first_permanent(self, widget: QWidget) -> None:
         """``widget`` at the head of the permanent ones, where a passing sentence (which hides the bar's

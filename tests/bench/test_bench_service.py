@@ -83,3 +83,21 @@ def test_the_service_rows_over_a_library_in_postgresql(tmp_path: Path) -> None:
     table = service_table({"results": [{"label": "300 × 16", "service": out, "service_pg": out}]})
     rows = [line for line in table.splitlines() if "300 × 16" in line]
     assert len(rows) == 4 and sum("300 × 16 on PostgreSQL" in line for line in rows) == 2
+
+
+def test_a_window_no_answer_came_back_in_stays_open_until_one_does() -> None:
+    """On a machine busy enough that a client's first answer takes longer than the window (the embed-paths bench
+    in a loaded full-suite run: 0.8 s, no answer), the row waits for one instead of saying nothing."""
+    import asyncio
+    import random
+
+    from amicus_desktop.bench.service import _level, _Run
+
+    async def slow_client(run: _Run, stop: asyncio.Event, think: float, rng: random.Random) -> None:
+        while not stop.is_set():
+            t0 = asyncio.get_running_loop().time()
+            await asyncio.sleep(0.5)  # each answer takes five windows
+            run.record((asyncio.get_running_loop().time() - t0) * 1000, None, None)
+
+    row = asyncio.run(_level(1, 0.0, 0.1, slow_client, {}, warmup=0.0))
+    assert row["requests"] >= 1 and 0.4 < row["seconds"] < 5

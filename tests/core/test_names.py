@@ -32,3 +32,11 @@ def test_places_are_written_with_the_library_names() -> None:
         "Epistle to the Romans 9:1-5")
     assert own.reference(ChunkMetadata(book_id="john")) == "John"
     assert own.reference(ChunkMetadata(chapter_num=3)) == ""  # no book: no reference
+
+
+def test_a_reference_with_no_library_names_the_book_as_the_canon_does() -> None:
+    """The fallback behind every reference's label (the command line's, MCP's, the cross-references'): the canon's
+    name, not the id read as words ("Song Of Solomon 2:1")."""
+    assert PassageRef("song-of-solomon", 2, 1, 1).label() == "Song of Solomon 2:1"
+    assert ChunkMetadata(book_id="song-of-solomon", chapter_num=2, verse_start=1).reference() == "Song of Solomon 2:1"
+    assert PassageRef("1-maccabees", 1, 1, 1).label() == "1 Maccabees 1:1"  # no canon's name: the id as words

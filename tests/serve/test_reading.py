@@ -89,6 +89,18 @@ def test_verses_answers_as_verses_json(verse_service: ServeProcess, verse_db: Pa
     assert keyword["mode"] == "keyword" and keyword["translation"]["id"] == "kjv" and keyword["results"]
 
 
+def test_a_passage_in_another_translation(verse_service: ServeProcess) -> None:
+    """``/passage?translation=kjv`` reads that translation's own text (over the file and over PostgreSQL)."""
+    kjv = verse_service.get("/passage", params={"ref": "John 3:16-18", "translation": "KJV"}, headers=ALICE)
+    web = verse_service.get("/passage", params={"ref": "John 3:16-18"}, headers=ALICE)
+    assert kjv.status_code == web.status_code == 200, (kjv.text, web.text)
+    a, b = kjv.json(), web.json()
+    assert [v["verse"] for v in a["verses"]] == [v["verse"] for v in b["verses"]] == [16, 17, 18]
+    assert a["verses"][0]["text"].startswith("For God so loved the world") and a["verses"] != b["verses"]
+    expect_error(verse_service.get("/passage", params={"ref": "John 3:16", "translation": "klingon"}, headers=ALICE),
+                 400, "BAD_REQUEST")
+
+
 @pytest.mark.parametrize(("params", "status", "code"), [
     ({}, 400, "QUERY_INVALID"),
     ({"q": "x" * 2001}, 413, "QUERY_TOO_LONG"),
