@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from amicus_desktop.corpus.lanes import embed_in_lanes, lanes_for
-from amicus_desktop.embedding.local import LocalMiniLMBackend
+from amicus_desktop.embedding.local import LANE_BATCH_TOKENS, LocalMiniLMBackend
 from tests.support.embedders import StandInEmbedder
 
 TEXTS = [f"{word} and the {n}th verse of the letter, about grace, faith and the law of Moses" * (1 + n % 3)
@@ -23,6 +23,8 @@ def test_two_lanes_give_the_one_embedders_vectors_in_order() -> None:
     lanes = lanes_for(model, 2)
     assert len(lanes) == 2 and all(isinstance(x, LocalMiniLMBackend) and x.threads == 1 for x in lanes)
     assert lanes[0] is not lanes[1]
+    # the lanes' smaller forward passes (512 padded word pieces, not 2,048): other batch-mates, the same vectors
+    assert all(x.max_batch_tokens == LANE_BATCH_TOKENS < model.max_batch_tokens for x in lanes)
     one = [(k, model.embed(t)) for k, t in _batches(16)]
     two = list(embed_in_lanes(lanes, _batches(16)))
     assert [k for k, _ in two] == [k for k, _ in one]  # in the order given
