@@ -20,7 +20,7 @@ import math
 import re
 import weakref
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,12 +34,11 @@ from .errors import READ_ERRORS, db_error
 from .fts import FTS_TOKENIZE
 from .scripture import ScriptureStore
 from .verse_keys import Key, RowidOf, VerseKeys
+from .verse_scores import best_score, phrase_shares
 from .verse_tables import TRANSLATIONS, VERSE_EMBEDDINGS, VERSE_KEYS, VERSE_STRONGS, fts_sql, fts_table
 
 log = logging.getLogger("amicus.store")
 
-#: FTS5's bm25() k1 (its default), for the normalised keyword score (as for chunks).
-K1 = 1.2
 _CACHE_VERSION = "1"
 _MAX_K = 4096  # sqlite-vec's largest k
 
@@ -57,17 +56,6 @@ class Translation:
 
 def _match(words: Sequence[str]) -> str:
     return " OR ".join('"' + w.replace('"', '""') + '"' for w in words)
-
-
-def best_score(doc_count: Callable[[str], int], total: int, words: Sequence[str]) -> float:
-    """The most a verse of ``total`` could score for ``words``: ``Σ idf × (k1 + 1)`` over the words the index knows
-    (``doc_count(word)`` verses hold it, at least one) — what a verse's BM25 is divided by."""
-    out = 0.0
-    for w in dict.fromkeys(words):
-        n = doc_count(w)
-        if n:
-            out += max(1e-6, math.log((total - n + 0.5) / (n + 0.5))) * (K1 + 1)
-    return out
 
 
 class VerseIndex:
@@ -340,12 +328,7 @@ class VerseIndex:
             rows = [int(r) for (r,) in self.store.rows(
                 f"SELECT rowid FROM {schema}.{table} WHERE {table} MATCH ?{among}", params)] if n else []
             found.append((weight, rows))
-        norm = sum(w for w, _ in found)
-        out: dict[int, float] = {}
-        for weight, rows in found:
-            for r in rows:
-                out[r] = out.get(r, 0.0) + weight / norm
-        return out
+        return phrase_shares(found)
 
     # -- text and Strong's numbers ----------------------------------------------------------------
     def texts(self, translation: Translation, rowids: Iterable[int]) -> dict[int, str]:

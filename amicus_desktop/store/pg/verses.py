@@ -25,7 +25,8 @@ import numpy as np
 
 from .. import fts
 from ..verse_keys import RowidOf, VerseKeys
-from ..verses import K1, Translation, best_score
+from ..verse_scores import K1, best_score, phrase_shares
+from ..verses import Translation
 
 if TYPE_CHECKING:
     from .library import PgLibrary
@@ -150,7 +151,7 @@ class PgVerseIndex:
         return len(self._hits(translation, self._tokens(word)))
 
     def normaliser(self, translation: Translation, words: Sequence[str]) -> float:
-        """As :meth:`~amicus_desktop.store.verses.VerseIndex.normaliser` (:func:`~..verses.best_score`)."""
+        """As :meth:`~amicus_desktop.store.verses.VerseIndex.normaliser` (:func:`~..verse_scores.best_score`)."""
         return best_score(lambda w: self.doc_count(translation, w), self.count, words)
 
     def _bm25(self, translation: Translation, words: Sequence[str]) -> dict[int, float]:
@@ -196,12 +197,7 @@ class PgVerseIndex:
             n = len(held)
             weight = math.log(total / n) if n else math.log(total)
             found.append((weight, sorted(r for r in held if ids is None or r in ids)))
-        norm = sum(w for w, _ in found)
-        out: dict[int, float] = {}
-        for weight, rows in found:
-            for r in rows:
-                out[r] = out.get(r, 0.0) + weight / norm
-        return out
+        return phrase_shares(found)
 
     # -- text -----------------------------------------------------------------------------------------
     def texts(self, translation: Translation, rowids: Iterable[int]) -> dict[int, str]:
